@@ -1,0 +1,12 @@
+"""Players for the Trust Me games: a uniform random bot for every game and per-game heuristic bots.
+
+Every bot is a :class:`pyspiel.Bot` that takes a :class:`numpy.random.Generator`; see :mod:`.base`. Sweeps create
+bots by name through :func:`make_bot`.
+"""
+
+from trustme_analysis.bots.base import TrustMeBot, UniformRandomBot
+from trustme_analysis.bots.registry import bot_kinds, make_bot, register_bot
+
+# Each game's bot module registers its bots when imported. Keep one import line per game.
+
+__all__ = ["TrustMeBot", "UniformRandomBot", "bot_kinds", "make_bot", "register_bot"]

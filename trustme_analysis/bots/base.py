@@ -1,0 +1,55 @@
+"""The common shape of every player in this library.
+
+A bot is a :class:`pyspiel.Bot` (so OpenSpiel's ``evaluate_bots`` and friends can drive it) that draws all of its
+randomness from one :class:`numpy.random.Generator` handed to it, never from global state, so a sweep that seeds the
+generator replays the same game exactly. From plain Python, call :meth:`TrustMeBot.choose` (or ``step``) with a state.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+
+
+class TrustMeBot(pyspiel.Bot):
+    """Base class: subclasses implement :meth:`choose`; ``step`` is the pyspiel entry point.
+
+    Args:
+        player_id: the seat this bot plays.
+        rng: the generator every random choice of the bot is drawn from.
+    """
+
+    #: Short name used in sweep specs and records (e.g. ``"random"``, ``"heuristic"``).
+    kind: str = "bot"
+
+    def __init__(self, player_id: int, rng: np.random.Generator):
+        pyspiel.Bot.__init__(self)
+        self.player_id = int(player_id)
+        self.rng = rng
+
+    def choose(self, state: pyspiel.State) -> int:
+        """The action this bot takes in ``state`` (where it is this bot's turn to act)."""
+        raise NotImplementedError
+
+    def step(self, state: pyspiel.State) -> int:  # pyspiel.Bot API
+        return int(self.choose(state))
+
+    def restart_at(self, state: pyspiel.State) -> None:  # pyspiel.Bot API; bots here keep no per-game memory
+        pass
+
+    def inform_action(self, state: pyspiel.State, player_id: int, action: int) -> None:  # pyspiel.Bot API
+        pass
+
+    def knobs(self) -> dict:
+        """The bot's tunable settings as a plain dict (recorded with sweep results)."""
+        return {}
+
+
+class UniformRandomBot(TrustMeBot):
+    """Picks uniformly among the legal actions; works for every game."""
+
+    kind = "random"
+
+    def choose(self, state: pyspiel.State) -> int:
+        legal = state.legal_actions(self.player_id)
+        return int(legal[self.rng.integers(len(legal))])
