@@ -1,0 +1,1 @@
+"""The PDF report built from stored sweep results (``python -m trustme_analysis.report OUTDIR``)."""

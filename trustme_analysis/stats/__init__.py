@@ -1,0 +1,6 @@
+"""Per-game record extractors and the statistics computed over stored sweep records.
+
+Importing this package registers each game's sweep plug-in (see :mod:`trustme_analysis.sweep.plugins`).
+"""
+
+# Each game's statistics module registers its plug-in when imported. Keep one import line per game.

@@ -1,0 +1,1 @@
+"""Monte Carlo sweeps: a TOML spec of rule variants and bot line-ups -> seeded chunks of games -> stored records."""
