@@ -1,0 +1,68 @@
+"""A tiny sweep plug-in for OpenSpiel's ``kuhn_poker`` so the sweep tests need no Trust Me engine.
+
+Imported by the sweep tests (and by the subprocesses they start); registering it makes ``game = "kuhn_poker"`` a valid
+spec. Setting ``SWEEP_TOY_DELAY`` (seconds per game) slows the records down so a test can stop a sweep half-way.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import pyspiel
+
+from trustme_analysis.bots import TrustMeBot, register_bot
+from trustme_analysis.sweep.plugins import GamePlugin, register_plugin
+
+HERE = Path(__file__).resolve().parent
+
+
+def kuhn_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
+    """One row per seat: the seat's return, whether it won, and the game's length in moves."""
+    delay = float(os.environ.get("SWEEP_TOY_DELAY", "0") or 0)
+    if delay:
+        time.sleep(delay)
+    returns = state.returns()
+    best = max(returns)
+    history = state.history()
+    return [
+        {
+            "return": float(r),
+            "won": bool(r == best),
+            "moves": len(history),
+            "cards": [int(a) for a in history[: game.num_players()]],
+        }
+        for r in returns
+    ]
+
+
+class EdgeBot(TrustMeBot):
+    """Plays the first or the last legal action (knob ``end``), so its choices are easy to check."""
+
+    kind = "edge"
+
+    def __init__(self, player_id: int, rng, end: str = "first"):
+        super().__init__(player_id, rng)
+        if end not in ("first", "last"):
+            raise ValueError(f"edge bot: knob end={end!r} is not allowed; allowed: 'first', 'last'")
+        self.end = end
+
+    def choose(self, state: pyspiel.State) -> int:
+        legal = state.legal_actions(self.player_id)
+        return legal[0] if self.end == "first" else legal[-1]
+
+    def knobs(self) -> dict:
+        return {"end": self.end}
+
+
+def make_edge_bot(game: pyspiel.Game, player_id: int, rng, **knobs) -> EdgeBot:
+    """Factory for :class:`EdgeBot`; unknown knobs fail listing the valid ones."""
+    unknown = sorted(set(knobs) - {"end"})
+    if unknown:
+        raise ValueError(f"edge bot: unknown knob(s) {unknown}; valid knobs: end")
+    return EdgeBot(player_id, rng, **knobs)
+
+
+register_bot("kuhn_poker", "edge", make_edge_bot)
+register_plugin(GamePlugin("kuhn_poker", records=kuhn_records))

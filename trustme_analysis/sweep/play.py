@@ -1,0 +1,188 @@
+"""Playing games with bots and turning a chunk of games into record rows.
+
+Everything here runs inside worker processes (local pool or Dask), so a :class:`ChunkTask` carries all it needs and
+pickles small; the game's records function travels by reference (module + name), and unpickling it imports its
+module, which registers the game's plug-in and, through ``trustme_analysis``, the games themselves.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+import pyspiel
+
+import trustme_analysis  # noqa: F401  (Python games register with pyspiel at import; workers need them)
+import trustme_analysis.bots  # noqa: F401  (registers every game's bots)
+from trustme_analysis.bots import TrustMeBot, make_bot
+from trustme_analysis.sweep.seeding import game_generators, game_seeds
+from trustme_analysis.sweep.spec import LineUp, Seat, Spec, Variant
+
+#: The columns the sweep adds to every record, in this order, before the game's own columns.
+COMMON_COLUMNS = (
+    "variant",
+    "game_string",
+    # then one ``param_<name>`` column per fixed or grid parameter of the spec, in spec order
+    "lineup",
+    "chunk",
+    "game_index",
+    "game_seed",
+    "seat",
+    "bot",
+    "bot_knobs",
+)
+
+
+@dataclass(frozen=True)
+class ChunkTask:
+    """One chunk of one variant: everything a worker needs to play it and build its rows."""
+
+    variant_id: str
+    variant_index: int
+    chunk_index: int
+    first_game: int
+    num_games: int
+    master_seed: int
+    game_string: str
+    lineup: LineUp
+    params: Mapping[str, Any]
+    records: Callable[[pyspiel.Game, pyspiel.State], list[dict[str, Any]]]
+
+
+def chunk_tasks(spec: Spec, records: Callable[..., list[dict[str, Any]]]) -> list[ChunkTask]:
+    """Every chunk of the sweep, variant by variant, in chunk order."""
+    tasks = []
+    for variant in spec.variants:
+        for c in range(spec.chunks_per_variant):
+            games = spec.chunk_games(c)
+            tasks.append(
+                ChunkTask(
+                    variant_id=variant.id,
+                    variant_index=variant.index,
+                    chunk_index=c,
+                    first_game=games.start,
+                    num_games=len(games),
+                    master_seed=spec.seed,
+                    game_string=variant.game_string,
+                    lineup=variant.lineup,
+                    params=dict(variant.params),
+                    records=records,
+                )
+            )
+    return tasks
+
+
+@functools.lru_cache(maxsize=64)
+def cached_game(game_string: str) -> pyspiel.Game:
+    """``pyspiel.load_game`` once per game string per process."""
+    return pyspiel.load_game(game_string)
+
+
+def sample_chance(state: pyspiel.State, rng: np.random.Generator) -> int:
+    """One chance outcome of ``state`` drawn with ``rng`` by its probability."""
+    outcomes = state.chance_outcomes()
+    if len(outcomes) == 1:
+        return outcomes[0][0]
+    cumulative = np.cumsum([p for _, p in outcomes])
+    # The probabilities may not sum to exactly 1 in floating point; scale the draw instead of renormalising.
+    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+    return outcomes[min(index, len(outcomes) - 1)][0]
+
+
+def play_game(game: pyspiel.Game, bots: Sequence[TrustMeBot], rng: np.random.Generator) -> pyspiel.State:
+    """Play one game to its end: chance from ``rng``, each decision from the bot of the seat to act."""
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+        elif state.is_simultaneous_node():
+            actions = []
+            for player, bot in enumerate(bots):
+                # A seat with nothing to decide at a simultaneous node still has to submit an action (pyspiel's
+                # convention is a lone legal action, often 0).
+                legal = state.legal_actions(player)
+                actions.append(bot.step(state) if len(legal) > 1 else (legal[0] if legal else 0))
+            state.apply_actions(actions)
+        else:
+            state.apply_action(bots[state.current_player()].step(state))
+    return state
+
+
+def seat_bots(
+    game: pyspiel.Game, lineup: LineUp, game_rng: np.random.Generator, bot_rngs: Sequence[np.random.Generator]
+) -> tuple[list[Seat], list[TrustMeBot]]:
+    """The bots of one game: fixed seats, or each seat drawn from the pool with the game's generator."""
+    n = game.num_players()
+    if lineup.pool is not None:
+        picks = game_rng.choice(len(lineup.pool), size=n, p=lineup.pool_probabilities())
+        seats = [lineup.pool[int(i)] for i in picks]
+    else:
+        seats = list(lineup.seats_for(n))
+    bots = [make_bot(game, s.bot, p, bot_rngs[p], **s.knobs) for p, s in enumerate(seats)]
+    return seats, bots
+
+
+def replay_game(game_string: str, lineup: LineUp, game_seed: int) -> pyspiel.State:
+    """Play again the game stored with ``game_seed`` (same seats, same chance, same bot choices)."""
+    game = cached_game(game_string)
+    game_rng, bot_rngs = game_generators(game_seed, game.num_players())
+    _, bots = seat_bots(game, lineup, game_rng, bot_rngs)
+    return play_game(game, bots, game_rng)
+
+
+def _knobs_json(seat: Seat, bot: TrustMeBot) -> str:
+    # The bot's own report of its settings includes defaults the spec left out; the spec's knobs fill in for bots
+    # that do not report them.
+    knobs = {**dict(seat.knobs), **bot.knobs()}
+    return json.dumps(knobs, sort_keys=True)
+
+
+def run_chunk(task: ChunkTask) -> pd.DataFrame:
+    """Play the games of one chunk and return their records: one row per game and seat."""
+    game = cached_game(task.game_string)
+    n = game.num_players()
+    param_columns = {f"param_{k}": v for k, v in task.params.items()}
+    seeds = game_seeds(task.master_seed, task.variant_index, task.chunk_index, task.num_games)
+    rows: list[dict[str, Any]] = []
+    for offset, seed in enumerate(seeds):
+        game_rng, bot_rngs = game_generators(seed, n)
+        seats, bots = seat_bots(game, task.lineup, game_rng, bot_rngs)
+        final = play_game(game, bots, game_rng)
+        game_rows = task.records(game, final)
+        if len(game_rows) != n:
+            raise ValueError(
+                f"{task.records.__module__}.{task.records.__qualname__} returned {len(game_rows)} rows for a "
+                f"{n}-player game; it must return one row per seat"
+            )
+        for seat, own in enumerate(game_rows):
+            row: dict[str, Any] = {
+                "variant": task.variant_id,
+                "game_string": task.game_string,
+                **param_columns,
+                "lineup": task.lineup.name,
+                "chunk": task.chunk_index,
+                "game_index": task.first_game + offset,
+                "game_seed": seed,
+                "seat": seat,
+                "bot": seats[seat].bot,
+                "bot_knobs": _knobs_json(seats[seat], bots[seat]),
+            }
+            clash = row.keys() & own.keys()
+            if clash:
+                raise ValueError(f"records columns {sorted(clash)} clash with the sweep's common columns")
+            row.update(own)
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def variant_for(spec: Spec, variant_id: str) -> Variant:
+    """The variant of ``spec`` with id ``variant_id``."""
+    for v in spec.variants:
+        if v.id == variant_id:
+            return v
+    raise KeyError(variant_id)

@@ -1,0 +1,568 @@
+"""A sweep spec: the TOML file a designer writes, checked completely before anything runs.
+
+A spec names a game, fixed rule parameters, a ``grid`` of rule parameters whose cartesian product makes the rule
+variants, and named bot line-ups; every (grid point, line-up) pair is one *variant* of the sweep. See
+``docs/guide/sweeps.rst`` for the format with every key. :func:`load_spec` turns a file (or the embedded default) into
+a :class:`Spec`; any problem raises :class:`SpecError` whose message names the offending key.
+"""
+
+from __future__ import annotations
+
+import difflib
+import itertools
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.games.params import LIST_SEPARATOR, ParameterError
+
+#: Every key a spec may have at its top level.
+TOP_LEVEL_KEYS = (
+    "title",
+    "question",
+    "game",
+    "params",
+    "grid",
+    "lineups",
+    "games",
+    "seed",
+    "out",
+    "chunk_size",
+    "baseline",
+)
+SEAT_KEYS = ("bot", "knobs")
+POOL_KEYS = ("bot", "knobs", "weight")
+LINEUP_KEYS = ("seats", "pool")
+
+#: Name of the embedded default spec (package data) and of its output folder under ``reports/out/``.
+DEFAULT_SPEC_NAME = "default"
+DEFAULT_GAMES = 200
+DEFAULT_CHUNK_SIZE = 50
+DEFAULT_SEED = 0
+DEFAULT_LINEUP = "random"
+
+
+class SpecError(ValueError):
+    """A spec is invalid; ``key`` is the dotted path of the offending key (e.g. ``grid.chart``)."""
+
+    def __init__(self, key: str, message: str):
+        self.key = key
+        super().__init__(f"{key}: {message}" if key else message)
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One bot: its ``kind`` (as registered with :func:`trustme_analysis.bots.register_bot`) and its knobs."""
+
+    bot: str
+    knobs: Mapping[str, Any] = field(default_factory=dict)
+    #: Relative weight when the seat is drawn from a pool (unused for fixed seats).
+    weight: float = 1.0
+
+    def describe(self, with_weight: bool = False) -> dict[str, Any]:
+        """A plain dict for the manifest."""
+        out: dict[str, Any] = {"bot": self.bot, "knobs": dict(self.knobs)}
+        if with_weight:
+            out["weight"] = self.weight
+        return out
+
+
+@dataclass(frozen=True)
+class LineUp:
+    """How the seats of a game are filled with bots.
+
+    Exactly one of ``seats`` and ``pool`` is set. ``seats`` holds one bot per seat, or a single bot that then sits in
+    every seat (so one line-up serves every player count of a grid). ``pool`` holds bots with weights; each seat of
+    each game draws its bot from the pool independently, with the game's own generator.
+    """
+
+    name: str
+    seats: tuple[Seat, ...] | None = None
+    pool: tuple[Seat, ...] | None = None
+
+    def seats_for(self, num_players: int) -> tuple[Seat, ...]:
+        """The fixed seats for a game of ``num_players`` (only for a ``seats`` line-up)."""
+        assert self.seats is not None
+        if len(self.seats) == 1:
+            return self.seats * num_players
+        if len(self.seats) != num_players:
+            raise ValueError(f"line-up {self.name!r} has {len(self.seats)} seats; the game has {num_players}")
+        return self.seats
+
+    def pool_probabilities(self) -> np.ndarray:
+        """The pool's weights normalised to probabilities (only for a ``pool`` line-up)."""
+        assert self.pool is not None
+        weights = np.array([s.weight for s in self.pool], dtype=float)
+        return weights / weights.sum()
+
+    def describe(self, num_players: int) -> list[dict[str, Any]] | dict[str, Any]:
+        """The manifest's description: one dict per seat, or ``{"pool": [...]}`` for a pool line-up."""
+        if self.pool is not None:
+            return {"pool": [s.describe(with_weight=True) for s in self.pool]}
+        return [s.describe() for s in self.seats_for(num_players)]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The line-up as written in a spec (normalised)."""
+        if self.pool is not None:
+            return {"pool": [s.describe(with_weight=True) for s in self.pool]}
+        assert self.seats is not None
+        return {"seats": [s.describe() for s in self.seats]}
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One rule variant played by one line-up: a row of the sweep."""
+
+    index: int
+    id: str
+    #: Every rule parameter the spec sets (fixed and grid), as passed to ``pyspiel.load_game``.
+    params: Mapping[str, Any]
+    #: The grid parameters only (what varies between variants).
+    grid: Mapping[str, Any]
+    lineup: LineUp
+    game_string: str
+    num_players: int
+
+    @property
+    def label(self) -> str:
+        """A short human label such as ``"players=3, chart=1/3/6, lineup=heuristic"``."""
+        parts = [f"{k}={v}" for k, v in self.grid.items()]
+        parts.append(f"lineup={self.lineup.name}")
+        return ", ".join(parts)
+
+
+@dataclass(frozen=True)
+class Spec:
+    """A validated sweep spec with its variants expanded."""
+
+    name: str
+    path: str | None
+    title: str
+    question: str
+    game: str
+    params: Mapping[str, Any]
+    grid: Mapping[str, tuple[Any, ...]]
+    lineups: Mapping[str, LineUp]
+    games: int
+    seed: int
+    out: str
+    chunk_size: int
+    baseline: str
+    variants: tuple[Variant, ...]
+
+    @property
+    def chunks_per_variant(self) -> int:
+        """How many chunks each variant's games are split into (the last may be shorter)."""
+        return -(-self.games // self.chunk_size)
+
+    @property
+    def total_games(self) -> int:
+        """Games played by the whole sweep."""
+        return self.games * len(self.variants)
+
+    def chunk_games(self, chunk_index: int) -> range:
+        """The indices (within a variant) of the games of chunk ``chunk_index``."""
+        start = chunk_index * self.chunk_size
+        return range(start, min(start + self.chunk_size, self.games))
+
+    def baseline_table(self) -> dict[str, Any]:
+        """The baseline variant as a table of grid values plus ``lineup``."""
+        variant = next(v for v in self.variants if v.id == self.baseline)
+        return {**dict(variant.grid), "lineup": variant.lineup.name}
+
+    def as_dict(self) -> dict[str, Any]:
+        """The validated spec as a plain (TOML/JSON-friendly) dict, defaults filled in."""
+        return {
+            "title": self.title,
+            "question": self.question,
+            "game": self.game,
+            "params": dict(self.params),
+            "grid": {k: list(v) for k, v in self.grid.items()},
+            "lineups": {name: lu.as_dict() for name, lu in self.lineups.items()},
+            "games": self.games,
+            "seed": self.seed,
+            "out": self.out,
+            "chunk_size": self.chunk_size,
+            "baseline": self.baseline_table(),
+        }
+
+    def data_fingerprint(self) -> dict[str, Any]:
+        """The keys that decide the records; two specs with equal fingerprints produce identical chunks."""
+        full = self.as_dict()
+        return {k: full[k] for k in ("game", "params", "grid", "lineups", "games", "seed", "chunk_size")}
+
+
+# --------------------------------------------------------------------------------------------------------- loading
+
+
+def default_spec_text() -> str:
+    """The embedded default spec (``trustme_analysis/sweep/default_spec.toml``)."""
+    return resources.files("trustme_analysis.sweep").joinpath("default_spec.toml").read_text(encoding="utf-8")
+
+
+def load_spec(path: str | Path | None = None) -> Spec:
+    """Read and validate a spec file; ``None`` gives the embedded default spec."""
+    if path is None:
+        text, name, where = default_spec_text(), DEFAULT_SPEC_NAME, None
+    else:
+        p = Path(path)
+        if not p.is_file():
+            raise SpecError("", f"spec file {str(p)!r} does not exist")
+        text, name, where = p.read_text(encoding="utf-8"), p.stem, str(p)
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError("", f"{where or 'default spec'} is not valid TOML: {exc}") from None
+    return parse_spec(data, name=name, path=where)
+
+
+def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = None) -> Spec:
+    """Validate a spec given as a dict (as read from TOML) and expand its variants."""
+    # Imported here: registering bots and plug-ins imports every game's bot and statistics modules.
+    import trustme_analysis.bots  # noqa: F401
+    from trustme_analysis.sweep.plugins import get_plugin, plugin_games
+
+    _check_keys("", data, TOP_LEVEL_KEYS)
+
+    game = _require(data, "game", str)
+    registered = sorted(pyspiel.registered_names())
+    if game not in registered:
+        raise SpecError("game", f"unknown game {game!r}{_did_you_mean(game, registered)}")
+    try:
+        get_plugin(game)
+    except ValueError:
+        raise SpecError(
+            "game", f"game {game!r} has no sweep plug-in; games that can be swept: {', '.join(plugin_games())}"
+        ) from None
+    spec_params = pyspiel.load_game(game).get_type().parameter_specification
+
+    title = _optional(data, "title", str, name)
+    question = _optional(data, "question", str, f"How do the variants of {title} compare?")
+    games = _optional(data, "games", int, DEFAULT_GAMES)
+    _at_least("games", games, 1)
+    seed = _optional(data, "seed", int, DEFAULT_SEED)
+    _at_least("seed", seed, 0)
+    chunk_size = _optional(data, "chunk_size", int, DEFAULT_CHUNK_SIZE)
+    _at_least("chunk_size", chunk_size, 1)
+    out = _optional(data, "out", str, str(Path("reports") / "out" / name))
+    if not out.strip():
+        raise SpecError("out", "must be a folder path, got an empty string")
+
+    params = _parse_params(_optional(data, "params", dict, {}), spec_params, game)
+    grid = _parse_grid(data.get("grid"), spec_params, game, params)
+    lineups = _parse_lineups(data.get("lineups"))
+    variants = _expand(game, params, grid, lineups)
+    baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants)
+    return Spec(
+        name=name,
+        path=path,
+        title=title,
+        question=question,
+        game=game,
+        params=params,
+        grid=grid,
+        lineups=lineups,
+        games=games,
+        seed=seed,
+        out=out,
+        chunk_size=chunk_size,
+        baseline=baseline,
+        variants=variants,
+    )
+
+
+# ------------------------------------------------------------------------------------------------- key-level checks
+
+
+def _did_you_mean(word: str, choices: Sequence[str]) -> str:
+    close = difflib.get_close_matches(word, list(choices), n=3)
+    if close:
+        return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
+    return ""
+
+
+def _check_keys(where: str, table: Mapping[str, Any], allowed: Sequence[str]) -> None:
+    for key in table:
+        if key not in allowed:
+            full = f"{where}.{key}" if where else key
+            raise SpecError(
+                full, f"unknown key{_did_you_mean(key, allowed)} (valid keys here: {', '.join(allowed)})"
+            )
+
+
+_TYPE_NAMES = {str: "a string", int: "an integer", dict: "a table", list: "a list", float: "a number"}
+
+
+def _type_ok(value: Any, kind: type) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+def _require(table: Mapping[str, Any], key: str, kind: type) -> Any:
+    if key not in table:
+        raise SpecError(key, "missing (required)")
+    return _optional(table, key, kind, None)
+
+
+def _optional(table: Mapping[str, Any], key: str, kind: type, default: Any, where: str = "") -> Any:
+    if key not in table:
+        return default
+    value = table[key]
+    if not _type_ok(value, kind):
+        full = f"{where}.{key}" if where else key
+        raise SpecError(full, f"must be {_TYPE_NAMES[kind]}, got {value!r}")
+    return value
+
+
+def _at_least(key: str, value: int, low: int) -> None:
+    if value < low:
+        raise SpecError(key, f"must be an integer >= {low}, got {value!r}")
+
+
+# -------------------------------------------------------------------------------------------------- rule parameters
+
+
+def _coerce_param(key: str, value: Any, default: Any) -> Any:
+    """A TOML value as the scalar type of the game parameter whose default is ``default``."""
+    if isinstance(default, bool):
+        if isinstance(value, bool):
+            return value
+        wanted = "true or false"
+    elif isinstance(default, int):
+        if _type_ok(value, int):
+            return value
+        wanted = "an integer"
+    elif isinstance(default, float):
+        if _type_ok(value, float):
+            return float(value)
+        wanted = "a number"
+    elif isinstance(default, str):
+        if isinstance(value, str):
+            return value
+        # A TOML list of integers is how a spec writes a list-valued rule number (a chart, stacks): the game takes it
+        # as a "/"-joined string because a comma breaks OpenSpiel's game-string parser.
+        if isinstance(value, list) and value and all(_type_ok(v, int) for v in value):
+            return LIST_SEPARATOR.join(str(v) for v in value)
+        wanted = f"a string or a non-empty list of integers (written as {LIST_SEPARATOR!r}-joined text)"
+    else:  # pragma: no cover - pyspiel parameters are bool/int/float/str
+        wanted = type(default).__name__
+    raise SpecError(key, f"must be {wanted}, got {value!r}")
+
+
+def _check_param_name(where: str, name: str, spec_params: Mapping[str, Any], game: str) -> None:
+    if name not in spec_params:
+        allowed = sorted(spec_params)
+        raise SpecError(
+            f"{where}.{name}",
+            f"{game} has no parameter {name!r}{_did_you_mean(name, allowed)} (parameters: {', '.join(allowed)})",
+        )
+
+
+def _parse_params(table: Mapping[str, Any], spec_params: Mapping[str, Any], game: str) -> dict[str, Any]:
+    out = {}
+    for name, value in table.items():
+        _check_param_name("params", name, spec_params, game)
+        out[name] = _coerce_param(f"params.{name}", value, spec_params[name])
+    return out
+
+
+def _parse_grid(
+    table: Any, spec_params: Mapping[str, Any], game: str, params: Mapping[str, Any]
+) -> dict[str, tuple[Any, ...]]:
+    if table is None:
+        return {}
+    if not isinstance(table, dict):
+        raise SpecError("grid", f"must be a table of parameter = [values], got {table!r}")
+    if not table:
+        raise SpecError("grid", "is empty; give at least one parameter with a list of values, or leave grid out")
+    out: dict[str, tuple[Any, ...]] = {}
+    for name, values in table.items():
+        key = f"grid.{name}"
+        _check_param_name("grid", name, spec_params, game)
+        if name in params:
+            raise SpecError(key, f"is also fixed in params.{name}; a parameter is either fixed or varied, not both")
+        if not isinstance(values, list):
+            raise SpecError(key, f"must be a list of values to try, got {values!r}")
+        if not values:
+            raise SpecError(key, "is an empty list; give at least one value")
+        coerced = tuple(_coerce_param(f"{key}[{i}]", v, spec_params[name]) for i, v in enumerate(values))
+        if len(set(coerced)) != len(coerced):
+            dupes = sorted({str(v) for v in coerced if coerced.count(v) > 1})
+            raise SpecError(key, f"lists the same value twice: {', '.join(dupes)}")
+        out[name] = coerced
+    return out
+
+
+# ----------------------------------------------------------------------------------------------------------- bots
+
+
+def _parse_seat(key: str, entry: Any, allowed: Sequence[str]) -> Seat:
+    if isinstance(entry, str):  # shorthand: "heuristic" == {bot = "heuristic"}
+        entry = {"bot": entry}
+    if not isinstance(entry, dict):
+        raise SpecError(key, f"must be a table such as {{bot = \"random\"}} or a bot name, got {entry!r}")
+    _check_keys(key, entry, allowed)
+    bot = _require_in(entry, key, "bot", str)
+    knobs = _optional(entry, "knobs", dict, {}, where=key)
+    weight = float(_optional(entry, "weight", float, 1.0, where=key))
+    if weight <= 0:
+        raise SpecError(f"{key}.weight", f"must be a positive number, got {weight!r}")
+    return Seat(bot=bot, knobs=dict(knobs), weight=weight)
+
+
+def _require_in(table: Mapping[str, Any], where: str, key: str, kind: type) -> Any:
+    if key not in table:
+        raise SpecError(f"{where}.{key}", "missing (required)")
+    return _optional(table, key, kind, None, where=where)
+
+
+def _parse_lineups(table: Any) -> dict[str, LineUp]:
+    if table is None:
+        return {DEFAULT_LINEUP: LineUp(DEFAULT_LINEUP, seats=(Seat("random"),))}
+    if not isinstance(table, dict):
+        raise SpecError("lineups", f"must be a table of named line-ups, got {table!r}")
+    if not table:
+        raise SpecError("lineups", "is empty; define at least one line-up or leave lineups out (all random bots)")
+    out = {}
+    for name, body in table.items():
+        key = f"lineups.{name}"
+        if not isinstance(body, dict):
+            raise SpecError(key, f"must be a table with 'seats' or 'pool', got {body!r}")
+        _check_keys(key, body, LINEUP_KEYS)
+        if ("seats" in body) == ("pool" in body):
+            raise SpecError(key, "needs exactly one of 'seats' (bots per seat) or 'pool' (bots drawn per seat)")
+        which = "seats" if "seats" in body else "pool"
+        entries = body[which]
+        if not isinstance(entries, list) or not entries:
+            raise SpecError(f"{key}.{which}", f"must be a non-empty list of bots, got {entries!r}")
+        allowed = SEAT_KEYS if which == "seats" else POOL_KEYS
+        seats = tuple(_parse_seat(f"{key}.{which}[{i}]", e, allowed) for i, e in enumerate(entries))
+        out[name] = LineUp(name, seats=seats) if which == "seats" else LineUp(name, pool=seats)
+    return out
+
+
+def _check_bot(game: pyspiel.Game, key: str, seat: Seat, player: int) -> None:
+    from trustme_analysis.bots import bot_kinds, make_bot
+
+    kinds = bot_kinds(game.get_type().short_name)
+    if seat.bot not in kinds:
+        raise SpecError(
+            f"{key}.bot", f"unknown bot kind {seat.bot!r}{_did_you_mean(seat.bot, kinds)} (available: {', '.join(kinds)})"
+        )
+    try:
+        make_bot(game, seat.bot, player, np.random.default_rng(0), **seat.knobs)
+    except (ValueError, TypeError) as exc:
+        raise SpecError(f"{key}.knobs", str(exc)) from None
+
+
+# --------------------------------------------------------------------------------------------------------- variants
+
+
+def _load_variant_game(game: str, params: Mapping[str, Any], grid_values: Mapping[str, Any]) -> pyspiel.Game:
+    try:
+        return pyspiel.load_game(game, dict(params))
+    except ParameterError as exc:
+        key = f"grid.{exc.name}" if exc.name in grid_values else f"params.{exc.name}"
+        raise SpecError(key, f"{exc}{_in_variant(grid_values)}") from None
+    except (pyspiel.SpielError, ValueError, TypeError, RuntimeError) as exc:
+        # OpenSpiel's own checks do not say which parameter failed; name the first key its message mentions.
+        message = "; ".join(line.strip() for line in str(exc).strip().splitlines())
+        named = [k for k in params if k in message]
+        if named:
+            key = f"grid.{named[0]}" if named[0] in grid_values else f"params.{named[0]}"
+        else:
+            key = "grid" if grid_values else "params"
+        raise SpecError(key, f"{game} rejects these parameters: {message}{_in_variant(grid_values)}") from None
+
+
+def _in_variant(grid_values: Mapping[str, Any]) -> str:
+    if not grid_values:
+        return ""
+    return " (in the variant " + ", ".join(f"{k}={v}" for k, v in grid_values.items()) + ")"
+
+
+def _expand(
+    game: str, params: Mapping[str, Any], grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, LineUp]
+) -> tuple[Variant, ...]:
+    points = [dict(zip(grid, combo)) for combo in itertools.product(*grid.values())]
+    count = len(points) * len(lineups)
+    width = max(2, len(str(count - 1)))
+    variants = []
+    for point in points:
+        all_params = {**params, **point}
+        loaded = _load_variant_game(game, all_params, point)
+        n = loaded.num_players()
+        for lineup in lineups.values():
+            key = f"lineups.{lineup.name}"
+            if lineup.seats is not None:
+                if len(lineup.seats) not in (1, n):
+                    raise SpecError(
+                        f"{key}.seats",
+                        f"has {len(lineup.seats)} entries but the game has {n} seats{_in_variant(point)}; "
+                        "give one entry per seat, or a single entry that sits in every seat",
+                    )
+                for player, seat in enumerate(lineup.seats_for(n)):
+                    index = player if len(lineup.seats) > 1 else 0
+                    _check_bot(loaded, f"{key}.seats[{index}]", seat, player)
+            else:
+                assert lineup.pool is not None
+                for i, seat in enumerate(lineup.pool):
+                    _check_bot(loaded, f"{key}.pool[{i}]", seat, 0)
+            index = len(variants)
+            variants.append(
+                Variant(
+                    index=index,
+                    id=f"v{index:0{width}d}",
+                    params=all_params,
+                    grid=point,
+                    lineup=lineup,
+                    game_string=str(loaded),
+                    num_players=n,
+                )
+            )
+    return tuple(variants)
+
+
+def _parse_baseline(
+    table: Any, grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, LineUp], variants: Sequence[Variant]
+) -> str:
+    if table is None:
+        return variants[0].id
+    if not isinstance(table, dict):
+        raise SpecError("baseline", f"must be a table of grid values and a lineup name, got {table!r}")
+    allowed = [*grid, "lineup"]
+    _check_keys("baseline", table, allowed)
+    wanted = {}
+    for name, values in grid.items():
+        if name not in table:
+            wanted[name] = values[0]  # unspecified: the grid's first value, as for the default baseline
+            continue
+        # The same spelling as the grid (a TOML list for a chart) is accepted.
+        value = table[name]
+        if isinstance(value, list) and all(_type_ok(v, int) for v in value):
+            value = LIST_SEPARATOR.join(str(v) for v in value)
+        if isinstance(values[0], float) and _type_ok(value, float):
+            value = float(value)
+        if value not in values or isinstance(value, bool) != isinstance(values[0], bool):
+            listed = ", ".join(str(v) for v in values)
+            raise SpecError(f"baseline.{name}", f"{table[name]!r} is not one of the grid's values ({listed})")
+        wanted[name] = value
+    lineup = table.get("lineup", next(iter(lineups)))
+    if lineup not in lineups:
+        raise SpecError(
+            "baseline.lineup", f"unknown line-up {lineup!r}{_did_you_mean(str(lineup), list(lineups))} "
+            f"(line-ups: {', '.join(lineups)})"
+        )
+    for v in variants:
+        if dict(v.grid) == wanted and v.lineup.name == lineup:
+            return v.id
+    raise AssertionError("every grid point and line-up has a variant")  # pragma: no cover
