@@ -1,0 +1,24 @@
+"""Trust Me, the Pinocchio card game (rule text ``000_0a67680c9204e9f0.txt``) as the pyspiel game
+``trustme_pinocchio``.
+
+Importing this package registers the game. The pieces, in the rulebook's words:
+
+- :mod:`.rules`: every rule number as a parameter, the assumptions, and Final Scoring (:func:`score_breakdown`).
+- :mod:`.actions`: how Tell a Tale, Use Reputation, Take from the Park, votes and Coin tosses are numbered.
+- :mod:`.state`: a turn, step by step, and :meth:`~.state.PinocchioState.snapshot`.
+- :mod:`.observer`: information states and observation tensors.
+- :mod:`.game`: the pyspiel game type and registration.
+"""
+
+from trustme_analysis.games.pinocchio.actions import ActionCodec, Combo, Move
+from trustme_analysis.games.pinocchio.game import GAME_TYPE, PinocchioGame
+from trustme_analysis.games.pinocchio.rules import DEFAULTS, PARAMETERS, SHORT_NAME, Rules, score_breakdown
+from trustme_analysis.games.pinocchio.state import PHASE_NAMES, PinocchioState
+
+Game = PinocchioGame
+State = PinocchioState
+
+__all__ = [
+    "ActionCodec", "Combo", "DEFAULTS", "GAME_TYPE", "Game", "Move", "PARAMETERS", "PHASE_NAMES", "PinocchioGame",
+    "PinocchioState", "Rules", "SHORT_NAME", "State", "score_breakdown",
+]

@@ -1,0 +1,107 @@
+"""The ``trustme_pinocchio`` pyspiel game: type, sizes computed from the parameters, registration."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyspiel
+
+from trustme_analysis.games.pinocchio.actions import ActionCodec
+from trustme_analysis.games.pinocchio.observer import PinocchioObserver
+from trustme_analysis.games.pinocchio.rules import DEFAULTS, SHORT_NAME, Rules
+from trustme_analysis.games.pinocchio.state import PinocchioState
+
+
+def _game_type(utility: str) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=SHORT_NAME,
+        long_name="Trust Me (Pinocchio card game)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=(pyspiel.GameType.Utility.GENERAL_SUM if utility == "score"
+                 else pyspiel.GameType.Utility.ZERO_SUM),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(DEFAULTS),
+    )
+
+
+GAME_TYPE = _game_type(DEFAULTS["utility"])
+
+
+def max_game_length(rules: Rules, codec: ActionCodec) -> int:
+    """An upper bound on the number of actions (chance included) in one game.
+
+    Between two run-outs every turn draws a Character from a deck that only shrinks, so a period has at most
+    ``deck + 1`` turns; each turn has at most a draw, an action, the votes, a vote Coin, the Coin offers and toss, two
+    Park refills and a free Use Reputation action.
+    """
+    n = rules.players
+    per_turn = 2 + 2 * (n - 1) + 2 + 2 * rules.refill + 1
+    turns = rules.runouts_to_end * (rules.total_characters + 1)
+    return rules.park_size + n * rules.hand_size + turns * per_turn + 1
+
+
+def _game_info(rules: Rules, codec: ActionCodec) -> pyspiel.GameInfo:
+    n = rules.players
+    best = sum((v + 1) * k for v, k in enumerate(rules.stacks)) + max(rules.chart)
+    if rules.utility == "win_loss":
+        low, high, total = -1.0 / (n - 1), 1.0, 0.0
+    elif rules.utility == "score":
+        low, high, total = 0.0, float(best), None
+    else:
+        low, high, total = -float(best), float(best), 0.0
+    return pyspiel.GameInfo(
+        num_distinct_actions=codec.num_actions,
+        max_chance_outcomes=max(rules.values, 2, n),
+        num_players=n,
+        min_utility=low,
+        max_utility=high,
+        utility_sum=total,
+        max_game_length=max_game_length(rules, codec),
+    )
+
+
+class PinocchioGame(pyspiel.Game):
+    """``trustme_pinocchio``: load with ``pyspiel.load_game("trustme_pinocchio(players=3)")``.
+
+    Attributes:
+        rules: the validated :class:`Rules` of this variant.
+        codec: the :class:`ActionCodec` numbering its actions.
+    """
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        # Validate before super().__init__ so the sizes given to pyspiel come from these parameters.
+        rules = Rules.from_params(params)
+        codec = ActionCodec(rules)
+        super().__init__(_game_type(rules.utility), _game_info(rules, codec), params or {})
+        self.rules = rules
+        self.codec = codec
+
+    def new_initial_state(self) -> PinocchioState:
+        """The start of a game: chance deals the Park first, then each hand."""
+        return PinocchioState(self)
+
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: dict | None = None) -> PinocchioObserver:
+        """The observer pyspiel uses for information state strings and observations."""
+        if params:
+            raise ValueError(f"{SHORT_NAME}: observation parameters are not supported; got {params}")
+        return PinocchioObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), self.rules)
+
+    def assumptions(self) -> list[dict[str, Any]]:
+        """Each assumption in force for this variant: ``{"parameter", "value", "text"}``."""
+        return self.rules.assumptions()
+
+    def decode_action(self, action: int):
+        """The :class:`~trustme_analysis.games.pinocchio.actions.Move` a player action number stands for."""
+        return self.codec.decode(action)
+
+
+pyspiel.register_game(GAME_TYPE, PinocchioGame)

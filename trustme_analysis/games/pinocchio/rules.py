@@ -1,0 +1,239 @@
+"""The rule numbers of the Pinocchio "Trust Me" card game, their checks, the assumptions, and the scoring chart.
+
+Every number the rulebook (``000_0a67680c9204e9f0.txt``) fixes is a game parameter with the rulebook's value as its
+default; every point the rulebook leaves open is a parameter documented as an *assumption* (see :data:`PARAMETERS`).
+:class:`Rules` is the parsed, validated, immutable form the engine reads during play, and :func:`score_breakdown` is
+the one place where Final Scoring lives.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from trustme_analysis.games import params as P
+
+SHORT_NAME = "trustme_pinocchio"
+
+#: Parameter defaults: the rulebook's numbers, and for the open points the documented default assumption.
+DEFAULTS: dict[str, Any] = {
+    "players": 3,
+    "values": 6,
+    "copies": 5,
+    "two_player_removed": 1,
+    "park_size": 4,
+    "refill": 2,
+    "hand_size": 1,
+    "stacks": "6/5/4/3/2/1",
+    "chart": "1/3/6/10/15/21",
+    "stacks_to_end": 4,
+    "runouts_to_end": 2,
+    "coin_variant": False,
+    "voting": "simultaneous",
+    "coin_tossers": "any",
+    "empty_deck": "skip",
+    "utility": "win_loss",
+}
+
+#: One line per parameter: what it encodes. "Assumption" marks the points the rule text leaves open.
+PARAMETERS: dict[str, str] = {
+    "players": "Number of players, 2 to 4 (Components: 4 Player Aid cards).",
+    "values": "Number of Character values (rulebook: 6, Pinocchio 1 to The Fairy 6); 1 to 9.",
+    "copies": "Characters of each value (rulebook: 5, so 30 Characters).",
+    "two_player_removed": "Characters of each value removed before shuffling in a 2-player game (rulebook: 1).",
+    "park_size": "Characters flipped face-up into the Park at set-up (rulebook: 4).",
+    "refill": "Characters drawn into the Park whenever it is empty (rulebook: 2).",
+    "hand_size": "Starting hand (rulebook: 1).",
+    "stacks": "Tickets per value 1..values, '/'-separated (rulebook: 6/5/4/3/2/1). With values != 6 and this left "
+    "at its default, the stacks are values/values-1/.../1.",
+    "chart": "Set-bonus points for 1..values different Ticket values, '/'-separated (rulebook: 1/3/6/10/15/21). With "
+    "values != 6 and this left at its default, the first `values` triangular numbers.",
+    "stacks_to_end": "The game ends at the end of the turn in which this many Ticket stacks are empty (rulebook: 4). "
+    "Above `values` it means all stacks.",
+    "runouts_to_end": "The deck run-out that ends the game (rulebook: the second; 1 gives a one-day game). Each "
+    "earlier run-out ends a day (Reputations discarded, discard pile reshuffled).",
+    "coin_variant": "The 4-Player Coin Variant (only with players=4).",
+    "voting": "Assumption: 'simultaneous' (no voter sees another vote before all are cast) or 'sequential' (in turn "
+    "order from the active player's left, each voter sees the earlier votes). The text allows both.",
+    "coin_tossers": "Assumption (coin variant): 'any' non-active player with an unused Coin may toss, or only "
+    "'dissenters' who voted against the majority result. The offer goes round in turn order from the active "
+    "player's left; the first toss ends the offers (one toss per turn).",
+    "empty_deck": "Assumption: a draw or Park refill needed while the deck is empty. 'skip': it does not happen "
+    "(the Park may stay empty until the deck is refilled; a player without a card passes). 'reshuffle': the discard "
+    "pile is shuffled into a new deck at once to make it. Either way a draw that empties the deck, or finds it "
+    "empty, is that turn's run-out (at most one per turn).",
+    "utility": "What returns() gives solvers: 'win_loss' (winner after tie-breaks +1, the others -1/(players-1)), "
+    "'score' (raw points), 'score_diff' (2 players: own points minus the opponent's).",
+}
+
+# The fixed facts the rule text leaves open that are not parameters, listed with the assumptions in force.
+FIXED_ASSUMPTIONS: tuple[dict[str, str], ...] = (
+    {
+        "parameter": "tall_tale_no_ticket",
+        "value": "no_ticket",
+        "text": "A tall tale trusted when no Ticket of the difference's value or any lower value is left still "
+        "succeeds (both Characters go to the Reputation) but gains no Ticket.",
+    },
+    {
+        "parameter": "tie_coin",
+        "value": "uniform",
+        "text": "The final Coin toss between players still tied on points and Tickets picks each of them with "
+        "equal chance (with more than two tied, the text's Coin is read as a fair draw among them).",
+    },
+    {
+        "parameter": "first_player",
+        "value": "seat 0",
+        "text": "'The player who last went on a roller coaster' starts: seat 0.",
+    },
+    {
+        "parameter": "free_reputation",
+        "value": "optional",
+        "text": "The free Use Reputation action at the day's end (pending bonus turn) may be declined.",
+    },
+    {
+        "parameter": "bonus_turn_boundary",
+        "value": "new turn",
+        "text": "A bonus turn is a new turn: the end-of-turn checks (day end, game end) run before it starts.",
+    },
+    {
+        "parameter": "tickets_public",
+        "value": "public",
+        "text": "Tickets lie face-down but every gain is announced by the play (set size, revealed tale), so the "
+        "Tickets each player holds are public information.",
+    },
+)
+
+#: Character names from Components, by value.
+CHARACTER_NAMES = ("Pinocchio", "The Cat & The Fox", "The Doctors", "The Judge", "Mangiafuoco", "The Fairy")
+#: Ticket names from Components, by value.
+TICKET_NAMES = ("Cotton Candy", "Kite", "Puppet Show", "Merry-Go-Round", "Ferris Wheel", "Roller Coaster")
+
+
+def score_breakdown(tickets_per_value: Sequence[int], chart: Sequence[int]) -> dict[str, int]:
+    """Final Scoring for one player: Ticket face values plus the chart for the number of different values.
+
+    Args:
+        tickets_per_value: ``tickets_per_value[i]`` is how many Tickets of value ``i + 1`` the player holds.
+        chart: ``chart[k - 1]`` is the set bonus for ``k`` different Ticket values.
+
+    Returns:
+        ``{"ticket_face", "set_bonus", "total"}``.
+
+    Example (the rulebook's Charlotte: 1x1, 2x2, 2x3, 1x5, 1x6):
+
+    >>> score_breakdown([1, 2, 2, 0, 1, 1], [1, 3, 6, 10, 15, 21])
+    {'ticket_face': 22, 'set_bonus': 15, 'total': 37}
+    """
+    face = sum((i + 1) * int(n) for i, n in enumerate(tickets_per_value))
+    different = sum(1 for n in tickets_per_value if n > 0)
+    bonus = int(chart[different - 1]) if different else 0
+    return {"ticket_face": face, "set_bonus": bonus, "total": face + bonus}
+
+
+def _triangular(n: int) -> tuple[int, ...]:
+    return tuple(k * (k + 1) // 2 for k in range(1, n + 1))
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The validated rule numbers of one variant, shared (never copied) by every state of a game.
+
+    Build it with :meth:`from_params`; all fields are plain ints, strings and tuples.
+    """
+
+    players: int
+    values: int
+    copies: int
+    two_player_removed: int
+    park_size: int
+    refill: int
+    hand_size: int
+    stacks: tuple[int, ...]
+    chart: tuple[int, ...]
+    stacks_to_end: int
+    runouts_to_end: int
+    coin_variant: bool
+    voting: str
+    coin_tossers: str
+    empty_deck: str
+    utility: str
+    #: Characters of each value in the deck after the 2-player removal.
+    deck_per_value: int = field(default=0)
+
+    def __deepcopy__(self, memo: dict) -> Rules:
+        # Fixed data: every clone of a state shares the one object.
+        return self
+
+    @property
+    def stacks_needed(self) -> int:
+        """Empty stacks that end the game (``stacks_to_end``, at most the number of stacks)."""
+        return min(self.stacks_to_end, self.values)
+
+    @property
+    def total_characters(self) -> int:
+        """Characters in play (after the 2-player removal)."""
+        return self.deck_per_value * self.values
+
+    @classmethod
+    def from_params(cls, given: Mapping[str, Any] | None) -> Rules:
+        """Validate pyspiel parameters; a bad value raises :class:`~trustme_analysis.games.params.ParameterError`."""
+        g = SHORT_NAME
+        p = P.merged(DEFAULTS, given)
+        players = P.int_in_range(g, p, "players", 2, 4)
+        values = P.int_in_range(g, p, "values", 1, 9)
+        copies = P.int_in_range(g, p, "copies", 1, 20)
+        removed = P.int_in_range(g, p, "two_player_removed", 0, copies - 1)
+        park_size = P.int_in_range(g, p, "park_size", 1, 20)
+        refill = P.int_in_range(g, p, "refill", 1, 20)
+        hand_size = P.int_in_range(g, p, "hand_size", 0, 10)
+        if p["stacks"] == DEFAULTS["stacks"] and values != 6:
+            p["stacks"] = P.format_int_list(range(values, 0, -1))
+        stacks = P.int_list(g, p, "stacks", length=values, low=1, high=50)
+        if p["chart"] == DEFAULTS["chart"] and values != 6:
+            p["chart"] = P.format_int_list(_triangular(values))
+        chart = P.int_list(g, p, "chart", length=values, low=0, high=10_000)
+        stacks_to_end = P.int_in_range(g, p, "stacks_to_end", 1, 9)
+        runouts_to_end = P.int_in_range(g, p, "runouts_to_end", 1, 9)
+        coin_variant = p["coin_variant"]
+        if not isinstance(coin_variant, bool):
+            raise P.ParameterError(g, "coin_variant", coin_variant, "True or False")
+        if coin_variant and players != 4:
+            raise P.ParameterError(g, "coin_variant", coin_variant, f"False with players={players} (4 players only)")
+        voting = P.choice(g, p, "voting", ("simultaneous", "sequential"))
+        coin_tossers = P.choice(g, p, "coin_tossers", ("any", "dissenters"))
+        empty_deck = P.choice(g, p, "empty_deck", ("skip", "reshuffle"))
+        utility = P.choice(g, p, "utility", ("win_loss", "score", "score_diff"))
+        if utility == "score_diff" and players != 2:
+            raise P.ParameterError(g, "utility", utility, f"'win_loss' or 'score' with players={players} "
+                                   "('score_diff' needs 2 players)")
+        per_value = copies - (removed if players == 2 else 0)
+        dealt = park_size + players * hand_size
+        if per_value * values <= dealt:
+            raise P.ParameterError(
+                g, "copies", copies,
+                f"enough Characters for the set-up: values*copies{' - removed' if players == 2 else ''} = "
+                f"{per_value * values} must exceed park_size + players*hand_size = {dealt}",
+            )
+        return cls(
+            players=players, values=values, copies=copies, two_player_removed=removed, park_size=park_size,
+            refill=refill, hand_size=hand_size, stacks=stacks, chart=chart, stacks_to_end=stacks_to_end,
+            runouts_to_end=runouts_to_end, coin_variant=coin_variant, voting=voting, coin_tossers=coin_tossers,
+            empty_deck=empty_deck, utility=utility, deck_per_value=per_value,
+        )
+
+    def assumptions(self) -> list[dict[str, Any]]:
+        """Each assumption in force: ``{"parameter", "value", "text"}`` (parameters first, then fixed choices)."""
+        out: list[dict[str, Any]] = [
+            {"parameter": "voting", "value": self.voting, "text": PARAMETERS["voting"]},
+            {"parameter": "empty_deck", "value": self.empty_deck, "text": PARAMETERS["empty_deck"]},
+            {"parameter": "utility", "value": self.utility, "text": PARAMETERS["utility"]},
+        ]
+        if self.coin_variant:
+            out.insert(1, {"parameter": "coin_tossers", "value": self.coin_tossers,
+                           "text": PARAMETERS["coin_tossers"]})
+        if self.stacks_to_end > self.values:
+            out.append({"parameter": "stacks_to_end", "value": self.stacks_to_end,
+                        "text": f"Only {self.values} stacks exist: the game ends when all of them are empty."})
+        out.extend(dict(a) for a in FIXED_ASSUMPTIONS)
+        return out

@@ -1,0 +1,659 @@
+"""One position of a Pinocchio "Trust Me" game: the turn structure of the rulebook as a pyspiel state.
+
+Every step of play is an explicit *phase* (:data:`PHASE_NAMES`): the set-up deals, the turn's draw, the turn's action,
+each trust vote, the 3-player Coin, the Coin variant's offers and toss, Park refills, the free Use Reputation action at
+a day's end, and the final tie-break Coin. Chance deals a Character by value with probability proportional to the
+value's count in the deck; the deck is kept as counts per value (its order is never observable before a draw), so a
+reshuffle is merging counts and needs no chance node.
+
+The state holds only ints, bools and short lists/tuples, plus the shared :class:`Rules` and :class:`ActionCodec`
+objects (which refuse to be copied), because pyspiel deep-copies every attribute on ``clone()``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyspiel
+
+from trustme_analysis.games.pinocchio import actions as A
+from trustme_analysis.games.pinocchio.rules import score_breakdown
+
+# Phases, in the order they occur.
+(DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
+ TERMINAL) = range(12)
+PHASE_NAMES = ("deal_park", "deal_hand", "draw", "action", "vote", "vote_coin", "coin_offer", "coin_toss", "refill",
+               "free_reputation", "tie_break", "terminal")
+_CHANCE_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK))
+_CARD_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, REFILL))
+
+# Where play continues once a Park refill is done.
+_THEN_DRAW, _THEN_END_TURN = 0, 1
+
+_ROWS = {(False, True): "true_trusted", (False, False): "true_distrusted", (True, True): "tall_trusted",
+         (True, False): "tall_distrusted"}
+
+
+def _values_of(counts: list[int]) -> list[int]:
+    """Counts per value -> the sorted list of values (``[0, 2, 1]`` -> ``[2, 2, 3]``)."""
+    out: list[int] = []
+    for i, n in enumerate(counts):
+        out.extend([i + 1] * n)
+    return out
+
+
+class PinocchioState(pyspiel.State):
+    """A state of ``trustme_pinocchio``; create it with ``game.new_initial_state()``.
+
+    Besides the pyspiel API it offers :meth:`snapshot` (everything a referee sees, as plain data) and
+    :meth:`player_view` (the same with what one player cannot see removed).
+    """
+
+    def __init__(self, game: Any):
+        super().__init__(game)
+        rules = game.rules
+        n, V = rules.players, rules.values
+        self._rules = rules
+        self._codec = game.codec
+        self._phase = DEAL_PARK
+        self._turn = 0
+        self._active = 0
+        self._actor = 0
+        self._deck = [rules.deck_per_value] * V
+        self._deck_total = rules.deck_per_value * V
+        self._discard = [0] * V
+        self._park = [0] * V
+        self._hands = [[0] * V for _ in range(n)]
+        self._reps = [[0] * V for _ in range(n)]
+        self._tickets = [[0] * V for _ in range(n)]
+        self._stacks = list(rules.stacks)
+        self._coin_used = [False] * n
+        self._runouts = 0
+        self._ran_out = False  # the deck ran out during the current turn
+        self._bonus = False  # a bonus turn is pending
+        self._end_trigger: str | None = None
+        self._deal_left = rules.park_size
+        self._deal_seat = 0
+        self._refill_left = 0
+        self._after_refill = _THEN_DRAW
+        self._tale: tuple[int, int] | None = None  # (Park value claimed, hidden hand value)
+        self._votes: list[bool | None] = [None] * n
+        self._vote_i = 0
+        self._trusted: bool | None = None
+        self._coin: int | None = None
+        self._coin_by: int | None = None
+        self._offers: tuple[int, ...] = ()
+        self._offer_i = 0
+        self._tied: tuple[int, ...] = ()
+        self._winner = -1
+        self._totals: tuple[int, ...] | None = None
+        # Events as tuples (kind first); snapshot() turns them into dicts.
+        self._events: list[tuple] = []
+        # What each player observed, in order: (who, text for `who`, text for everyone else); who=-1: public.
+        self._log: list[tuple[int, str, str]] = []
+
+    # ------------------------------------------------------------------ pyspiel API
+
+    def current_player(self) -> int:
+        """The seat to act, or pyspiel's CHANCE / TERMINAL id."""
+        if self._phase == TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        if self._phase in _CHANCE_PHASES:
+            return pyspiel.PlayerId.CHANCE
+        return self._actor
+
+    def is_terminal(self) -> bool:
+        """True once the winner is known."""
+        return self._phase == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Deals by value (count / deck size); Coins 1/2 each; the tie-break Coin uniform over the tied seats."""
+        ph = self._phase
+        if ph in _CARD_PHASES:
+            total = self._deck_total
+            return [(v, n / total) for v, n in enumerate(self._deck) if n]
+        if ph == TIE_BREAK:
+            return [(p, 1.0 / len(self._tied)) for p in self._tied]
+        return [(A.DONKEY, 0.5), (A.KID, 0.5)]
+
+    def _legal_actions(self, player: int) -> list[int]:
+        ph = self._phase
+        codec = self._codec
+        if ph == ACTION:
+            return self._turn_actions()
+        if ph == VOTE:
+            return [codec.trust, codec.distrust]
+        if ph == COIN_OFFER:
+            return [codec.toss, codec.no_toss]
+        if ph == FREE_REPUTATION:
+            return [codec.free_base + c for c in self._usable_combos()] + [codec.decline]
+        return []
+
+    def _turn_actions(self) -> list[int]:
+        codec = self._codec
+        V = self._rules.values
+        hand = self._hands[self._active]
+        held = [w for w in range(1, V + 1) if hand[w - 1]]
+        if not held:
+            return [codec.pass_]
+        in_park = [v for v in range(1, V + 1) if self._park[v - 1]]
+        out = [codec.tale_base + (v - 1) * V + (w - 1) for v in in_park for w in held]
+        combos = self._usable_combos()
+        n_combos = len(codec.combos)
+        out += [codec.rep_base + (w - 1) * n_combos + c for w in held for c in combos]
+        out += [codec.take_base + (w - 1) * V + (u - 1) for w in held for u in in_park]
+        return out
+
+    def _usable_combos(self) -> list[int]:
+        """Combos the active player's Reputation holds whose Ticket stack is not empty."""
+        rep = self._reps[self._active]
+        stacks = self._stacks
+        out = []
+        for i, combo in enumerate(self._codec.combos):
+            if stacks[combo.length - 1] and all(have >= need for have, need in zip(rep, combo.counts)):
+                out.append(i)
+        return out
+
+    def _apply_action(self, action: int) -> None:
+        ph = self._phase
+        if ph in _CARD_PHASES:
+            self._apply_card(action)
+        elif ph == VOTE_COIN or ph == COIN_TOSS:
+            self._coin = action
+            self._trusted = action == A.KID
+            who = "vote" if ph == VOTE_COIN else f"p{self._coin_by}"
+            self._log.append((-1, "", f"coin({who}):{A.COIN_SIDES[action]}"))
+            if ph == VOTE_COIN:
+                self._start_offers()
+            else:
+                self._resolve_tale()
+        elif ph == TIE_BREAK:
+            self._events.append(("tie_break", self._tied, "coin", action))
+            self._log.append((-1, "", f"tiecoin:p{action}"))
+            self._winner = action
+            self._phase = TERMINAL
+        else:
+            self._apply_move(self._codec.decode(action), action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            if self._phase in (VOTE_COIN, COIN_TOSS):
+                return f"Coin: {A.COIN_SIDES[action]}"
+            if self._phase == TIE_BREAK:
+                return f"Coin: seat {action} wins"
+            return f"Character {action + 1}"
+        return self._codec.describe(action)
+
+    def returns(self) -> list[float]:
+        """Zeros until the end; then by the ``utility`` parameter (win/loss, score, or 2-player score difference)."""
+        n = self._rules.players
+        if self._phase != TERMINAL:
+            return [0.0] * n
+        utility = self._rules.utility
+        if utility == "win_loss":
+            lose = -1.0 / (n - 1)
+            return [1.0 if p == self._winner else lose for p in range(n)]
+        totals = self._totals
+        if utility == "score":
+            return [float(t) for t in totals]
+        return [float(totals[0] - totals[1]), float(totals[1] - totals[0])]
+
+    def information_string(self, player: int) -> str:
+        """Everything ``player`` has seen, in order (perfect recall), prefixed by the seat.
+
+        This is what ``information_state_string(player)`` returns (through the game's observer).
+        """
+        return f"p{player}|" + " ".join(mine if who == player else theirs for who, mine, theirs in self._log)
+
+    def __str__(self) -> str:
+        snap = self.snapshot()
+        keep = ("turn", "phase", "current_player", "day", "runouts", "deck_size", "park", "hands", "reputations",
+                "tickets", "stacks_left", "pending_bonus", "end_trigger", "winner")
+        return " ".join(f"{k}={snap[k]}" for k in keep)
+
+    # ------------------------------------------------------------------ chance: Characters
+
+    def _apply_card(self, index: int) -> None:
+        value = index + 1
+        self._deck[index] -= 1
+        self._deck_total -= 1
+        ph = self._phase
+        if ph == DEAL_PARK:
+            self._park[index] += 1
+            self._log.append((-1, "", f"park+{value}"))
+            self._deal_left -= 1
+            if not self._deal_left:
+                self._start_hand_deal(0)
+        elif ph == DEAL_HAND:
+            seat = self._deal_seat
+            self._hands[seat][index] += 1
+            self._log.append((seat, f"hand{seat}+{value}", f"hand{seat}+?"))
+            self._deal_left -= 1
+            if not self._deal_left:
+                self._start_hand_deal(seat + 1)
+        elif ph == DRAW:
+            p = self._active
+            self._hands[p][index] += 1
+            self._log.append((p, f"draw{p}:{value}", f"draw{p}:?"))
+            if not self._deck_total:
+                self._note_runout()
+            self._enter_action()
+        else:  # REFILL
+            self._park[index] += 1
+            self._log.append((-1, "", f"refill:{value}"))
+            if not self._deck_total:
+                self._note_runout()
+            self._refill_left -= 1
+            self._continue_refill()
+
+    def _start_hand_deal(self, seat: int) -> None:
+        if self._rules.hand_size == 0 or seat == self._rules.players:
+            self._begin_turn(0, bonus=False)
+            return
+        self._phase = DEAL_HAND
+        self._deal_seat = seat
+        self._deal_left = self._rules.hand_size
+
+    def _note_runout(self) -> None:
+        """The deck ran out during this turn (counted once per turn)."""
+        if not self._ran_out:
+            self._ran_out = True
+            self._runouts += 1
+            self._log.append((-1, "", f"runout{self._runouts}"))
+
+    def _deck_ready(self) -> bool:
+        """Whether a draw can happen now; handles a draw needed while the deck is empty (``empty_deck``)."""
+        if self._deck_total:
+            return True
+        self._note_runout()
+        if self._rules.empty_deck == "reshuffle" and any(self._discard):
+            self._deck = self._discard
+            self._deck_total = sum(self._deck)
+            self._discard = [0] * self._rules.values
+            self._log.append((-1, "", "reshuffle"))
+            return True
+        return False
+
+    # ------------------------------------------------------------------ the turn
+
+    def _begin_turn(self, player: int, bonus: bool) -> None:
+        self._turn += 1
+        self._active = player
+        self._ran_out = False
+        self._events.append(("turn", self._turn, player, bonus, self._day()))
+        self._log.append((-1, "", f"T{self._turn}:p{player}{'b' if bonus else ''}"))
+        if not any(self._park):
+            self._start_refill(_THEN_DRAW)
+        else:
+            self._enter_draw()
+
+    def _day(self) -> str:
+        return "day" if self._runouts % 2 == 0 else "night"
+
+    def _enter_draw(self) -> None:
+        if self._deck_ready():
+            self._phase = DRAW
+        else:
+            self._log.append((-1, "", f"nodraw{self._active}"))
+            self._enter_action()
+
+    def _enter_action(self) -> None:
+        self._phase = ACTION
+        self._actor = self._active
+
+    def _start_refill(self, then: int) -> None:
+        self._refill_left = self._rules.refill
+        self._after_refill = then
+        self._continue_refill()
+
+    def _continue_refill(self) -> None:
+        if self._refill_left and self._deck_ready():
+            self._phase = REFILL
+            return
+        self._refill_left = 0
+        if self._after_refill == _THEN_DRAW:
+            self._enter_draw()
+        else:
+            self._end_turn()
+
+    def _apply_move(self, move: A.Move, action: int) -> None:
+        p = self._actor
+        kind = move.kind
+        if kind == A.TALE:
+            self._hands[p][move.hand - 1] -= 1
+            self._tale = (move.park, move.hand)
+            self._log.append((p, f"tale{p}:{move.park}<{move.hand}", f"tale{p}:{move.park}<?"))
+            self._votes = [None] * self._rules.players
+            self._vote_i = 0
+            self._phase = VOTE
+            self._actor = (p + 1) % self._rules.players
+        elif kind == A.REPUTATION or kind == A.FREE_REPUTATION:
+            if kind == A.REPUTATION:
+                self._hands[p][move.hand - 1] -= 1
+                self._park[move.hand - 1] += 1
+            rep = self._reps[p]
+            for i, k in enumerate(move.combo.counts):
+                rep[i] -= k
+                self._discard[i] += k
+            self._log.append((-1, "", f"rep{p}:{move.hand or '-'}:{move.combo}"))
+            route = "reputation" if kind == A.REPUTATION else "free_reputation"
+            self._gain_ticket(p, move.combo.length, route, exact=True)
+            if kind == A.REPUTATION:
+                self._end_turn()
+            else:
+                self._finish_day()
+        elif kind == A.TAKE:
+            # Take "any other Character": the Park value must be there before the hand Character is played.
+            self._hands[p][move.hand - 1] -= 1
+            self._park[move.park - 1] -= 1
+            self._reps[p][move.park - 1] += 1
+            self._park[move.hand - 1] += 1
+            self._events.append(("park_take", self._turn, p, move.park))
+            self._log.append((-1, "", f"take{p}:{move.hand}>{move.park}"))
+            self._end_turn()
+        elif kind == A.PASS:
+            self._log.append((-1, "", f"pass{p}"))
+            self._end_turn()
+        elif kind == A.DECLINE:
+            self._log.append((-1, "", f"decline{p}"))
+            self._finish_day()
+        elif kind == A.TRUST or kind == A.DISTRUST:
+            self._cast_vote(p, kind == A.TRUST)
+        elif kind == A.TOSS:
+            self._coin_used[p] = True
+            self._coin_by = p
+            self._log.append((-1, "", f"toss{p}"))
+            self._phase = COIN_TOSS
+        elif kind == A.NO_TOSS:
+            self._log.append((-1, "", f"notoss{p}"))
+            self._offer_i += 1
+            if self._offer_i < len(self._offers):
+                self._actor = self._offers[self._offer_i]
+            else:
+                self._resolve_tale()
+        else:  # pragma: no cover - the codec has no other kinds
+            raise ValueError(f"unknown action {action}")
+
+    # ------------------------------------------------------------------ Tell a Tale
+
+    def _cast_vote(self, voter: int, trust: bool) -> None:
+        self._votes[voter] = trust
+        mark = "T" if trust else "F"
+        if self._rules.voting == "sequential":
+            self._log.append((-1, "", f"v{voter}:{mark}"))
+        else:
+            self._log.append((voter, f"v{voter}:{mark}", f"v{voter}:?"))
+        n = self._rules.players
+        self._vote_i += 1
+        if self._vote_i < n - 1:
+            self._actor = (self._active + 1 + self._vote_i) % n
+            return
+        if self._rules.voting == "simultaneous":
+            self._log.append((-1, "", "votes:" + "".join("-" if v is None else "TF"[not v] for v in self._votes)))
+        trust_n = sum(1 for v in self._votes if v is True)
+        distrust_n = sum(1 for v in self._votes if v is False)
+        if trust_n == distrust_n:
+            # 3 players who disagree (or any even split): toss the Coin.
+            self._phase = VOTE_COIN
+            return
+        self._trusted = trust_n > distrust_n
+        self._start_offers()
+
+    def _start_offers(self) -> None:
+        """4-Player Coin Variant: offer the toss round the table from the active player's left."""
+        rules = self._rules
+        if rules.coin_variant:
+            n = rules.players
+            order = [(self._active + i) % n for i in range(1, n)]
+            offers = tuple(q for q in order if not self._coin_used[q]
+                           and (rules.coin_tossers == "any" or self._votes[q] != self._trusted))
+            if offers:
+                self._offers = offers
+                self._offer_i = 0
+                self._phase = COIN_OFFER
+                self._actor = offers[0]
+                return
+        self._resolve_tale()
+
+    def _resolve_tale(self) -> None:
+        """Flip the face-down Character and apply the row of the tale table."""
+        p = self._active
+        park_value, hidden = self._tale
+        tall = park_value != hidden
+        trusted = bool(self._trusted)
+        self._log.append((-1, "", f"reveal{p}:{hidden}:{'trusted' if trusted else 'distrusted'}"))
+        coin = None if self._coin is None else A.COIN_SIDES[self._coin]
+        self._events.append(("tale", self._turn, p, park_value, hidden, tall, tuple(self._votes), coin,
+                             self._coin_by, trusted, _ROWS[(tall, trusted)]))
+        if tall and not trusted:
+            # Caught: the played Character goes face-up into the Park.
+            self._park[hidden - 1] += 1
+        else:
+            # Both Characters go face-up into the Reputation.
+            self._park[park_value - 1] -= 1
+            self._reps[p][park_value - 1] += 1
+            self._reps[p][hidden - 1] += 1
+            if not tall and not trusted:
+                self._bonus = True
+            elif tall:
+                self._gain_ticket(p, abs(park_value - hidden), "tale", exact=False)
+        self._tale = None
+        self._trusted = None
+        self._coin = None
+        self._coin_by = None
+        self._offers = ()
+        if not any(self._park):
+            self._start_refill(_THEN_END_TURN)
+        else:
+            self._end_turn()
+
+    def _gain_ticket(self, p: int, requested: int, route: str, exact: bool) -> None:
+        """Take a Ticket of ``requested`` value, or (a tale, ``exact=False``) the next lower one left, or none."""
+        value = requested
+        if not exact:
+            while value >= 1 and not self._stacks[value - 1]:
+                value -= 1
+        if value >= 1:
+            self._stacks[value - 1] -= 1
+            self._tickets[p][value - 1] += 1
+            self._events.append(("ticket", self._turn, p, value, requested, route))
+            if not self._stacks[value - 1]:
+                self._events.append(("stack_empty", self._turn, value))
+        else:
+            self._events.append(("ticket", self._turn, p, None, requested, route))
+
+    # ------------------------------------------------------------------ end of a turn, day, game
+
+    def _end_turn(self) -> None:
+        rules = self._rules
+        p = self._active
+        if self._end_trigger is None:
+            if self._runouts >= rules.runouts_to_end:
+                self._end_trigger = "deck"
+            elif sum(1 for s in self._stacks if not s) >= rules.stacks_needed:
+                self._end_trigger = "stacks"
+        if self._end_trigger is not None:
+            if self._bonus:
+                self._bonus = False
+                self._events.append(("bonus_forfeited", self._turn, p))
+            self._events.append(("game_end", self._turn, self._end_trigger))
+            self._log.append((-1, "", f"end:{self._end_trigger}"))
+            self._score()
+            return
+        if self._ran_out:
+            # The day ends; a pending bonus turn becomes a free Use Reputation action (no card played).
+            if self._bonus and self._usable_combos():
+                self._phase = FREE_REPUTATION
+                self._actor = p
+                return
+            self._finish_day()
+            return
+        if self._bonus:
+            self._bonus = False
+            self._events.append(("bonus_turn", self._turn, p))
+            self._begin_turn(p, bonus=True)
+        else:
+            self._begin_turn((p + 1) % rules.players, bonus=False)
+
+    def _finish_day(self) -> None:
+        """Every Reputation is discarded, the discard pile becomes the new deck, and the next player goes on."""
+        self._bonus = False
+        for rep in self._reps:
+            for i, k in enumerate(rep):
+                self._discard[i] += k
+                rep[i] = 0
+        self._deck = [d + k for d, k in zip(self._deck, self._discard)]
+        self._deck_total = sum(self._deck)
+        self._discard = [0] * self._rules.values
+        self._events.append(("day_end", self._turn))
+        self._log.append((-1, "", "dayend"))
+        self._begin_turn((self._active + 1) % self._rules.players, bonus=False)
+
+    def _score(self) -> None:
+        chart = self._rules.chart
+        self._totals = tuple(score_breakdown(t, chart)["total"] for t in self._tickets)
+        best = max(self._totals)
+        top = tuple(p for p, t in enumerate(self._totals) if t == best)
+        if len(top) > 1:
+            counts = [sum(self._tickets[p]) for p in top]
+            most = max(counts)
+            still = tuple(p for p, c in zip(top, counts) if c == most)
+            if len(still) > 1:
+                self._tied = still
+                self._phase = TIE_BREAK
+                return
+            self._events.append(("tie_break", top, "tickets", still[0]))
+            top = still
+        self._winner = top[0]
+        self._phase = TERMINAL
+
+    # ------------------------------------------------------------------ plain-data views
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a referee sees, as JSON-serialisable plain data (see the docs page for every key)."""
+        rules = self._rules
+        n = rules.players
+        scores = None
+        if self._phase == TERMINAL:
+            ranks = self._ranks()
+            scores = []
+            for p in range(n):
+                row = score_breakdown(self._tickets[p], rules.chart)
+                row["tickets"] = sum(self._tickets[p])
+                row["rank"] = ranks[p]
+                scores.append(row)
+        tale = None
+        if self._tale is not None:
+            tale = {
+                "player": self._active,
+                "park_value": self._tale[0],
+                "hidden_value": self._tale[1],
+                "votes": list(self._votes),
+                "majority": self._trusted,
+                "coin": None if self._coin is None else A.COIN_SIDES[self._coin],
+                "coin_by": self._coin_by,
+            }
+        cp = self.current_player()
+        return {
+            "game": str(self.get_game()),
+            "players": n,
+            "turn": self._turn,
+            "current_player": int(cp),
+            "active_player": self._active,
+            "phase": PHASE_NAMES[self._phase],
+            "day": self._day(),
+            "runouts": self._runouts,
+            "deck_size": self._deck_total,
+            "deck_contents": list(self._deck),
+            "discard": list(self._discard),
+            "park": _values_of(self._park),
+            "hands": [_values_of(h) for h in self._hands],
+            "hand_sizes": [sum(h) for h in self._hands],
+            "reputations": [_values_of(r) for r in self._reps],
+            "tickets": [list(t) for t in self._tickets],
+            "stacks_left": list(self._stacks),
+            "coin_used": list(self._coin_used),
+            "pending_bonus": self._bonus,
+            "tale": tale,
+            "end_trigger": self._end_trigger,
+            "scores": scores,
+            "winner": self._winner if self._phase == TERMINAL else None,
+            "events": [_event_dict(e) for e in self._events],
+        }
+
+    def player_view(self, player: int) -> dict[str, Any]:
+        """:meth:`snapshot` as seen by ``player``: other hands, the deck's contents, a face-down tale Character
+        (unless ``player`` told it) and simultaneous votes not yet all cast are replaced by ``None``.
+
+        Everything left is public at the table or remembered from public play (the discard pile's contents, the
+        Tickets each player gained). Bots read only this.
+        """
+        view = self.snapshot()
+        view["viewer"] = player
+        view["hands"] = [h if p == player else None for p, h in enumerate(view["hands"])]
+        view["deck_contents"] = None
+        tale = view["tale"]
+        if tale is not None:
+            if tale["player"] != player:
+                tale["hidden_value"] = None
+            if self._rules.voting == "simultaneous" and self._phase == VOTE:
+                tale["votes"] = [v if p == player else None for p, v in enumerate(tale["votes"])]
+        return view
+
+    def _ranks(self) -> list[int]:
+        """1 + the number of players ahead on (points, Tickets); the tie-break winner is alone in first place."""
+        n = self._rules.players
+        key = [(self._totals[p], sum(self._tickets[p])) for p in range(n)]
+        ranks = []
+        for p in range(n):
+            ahead = sum(1 for q in range(n) if key[q] > key[p] or (q == self._winner and key[q] == key[p] and q != p))
+            ranks.append(1 + ahead)
+        return ranks
+
+    def observation_parts(self, player: int) -> dict[str, Any]:
+        """The current position as ``player`` sees it, as numbers (used by the observer)."""
+        rules = self._rules
+        return {
+            "phase": self._phase,
+            "active": self._active,
+            "hand": self._hands[player],
+            "hand_sizes": [sum(h) for h in self._hands],
+            "park": self._park,
+            "reputations": self._reps,
+            "tickets": self._tickets,
+            "stacks": self._stacks,
+            "deck_size": self._deck_total,
+            "discard": self._discard,
+            "runouts": self._runouts,
+            "coin_used": self._coin_used,
+            "bonus": self._bonus,
+            "tale_park": self._tale[0] if self._tale else 0,
+            "tale_hidden": self._tale[1] if self._tale and self._active == player else 0,
+            "votes": [v if (rules.voting == "sequential" or p == player or self._phase != VOTE) else None
+                      for p, v in enumerate(self._votes)] if self._tale else [None] * rules.players,
+            "majority": self._trusted,
+        }
+
+
+def _event_dict(e: tuple) -> dict[str, Any]:
+    kind = e[0]
+    if kind == "turn":
+        return {"kind": kind, "turn": e[1], "player": e[2], "bonus": e[3], "day": e[4]}
+    if kind == "tale":
+        return {"kind": kind, "turn": e[1], "player": e[2], "park_value": e[3], "hidden_value": e[4], "tall": e[5],
+                "votes": list(e[6]), "coin": e[7], "coin_by": e[8], "trusted": e[9], "row": e[10]}
+    if kind == "ticket":
+        return {"kind": kind, "turn": e[1], "player": e[2], "value": e[3], "requested": e[4], "route": e[5]}
+    if kind == "park_take":
+        return {"kind": kind, "turn": e[1], "player": e[2], "value": e[3]}
+    if kind == "stack_empty":
+        return {"kind": kind, "turn": e[1], "value": e[2]}
+    if kind in ("bonus_turn", "bonus_forfeited"):
+        return {"kind": kind, "turn": e[1], "player": e[2]}
+    if kind == "day_end":
+        return {"kind": kind, "turn": e[1]}
+    if kind == "game_end":
+        return {"kind": kind, "turn": e[1], "trigger": e[2]}
+    if kind == "tie_break":
+        return {"kind": kind, "players": list(e[1]), "by": e[2], "winner": e[3]}
+    raise ValueError(f"unknown event {e!r}")  # pragma: no cover
