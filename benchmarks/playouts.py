@@ -19,7 +19,12 @@ import trustme_analysis  # noqa: F401  (registers the Trust Me games)
 REFERENCE = "python_kuhn_poker"
 
 # One line per engine variant; each engine adds its own.
-GAMES: list[str] = []
+GAMES: list[str] = [
+    "trustme_1981(players=2)",
+    "trustme_1981(players=3)",
+    "trustme_1981(players=4)",
+    "trustme_1981_investment(players=3)",
+]
 
 
 def random_playouts(game_string: str, seconds: float, seed: int = 0) -> tuple[int, int, float]:

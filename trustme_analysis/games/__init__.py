@@ -9,3 +9,4 @@
 # Each engine module registers its game with pyspiel when imported. Keep one import line per engine.
 from trustme_analysis.games import board1981  # noqa: E402,F401  (trustme_1981)
 from trustme_analysis.games import pinocchio  # noqa: E402,F401  (trustme_pinocchio)
+from trustme_analysis.games import investment1981  # noqa: E402,F401  (trustme_1981_investment)
