@@ -24,6 +24,9 @@ GAMES: list[str] = [
     "trustme_1981(players=3)",
     "trustme_1981(players=4)",
     "trustme_1981_investment(players=3)",
+    "trustme_pinocchio(players=2)",
+    "trustme_pinocchio(players=3)",
+    "trustme_pinocchio(players=4)",
 ]
 
 
