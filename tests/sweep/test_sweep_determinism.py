@@ -1,0 +1,120 @@
+"""The same spec gives identical records in-process, on a process pool and on Dask; each game replays from its seed."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in and the "edge" bot)
+
+from trustme_analysis.sweep.layout import RECORDS, load_manifest, load_records
+from trustme_analysis.sweep.play import COMMON_COLUMNS, replay_game
+from trustme_analysis.sweep.runner import run_sweep
+from trustme_analysis.sweep.seeding import game_generators, game_seeds
+from trustme_analysis.sweep.spec import parse_spec
+
+SPEC = {
+    "title": "toy determinism",
+    "question": "Is the sweep deterministic?",
+    "game": "kuhn_poker",
+    "games": 24,
+    "chunk_size": 7,
+    "seed": 11,
+    "grid": {"players": [2, 3]},
+    "lineups": {
+        "random": {"seats": ["random"]},
+        "mixed": {"pool": [{"bot": "random", "weight": 1}, {"bot": "edge", "knobs": {"end": "last"}}]},
+    },
+}
+
+
+def chunk_bytes(outdir):
+    return {p.relative_to(outdir).as_posix(): p.read_bytes() for p in sorted((outdir / RECORDS).rglob("*.parquet"))}
+
+
+@pytest.fixture(scope="module")
+def in_process(tmp_path_factory):
+    out = tmp_path_factory.mktemp("one")
+    run_sweep(parse_spec(SPEC, name="det"), workers=1, out=out, report=False, quiet=True)
+    return out
+
+
+def test_records_have_the_common_columns_then_the_game_columns(in_process):
+    frame = load_records(in_process)
+    params = ["param_players"]
+    expected = ["variant", "game_string", *params, *COMMON_COLUMNS[2:], "return", "won", "moves", "cards"]
+    assert list(frame.columns) == expected
+    # 4 variants x 24 games, one row per seat: 2 seats for the first two variants, 3 for the others.
+    assert len(frame) == 24 * (2 + 2 + 3 + 3)
+    assert frame.groupby("variant")["game_index"].nunique().tolist() == [24] * 4
+    assert sorted(frame["chunk"].unique().tolist()) == [0, 1, 2, 3]  # 7 + 7 + 7 + 3 games
+    # Seats of a game share its seed; seeds differ between games.
+    per_game = frame.groupby(["variant", "game_index"])["game_seed"].nunique()
+    assert (per_game == 1).all()
+    assert frame.drop_duplicates(["variant", "game_index"])["game_seed"].is_unique
+    knobs = set(frame.loc[frame["bot"] == "edge", "bot_knobs"])
+    assert knobs == {json.dumps({"end": "last"})}
+    assert set(frame["bot"]) == {"random", "edge"}
+
+
+def test_game_seeds_follow_the_documented_derivation(in_process):
+    frame = load_records(in_process)
+    v02 = frame[(frame["variant"] == "v02") & (frame["seat"] == 0)].sort_values("game_index")
+    expected = [s for c in range(4) for s in game_seeds(11, 2, c, 7 if c < 3 else 3)]
+    assert v02["game_seed"].tolist() == expected
+    words = np.random.SeedSequence(11, spawn_key=(2, 1)).generate_state(7, dtype=np.uint64)
+    assert v02["game_seed"].tolist()[7:14] == [int(w) & ((1 << 63) - 1) for w in words]
+
+
+def test_every_game_replays_from_its_stored_seed(in_process):
+    spec = parse_spec(SPEC)
+    frame = load_records(in_process)
+    for variant in spec.variants:
+        rows = frame[frame["variant"] == variant.id]
+        for index in (0, 13, 23):
+            game_rows = rows[rows["game_index"] == index].sort_values("seat")
+            state = replay_game(variant.game_string, variant.lineup, int(game_rows["game_seed"].iloc[0]))
+            assert state.returns() == game_rows["return"].tolist()
+            assert len(state.history()) == game_rows["moves"].iloc[0]
+
+
+def test_pool_seats_are_drawn_per_game_with_the_game_generator(in_process):
+    spec = parse_spec(SPEC)
+    frame = load_records(in_process)
+    mixed = spec.variants[3]
+    rows = frame[frame["variant"] == mixed.id]
+    for index in range(24):
+        game_rows = rows[rows["game_index"] == index].sort_values("seat")
+        rng, _ = game_generators(int(game_rows["game_seed"].iloc[0]), 3)
+        picks = rng.choice(2, size=3, p=[0.5, 0.5])
+        assert game_rows["bot"].tolist() == [["random", "edge"][i] for i in picks]
+    # Over 24 games x 3 seats both kinds were drawn (each seat independently).
+    assert rows["bot"].value_counts().to_dict().keys() == {"random", "edge"}
+
+
+def test_two_worker_pool_writes_byte_identical_chunks(in_process, tmp_path):
+    result = run_sweep(parse_spec(SPEC, name="det"), workers=2, out=tmp_path, report=False, quiet=True)
+    assert result.chunks_run == 16
+    assert chunk_bytes(tmp_path) == chunk_bytes(in_process)
+    pd.testing.assert_frame_equal(load_records(tmp_path), load_records(in_process))
+    assert load_manifest(tmp_path)["timing"]["backend"] == "local"
+
+
+def test_dask_local_cluster_writes_identical_records(in_process, tmp_path):
+    distributed = pytest.importorskip("dask.distributed")
+    # One in-process worker with one thread: a LocalCluster of processes takes seconds to start.
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cl:
+        with distributed.Client(cl) as client:
+            run_sweep(parse_spec(SPEC, name="det"), dask=client, out=tmp_path, report=False, quiet=True)
+    assert chunk_bytes(tmp_path) == chunk_bytes(in_process)
+    pd.testing.assert_frame_equal(load_records(tmp_path), load_records(in_process))
+    manifest = load_manifest(tmp_path)
+    assert manifest["timing"]["backend"] == "dask" and manifest["complete"] is True
+
+
+def test_another_master_seed_changes_the_games(in_process, tmp_path):
+    run_sweep(parse_spec({**SPEC, "seed": 12}), workers=1, out=tmp_path, report=False, quiet=True)
+    a, b = load_records(in_process), load_records(tmp_path)
+    assert not set(a["game_seed"]) & set(b["game_seed"])
