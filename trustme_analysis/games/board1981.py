@@ -813,6 +813,51 @@ class TrustMe1981State(pyspiel.State):
         """Dollars the Bank received and paid so far, and shares it took back through "You've Been Had!"."""
         return {"bank_in": self._bank_in, "bank_out": self._bank_out, "shares_lost": self._shares_lost}
 
+    def pending_send(self) -> tuple[int, int] | None:
+        """``(sender, target)`` of the Wild Goose Chase send being decided (``send`` phase), else ``None``."""
+        if self._phase != SEND or not self._sends:
+            return None
+        return self._sends[0][0], self._sends[0][1]
+
+    def right_to_claim(self, player: int) -> int:
+        """The property ``player`` looked at last turn and may still claim at this turn's start, or -1."""
+        return self._right[player] if self._right_valid(player) else -1
+
+    def money(self) -> list[int]:
+        """Each player's money (public)."""
+        return list(self._money)
+
+    def shares(self) -> list[int]:
+        """Each player's shares (public)."""
+        return list(self._shares)
+
+    def claims(self) -> list[int]:
+        """The property each player has claimed, or -1 (public: claim markers are on the board)."""
+        return list(self._claim)
+
+    def positions(self) -> list[int]:
+        """The space index of each player's piece (public)."""
+        return list(self._pos)
+
+    def cases_on_board(self) -> list[int]:
+        """The briefcases not yet revealed and removed (public)."""
+        return [q for q, gone in enumerate(self._gone) if not gone]
+
+    def revealed_counts(self) -> list[int]:
+        """How many Payoff cards of each kind have turned up so far (public)."""
+        return list(self._revealed)
+
+    def investing_so_far(self) -> tuple[int, int, list[tuple[int, str]]]:
+        """In the ``invest`` phase: ``(claimant, property, [(player, verb) ...])`` of the round so far (public)."""
+        decisions: list[tuple[int, str]] = []
+        for e in reversed(self._events):
+            if e[0] == "investing":
+                decisions.reverse()
+                return e[1], e[2], decisions
+            if e[0] == "invest":
+                decisions.append((e[1], self._g.investing.decode(e[2])[0]))
+        raise ValueError("no investing round in progress")
+
     def move_roll(self) -> int:
         """The die roll being moved (meaningful in the ``move`` phase)."""
         return self._roll
