@@ -471,7 +471,12 @@ def _load_variant_game(game: str, params: Mapping[str, Any], grid_values: Mappin
     try:
         return pyspiel.load_game(game, dict(params))
     except ParameterError as exc:
-        key = f"grid.{exc.name}" if exc.name in grid_values else f"params.{exc.name}"
+        if exc.name in grid_values:
+            key = f"grid.{exc.name}"
+        elif exc.name in params:
+            key = f"params.{exc.name}"
+        else:  # a default the game rejects in combination with values the spec chose
+            key = "grid" if grid_values else "params"
         raise SpecError(key, f"{exc}{_in_variant(grid_values)}") from None
     except (pyspiel.SpielError, ValueError, TypeError, RuntimeError) as exc:
         # OpenSpiel's own checks do not say which parameter failed; name the first key its message mentions.
