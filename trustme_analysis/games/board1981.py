@@ -819,6 +819,10 @@ class TrustMe1981State(pyspiel.State):
             return None
         return self._sends[0][0], self._sends[0][1]
 
+    def reserve(self) -> int:
+        """Dollars in the reserve account now (public)."""
+        return self._reserve
+
     def right_to_claim(self, player: int) -> int:
         """The property ``player`` looked at last turn and may still claim at this turn's start, or -1."""
         return self._right[player] if self._right_valid(player) else -1
