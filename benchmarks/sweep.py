@@ -1,0 +1,96 @@
+"""Sweep throughput: games per second of the sweep with 1 worker and all workers, against the bare engine loop.
+
+Run: ``python benchmarks/sweep.py [SPEC.toml] [--games N] [--workers N]`` (default: the embedded default spec with
+its own number of games per variant, and all cores).
+
+Four figures, each over the same games (same seeds, same bots):
+
+- **bare loop**: the engine and the bots in a plain ``while not state.is_terminal()`` loop in this process; no
+  records, no files. This is the reference.
+- **bare loop + records**: the same, plus the game's records function (the statistics plug-in's extraction).
+- **sweep, 1 worker**: ``run_sweep(workers=1)`` (in this process): seeding, records, DataFrames, Parquet, manifest.
+- **sweep, N workers**: ``run_sweep(workers=N)`` on the local process pool, including starting the workers.
+
+The machines are shared and noisy, so the ratios (printed beside each figure) are what to compare between runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import tempfile
+import time
+
+import pyspiel
+
+import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.sweep.play import sample_chance, seat_bots
+from trustme_analysis.sweep.plugins import get_plugin
+from trustme_analysis.sweep.runner import run_sweep
+from trustme_analysis.sweep.seeding import game_generators, game_seeds
+from trustme_analysis.sweep.spec import Spec, load_spec, parse_spec
+
+
+def bare_loop(spec: Spec, with_records: bool) -> tuple[int, float]:
+    """Play every game of ``spec`` in a plain loop; returns (games, seconds)."""
+    records = get_plugin(spec.game).records if with_records else None
+    games = 0
+    start = time.perf_counter()
+    for variant in spec.variants:
+        game = pyspiel.load_game(variant.game_string)
+        for c in range(spec.chunks_per_variant):
+            for seed in game_seeds(spec.seed, variant.index, c, len(spec.chunk_games(c))):
+                rng, bot_rngs = game_generators(seed, game.num_players())
+                _, bots = seat_bots(game, variant.lineup, rng, bot_rngs)
+                state = game.new_initial_state()
+                while not state.is_terminal():
+                    if state.is_chance_node():
+                        state.apply_action(sample_chance(state, rng))
+                    elif state.is_simultaneous_node():
+                        state.apply_actions([bot.step(state) for bot in bots])
+                    else:
+                        state.apply_action(bots[state.current_player()].step(state))
+                if records is not None:
+                    records(game, state)
+                games += 1
+    return games, time.perf_counter() - start
+
+
+def timed_sweep(spec: Spec, workers: int) -> tuple[int, float]:
+    """Run the whole sweep into a fresh temporary folder (no report); returns (games, seconds)."""
+    with tempfile.TemporaryDirectory() as out:
+        start = time.perf_counter()
+        result = run_sweep(spec, workers=workers, out=out, report=False, quiet=True)
+        return result.games_played, time.perf_counter() - start
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("spec", nargs="?", help="sweep spec (default: the embedded default spec)")
+    parser.add_argument("--games", type=int, default=None, help="games per variant (default: the spec's)")
+    parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="workers of the parallel run")
+    args = parser.parse_args()
+
+    spec = load_spec(args.spec)
+    if args.games is not None:
+        raw = spec.as_dict()
+        raw["games"] = args.games
+        raw["baseline"] = spec.baseline_table()
+        spec = parse_spec(raw, name=spec.name, path=spec.path)
+    print(f"spec {spec.path or 'default'}: {len(spec.variants)} variants x {spec.games} games, "
+          f"chunk_size {spec.chunk_size}, {os.cpu_count()} cores")
+    rows = []
+    games, seconds = bare_loop(spec, with_records=False)
+    reference = games / seconds
+    rows.append(("bare loop (engine + bots)", games, seconds))
+    rows.append(("bare loop + records", *bare_loop(spec, with_records=True)))
+    rows.append(("sweep, 1 worker (in-process)", *timed_sweep(spec, 1)))
+    rows.append((f"sweep, {args.workers} workers (process pool)", *timed_sweep(spec, args.workers)))
+    print(f"{'run':40s} {'games':>7s} {'seconds':>8s} {'games/s':>9s} {'vs bare loop':>13s}")
+    for name, n, secs in rows:
+        rate = n / secs
+        print(f"{name:40s} {n:7d} {secs:8.2f} {rate:9.1f} {rate / reference:13.3f}")
+
+
+if __name__ == "__main__":
+    main()
