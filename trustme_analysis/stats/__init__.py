@@ -4,3 +4,4 @@ Importing this package registers each game's sweep plug-in (see :mod:`trustme_an
 """
 
 # Each game's statistics module registers its plug-in when imported. Keep one import line per game.
+from trustme_analysis.stats import pinocchio  # noqa: F401,E402  (registers the trustme_pinocchio sweep plug-in)

@@ -1,0 +1,88 @@
+"""Build the PDF report and the statistics CSV files of a stored sweep: :func:`build_report`.
+
+Order of the report: the front pages (question, variants, games, seed, versions, every rule assumption in force), a
+one-page summary of what changed most versus the baseline, the seat-balance pages, the game's own pages (from its
+``GamePlugin.pages``), and the full variant-vs-baseline comparison.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+
+from trustme_analysis.report import front, generic  # noqa: E402
+from trustme_analysis.report.context import ReportContext  # noqa: E402
+from trustme_analysis.report.layout import RC  # noqa: E402
+from trustme_analysis.stats.balance import games_table  # noqa: E402
+from trustme_analysis.sweep.layout import REPORT, STATS, load_manifest, load_records  # noqa: E402
+from trustme_analysis.sweep.plugins import get_plugin  # noqa: E402
+
+SECTIONS = ("front", "summary", "balance", "game", "comparisons")
+
+
+def build_report(outdir: str | Path) -> Path:
+    """Compute the statistics of the sweep stored in ``outdir`` and write ``OUTDIR/report.pdf`` and
+    ``OUTDIR/stats/*.csv``; nothing is simulated.
+
+    Returns:
+        The path of the PDF.
+
+    Raises:
+        FileNotFoundError: ``outdir`` holds no sweep (no manifest or no records).
+        ValueError: the sweep's game has no plug-in.
+    """
+    outdir = Path(outdir)
+    manifest = load_manifest(outdir)
+    records = load_records(outdir)
+    plugin = get_plugin(manifest["game"]) if manifest.get("game") else None
+    # Bootstrap intervals draw from a generator seeded by the sweep's own seed, so rebuilding gives the same report.
+    rng = np.random.default_rng([int(manifest.get("seed", 0)), 0x5EED])
+    with matplotlib.rc_context(RC):
+        ctx = ReportContext(
+            outdir=outdir,
+            manifest=manifest,
+            records=records,
+            games=games_table(records),
+            rng=rng,
+            stats_dir=outdir / STATS,
+        )
+        generic.set_default_comparisons(ctx)
+        generic.add_balance_pages(ctx)
+        if plugin is not None and plugin.pages is not None:
+            plugin.pages(ctx)
+        comparisons = generic.add_comparison_pages(ctx)
+        front.add_summary_page(ctx, comparisons)
+        front.add_front_pages(ctx)
+        path = outdir / REPORT
+        _write_pdf(ctx, path)
+    return path
+
+
+def _write_pdf(ctx: ReportContext, path: Path) -> None:
+    ordered = [p for section in SECTIONS for p in ctx.pages if p.section == section]
+    total = len(ordered)
+    # Write next to the target and rename, so a reader never sees a half-written report.
+    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".pdf", dir=path.parent)
+    os.close(fd)
+    try:
+        with PdfPages(tmp, metadata={"Title": ctx.game_title, "Subject": "Trust Me sweep report"}) as pdf:
+            for number, page in enumerate(ordered, start=1):
+                page.figure.text(0.95, 0.025, f"{ctx.game_title} \u2014 page {number} of {total}", ha="right",
+                                 fontsize=7, color="0.4")
+                pdf.savefig(page.figure)
+                plt.close(page.figure)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        for page in ctx.pages:
+            plt.close(page.figure)

@@ -1,0 +1,174 @@
+"""The report's first pages: what the sweep asked and ran (with every assumption), and a one-page summary."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+
+import pandas as pd
+
+from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.layout import (
+    BOTTOM,
+    LEFT,
+    RIGHT,
+    Line,
+    draw_table,
+    flow_pages,
+    format_frame,
+    format_p,
+    new_page,
+    text_lines,
+    wrap,
+)
+from trustme_analysis.stats.compare import biggest_changes
+
+
+def _games_per_variant(ctx: ReportContext) -> dict[str, int]:
+    return ctx.games.groupby("variant").size().to_dict()
+
+
+def game_string_params(game_string: str) -> dict[str, str]:
+    """The parameters of a game string ``name(k=v,...)`` as a dict of strings (empty if it has none)."""
+    if "(" not in game_string or not game_string.endswith(")"):
+        return {}
+    inner = game_string[game_string.index("(") + 1 : -1]
+    out = {}
+    for part in inner.split(","):
+        if "=" in part:
+            key, value = part.split("=", 1)
+            out[key.strip()] = value.strip()
+    return out
+
+
+def _seats_text(variant: dict) -> str:
+    seats = variant.get("seats")
+    if not seats:
+        return ""
+    if isinstance(seats, list):
+        parts = []
+        for i, s in enumerate(seats):
+            if isinstance(s, dict):
+                knobs = s.get("knobs") or {}
+                knob_text = ", ".join(f"{k}={v}" for k, v in knobs.items())
+                parts.append(f"seat {i}: {s.get('bot', '?')}" + (f" ({knob_text})" if knob_text else ""))
+            else:
+                parts.append(f"seat {i}: {s}")
+        return "; ".join(parts)
+    return json.dumps(seats, sort_keys=True)
+
+
+def add_front_pages(ctx: ReportContext) -> None:
+    """The question, the variants with their labels, games, seed, versions, timing and every assumption in force."""
+    m = ctx.manifest
+    per_variant = _games_per_variant(ctx)
+    lines: list[Line] = []
+    lines += text_lines("Question", "h1")
+    lines += text_lines(str(m.get("question") or "(the spec states no question)"))
+    lines.append(Line(""))
+    lines += text_lines("What was run", "h1")
+    timing = m.get("timing") or {}
+    facts = [
+        f"Game: {m.get('game', '?')}.  Variants: {len(ctx.variant_ids)}.  Baseline: {ctx.baseline}.",
+        f"Games played: {len(ctx.games)} in all ({m.get('games_per_variant', '?')} asked per variant).  "
+        f"Master seed: {m.get('seed', '?')}.  Chunk size: {m.get('chunk_size', '?')}.  "
+        f"Sweep complete: {'yes' if m.get('complete', True) else 'NO - results are partial'}.",
+    ]
+    if timing:
+        facts.append(
+            f"Run: {timing.get('started', '?')} to {timing.get('finished', '?')}, {timing.get('seconds', '?')} s, "
+            f"{timing.get('games_per_second', '?')} games/s on {timing.get('workers', '?')} worker(s) "
+            f"({timing.get('backend', '?')})."
+        )
+    if m.get("spec_path"):
+        facts.append(f"Spec file: {m['spec_path']}")
+    for f in facts:
+        lines += text_lines(f)
+    versions = m.get("versions") or {}
+    if versions:
+        lines += text_lines("Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + ".")
+    lines.append(Line(""))
+    lines += text_lines("Variants (plots and tables use the ids)", "h1")
+    known = {v.get("id"): v for v in m.get("variants", [])}
+    # Print the rule parameters all variants share once; each variant then lists only what sets it apart.
+    params = {vid: game_string_params(str(known.get(vid, {}).get("game_string", ""))) for vid in ctx.variant_ids}
+    common = dict(params[ctx.variant_ids[0]]) if params else {}
+    for p in params.values():
+        common = {k: v for k, v in common.items() if p.get(k) == v}
+    if common:
+        lines += text_lines("Rule parameters shared by all variants: "
+                            + ", ".join(f"{k}={v}" for k, v in sorted(common.items())) + ".")
+    for vid in ctx.variant_ids:
+        v = known.get(vid, {})
+        tag = " (baseline)" if vid == ctx.baseline else ""
+        lines += text_lines(f"{vid}{tag}: {ctx.variant_label(vid)} \u2014 {per_variant.get(vid, 0)} games", indent=6)
+        own = {k: val for k, val in params.get(vid, {}).items() if k not in common}
+        if own:
+            lines += text_lines("    rule parameters: " + ", ".join(f"{k}={val}" for k, val in sorted(own.items())),
+                                indent=6)
+        seats = _seats_text(v)
+        if seats:
+            lines += text_lines(f"    players: {seats}", indent=6)
+    lines.append(Line(""))
+    lines += text_lines("Rule assumptions in force (where the rule text is silent)", "h1")
+    assumptions = m.get("assumptions") or {}
+    if not assumptions:
+        lines += text_lines("The manifest records no assumptions.")
+    # Variants usually share their assumptions; print each distinct set once with the variants it applies to.
+    groups: dict[str, list[str]] = defaultdict(list)
+    for vid in ctx.variant_ids:
+        items = assumptions.get(vid, [])
+        groups[json.dumps(items, sort_keys=True)].append(vid)
+    if assumptions:
+        for key, vids in groups.items():
+            items = json.loads(key)
+            who = "all variants" if len(vids) == len(ctx.variant_ids) else "variants " + ", ".join(vids)
+            lines += text_lines(f"In {who}:", "h2")
+            if not items:
+                lines += text_lines("(none recorded)", indent=4)
+            for a in items:
+                lines += text_lines(
+                    f"- {a.get('parameter', '?')} = {a.get('value', '?')}: {a.get('text', '')}", indent=4
+                )
+    title = ctx.game_title
+    ctx.add_all(flow_pages(title, lines), title, "front")
+
+
+def add_summary_page(ctx: ReportContext, comparisons: pd.DataFrame) -> None:
+    """One page: the comparisons with the biggest (significant first) changes versus the baseline."""
+    title = f"Summary: what changed most versus the baseline {ctx.baseline}"
+    fig = new_page(title, f"Baseline {ctx.baseline}: {ctx.variant_label(ctx.baseline)}")
+    if comparisons.empty:
+        fig.text(LEFT, 0.8, wrap("Only one variant was played, so there is nothing to compare with the baseline. "
+                                 "The following pages describe this variant.", 150), fontsize=10, va="top")
+        ctx.add(fig, title, "summary")
+        return
+    n_sig = int(comparisons["significant"].sum())
+    n = len(comparisons)
+    head = (
+        f"{len(ctx.variant_ids) - 1} variant(s) compared with the baseline on "
+        f"{comparisons['metric'].nunique()} measures: {n} comparisons, of which {n_sig} differ significantly after "
+        f"Holm's correction (family-wise error 5%). Below: the largest changes, significant ones first, ranked by the "
+        f"size of the change relative to the baseline's spread."
+    )
+    fig.text(LEFT, 0.885, wrap(head, 160), fontsize=9, va="top")
+    top = biggest_changes(comparisons, limit=14)
+    table = pd.DataFrame(
+        {
+            "variant": top["variant"],
+            "measure": top["metric"],
+            "unit": top["unit"],
+            "baseline": top["baseline_value"],
+            "variant value": top["value"],
+            "change": top["difference"],
+            "95% interval": [f"[{lo:+.3g}, {hi:+.3g}]" for lo, hi in zip(top["low"], top["high"])],
+            "Holm p": [format_p(p) for p in top["p_holm"]],
+            "significant": top["significant"],
+        }
+    )
+    ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.47))
+    draw_table(ax, format_frame(table), widths=[0.7, 2.4, 1.4, 0.9, 0.9, 0.9, 1.4, 0.8, 0.8])
+    shown = list(dict.fromkeys(top["variant"]))
+    legend = "; ".join(f"{v} = {ctx.variant_label(v)}" for v in shown)
+    fig.text(LEFT, BOTTOM + 0.01, wrap("Variants in this table: " + legend, 175), fontsize=7.5, va="bottom")
+    ctx.add(fig, title, "summary")

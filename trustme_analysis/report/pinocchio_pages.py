@@ -1,0 +1,408 @@
+"""The Pinocchio pages of the report: scores, the score over the game, the scoring chart, Ticket values, game length
+and end triggers, and bluffing and trust per row of the tale table.
+
+Called through the game's plug-in (:func:`trustme_analysis.stats.pinocchio.pages`). Every plot shows 95% intervals;
+the numbers behind each page are written to ``OUTDIR/stats/*.csv``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.layout import (
+    BOTTOM,
+    LEFT,
+    RIGHT,
+    draw_table,
+    format_frame,
+    interval_plot,
+    new_page,
+    table_pages,
+)
+from trustme_analysis.stats import pinocchio_stats as ps
+from trustme_analysis.stats.intervals import mean_t
+
+#: At most this many variants share one line plot; more go to further panels/pages.
+LINES_PER_PANEL = 8
+
+
+def _ci(est: float, low: float, high: float, digits: int = 2) -> str:
+    if np.isnan(est):
+        return "-"
+    if np.isnan(low) or np.isnan(high):
+        return f"{est:.{digits}f}"
+    return f"{est:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def _pct(est: float, low: float, high: float) -> str:
+    if np.isnan(est):
+        return "-"
+    if np.isnan(low) or np.isnan(high):
+        return f"{100 * est:.0f}%"
+    return f"{100 * est:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
+
+
+def _variant_lines(
+    ax: Axes, table: pd.DataFrame, variants: list[str], x: str, est: str, low: str, high: str, colors: dict[str, str]
+) -> None:
+    """One line per variant over ``x`` with error bars; small x offsets keep overlapping intervals readable."""
+    n = len(variants)
+    for i, v in enumerate(variants):
+        sub = table[table["variant"] == v].sort_values(x)
+        xs = sub[x].to_numpy(dtype=float) + (i - (n - 1) / 2) * min(0.08, 0.6 / max(n, 1))
+        e = sub[est].to_numpy(dtype=float)
+        lo = sub[low].to_numpy(dtype=float)
+        hi = sub[high].to_numpy(dtype=float)
+        yerr = np.vstack([np.nan_to_num(e - lo), np.nan_to_num(hi - e)])
+        ax.errorbar(xs, e, yerr=yerr, marker="o", markersize=3, capsize=2, linewidth=1, color=colors[v], label=v)
+
+
+def _colors(variants: list[str]) -> dict[str, str]:
+    palette = "tab10" if len(variants) <= 10 else "tab20"
+    import matplotlib
+
+    cmap = matplotlib.colormaps[palette]
+    return {v: cmap(i % cmap.N) for i, v in enumerate(variants)}
+
+
+def _panels(variants: list[str]) -> list[list[str]]:
+    return [variants[i : i + LINES_PER_PANEL] for i in range(0, len(variants), LINES_PER_PANEL)] or [[]]
+
+
+def add_pages(ctx: ReportContext) -> None:
+    """Compute the Pinocchio statistics, write their CSV files and add their pages to the report."""
+    records = ctx.records
+    game_rows = ps.games(records, ctx.games)
+    ctx.set_comparisons(game_rows, ps.COMPARISON_METRICS)
+    ctx.write_csv("pinocchio_games", game_rows)
+    _scores_page(ctx, records, game_rows)
+    _trace_page(ctx, records)
+    _chart_page(ctx, records)
+    _tickets_pages(ctx, records)
+    _length_page(ctx, game_rows)
+    _tales_page(ctx, records)
+
+
+def _scores_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFrame) -> None:
+    summary = ps.score_summary(records, game_rows)
+    ctx.write_csv("score_summary", summary)
+    variants = ctx.variant_ids
+    title = "Scores"
+    fig = new_page(title, "Final scores per variant: mean per seat, winner's score and winner's margin with 95% t "
+                   "intervals over games; right: spread of seat scores.")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    s = summary.set_index("variant").reindex(variants)
+    for off, (col, label, color) in zip(
+        (-0.2, 0.0, 0.2),
+        (("score", "mean score per seat", "C0"), ("winner_score", "winner's score", "C1"),
+         ("margin", "winner's margin", "C2")),
+    ):
+        interval_plot(ax, variants, s[f"{col}_mean"], s[f"{col}_low"], s[f"{col}_high"], "points", color=color,
+                      offset=off, label=label)
+    ax.set_xlabel("variant")
+    ax.set_title("Means with 95% intervals")
+    ax.legend(loc="best")
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    x = np.arange(len(variants))
+    ax2.vlines(x, s["score_q10"], s["score_q90"], color="0.75", linewidth=8, label="10%-90% of seats")
+    ax2.plot(x, s["score_median"], "_", color="k", markersize=14, label="median seat score")
+    interval_plot(ax2, variants, s["score_mean"], s["score_low"], s["score_high"], "points", color="C0",
+                  label="mean (95% interval)")
+    ax2.set_xlabel("variant")
+    ax2.set_title("Spread of final seat scores")
+    ax2.legend(loc="best")
+    table = pd.DataFrame(
+        {
+            "variant": variants,
+            "games": s["games"].to_numpy(),
+            "mean score [95%]": [_ci(*r) for r in s[["score_mean", "score_low", "score_high"]].to_numpy()],
+            "sd": [f"{x:.1f}" for x in s["score_sd"].to_numpy(dtype=float)],
+            "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                                   s[["score_q10", "score_median", "score_q90"]].to_numpy()],
+            "winner's score [95%]": [_ci(*r) for r in
+                                     s[["winner_score_mean", "winner_score_low", "winner_score_high"]].to_numpy()],
+            "margin [95%]": [_ci(*r) for r in s[["margin_mean", "margin_low", "margin_high"]].to_numpy()],
+        }
+    )
+    if "lead_changes_mean" in s.columns:
+        table["lead changes per game [95%]"] = [
+            _ci(*r) for r in s[["lead_changes_mean", "lead_changes_low", "lead_changes_high"]].to_numpy()
+        ]
+    shown = table.head(12)
+    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
+    draw_table(tax, format_frame(shown), widths=[0.7, 0.6, 1.6, 0.5, 1.3, 1.6, 1.6, 1.6][: len(shown.columns)])
+    ctx.add(fig, title, "game")
+    if len(table) > len(shown):
+        ctx.add_all(table_pages("Scores (all variants)", format_frame(table)), "Scores (all variants)", "game")
+
+
+def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    """Mean score after each turn for the winner and the other seats, with a 95% band, one panel per variant."""
+    variants = ctx.variant_ids
+    shown = variants[:6]
+    title = "Score over the game"
+    fig = new_page(title, "Mean score after each turn (bonus turns count as turns), winner vs the other seats, "
+                   "with 95% t bands; drawn up to the turn that half of the games reached.")
+    rows_out = []
+    for i, v in enumerate(shown):
+        rv = records[records["variant"] == v].sort_values(["game_index", "seat"])
+        win_traces, other_traces = [], []
+        for _, game in rv.groupby("game_index"):
+            traces = [np.asarray(t, dtype=float) for t in game["score_trace"]]
+            won = game["win"].to_numpy(dtype=bool)
+            for t, w in zip(traces, won):
+                (win_traces if w else other_traces).append(t)
+        lengths = sorted(len(t) for t in win_traces) or [0]
+        horizon = int(lengths[len(lengths) // 2])
+        r, c = divmod(i, 3)
+        ax = fig.add_axes((0.07 + c * 0.32, 0.52 - r * 0.42, 0.26, 0.31))
+        for label, traces, color in (("winner", win_traces, "C1"), ("other seats", other_traces, "C0")):
+            means, lows, highs = [], [], []
+            for turn in range(horizon):
+                vals = [t[turn] for t in traces if len(t) > turn]
+                iv = mean_t(vals)
+                means.append(iv.estimate)
+                lows.append(iv.low)
+                highs.append(iv.high)
+                rows_out.append({"variant": v, "group": label, "turn": turn + 1, "mean": iv.estimate,
+                                 "low": iv.low, "high": iv.high, "seats": len(vals)})
+            xs = np.arange(1, horizon + 1)
+            ax.plot(xs, means, color=color, label=label)
+            ax.fill_between(xs, lows, highs, color=color, alpha=0.25, linewidth=0)
+        ax.set_title(f"{v}" + (" (baseline)" if v == ctx.baseline else ""))
+        ax.set_xlabel("turn")
+        ax.set_ylabel("score (points)")
+        ax.legend(loc="upper left")
+    if len(variants) > len(shown):
+        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the first {len(shown)} of {len(variants)} variants; all are in "
+                 "stats/score_trace.csv.", fontsize=8)
+    ctx.write_csv("score_trace", pd.DataFrame(rows_out))
+    ctx.add(fig, title, "game")
+
+
+def _chart_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    shares = ps.chart_shares(records, ctx.rng)
+    dist = ps.different_values(records)
+    ctx.write_csv("chart_shares", shares)
+    ctx.write_csv("different_values", dist)
+    variants = ctx.variant_ids
+    colors = _colors(variants)
+    title = "Scoring chart: Ticket face value vs set bonus"
+    fig = new_page(title, "Left: share of all points that came from the set bonus (bootstrap 95% intervals over "
+                   "games). Right: share of seats ending with k different Ticket values (Wilson 95%).")
+    ax = fig.add_axes((0.07, 0.50, 0.38, 0.36))
+    for off, group, color in ((-0.12, "all seats", "C0"), (0.12, "winners", "C1")):
+        sub = shares[shares["group"] == group].set_index("variant").reindex(variants)
+        interval_plot(ax, variants, sub["set_bonus_share"], sub["set_bonus_low"], sub["set_bonus_high"],
+                      "set-bonus share of points", color=color, offset=off, label=group)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("variant")
+    ax.set_title("Points from the set bonus")
+    ax.legend(loc="best")
+    panels = _panels(variants)
+    width = 0.42 / len(panels)
+    for j, group in enumerate(panels):
+        ax2 = fig.add_axes((0.53 + j * width, 0.50, width - 0.04, 0.36))
+        _variant_lines(ax2, dist, group, "k", "share", "share_low", "share_high", colors)
+        ax2.set_xlabel("different Ticket values held (k)")
+        ax2.set_ylabel("share of seats")
+        ax2.set_title("Different values at the end")
+        ax2.legend(loc="upper right", ncol=2, title="variant")
+    # Marginal value of each chart step: what the k-th different value adds, and how many seats got there.
+    rows = []
+    for v in variants:
+        sub = dist[(dist["variant"] == v) & (dist["k"] >= 1)].sort_values("k")
+        row = {"variant": v, "chart": records.loc[records["variant"] == v, "chart"].iloc[0]}
+        for _, r in sub.iterrows():
+            row[f"k={int(r['k'])}"] = (f"+{int(r['step_points'])} pts; {100 * r['reached']:.0f}% reach; "
+                                       f"win {100 * r['win_rate']:.0f}%" if not np.isnan(r["win_rate"]) else
+                                       f"+{int(r['step_points'])} pts; {100 * r['reached']:.0f}% reach")
+        rows.append(row)
+    table = pd.DataFrame(rows).fillna("")
+    shown = table.head(10)
+    tax = fig.add_axes((LEFT, BOTTOM + 0.04, RIGHT - LEFT, 0.30))
+    draw_table(tax, shown, widths=[0.6, 1.3] + [1.6] * (len(shown.columns) - 2), fontsize=7)
+    fig.text(LEFT, BOTTOM - 0.005, "Marginal value of each chart step: the k-th different value adds 'pts' to the "
+             "set bonus; 'reach' = share of seats holding at least k values; 'win' = win rate of seats ending with "
+             "exactly k.", fontsize=7.5)
+    ctx.add(fig, title, "game")
+    if len(table) > len(shown):
+        ctx.add_all(table_pages("Scoring chart steps (all variants)", table), "Scoring chart steps", "game")
+
+
+def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
+    tv = ps.ticket_values(records, ctx.rng)
+    tall = ps.tall_tale_tickets(records, ctx.rng)
+    ctx.write_csv("ticket_values", tv)
+    ctx.write_csv("tall_tale_tickets", tall)
+    variants = ctx.variant_ids
+    colors = _colors(variants)
+    title = "Ticket values: how often taken, by whom, and when stacks run out"
+    for panel_no, group in enumerate(_panels(variants)):
+        fig = new_page(title if panel_no == 0 else title + " (continued)",
+                       "By Ticket value, one line per variant, with 95% intervals (t for per-game means, bootstrap "
+                       "over games for shares, Wilson for shares of games).")
+        specs = (
+            ("per_game", "per_game_low", "per_game_high", "Tickets per game", "Tickets taken per game"),
+            ("winner_share", "winner_share_low", "winner_share_high", "share held by the winner",
+             "Share of those Tickets held by the winner"),
+            ("stack_out", "stack_out_low", "stack_out_high", "share of games", "Stack ran out during the game"),
+            ("end_trigger_share", "end_trigger_low", "end_trigger_high", "share of stack-ended games",
+             "Stack that emptied last when the stacks ended the game"),
+        )
+        for i, (est, lo, hi, ylabel, sub_title) in enumerate(specs):
+            r, c = divmod(i, 2)
+            ax = fig.add_axes((0.07 + c * 0.47, 0.52 - r * 0.42, 0.36, 0.31))
+            _variant_lines(ax, tv, group, "value", est, lo, hi, colors)
+            ax.set_xlabel("Ticket value")
+            ax.set_ylabel(ylabel)
+            ax.set_title(sub_title)
+            ax.set_xticks(sorted(tv["value"].unique()))
+            if est != "per_game":
+                ax.set_ylim(-0.02, 1.02)
+            if i == 1:
+                ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="variant")
+        ctx.add(fig, title, "game")
+
+    title = "Ticket routes and tall-tale Tickets"
+    fig = new_page(title, "Left: of the trusted tall tales, the share whose Ticket fell to a lower value than the "
+                   "difference, or to none (bootstrap 95% over games). Right: how each value's Tickets were gained.")
+    ax = fig.add_axes((0.07, 0.50, 0.33, 0.33))
+    t = tall.set_index("variant").reindex(variants)
+    interval_plot(ax, variants, t["lower_share"], t["lower_low"], t["lower_high"], "share of trusted tall tales",
+                  color="C3", offset=-0.1, label="lower value (or none)")
+    interval_plot(ax, variants, t["none_share"], t["none_low"], t["none_high"], "share of trusted tall tales",
+                  color="C4", offset=0.1, label="no Ticket left")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("variant")
+    ax.set_title("Tall tale's Ticket fell to a lower value")
+    ax.legend(loc="best")
+    # Compact pivots: one row per variant, one column per Ticket value.
+    values = sorted(tv["value"].unique())
+    route_rows, out_rows = [], []
+    for v in variants:
+        sub = tv[tv["variant"] == v].set_index("value")
+        route, out = {"variant": v}, {"variant": v}
+        for val in values:
+            r = sub.loc[val] if val in sub.index else None
+            if r is None or np.isnan(r["tale_share"]):
+                route[str(val)] = "-"
+            else:
+                text = f"{100 * r['tale_share']:.0f}% / {100 * r['reputation_share']:.0f}%"
+                route[str(val)] = text + (f" / {100 * r['free_share']:.0f}%" if r["free_share"] >= 0.005 else "")
+            turn = r["stack_out_turn_median"] if r is not None else np.nan
+            out[str(val)] = "-" if np.isnan(turn) else f"{turn:.0f}"
+        route_rows.append(route)
+        out_rows.append(out)
+    routes = pd.DataFrame(route_rows).head(12)
+    tax = fig.add_axes((0.47, 0.52, 0.50, 0.31))
+    draw_table(tax, routes, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
+    fig.text(0.47, 0.845, "How Tickets of each value were gained: tall tale / Reputation (/ free Reputation)",
+             fontsize=8.5, fontweight="bold")
+    outs = pd.DataFrame(out_rows).head(12)
+    tax3 = fig.add_axes((0.47, BOTTOM + 0.02, 0.50, 0.30))
+    draw_table(tax3, outs, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
+    fig.text(0.47, BOTTOM + 0.335, "Median turn in which the stack of each value ran out (games where it did)",
+             fontsize=8.5, fontweight="bold")
+    tally = pd.DataFrame({"variant": variants, "trusted tall tales": t["tall_trusted"].to_numpy(),
+                          "lower [95%]": [_pct(*r) for r in t[["lower_share", "lower_low", "lower_high"]].to_numpy()],
+                          "none [95%]": [_pct(*r) for r in t[["none_share", "none_low", "none_high"]].to_numpy()]})
+    tax2 = fig.add_axes((0.05, BOTTOM + 0.02, 0.37, 0.30))
+    draw_table(tax2, format_frame(tally.head(10)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
+    ctx.add(fig, title, "game")
+
+
+def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
+    length = ps.game_length(game_rows)
+    ctx.write_csv("game_length", length)
+    variants = ctx.variant_ids
+    s = length.set_index("variant").reindex(variants)
+    title = "Game length and what ends the game"
+    fig = new_page(title, "Left: turns per game (bonus turns included), mean with 95% t interval and the 10%-90% "
+                   "range. Right: share of games ended by the deck's run-out or by emptied stacks (Wilson 95%).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    x = np.arange(len(variants))
+    ax.vlines(x, s["turns_q10"], s["turns_q90"], color="0.75", linewidth=8, label="10%-90% of games")
+    interval_plot(ax, variants, s["turns_mean"], s["turns_low"], s["turns_high"], "turns per game", color="C0",
+                  label="mean (95% interval)")
+    ax.set_xlabel("variant")
+    ax.set_title("Game length")
+    ax.legend(loc="best")
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    interval_plot(ax2, variants, s["end_deck"], s["end_deck_low"], s["end_deck_high"], "share of games",
+                  color="C0", offset=-0.1, label="deck ran out (last time)")
+    interval_plot(ax2, variants, s["end_stacks"], s["end_stacks_low"], s["end_stacks_high"], "share of games",
+                  color="C1", offset=0.1, label="stacks emptied")
+    ax2.set_ylim(-0.02, 1.02)
+    ax2.set_xlabel("variant")
+    ax2.set_title("End trigger")
+    ax2.legend(loc="best")
+    table = pd.DataFrame({
+        "variant": variants,
+        "games": s["games"].to_numpy(),
+        "turns [95%]": [_ci(*r, digits=1) for r in s[["turns_mean", "turns_low", "turns_high"]].to_numpy()],
+        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy()],
+        "ended by deck [95%]": [_pct(*r) for r in s[["end_deck", "end_deck_low", "end_deck_high"]].to_numpy()],
+        "ended by stacks [95%]": [_pct(*r) for r in s[["end_stacks", "end_stacks_low", "end_stacks_high"]].to_numpy()],
+    })
+    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
+    draw_table(tax, format_frame(table.head(12)), widths=[0.7, 0.6, 1.5, 1.3, 1.5, 1.5])
+    ctx.add(fig, title, "game")
+    if len(table) > 12:
+        ctx.add_all(table_pages("Game length (all variants)", format_frame(table)), "Game length", "game")
+
+
+TALE_ROW_LABELS = {
+    "true_trusted": "true tale, trusted",
+    "true_distrusted": "true tale, not trusted (bonus turn)",
+    "tall_trusted": "tall tale, trusted (Ticket)",
+    "tall_distrusted": "tall tale, caught",
+}
+
+
+def _tales_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    tales = ps.tale_table(records, ctx.rng)
+    ctx.write_csv("tale_table", tales)
+    variants = ctx.variant_ids
+    title = "Tales: bluffing and trust per row of the tale table"
+    fig = new_page(title, "Left: share of all tales in each row of the rulebook's table. Right: bluff rate and trust "
+                   "rates. Bootstrap 95% intervals over games.")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    rows = list(TALE_ROW_LABELS)
+    for i, row in enumerate(rows):
+        sub = tales[tales["row"] == row].set_index("variant").reindex(variants)
+        interval_plot(ax, variants, sub["share"], sub["low"], sub["high"], "share of tales", color=f"C{i}",
+                      offset=(i - 1.5) * 0.15, label=TALE_ROW_LABELS[row])
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_xlabel("variant")
+    ax.set_title("Outcome of tales")
+    ax.legend(loc="upper left", fontsize=7)
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    rates = {"tall": "tales that are tall (bluffs)", "trusted|true": "true tales trusted",
+             "trusted|tall": "tall tales trusted", "votes_correct": "votes that were right"}
+    for i, (row, label) in enumerate(rates.items()):
+        sub = tales[tales["row"] == row].set_index("variant").reindex(variants)
+        interval_plot(ax2, variants, sub["share"], sub["low"], sub["high"], "share", color=f"C{i + 4}",
+                      offset=(i - 1.5) * 0.15, label=label)
+    ax2.set_ylim(-0.02, 1.02)
+    ax2.set_xlabel("variant")
+    ax2.set_title("Bluffing and trust")
+    ax2.legend(loc="upper left", fontsize=7)
+    wide = tales.pivot(index="variant", columns="row", values="per_game").reindex(variants)
+    share = tales.pivot(index="variant", columns="row", values="share").reindex(variants)
+    table = pd.DataFrame({"variant": variants})
+    for row in rows:
+        table[TALE_ROW_LABELS[row] + " (per game; share)"] = [
+            f"{a:.2f}; {100 * b:.0f}%" if not np.isnan(b) else f"{a:.2f}; -"
+            for a, b in zip(wide[row].to_numpy(dtype=float), share[row].to_numpy(dtype=float))
+        ]
+    table["bluff rate"] = [f"{100 * b:.0f}%" if not np.isnan(b) else "-" for b in share["tall"].to_numpy(dtype=float)]
+    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
+    draw_table(tax, table.head(12), widths=[0.6, 1.5, 1.5, 1.5, 1.5, 0.8])
+    ctx.add(fig, title, "game")
+    if len(table) > 12:
+        ctx.add_all(table_pages("Tales (all variants)", table), "Tales", "game")

@@ -1,0 +1,281 @@
+"""Seat balance and the balance metrics designers know from Ludii, computed from any game's sweep records.
+
+The functions here are game-agnostic. They read these record columns (one row per game and seat):
+
+- ``variant``, ``game_index``, ``seat``, ``win`` (bool: this seat won, after tie-breaks) — required;
+- ``turns`` (turns played), ``completed`` (the game reached a rule ending), ``top_shared`` (the best final score was
+  shared before tie-breaks), ``score_trace`` (this seat's score after each turn) — used where present.
+
+Metric definitions (adapted from Browne's and Ludii's evaluation metrics; exact formulas in the statistics guide):
+
+- **Balance** = 1 - (largest seat win rate - smallest seat win rate); 1 is perfectly balanced.
+- **AdvantageP1** = win rate of the first seat (seat 0).
+- **Completion** = share of games that reached an ending of the rules (not cut off).
+- **Drawishness** = share of games whose best final score was shared (decided only by a tie-break).
+- **Duration** = mean number of turns.
+- **LeadChange** = per game, the number of changes of the sole leader divided by (turns - 1); mean over games.
+- **Drama** = per game, the winner's largest deficit behind the leader, as a share of the winner's final score;
+  mean over games.
+- **Decisiveness** = per game, the share of turns from the moment the winner became sole leader for good to the end;
+  mean over games.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from trustme_analysis.stats.intervals import CONFIDENCE, bootstrap, mean_t, wilson
+
+GAME_KEY = ["variant", "game_index"]
+
+#: Ludii metric names in the order the report shows them.
+LUDII_METRICS = (
+    "Balance",
+    "AdvantageP1",
+    "Completion",
+    "Drawishness",
+    "Duration",
+    "LeadChange",
+    "Drama",
+    "Decisiveness",
+)
+
+
+def _require(records: pd.DataFrame, columns: Sequence[str]) -> None:
+    missing = [c for c in columns if c not in records.columns]
+    if missing:
+        raise ValueError(f"records lack column(s) {missing}; present: {sorted(records.columns)}")
+
+
+# --- score-trace metrics of one game -------------------------------------------------------------------------------
+
+
+def sole_leaders(trace: np.ndarray) -> np.ndarray:
+    """The sole leader after each turn of a ``(seats, turns)`` score trace, -1 where the best score is shared."""
+    trace = np.asarray(trace)
+    if trace.size == 0:
+        return np.zeros(0, dtype=int)
+    best = trace.max(axis=0)
+    at_best = trace == best
+    leader = np.argmax(trace, axis=0)
+    return np.where(at_best.sum(axis=0) == 1, leader, -1)
+
+
+def lead_changes(trace: np.ndarray) -> int:
+    """How often the sole leader changes; spells of a shared lead are skipped (A, tie, B counts once; A, tie, A none)."""
+    last = -1
+    changes = 0
+    for leader in sole_leaders(trace):
+        if leader < 0:
+            continue
+        if last >= 0 and leader != last:
+            changes += 1
+        last = leader
+    return changes
+
+
+def lead_change_rate(trace: np.ndarray) -> float:
+    """LeadChange of one game: lead changes divided by (turns - 1); 0 for a game of one turn."""
+    turns = np.asarray(trace).shape[1] if np.asarray(trace).ndim == 2 else 0
+    return lead_changes(trace) / (turns - 1) if turns > 1 else 0.0
+
+
+def drama(trace: np.ndarray, winner: int) -> float:
+    """Drama of one game: the winner's largest deficit behind the best score, over the winner's final score.
+
+    0 when the winner never trailed; scores that only grow make the value at most 1. NaN if the winner's final score
+    is 0 (no scale to measure a deficit against).
+    """
+    trace = np.asarray(trace, dtype=float)
+    if trace.size == 0:
+        return math.nan
+    final = trace[winner, -1]
+    deficit = float((trace.max(axis=0) - trace[winner]).max())
+    if deficit == 0.0:
+        return 0.0
+    return deficit / final if final > 0 else math.nan
+
+
+def decisiveness(trace: np.ndarray, winner: int) -> float:
+    """Decisiveness of one game: the share of turns during which the winner's sole lead was already final.
+
+    With T turns and t* the first (0-based) turn from which the winner is sole leader at every later turn, the value
+    is (T - t*) / T; 0 when the winner is not sole leader at the end (a tie-break decided the game).
+    """
+    leaders = sole_leaders(trace)
+    turns = leaders.size
+    if turns == 0 or leaders[-1] != winner:
+        return 0.0
+    not_leading = np.flatnonzero(leaders != winner)
+    first_final = int(not_leading[-1]) + 1 if not_leading.size else 0
+    return (turns - first_final) / turns
+
+
+# --- per-game table ------------------------------------------------------------------------------------------------
+
+
+def games_table(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per game: variant, game_index, seats, winner (-1 if none), and the game-level columns present.
+
+    Adds ``lead_changes``, ``lead_change_rate``, ``drama`` and ``decisiveness`` when the records carry score traces.
+    """
+    _require(records, ["variant", "game_index", "seat", "win"])
+    ordered = records.sort_values(GAME_KEY + ["seat"], kind="stable")
+    rows = []
+    has_trace = "score_trace" in records.columns
+    for (variant, game_index), game in ordered.groupby(GAME_KEY, sort=True):
+        wins = game["win"].to_numpy(dtype=bool)
+        winner = int(game["seat"].to_numpy()[wins][0]) if wins.sum() == 1 else -1
+        row: dict = {"variant": variant, "game_index": int(game_index), "seats": len(game), "winner": winner}
+        first = game.iloc[0]
+        for col in ("turns", "completed", "top_shared"):
+            if col in game.columns:
+                row[col] = first[col]
+        if has_trace:
+            traces = [np.asarray(t, dtype=float) for t in game["score_trace"]]
+            length = min((len(t) for t in traces), default=0)
+            trace = np.vstack([t[:length] for t in traces]) if length else np.zeros((len(traces), 0))
+            row["lead_changes"] = lead_changes(trace)
+            row["lead_change_rate"] = lead_change_rate(trace)
+            row["drama"] = drama(trace, winner) if winner >= 0 else math.nan
+            row["decisiveness"] = decisiveness(trace, winner) if winner >= 0 else 0.0
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+# --- seat balance --------------------------------------------------------------------------------------------------
+
+
+def seat_win_rates(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Win rate of each seat per variant with its Wilson interval.
+
+    Columns: variant, seat, games, wins, win_rate, low, high, fair (1 / seats: the rate of a perfectly fair game).
+    """
+    _require(records, ["variant", "seat", "win"])
+    seats_per_variant = records.groupby("variant")["seat"].nunique()
+    rows = []
+    for (variant, seat), grp in records.groupby(["variant", "seat"], sort=True):
+        wins = int(grp["win"].sum())
+        games = len(grp)
+        est, low, high = wilson(wins, games, confidence)
+        rows.append(
+            {
+                "variant": variant,
+                "seat": int(seat),
+                "games": games,
+                "wins": wins,
+                "win_rate": est,
+                "low": low,
+                "high": high,
+                "fair": 1.0 / int(seats_per_variant[variant]),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def equal_seats_test(records: pd.DataFrame) -> pd.DataFrame:
+    """Chi-square goodness-of-fit test that every seat wins equally often, per variant.
+
+    Observed: wins per seat; expected: total wins / seats. Columns: variant, seats, games, chi2, dof, p_value,
+    first_seat_advantage (seat 0's win rate minus 1 / seats).
+    """
+    rates = seat_win_rates(records)
+    rows = []
+    for variant, grp in rates.groupby("variant", sort=True):
+        wins = grp["wins"].to_numpy(dtype=float)
+        seats = len(grp)
+        games = int(grp["games"].iloc[0])
+        if wins.sum() == 0 or seats < 2:
+            chi2, p = math.nan, math.nan
+        else:
+            res = sps.chisquare(wins)
+            chi2, p = float(res.statistic), float(res.pvalue)
+        seat0 = grp[grp["seat"] == 0]["win_rate"]
+        rows.append(
+            {
+                "variant": variant,
+                "seats": seats,
+                "games": games,
+                "chi2": chi2,
+                "dof": seats - 1,
+                "p_value": p,
+                "first_seat_advantage": (float(seat0.iloc[0]) if len(seat0) else math.nan) - 1.0 / seats,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# --- Ludii metrics -------------------------------------------------------------------------------------------------
+
+
+def _balance_interval(winners: np.ndarray, seats: int, rng: np.random.Generator, confidence: float):
+    # Balance depends on all seats' rates at once, so its interval comes from resampling whole games.
+    onehot = np.zeros((winners.size, seats))
+    has_winner = winners >= 0
+    onehot[np.flatnonzero(has_winner), winners[has_winner]] = 1.0
+
+    def stat(idx: np.ndarray) -> np.ndarray:
+        rates = onehot[idx].mean(axis=1)  # (resamples, seats)
+        return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
+
+    return bootstrap(winners.size, stat, rng, confidence=confidence)
+
+
+def ludii_metrics(
+    records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE, games: pd.DataFrame | None = None
+) -> pd.DataFrame:
+    """The eight Ludii balance metrics per variant with confidence intervals (long format).
+
+    Columns: variant, metric, value, low, high, unit. Rates use Wilson intervals, means t intervals, Balance a
+    bootstrap over games. Metrics whose columns are absent from the records are left out.
+
+    Args:
+        records: sweep records (see the module docstring for the columns read).
+        rng: source of the bootstrap's randomness.
+        confidence: two-sided level of every interval.
+        games: a precomputed :func:`games_table` of ``records`` (computed if omitted).
+    """
+    games = games_table(records) if games is None else games
+    rows = []
+    for variant, grp in games.groupby("variant", sort=True):
+        n = len(grp)
+        seats = int(grp["seats"].iloc[0])
+        winners = grp["winner"].to_numpy(dtype=int)
+
+        def add(metric: str, interval, unit: str) -> None:
+            rows.append(
+                {
+                    "variant": variant,
+                    "metric": metric,
+                    "value": interval[0],
+                    "low": interval[1],
+                    "high": interval[2],
+                    "unit": unit,
+                }
+            )
+
+        add("Balance", _balance_interval(winners, seats, rng, confidence), "share (1 = balanced)")
+        add("AdvantageP1", wilson(int((winners == 0).sum()), n, confidence), "win rate of seat 0")
+        if "completed" in grp.columns:
+            add("Completion", wilson(int(grp["completed"].astype(bool).sum()), n, confidence), "share of games")
+        if "top_shared" in grp.columns:
+            add("Drawishness", wilson(int(grp["top_shared"].astype(bool).sum()), n, confidence), "share of games")
+        else:
+            add("Drawishness", wilson(int((winners < 0).sum()), n, confidence), "share of games")
+        if "turns" in grp.columns:
+            add("Duration", mean_t(grp["turns"].to_numpy(dtype=float), confidence), "turns")
+        if "lead_change_rate" in grp.columns:
+            add("LeadChange", mean_t(grp["lead_change_rate"].to_numpy(dtype=float), confidence), "changes per turn")
+            add("Drama", mean_t(grp["drama"].to_numpy(dtype=float), confidence), "share of winner's score")
+            add("Decisiveness", mean_t(grp["decisiveness"].to_numpy(dtype=float), confidence), "share of the game")
+    out = pd.DataFrame(rows)
+    if len(out):
+        out["metric"] = pd.Categorical(out["metric"], categories=list(LUDII_METRICS), ordered=True)
+        out = out.sort_values(["variant", "metric"], kind="stable").reset_index(drop=True)
+        out["metric"] = out["metric"].astype(str)
+    return out

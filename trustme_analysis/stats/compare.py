@@ -1,0 +1,127 @@
+"""Each variant against the baseline variant: differences with confidence intervals, corrected for many comparisons.
+
+A sweep compares every variant with the baseline on several metrics at once, so some differences look "significant"
+by chance alone. Every comparison gets an unadjusted 95% interval and a p-value, and the p-values of the whole
+family (all variants x all metrics) are adjusted with Holm's method; ``significant`` is ``p_holm < alpha``.
+
+Metrics are computed per game (one value per game, so the games are the independent units): a ``rate`` metric is a
+0/1 column (e.g. "seat 0 won"), compared with Newcombe's interval; a ``mean`` metric is a numeric column (e.g. turns)
+compared with Welch's interval.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from trustme_analysis.stats.intervals import CONFIDENCE, difference_of_means, difference_of_rates, holm
+
+KINDS = ("rate", "mean")
+
+
+@dataclass(frozen=True)
+class GameMetric:
+    """A per-game column compared between variants.
+
+    Attributes:
+        name: what the report calls it ("first seat wins", "turns per game").
+        column: the column of the per-game table.
+        kind: ``"rate"`` (0/1 values) or ``"mean"`` (numbers).
+        unit: unit shown next to values ("share of games", "turns", "points").
+    """
+
+    name: str
+    column: str
+    kind: str
+    unit: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError(f"GameMetric {self.name!r}: kind={self.kind!r} is not allowed; allowed: {KINDS}")
+
+
+def compare_to_baseline(
+    games: pd.DataFrame,
+    metrics: Sequence[GameMetric],
+    baseline: str,
+    alpha: float = 1.0 - CONFIDENCE,
+) -> pd.DataFrame:
+    """Differences of every variant from ``baseline`` on each metric, with Holm-adjusted p-values.
+
+    Args:
+        games: one row per game with a ``variant`` column and the metrics' columns.
+        metrics: what to compare; metrics whose column is missing are skipped.
+        baseline: the baseline variant id (must be present in ``games``).
+        alpha: family-wise error rate for ``significant``; intervals are at level ``1 - alpha``.
+
+    Returns:
+        Columns: variant, metric, unit, kind, baseline_value, value, difference, low, high, p_value, p_holm,
+        significant, effect (difference over the baseline's standard deviation, to rank what changed most).
+    """
+    variants = sorted(games["variant"].unique())
+    if baseline not in variants:
+        raise ValueError(f"baseline={baseline!r} is not allowed; allowed: one of the variants {variants}")
+    base = games[games["variant"] == baseline]
+    rows = []
+    for metric in metrics:
+        if metric.column not in games.columns:
+            continue
+        y = base[metric.column].to_numpy(dtype=float)
+        y = y[~np.isnan(y)]
+        base_sd = float(y.std(ddof=1)) if y.size > 1 else math.nan
+        for variant in variants:
+            if variant == baseline:
+                continue
+            x = games.loc[games["variant"] == variant, metric.column].to_numpy(dtype=float)
+            x = x[~np.isnan(x)]
+            if metric.kind == "rate":
+                diff = difference_of_rates(int(x.sum()), x.size, int(y.sum()), y.size, 1.0 - alpha)
+                # A rate's natural spread is sqrt(p (1 - p)); use the pooled rate so a baseline at 0 still scales.
+                pooled = (x.sum() + y.sum()) / max(x.size + y.size, 1)
+                scale = math.sqrt(pooled * (1 - pooled))
+            else:
+                diff = difference_of_means(x, y, 1.0 - alpha)
+                scale = base_sd
+            rows.append(
+                {
+                    "variant": variant,
+                    "metric": metric.name,
+                    "unit": metric.unit,
+                    "kind": metric.kind,
+                    "baseline_value": float(y.mean()) if y.size else math.nan,
+                    "value": float(x.mean()) if x.size else math.nan,
+                    "difference": diff.estimate,
+                    "low": diff.low,
+                    "high": diff.high,
+                    "p_value": diff.p_value,
+                    "effect": diff.estimate / scale if scale and scale > 0 else math.nan,
+                }
+            )
+    out = pd.DataFrame(
+        rows,
+        columns=[
+            "variant", "metric", "unit", "kind", "baseline_value", "value", "difference", "low", "high", "p_value",
+            "effect",
+        ],
+    )
+    out["p_holm"] = holm(out["p_value"].to_numpy(dtype=float)) if len(out) else []
+    out["significant"] = out["p_holm"] < alpha
+    return out[
+        [
+            "variant", "metric", "unit", "kind", "baseline_value", "value", "difference", "low", "high", "p_value",
+            "p_holm", "significant", "effect",
+        ]
+    ]
+
+
+def biggest_changes(comparisons: pd.DataFrame, limit: int = 12) -> pd.DataFrame:
+    """The comparisons that changed most: significant ones first, then by the size of the standardised effect."""
+    if comparisons.empty:
+        return comparisons
+    ranked = comparisons.assign(_abs=comparisons["effect"].abs().fillna(0.0))
+    ranked = ranked.sort_values(["significant", "_abs", "p_holm"], ascending=[False, False, True], kind="stable")
+    return ranked.drop(columns="_abs").head(limit).reset_index(drop=True)

@@ -1,0 +1,356 @@
+"""Pinocchio statistics over sweep records: scores, the scoring chart, Ticket values, game length and the tale table.
+
+Every function takes the records DataFrame (columns from :mod:`trustme_analysis.stats.pinocchio` plus the sweep's
+``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals. Games are the independent
+units: a share pooled over games (e.g. of all points, the part from the set bonus) gets a bootstrap interval that
+resamples whole games; a per-game mean gets a t interval; a per-game yes/no gets a Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from trustme_analysis.stats.compare import GameMetric
+from trustme_analysis.stats.intervals import CONFIDENCE, mean_t, ratio_of_sums, wilson
+from trustme_analysis.stats.pinocchio import TALE_ROWS, parse_chart
+
+GAME_KEY = ["variant", "game_index"]
+
+#: Per-game metrics compared with the baseline (columns of :func:`games`).
+COMPARISON_METRICS = (
+    GameMetric("first seat wins", "seat0_win", "rate", "share of games"),
+    GameMetric("last seat wins", "last_seat_win", "rate", "share of games"),
+    GameMetric("best score shared (tie-break)", "top_shared", "rate", "share of games"),
+    GameMetric("mean score per seat", "mean_score", "mean", "points"),
+    GameMetric("winner's score", "winner_score", "mean", "points"),
+    GameMetric("winner's margin", "margin", "mean", "points"),
+    GameMetric("set-bonus share of points", "set_bonus_share", "mean", "share (per game)"),
+    GameMetric("different values per seat", "mean_different_values", "mean", "values"),
+    GameMetric("turns per game", "turns", "mean", "turns"),
+    GameMetric("game ended by the stacks", "end_by_stacks", "rate", "share of games"),
+    GameMetric("tall tales per tale", "tall_share", "mean", "share (per game)"),
+    GameMetric("tall tales trusted", "tall_trusted_share", "mean", "share (per game)"),
+    GameMetric("lead changes", "lead_changes", "mean", "changes per game"),
+)
+
+
+def _stack(series: pd.Series) -> np.ndarray:
+    """A list column as a 2-D array (rows x values); all rows of one variant have the same length."""
+    return np.vstack([np.asarray(v, dtype=float) for v in series]) if len(series) else np.zeros((0, 0))
+
+
+def variants(records: pd.DataFrame) -> list[str]:
+    """Variant ids present in the records, sorted."""
+    return sorted(records["variant"].unique())
+
+
+def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per game with the per-game metrics of :data:`COMPARISON_METRICS`.
+
+    Args:
+        records: Pinocchio sweep records.
+        game_table: :func:`trustme_analysis.stats.balance.games_table` of the same records, whose score-trace
+            metrics (``lead_changes``, ...) are joined in when given.
+    """
+    r = records.sort_values(GAME_KEY + ["seat"], kind="stable")
+    g = r.groupby(GAME_KEY, sort=True)
+    out = g.agg(
+        players=("players", "first"),
+        turns=("turns", "first"),
+        end_trigger=("end_trigger", "first"),
+        top_shared=("top_shared", "first"),
+        margin=("margin", "first"),
+        total_points=("score", "sum"),
+        bonus_points=("score_set_bonus", "sum"),
+        mean_score=("score", "mean"),
+        mean_different_values=("different_values", "mean"),
+        tales=("tales_told", "sum"),
+        tall=("tales_tall", "sum"),
+        tall_trusted=("row_tall_trusted", "sum"),
+    ).reset_index()
+    winners = r[r["win"].astype(bool)].set_index(GAME_KEY)
+    out = out.join(winners[["seat", "score"]].rename(columns={"seat": "winner", "score": "winner_score"}), on=GAME_KEY)
+    out["seat0_win"] = (out["winner"] == 0).astype(float)
+    out["last_seat_win"] = (out["winner"] == out["players"] - 1).astype(float)
+    out["top_shared"] = out["top_shared"].astype(float)
+    out["end_by_stacks"] = (out["end_trigger"] == "stacks").astype(float)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["set_bonus_share"] = np.where(out["total_points"] > 0, out["bonus_points"] / out["total_points"], np.nan)
+        out["tall_share"] = np.where(out["tales"] > 0, out["tall"] / out["tales"], np.nan)
+        out["tall_trusted_share"] = np.where(out["tall"] > 0, out["tall_trusted"] / out["tall"], np.nan)
+    if game_table is not None and "lead_changes" in game_table.columns:
+        extra = game_table.set_index(GAME_KEY)[["lead_changes", "lead_change_rate", "drama", "decisiveness"]]
+        out = out.join(extra, on=GAME_KEY)
+    return out
+
+
+def score_summary(records: pd.DataFrame, game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant: seat score mean (t interval over games of the seats' mean), spread and quantiles, winner's score,
+    winner's margin and lead changes per game (t intervals)."""
+    rows = []
+    for variant in variants(records):
+        seats = records.loc[records["variant"] == variant, "score"].to_numpy(dtype=float)
+        gv = game_rows[game_rows["variant"] == variant]
+        mean = mean_t(gv["mean_score"], confidence)
+        win = mean_t(gv["winner_score"], confidence)
+        margin = mean_t(gv["margin"], confidence)
+        q = np.quantile(seats, [0.1, 0.25, 0.5, 0.75, 0.9]) if seats.size else [math.nan] * 5
+        row = {
+            "variant": variant,
+            "games": len(gv),
+            "score_mean": mean.estimate,
+            "score_low": mean.low,
+            "score_high": mean.high,
+            "score_sd": float(seats.std(ddof=1)) if seats.size > 1 else math.nan,
+            "score_q10": q[0],
+            "score_q25": q[1],
+            "score_median": q[2],
+            "score_q75": q[3],
+            "score_q90": q[4],
+            "winner_score_mean": win.estimate,
+            "winner_score_low": win.low,
+            "winner_score_high": win.high,
+            "margin_mean": margin.estimate,
+            "margin_low": margin.low,
+            "margin_high": margin.high,
+        }
+        if "lead_changes" in gv.columns:
+            lc = mean_t(gv["lead_changes"], confidence)
+            row.update(lead_changes_mean=lc.estimate, lead_changes_low=lc.low, lead_changes_high=lc.high)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def chart_shares(
+    records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE
+) -> pd.DataFrame:
+    """Per variant and group (all seats, winners): the share of points from Ticket face value and from the set bonus.
+
+    Shares are pooled over games (all points of the group) with a bootstrap interval over games.
+    """
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant]
+        for group, sel in (("all seats", rv), ("winners", rv[rv["win"].astype(bool)])):
+            per_game = sel.groupby("game_index")[["score", "score_set_bonus", "score_ticket_face"]].sum()
+            bonus = ratio_of_sums(per_game["score_set_bonus"], per_game["score"], rng, confidence=confidence)
+            rows.append(
+                {
+                    "variant": variant,
+                    "group": group,
+                    "set_bonus_share": bonus.estimate,
+                    "set_bonus_low": bonus.low,
+                    "set_bonus_high": bonus.high,
+                    # The face share is the complement, so its interval is the mirrored bonus interval.
+                    "ticket_face_share": 1.0 - bonus.estimate,
+                    "ticket_face_low": 1.0 - bonus.high,
+                    "ticket_face_high": 1.0 - bonus.low,
+                    "mean_set_bonus": float(sel["score_set_bonus"].mean()),
+                    "mean_ticket_face": float(sel["score_ticket_face"].mean()),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def different_values(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and k: the share of seats ending with exactly k different Ticket values, and their win rate.
+
+    Also the marginal value of the chart step to k (``step_points`` = chart[k] - chart[k-1]) and the share of seats
+    that reached at least k values, so ``step_points x reached`` is what that step added to an average seat.
+    Seats of one game are counted as separate trials (Wilson intervals), which slightly understates the width.
+    """
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant]
+        chart = parse_chart(rv["chart"].iloc[0])
+        n = len(rv)
+        k_held = rv["different_values"].to_numpy(dtype=int)
+        won = rv["win"].to_numpy(dtype=bool)
+        for k in range(0, len(chart) + 1):
+            exactly = k_held == k
+            share = wilson(int(exactly.sum()), n, confidence)
+            reached = wilson(int((k_held >= k).sum()), n, confidence)
+            win = wilson(int((won & exactly).sum()), int(exactly.sum()), confidence)
+            step = chart[k - 1] - (chart[k - 2] if k >= 2 else 0) if k >= 1 else 0
+            rows.append(
+                {
+                    "variant": variant,
+                    "k": k,
+                    "share": share.estimate,
+                    "share_low": share.low,
+                    "share_high": share.high,
+                    "reached": reached.estimate,
+                    "reached_low": reached.low,
+                    "reached_high": reached.high,
+                    "win_rate": win.estimate,
+                    "win_low": win.low,
+                    "win_high": win.high,
+                    "step_points": step,
+                    "step_points_per_seat": step * reached.estimate,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def ticket_values(
+    records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE
+) -> pd.DataFrame:
+    """Per variant and Ticket value: how often it is taken, by whom, by which route, and when its stack runs out.
+
+    Columns: per_game (Tickets of that value taken per game, t interval), winner_share (share of them held by the
+    winner, bootstrap over games), tale_share / reputation_share / free_share (route shares, pooled), stack_out
+    (share of games in which the stack ran out, Wilson), stack_out_turn_median (median turn it ran out, in games where
+    it did), end_trigger_share (share of games ended by the stacks in which this value's stack emptied last).
+    """
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant].sort_values(GAME_KEY + ["seat"], kind="stable")
+        held = _stack(rv["tickets_per_value"])
+        tale = _stack(rv["tickets_tale_per_value"])
+        rep = _stack(rv["tickets_reputation_per_value"])
+        free = _stack(rv["tickets_free_per_value"])
+        game_id = rv["game_index"].to_numpy()
+        won = rv["win"].to_numpy(dtype=bool)
+        uniq, inverse = np.unique(game_id, return_inverse=True)
+        n_games = uniq.size
+        values = held.shape[1]
+        per_game = np.zeros((n_games, values))
+        per_game_winner = np.zeros((n_games, values))
+        np.add.at(per_game, inverse, held)
+        np.add.at(per_game_winner, inverse[won], held[won])
+        first = rv.drop_duplicates("game_index")
+        empty_turn = _stack(first["stack_empty_turn"])
+        ended_stacks = (first["end_trigger"] == "stacks").to_numpy()
+        end_value = first["end_stack_value"].to_numpy(dtype=int)
+        for v in range(values):
+            taken = mean_t(per_game[:, v], confidence)
+            by_winner = ratio_of_sums(per_game_winner[:, v], per_game[:, v], rng, confidence=confidence)
+            total = held[:, v].sum()
+            out = ~np.isnan(empty_turn[:, v])
+            stack_out = wilson(int(out.sum()), n_games, confidence)
+            trig = wilson(int((end_value[ended_stacks] == v + 1).sum()), int(ended_stacks.sum()), confidence)
+            rows.append(
+                {
+                    "variant": variant,
+                    "value": v + 1,
+                    "per_game": taken.estimate,
+                    "per_game_low": taken.low,
+                    "per_game_high": taken.high,
+                    "winner_share": by_winner.estimate,
+                    "winner_share_low": by_winner.low,
+                    "winner_share_high": by_winner.high,
+                    "tale_share": tale[:, v].sum() / total if total else math.nan,
+                    "reputation_share": rep[:, v].sum() / total if total else math.nan,
+                    "free_share": free[:, v].sum() / total if total else math.nan,
+                    "stack_out": stack_out.estimate,
+                    "stack_out_low": stack_out.low,
+                    "stack_out_high": stack_out.high,
+                    "stack_out_turn_median": float(np.median(empty_turn[out, v])) if out.any() else math.nan,
+                    "end_trigger_share": trig.estimate,
+                    "end_trigger_low": trig.low,
+                    "end_trigger_high": trig.high,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def tall_tale_tickets(
+    records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE
+) -> pd.DataFrame:
+    """Per variant: of the trusted tall tales, the share whose Ticket fell to a lower value, and with no Ticket at all.
+
+    Pooled over games, bootstrap interval over games.
+    """
+    rows = []
+    for variant in variants(records):
+        per_game = records[records["variant"] == variant].groupby("game_index")[
+            ["row_tall_trusted", "tall_ticket_lower", "tall_ticket_none"]
+        ].sum()
+        lower = ratio_of_sums(per_game["tall_ticket_lower"], per_game["row_tall_trusted"], rng, confidence=confidence)
+        none = ratio_of_sums(per_game["tall_ticket_none"], per_game["row_tall_trusted"], rng, confidence=confidence)
+        rows.append(
+            {
+                "variant": variant,
+                "tall_trusted": int(per_game["row_tall_trusted"].sum()),
+                "lower_share": lower.estimate,
+                "lower_low": lower.low,
+                "lower_high": lower.high,
+                "none_share": none.estimate,
+                "none_low": none.low,
+                "none_high": none.high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant: turns per game (mean with t interval, quantiles) and how games ended (Wilson intervals)."""
+    rows = []
+    for variant, gv in game_rows.groupby("variant", sort=True):
+        turns = gv["turns"].to_numpy(dtype=float)
+        mean = mean_t(turns, confidence)
+        n = len(gv)
+        deck = wilson(int((gv["end_trigger"] == "deck").sum()), n, confidence)
+        stacks = wilson(int((gv["end_trigger"] == "stacks").sum()), n, confidence)
+        q = np.quantile(turns, [0.1, 0.5, 0.9])
+        rows.append(
+            {
+                "variant": variant,
+                "games": n,
+                "turns_mean": mean.estimate,
+                "turns_low": mean.low,
+                "turns_high": mean.high,
+                "turns_q10": q[0],
+                "turns_median": q[1],
+                "turns_q90": q[2],
+                "end_deck": deck.estimate,
+                "end_deck_low": deck.low,
+                "end_deck_high": deck.high,
+                "end_stacks": stacks.estimate,
+                "end_stacks_low": stacks.low,
+                "end_stacks_high": stacks.high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def tale_table(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and row of the tale table: the share of all tales in that row (bootstrap over games), tales of
+    that row per game, and the trust rates that explain it (true tales trusted, tall tales trusted, votes right).
+
+    Rows: true_trusted, true_distrusted, tall_trusted, tall_distrusted; plus summary rows ``tall`` (bluff rate:
+    share of tales that are tall), ``trusted|true``, ``trusted|tall`` and ``votes_correct`` (share of votes that
+    matched the revealed card).
+    """
+    rows = []
+    cols = [f"row_{r}" for r in TALE_ROWS] + ["tales_told", "tales_tall", "tales_true", "votes_cast", "votes_correct"]
+    for variant in variants(records):
+        per_game = records[records["variant"] == variant].groupby("game_index")[cols].sum()
+        n_games = len(per_game)
+
+        def add(row: str, num: pd.Series, den: pd.Series) -> None:
+            share = ratio_of_sums(num, den, rng, confidence=confidence)
+            per = mean_t(num.to_numpy(dtype=float), confidence)
+            rows.append(
+                {
+                    "variant": variant,
+                    "row": row,
+                    "count": int(num.sum()),
+                    "out_of": int(den.sum()),
+                    "share": share.estimate,
+                    "low": share.low,
+                    "high": share.high,
+                    "per_game": per.estimate if n_games else math.nan,
+                }
+            )
+
+        for r in TALE_ROWS:
+            add(r, per_game[f"row_{r}"], per_game["tales_told"])
+        add("tall", per_game["tales_tall"], per_game["tales_told"])
+        add("trusted|true", per_game["row_true_trusted"], per_game["tales_true"])
+        add("trusted|tall", per_game["row_tall_trusted"], per_game["tales_tall"])
+        add("votes_correct", per_game["votes_correct"], per_game["votes_cast"])
+    return pd.DataFrame(rows)
