@@ -1,0 +1,92 @@
+"""The trustme_1981 heuristic bot: registered, deterministic from its generator, plays legal moves, knobs act."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+
+import trustme_analysis  # noqa: F401
+from trustme_analysis.bots import bot_kinds, make_bot
+from trustme_analysis.games.board1981_investing import BEEN_HAD, TWO_STACKS
+
+
+def _play(game, kinds, seed, knobs=None):
+    rng = np.random.default_rng(seed)
+    bots = [make_bot(game, k, p, rng, **((knobs or {}) if k == "heuristic" else {})) for p, k in enumerate(kinds)]
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(outcomes[rng.choice(len(outcomes), p=np.asarray(probs) / sum(probs))])
+        else:
+            action = bots[state.current_player()].step(state)
+            assert action in state.legal_actions()
+            state.apply_action(action)
+    return state
+
+
+def test_registered_for_the_game():
+    assert "heuristic" in bot_kinds("trustme_1981") and "random" in bot_kinds("trustme_1981")
+
+
+def test_same_seed_same_game():
+    game = pyspiel.load_game("trustme_1981(players=3)")
+    a = _play(game, ["heuristic", "heuristic", "random"], 3)
+    b = _play(game, ["heuristic", "heuristic", "random"], 3)
+    assert a.history() == b.history()
+
+
+def test_heuristic_beats_random_more_often_than_not():
+    game = pyspiel.load_game("trustme_1981(players=2)")
+    wins = sum(_play(game, ["heuristic", "random"], seed).returns()[0] > 0 for seed in range(8))
+    assert wins >= 6
+
+
+def test_bad_knob_is_named():
+    game = pyspiel.load_game("trustme_1981(players=2)")
+    with pytest.raises(ValueError, match="stake=2"):
+        make_bot(game, "heuristic", 0, np.random.default_rng(0), stake=2)
+
+
+def _investing_state(card, p1_looks):
+    """p0 claims the Crimson Circle 2 briefcase unseen; p1 may have looked at it first (peek); investing starts."""
+    game = pyspiel.load_game("trustme_1981(players=2,peek=True)")
+    state = game.new_initial_state()
+    prop = game.board.property_names.index("Crimson Circle 2")
+    left = list(game.payoff_mix)
+    left[card] -= 1
+    others = [kind for kind, count in enumerate(left) for _ in range(count)]
+    for q in range(game.num_props):
+        deal = card if q == prop else others.pop(0)
+        assert deal in dict(state.chance_outcomes())
+        state.apply_action(deal)
+    state.apply_action(0)  # p0 first
+    state.apply_action(game.a_decline)  # p0 does not peek
+    state.apply_action(game.a_case + prop if p1_looks else game.a_decline)
+    state.apply_action(3)  # roll of 4
+    state.apply_action(game.board.space_ids.index("crimson_2c"))
+    state.apply_action(game.a_claim_unseen)
+    state.apply_action(2)  # roll of 3 from crimson_2c reaches the Company through the junction
+    state.apply_action(game.board.company)
+    assert state.phase_name() == "invest" and state.current_player() == 1
+    return game, state
+
+
+def test_informed_investor_divests_before_been_had_and_buys_good():
+    game, state = _investing_state(BEEN_HAD, p1_looks=True)
+    bot = make_bot(game, "heuristic", 1, np.random.default_rng(0))
+    assert game.investing.label(bot.step(state) - game.a_invest) == "divest all"
+    game, state = _investing_state(TWO_STACKS, p1_looks=True)
+    assert game.investing.label(bot.step(state) - game.a_invest).startswith("buy")
+
+
+def test_claimant_follows_an_informed_players_purchase():
+    # p1 saw a Two Stacks briefcase and bought; p0 (who claimed unseen) reads the signal.
+    game, state = _investing_state(TWO_STACKS, p1_looks=True)
+    p1 = make_bot(game, "heuristic", 1, np.random.default_rng(0))
+    state.apply_action(p1.step(state))
+    cautious = make_bot(game, "heuristic", 0, np.random.default_rng(0), signal_weight=0.0, invest_threshold=1.0)
+    trusting = make_bot(game, "heuristic", 0, np.random.default_rng(0), signal_weight=1.0, invest_threshold=1.0)
+    assert game.investing.label(cautious.step(state) - game.a_invest) == "hold"
+    assert game.investing.label(trusting.step(state) - game.a_invest).startswith("buy")
