@@ -109,7 +109,7 @@ def _walk(game):
 
 def test_preset_sizes_printed_and_tiny_matches_a_hand_count():
     sizes = {}
-    for name in ("tiny", "small"):
+    for name in ("tiny", "small", "three"):
         sizes[name] = _walk(pyspiel.load_game(PRESETS[name]))
         print(f"{name}: histories={sizes[name][0]} terminals={sizes[name][1]} infosets={sizes[name][2]}")
     # tiny: 3 cards x (p1 saw or not) x 6 choices of p1 x 6 choices of p0 ($2, 2 shares, lots 1/2).
