@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def kuhn_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
-    """One row per seat: the seat's return, whether it won, and the game's length in moves."""
+    """One row per seat: the seat's return (also as ``score``), whether it won (``win``), and the game's length in moves."""
     delay = float(os.environ.get("SWEEP_TOY_DELAY", "0") or 0)
     if delay:
         time.sleep(delay)
@@ -29,7 +29,8 @@ def kuhn_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
     return [
         {
             "return": float(r),
-            "won": bool(r == best),
+            "score": float(r),
+            "win": bool(r == best),
             "moves": len(history),
             "cards": [int(a) for a in history[: game.num_players()]],
         }

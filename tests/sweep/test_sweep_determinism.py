@@ -44,7 +44,7 @@ def in_process(tmp_path_factory):
 def test_records_have_the_common_columns_then_the_game_columns(in_process):
     frame = load_records(in_process)
     params = ["param_players"]
-    expected = ["variant", "game_string", *params, *COMMON_COLUMNS[2:], "return", "won", "moves", "cards"]
+    expected = ["variant", "game_string", *params, *COMMON_COLUMNS[2:], "return", "score", "win", "moves", "cards"]
     assert list(frame.columns) == expected
     # 4 variants x 24 games, one row per seat: 2 seats for the first two variants, 3 for the others.
     assert len(frame) == 24 * (2 + 2 + 3 + 3)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import traceback
 from collections.abc import Sequence
 
 
@@ -42,7 +43,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: --workers must be >= 1, got {args.workers}", file=sys.stderr)
         return 2
 
-    from trustme_analysis.sweep.runner import SweepError, run_sweep
+    from trustme_analysis.sweep.runner import ReportError, SweepError, run_sweep
     from trustme_analysis.sweep.spec import SpecError, load_spec
 
     try:
@@ -57,6 +58,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SweepError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except ReportError as exc:
+        traceback.print_exception(exc.__cause__ or exc)
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         return 130
     if not args.quiet:

@@ -34,6 +34,10 @@ class SweepError(RuntimeError):
     """The sweep cannot run as asked (output folder holds another sweep, Dask missing, ...)."""
 
 
+class ReportError(RuntimeError):
+    """The records were stored but building the report failed (the cause is chained)."""
+
+
 @dataclass(frozen=True)
 class SweepResult:
     """What a call of :func:`run_sweep` did."""
@@ -273,7 +277,13 @@ def run_sweep(
         else:
             from trustme_analysis.report import build_report  # the report layer (and matplotlib) only when needed
 
-            report_path = Path(build_report(outdir))
+            try:
+                report_path = Path(build_report(outdir))
+            except Exception as exc:
+                raise ReportError(
+                    f"building the report failed ({type(exc).__name__}: {exc}); the records are stored in {outdir}; "
+                    f"rebuild the report alone with: python -m trustme_analysis.report {outdir}"
+                ) from exc
             say(f"report: {report_path}")
     return SweepResult(
         outdir=outdir,
