@@ -142,3 +142,17 @@ def test_bad_parameters_are_named():
         pyspiel.load_game("trustme_1981_investment(players=2,claimant=2)")
     with pytest.raises(Exception, match="seen=101"):
         pyspiel.load_game("trustme_1981_investment(seen=101)")
+
+
+def test_tiny_preset_solved_by_the_cfr_package():
+    cfr = pytest.importorskip("cfr")
+    game = pyspiel.load_game(PRESETS["tiny"])
+    result = cfr.solve(game, algorithm="cfr+", iterations=1000, eval_every=500)
+    assert result.metric == "exploitability"
+    assert result.curve["exploitability"].iloc[-1] < 1e-3
+    # The solved policy is a proper distribution at every decision, e.g. the informed investor's.
+    state = game.new_initial_state()
+    state.apply_action(BEEN_HAD)
+    state.apply_action(1)  # p1 looked
+    probs = result.policy.action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1.0)
