@@ -82,3 +82,14 @@ def test_progress_line_shows_games_rate_and_eta():
     silent.update(10)
     silent.close()
     assert quiet.getvalue() == ""
+
+
+def test_dask_without_distributed_installed_is_a_clear_error_and_writes_nothing(spec_file, tmp_path, monkeypatch,
+                                                                               capsys):
+    import sys
+
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # what a missing package looks like to import
+    out = tmp_path / "out"
+    assert main([str(spec_file), "--out", str(out), "--dask", "local"]) == 2
+    assert "--dask needs dask's distributed scheduler: pip install 'trustme-analysis[dask]'" in capsys.readouterr().err
+    assert not out.exists()

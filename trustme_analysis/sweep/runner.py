@@ -86,17 +86,23 @@ class _LocalPool:
         self.pool.join()
 
 
+def _require_dask() -> None:
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise SweepError(
+            "--dask needs dask's distributed scheduler: pip install 'trustme-analysis[dask]' "
+            "(or pip install 'dask[distributed]')"
+        ) from None
+
+
 class _DaskBackend:
     """Chunks as Dask futures on a cluster given by address, ``"local"`` (a new LocalCluster) or a Client."""
 
     def __init__(self, target: Any, workers: int):
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise SweepError(
-                "--dask needs dask's distributed scheduler: pip install 'trustme-analysis[dask]' "
-                "(or pip install 'dask[distributed]')"
-            ) from None
+        _require_dask()
+        from dask.distributed import Client, LocalCluster
+
         self._owned: list[Any] = []
         if isinstance(target, Client):
             self.client = target
@@ -185,6 +191,8 @@ def run_sweep(
     workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
     stored = _check_outdir(spec, outdir)
     plugin = get_plugin(spec.game)
+    if dask is not None:
+        _require_dask()  # before anything is written
 
     def say(text: str) -> None:
         if not quiet:
