@@ -255,3 +255,16 @@ def test_game_sizes_follow_the_parameters():
     assert (g2.min_utility(), g2.max_utility()) == (-1.0, 1.0)
     assert g4.max_utility() == 6 + 10 + 12 + 12 + 10 + 6 + 21
     assert g2.num_distinct_actions() == g2.codec.num_actions
+
+
+@settings(max_examples=60, deadline=None)
+@given(rep=st.lists(st.integers(0, 4), min_size=5, max_size=5), stacks=st.lists(st.integers(0, 2), min_size=5,
+                                                                                 max_size=5))
+def test_usable_combos_are_exactly_the_sets_and_runs_the_reputation_holds(rep, stacks):
+    game = pyspiel.load_game("trustme_pinocchio(players=3,values=5,copies=4)")
+    state = game.new_initial_state()
+    state._reps[0] = list(rep)
+    state._stacks = list(stacks)
+    expected = [i for i, c in enumerate(game.codec.combos)
+                if stacks[c.length - 1] and all(h >= n for h, n in zip(rep, c.counts))]
+    assert state._usable_combos() == expected

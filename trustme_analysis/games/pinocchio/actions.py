@@ -110,6 +110,14 @@ class ActionCodec:
         self.values = V
         self.combos = make_combos(V, rules.deck_per_value)
         C = len(self.combos)
+        #: Largest set size offered; the set of ``k`` Characters of value ``a`` is combo ``(a-1)*set_max + k-1``.
+        self.set_max = min(V, rules.deck_per_value)
+        #: ``run_index[a][k]``: the combo number of the run of ``k`` values from ``a + 1`` (0-based ``a``).
+        self.run_index: tuple[tuple[int, ...], ...] = tuple(
+            tuple(next((i for i, c in enumerate(self.combos) if c.run and c.start == a + 1 and c.length == k), -1)
+                  for k in range(V + 1))
+            for a in range(V)
+        )
         self.tale_base = 0
         self.rep_base = V * V
         self.take_base = self.rep_base + V * C

@@ -145,13 +145,34 @@ class PinocchioState(pyspiel.State):
         return out
 
     def _usable_combos(self) -> list[int]:
-        """Combos the active player's Reputation holds whose Ticket stack is not empty."""
+        """Combos the active player's Reputation holds whose Ticket stack is not empty, in ascending order.
+
+        Walks the Reputation once (sets per value, then runs along consecutive values) instead of testing every
+        combo: this is the hot spot of a random playout.
+        """
         rep = self._reps[self._active]
+        if not any(rep):
+            return []
         stacks = self._stacks
+        codec = self._codec
+        set_max = codec.set_max
+        V = len(rep)
         out = []
-        for i, combo in enumerate(self._codec.combos):
-            if stacks[combo.length - 1] and all(have >= need for have, need in zip(rep, combo.counts)):
-                out.append(i)
+        for a in range(V):
+            have = rep[a]
+            if have:
+                base = a * set_max
+                for k in range(1, min(have, set_max) + 1):
+                    if stacks[k - 1]:
+                        out.append(base + k - 1)
+        for a in range(V - 1):
+            if rep[a] and rep[a + 1]:
+                row = codec.run_index[a]
+                k = 2
+                while a + k <= V and rep[a + k - 1]:
+                    if stacks[k - 1]:
+                        out.append(row[k])
+                    k += 1
         return out
 
     def _apply_action(self, action: int) -> None:
