@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pyspiel
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from open_spiel.python.algorithms import get_all_states
 
 import trustme_analysis  # noqa: F401
@@ -156,3 +159,32 @@ def test_tiny_preset_solved_by_the_cfr_package():
     state.apply_action(1)  # p1 looked
     probs = result.policy.action_probabilities(state)
     assert set(probs) == set(state.legal_actions()) and sum(probs.values()) == pytest.approx(1.0)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    players=st.integers(2, 4),
+    money=st.integers(0, 12),
+    shares=st.integers(0, 12),
+    claimant=st.integers(0, 3),
+)
+def test_money_conserved_up_to_the_bank_and_shares_never_negative(seed, players, money, shares, claimant):
+    game = pyspiel.load_game(
+        "trustme_1981_investment",
+        {"players": players, "money": money, "shares": shares, "claimant": claimant % players, "lots": "1/5/10"},
+    )
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(outcomes[rng.choice(len(outcomes), p=np.asarray(probs) / sum(probs))])
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.integers(len(legal))])
+        snap = state.snapshot()
+        bank = snap["bank"]
+        assert sum(snap["money"]) + snap["reserve"] == players * money + bank["bank_out"] - bank["bank_in"]
+        assert min(snap["shares"]) >= 0 and min(snap["money"]) >= 0
+    assert len(state.history()) <= game.max_game_length()
