@@ -318,3 +318,44 @@ def test_information_state_hides_the_deal_until_looked(tmp_path):
     assert a.information_state_string(0) != b.information_state_string(0)
     assert a.information_state_string(1) == b.information_state_string(1)
     assert a.observation_string(1) == b.observation_string(1)
+
+
+def test_several_occupants_are_sent_in_turn_order_and_claims_follow_a_then_b(tmp_path):
+    game = small_game(tmp_path, players=3)
+    state = claim_alpha_and_wait_on_r9(game, start(game))
+    play(state, die(2), space(game, "r9"), game.a_send + 1)  # p1 sends p0 to r9 itself; Alpha becomes p1's
+    assert state.claims() == [-1, ALPHA, -1] and state.positions()[:2] == [space(game, "r9")] * 2
+    play(state, die(2), space(game, "r9"))
+    assert state.phase_name() == "send" and state.pending_send() == (2, 0)  # from p2's left: p0 first
+    play(state, game.a_send)
+    assert state.pending_send() == (2, 1)
+    play(state, game.a_send)
+    assert state.claims() == [-1, -1, ALPHA]
+    assert state.positions() == [space(game, "r4"), space(game, "r4"), space(game, "r9")]
+    assert state.snapshot()["turn_player"] == 0
+
+
+def test_removed_briefcase_space_acts_as_white_and_its_card_does_nothing(tmp_path):
+    game = small_game(tmp_path, players=2)
+    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
+    hold = invest_action(game, "hold")
+    play(state, hold, hold)
+    assert ALPHA not in state.cases_on_board()
+    play(state, die(2), space(game, "r1"))  # p1 lands in front of the removed Alpha briefcase
+    assert state.is_chance_node() and state.snapshot()["turn_player"] == 0
+    play(state, die(1), ALPHA)  # p0 draws "move to Alpha": nothing happens
+    assert state.positions()[0] == space(game, "company") and state.snapshot()["turn_player"] == 1
+
+
+def test_trust_me_pile_is_reshuffled_when_it_runs_out(tmp_path):
+    game = small_game(tmp_path, trust_mix="0/1/1")
+    state = play(start(game), die(1))
+    assert dict(state.chance_outcomes()) == pytest.approx({4: 0.5, 5: 0.5})
+    play(state, 5)  # Challenge with nobody to challenge: turn ends
+    play(state, die(1))
+    assert dict(state.chance_outcomes()) == pytest.approx({4: 1.0})
+    play(state, 4, die(6))  # Bamboozled, escaped with a 6
+    play(state, die(1))
+    assert dict(state.chance_outcomes()) == pytest.approx({4: 0.5, 5: 0.5})  # the drawn cards come back
+    play(state, 4)
+    assert state.snapshot()["trust_deck_left"] == 1
