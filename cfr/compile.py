@@ -189,7 +189,7 @@ class CompiledGame:
             for lv in range(int(self.infoset_level.max(initial=0)) + 1):
                 slots = np.flatnonzero((slot_level == lv) & (slot_player == p))
                 if slots.size:
-                    groups.append((slots, slot_parent[slots]))
+                    groups.append((slots, np.where(slot_parent[slots] >= 0, slot_parent[slots], self.num_slots)))
             plan["level_slots"].append(groups)
         return plan
 

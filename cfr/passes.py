@@ -61,20 +61,30 @@ def values(cg: CompiledGame, edge_prob: np.ndarray, player: int | None = None) -
 def regret_matching(cg: CompiledGame, base: np.ndarray, player: int) -> np.ndarray:
     """Regret matching over ``player``'s slots: positive part of ``base`` normalised per information set, uniform
     where an information set has no positive entry. ``base`` holds that player's slots only."""
-    lo = cg.player_slots[player]
-    ilo, ihi = cg.player_infosets[player], cg.player_infosets[player + 1]
-    if ihi == ilo:
+    offsets, local_info, uniform_prob = _player_segments(cg, player)
+    if not offsets.size:
         return np.zeros(0)
     pos = np.maximum(base, 0.0)
-    sums = np.add.reduceat(pos, cg.infoset_slot_start[ilo:ihi] - lo)
-    local_info = cg.slot_infoset[lo : lo + base.shape[0]] - ilo
-    total = sums[local_info]
-    counts = np.diff(cg.infoset_slot_start[ilo : ihi + 1])[local_info]
-    out = np.empty_like(pos)
-    np.divide(pos, total, out=out, where=total > 0)
-    uniform = total <= 0
-    out[uniform] = 1.0 / counts[uniform]
+    total = np.add.reduceat(pos, offsets)[local_info]
+    out = np.divide(pos, total, out=np.empty_like(pos), where=total > 0)
+    empty = total <= 0
+    if empty.any():
+        out[empty] = uniform_prob[empty]
     return out
+
+
+def _player_segments(cg: CompiledGame, player: int):
+    """Cached per player: information-set offsets within the player's slots, each slot's local information set,
+    and each slot's uniform probability."""
+    cache = cg.plan().setdefault("segments", {})
+    if player not in cache:
+        lo = cg.player_slots[player]
+        ilo, ihi = cg.player_infosets[player], cg.player_infosets[player + 1]
+        offsets = cg.infoset_slot_start[ilo:ihi] - lo
+        local_info = cg.slot_infoset[lo : cg.player_slots[player + 1]] - ilo
+        counts = np.diff(cg.infoset_slot_start[ilo : ihi + 1])
+        cache[player] = (offsets, local_info, 1.0 / counts[local_info] if counts.size else np.zeros(0))
+    return cache[player]
 
 
 def normalise(cg: CompiledGame, weights: np.ndarray) -> np.ndarray:
@@ -96,9 +106,12 @@ def own_reach(cg: CompiledGame, policy: np.ndarray, player: int, out: np.ndarray
     ``player``'s slots are filled."""
     if out is None:
         out = np.zeros(cg.num_slots, dtype=np.float64)
+    # One extra trailing entry fixed at 1 stands for "no own previous action" (parent slot -1 maps to it).
+    work = cg.plan().setdefault("own_reach_work", np.ones(cg.num_slots + 1))
     for slots, parents in cg.plan()["level_slots"][player]:
-        prev = np.where(parents >= 0, out[np.maximum(parents, 0)], 1.0)
-        out[slots] = prev * policy[slots]
+        work[slots] = work[parents] * policy[slots]
+    lo, hi = cg.player_slots[player], cg.player_slots[player + 1]
+    out[lo:hi] = work[lo:hi]
     return out
 
 

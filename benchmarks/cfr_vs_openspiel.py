@@ -1,0 +1,193 @@
+"""Our vectorised CFR+ / DCFR against OpenSpiel's C++ ``pyspiel.CFRPlusSolver``, side by side in one run.
+
+Prints one markdown table per measurement:
+
+1. seconds per iteration on each game (ours: CFR+ and DCFR over the compiled tree; OpenSpiel: CFRPlusSolver), and
+   the ratio OpenSpiel / ours (higher is better for us);
+2. seconds to reach exploitability 1e-3 on Leduc poker (ours including the compile), checked every
+   ``--eval-every`` iterations; evaluation time is excluded on both sides;
+3. one exploitability evaluation of the uniform policy: seconds and memory, ours (``cfr.exploitability`` on the
+   compiled tree) against ``pyspiel.exploitability``. Memory: ours is the peak of numpy allocations seen by
+   ``tracemalloc``; OpenSpiel's is the growth of peak resident memory in a fresh subprocess (C++ allocations are
+   invisible to tracemalloc).
+
+Usage::
+
+    python benchmarks/cfr_vs_openspiel.py                 # kuhn_poker, leduc_poker, liars_dice
+    python benchmarks/cfr_vs_openspiel.py --games kuhn_poker leduc_poker --cpp-iterations 5
+
+Timings are wall-clock on whatever the machine is doing; run it on an idle machine for clean figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import pyspiel
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cfr  # noqa: E402
+from cfr.policy_io import to_dict  # noqa: E402
+
+GAMES = ["kuhn_poker", "leduc_poker", "liars_dice"]
+
+
+def _per_iteration_ours(cg, algorithm: str, iterations: int) -> float:
+    solver = cfr.TreeSolver(cg, algorithm)
+    solver.iterate(1)  # warm-up: lazy plans, first allocations
+    start = time.perf_counter()
+    solver.iterate(iterations)
+    return (time.perf_counter() - start) / iterations
+
+
+def _per_iteration_cpp(game, iterations: int) -> float:
+    solver = pyspiel.CFRPlusSolver(game)
+    start = time.perf_counter()
+    for _ in range(iterations):
+        solver.evaluate_and_update_policy()
+    return (time.perf_counter() - start) / iterations
+
+
+def _time_to_target_ours(game_string: str, algorithm: str, target: float, every: int, cap: int):
+    start = time.perf_counter()
+    cg = cfr.compile_game(game_string)
+    compile_s = time.perf_counter() - start
+    solver = cfr.TreeSolver(cg, algorithm)
+    while solver.iteration < cap:
+        solver.iterate(every)
+        if cfr.exploitability(cg, solver.average_policy()) <= target:
+            return compile_s + solver.seconds, solver.iteration, compile_s
+    return float("nan"), solver.iteration, compile_s
+
+
+def _time_to_target_cpp(game, target: float, every: int, cap: int):
+    solver = pyspiel.CFRPlusSolver(game)
+    spent = 0.0
+    done = 0
+    while done < cap:
+        start = time.perf_counter()
+        for _ in range(every):
+            solver.evaluate_and_update_policy()
+        spent += time.perf_counter() - start
+        done += every
+        if pyspiel.exploitability(game, solver.average_policy()) <= target:
+            return spent, done
+    return float("nan"), done
+
+
+def _eval_ours(cg):
+    pol = cg.uniform_policy()
+    cfr.exploitability(cg, pol)  # warm-up
+    tracemalloc.start()
+    start = time.perf_counter()
+    value = cfr.exploitability(cg, pol)
+    seconds = time.perf_counter() - start
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return value, seconds, peak
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/status") as handle:
+        for line in handle:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return 0
+
+
+def _eval_cpp_child(game_string: str) -> None:
+    """Run in a fresh subprocess: one pyspiel.exploitability of the uniform policy; prints JSON."""
+    game = pyspiel.load_game(game_string)
+    policy = pyspiel.UniformRandomPolicy(game)
+    before = _rss_kib()
+    start = time.perf_counter()
+    value = pyspiel.exploitability(game, policy)
+    seconds = time.perf_counter() - start
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(json.dumps({"value": value, "seconds": seconds, "bytes": max(peak - before, 0) * 1024}))
+
+
+def _eval_cpp(game_string: str):
+    out = subprocess.run(
+        [sys.executable, __file__, "--eval-child", game_string], check=True, capture_output=True, text=True
+    ).stdout
+    data = json.loads(out.strip().splitlines()[-1])
+    return data["value"], data["seconds"], data["bytes"]
+
+
+def _table(header, rows) -> str:
+    lines = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in row) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", nargs="+", default=GAMES, help="game strings (default: %(default)s)")
+    parser.add_argument("--ours-iterations", type=int, default=50, help="timed iterations of ours per game")
+    parser.add_argument("--cpp-iterations", type=int, default=10,
+                        help="timed iterations of CFRPlusSolver per game (liars_dice uses a third of these)")
+    parser.add_argument("--target", type=float, default=1e-3, help="exploitability target on Leduc")
+    parser.add_argument("--eval-every", type=int, default=10, help="check the target every this many iterations")
+    parser.add_argument("--eval-child", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.eval_child:
+        _eval_cpp_child(args.eval_child)
+        return 0
+
+    print(f"python {sys.version.split()[0]}, open_spiel {getattr(pyspiel, '__version__', '?')}")
+    rows = []
+    compiled = {}
+    for name in args.games:
+        game = pyspiel.load_game(name)
+        cg = cfr.compile_game(name)
+        compiled[name] = cg
+        ours_plus = _per_iteration_ours(cg, "cfr+", args.ours_iterations)
+        ours_dcfr = _per_iteration_ours(cg, "dcfr", args.ours_iterations)
+        cpp_its = max(1, args.cpp_iterations // 3) if cg.num_nodes > 100_000 else args.cpp_iterations
+        cpp = _per_iteration_cpp(game, cpp_its)
+        rows.append([
+            name, cg.num_nodes, f"{cg.compile_seconds:.3f}", f"{cg.nbytes / 1e6:.1f}",
+            f"{ours_plus * 1e3:.3f}", f"{ours_dcfr * 1e3:.3f}", f"{cpp * 1e3:.3f}",
+            f"{cpp / ours_plus:.1f}x", f"{cpp / ours_dcfr:.1f}x",
+        ])
+    print("\n## Seconds per iteration (ms)\n")
+    print(_table(["game", "histories", "compile s", "compiled MB", "ours CFR+ ms", "ours DCFR ms",
+                  "C++ CFRPlusSolver ms", "ratio CFR+", "ratio DCFR"], rows))
+
+    if "leduc_poker" in args.games:
+        leduc = pyspiel.load_game("leduc_poker")
+        rows = []
+        for algorithm in ("cfr+", "dcfr"):
+            secs, its, comp = _time_to_target_ours("leduc_poker", algorithm, args.target, args.eval_every, 20000)
+            rows.append([f"ours {algorithm} (compile {comp:.2f} s incl.)", its, f"{secs:.2f}"])
+        cpp_secs, cpp_its = _time_to_target_cpp(leduc, args.target, args.eval_every, 20000)
+        rows.append(["C++ CFRPlusSolver", cpp_its, f"{cpp_secs:.2f}"])
+        for row in rows[:2]:
+            row.append(f"{cpp_secs / float(row[2]):.1f}x")
+        rows[2].append("1.0x")
+        print(f"\n## Leduc poker: time to exploitability <= {args.target:g} (checked every {args.eval_every})\n")
+        print(_table(["solver", "iterations", "seconds", "C++ / ours"], rows))
+
+    rows = []
+    for name in args.games:
+        value, secs, nbytes = _eval_ours(compiled[name])
+        ref_value, ref_secs, ref_bytes = _eval_cpp(name)
+        rows.append([name, f"{secs:.4f}", f"{nbytes / 1e6:.1f}", f"{ref_secs:.4f}", f"{ref_bytes / 1e6:.1f}",
+                     f"{ref_secs / secs:.1f}x", f"{abs(value - ref_value):.1e}"])
+    print("\n## One exploitability evaluation (uniform policy)\n")
+    print(_table(["game", "ours s", "ours MB (tracemalloc peak)", "pyspiel s", "pyspiel MB (peak RSS growth)",
+                  "speed-up", "|difference|"], rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
