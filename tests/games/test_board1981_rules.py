@@ -183,7 +183,8 @@ def test_trust_me_card_moves_to_a_property_and_one_claim_at_a_time(tmp_path):
     state = play(start(game), die(1))
     assert state.phase_name() == "trust_me_card"
     # Default mix 12/8/8 on 4 properties: 3 move cards each, 8 Bamboozled, 8 Challenge.
-    assert dict(state.chance_outcomes()) == pytest.approx({0: 3 / 28, 1: 3 / 28, 2: 3 / 28, 3: 3 / 28, 4: 8 / 28, 5: 8 / 28})
+    expected = {ALPHA: 3 / 28, BETA: 3 / 28, GAMMA: 3 / 28, DELTA: 3 / 28, 4: 8 / 28, 5: 8 / 28}
+    assert dict(state.chance_outcomes()) == pytest.approx(expected)
     play(state, BETA)
     assert state.positions()[0] == space(game, "r2") and state.phase_name() == "property"
     play(state, game.a_claim_unseen, die(1), ALPHA)
@@ -282,7 +283,8 @@ def test_utilities(tmp_path):
     # $10 + $20 + $5 and 10 shares = 45.
     for utility, expected in (("win_loss", [-1.0, 1.0]), ("wealth", [45.0, 50.0]), ("wealth_diff", [-5.0, 5.0])):
         game = small_game(tmp_path, utility=utility)
-        state = play(start(game, cards=(TWO, ONE, EMPTY, HAD)), die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
+        state = start(game, cards=(TWO, ONE, EMPTY, HAD))
+        play(state, die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
         play(state, invest_action(game, "buy 5"), invest_action(game, "hold"))
         play(state, die(2), space(game, "r6"), game.a_claim_unseen, die(2), space(game, "company"))
         play(state, invest_action(game, "hold"), invest_action(game, "hold"))

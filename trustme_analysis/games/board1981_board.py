@@ -231,7 +231,9 @@ def load_board(board: str = DEFAULT_BOARD) -> Board:
     wgc = tuple(i for i, k in enumerate(kinds) if k == WILD_GOOSE_CHASE)
     if not wgc:
         raise BoardError(src, "[[space]]", "no Wild Goose Chase space (kind 'wild_goose_chase')")
-    property_spaces = tuple(tuple(i for i, p in enumerate(space_property) if p == q) for q in range(len(property_names)))
+    property_spaces = tuple(
+        tuple(i for i, p in enumerate(space_property) if p == q) for q in range(len(property_names))
+    )
     for q, sp in enumerate(property_spaces):
         if not sp:
             raise BoardError(src, f"property {property_names[q]!r}", "has no colored space in front of it")
