@@ -172,3 +172,51 @@ def test_manifest_follows_the_contract(spec_file, tmp_path):
     timing = manifest["timing"]
     assert set(timing) >= {"started", "finished", "seconds", "games", "games_per_second", "workers", "backend"}
     assert timing["games"] == 400 and timing["backend"] == "in-process"
+
+
+def pool_workers(parent: int) -> list[int]:
+    """Pids of the spawned pool workers of process ``parent`` (read from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == parent and b"spawn_main" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return True
+    return state in ("Z", "X")  # an unreaped zombie has exited
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc")
+def test_sigterm_and_sigkill_of_the_parent_leave_no_half_chunks_or_workers(spec_file, reference, tmp_path):
+    # SIGTERM (plain `kill PID`) to the parent alone stops like Ctrl-C.
+    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=0.01)
+    wait_for_chunks(proc, tmp_path, 2)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert not list((tmp_path / RECORDS).glob("*/*.tmp-*"))
+
+    # SIGKILL to the parent alone: its pool workers notice and exit instead of idling forever.
+    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=0.01)
+    wait_for_chunks(proc, tmp_path, len(stored_chunks(tmp_path)) + 2)
+    workers = pool_workers(proc.pid)
+    assert len(workers) == 2
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 15
+    while not all(gone(pid) for pid in workers):
+        assert time.monotonic() < deadline, "pool workers outlived their killed parent"
+        time.sleep(0.1)
+
+    assert main([str(spec_file), "--out", str(tmp_path), "--no-report", "--quiet", "--workers", "1"]) == 0
+    pd.testing.assert_frame_equal(load_records(tmp_path), reference)

@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -53,27 +54,46 @@ class SweepResult:
 # --------------------------------------------------------------------------------------------------------- backends
 
 
-def _init_worker() -> None:
+def _init_worker(parent_pid: int) -> None:
     # Ctrl-C reaches every process of the terminal's group; only the parent decides how to stop, so workers ignore
     # it (the parent terminates them).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     import trustme_analysis  # noqa: F401  (Python games register with pyspiel at import)
 
+    # A killed parent cannot terminate its pool, and pool workers never see their task pipe close (each holds both
+    # ends), so each worker watches for its parent to go away and then exits instead of idling forever.
+    threading.Thread(target=_exit_when_orphaned, args=(parent_pid,), daemon=True).start()
+
+
+def _exit_when_orphaned(parent_pid: int) -> None:
+    while os.getppid() == parent_pid:
+        time.sleep(0.5)
+    os._exit(1)
+
 
 def _run_in_process(tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, pd.DataFrame]]:
     for task in tasks:
-        yield task, run_chunk(task)
+        yield _run_chunk_tagged(task)
 
 
 def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, pd.DataFrame]:
-    return task, run_chunk(task)
+    try:
+        return task, run_chunk(task)
+    except Exception as exc:
+        # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
+        raise RuntimeError(
+            f"variant {task.variant_id} chunk {task.chunk_index} ({task.game_string}, master seed "
+            f"{task.master_seed}) failed: {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 class _LocalPool:
     """A pool of ``spawn``ed worker processes (fork is unsafe with OpenSpiel's threads and pandas)."""
 
     def __init__(self, workers: int):
-        self.pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker)
+        self.pool = multiprocessing.get_context("spawn").Pool(
+            workers, initializer=_init_worker, initargs=(os.getpid(),)
+        )
 
     def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, pd.DataFrame]]:
         yield from self.pool.imap_unordered(_run_chunk_tagged, tasks, chunksize=1)
@@ -137,6 +157,18 @@ class _DaskBackend:
 
 
 # ------------------------------------------------------------------------------------------------------------ sweep
+
+
+def _stop_on_sigterm() -> Any:
+    """Treat SIGTERM (``kill PID``) like Ctrl-C while chunks run, so workers are stopped and the manifest is saved."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    return lambda: signal.signal(signal.SIGTERM, previous)
 
 
 def _check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
@@ -241,6 +273,7 @@ def run_sweep(
         else:
             runner = None
         interrupted = False
+        restore_sigterm = _stop_on_sigterm()
         try:
             results = runner.results(todo) if runner is not None else _run_in_process(todo)
             for task, frame in results:
@@ -252,6 +285,7 @@ def run_sweep(
             interrupted = True
             raise
         finally:
+            restore_sigterm()
             if runner is not None:
                 runner.close(interrupted)
             elapsed = time.perf_counter() - started
