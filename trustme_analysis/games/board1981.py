@@ -124,6 +124,15 @@ FIXED_ASSUMPTIONS: tuple[tuple[str, str], ...] = (
         "first_player",
         "The roll for who goes first is a uniform chance node over the players.",
     ),
+    (
+        "one_investing_decision",
+        "In the investing round each player makes one decision: buy one lot, divest one lot or all, or hold.",
+    ),
+    (
+        "looks_are_public",
+        "Looking is optional (a decline action is offered); which briefcase a player looks under is public, what "
+        "they see is private.",
+    ),
 )
 
 # Phases of play (explicit, one per kind of step).
