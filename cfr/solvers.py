@@ -5,18 +5,18 @@ updating player and every node's counterfactual reach (one pass down, one pass u
 reach-weighted sequence-form strategy to the average, and aggregate per-slot counterfactual regrets with one
 ``np.bincount``. They differ in how regrets are accumulated and how iterations are weighted in the average:
 
-=============  ==========================================  ===========================  ======================
-algorithm      regrets                                     average weight of step t     updates (default)
-=============  ==========================================  ===========================  ======================
-``cfr``        sum (Zinkevich et al. 2007)                 1                            simultaneous
-``cfr+``       sum, floored at 0 (Tammelin 2014)           t                            alternating
-``linear``     sum, both signs scaled by t/(t+1)           t                            alternating
-``dcfr``       positive x t^a/(t^a+1), negative x          t^gamma                      alternating
+=============  ==========================================  ==============================  ============
+algorithm      regrets                                     average weight of step t        updates
+=============  ==========================================  ==============================  ============
+``cfr``        sum (Zinkevich et al. 2007)                 1                               simultaneous
+``cfr+``       sum, floored at 0 (Tammelin 2014)           t                               alternating
+``linear``     sum, both signs scaled by t/(t+1)           t                               alternating
+``dcfr``       positive x t^a/(t^a+1), negative x          t^gamma                         alternating
                t^b/(t^b+1) (Brown & Sandholm 2019)
-``pcfr+``      CFR+ regrets; strategy from                 t^2 (``averaging_exponent``) alternating
+``pcfr+``      CFR+ regrets; strategy from                 t^2 (``averaging_exponent``)    alternating
                [R + last instantaneous regret]^+
                (Farina, Kroer & Sandholm 2021)
-=============  ==========================================  ===========================  ======================
+=============  ==========================================  ==============================  ============
 
 Zinkevich et al. describe simultaneous updates; Tammelin's CFR+ and the experiments of the Linear/Discounted CFR and
 Predictive CFR+ papers use alternating updates (player 0 updates, then player 1 sees player 0's new strategy, ...).
