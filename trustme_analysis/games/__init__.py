@@ -10,3 +10,4 @@
 from trustme_analysis.games import board1981  # noqa: E402,F401  (trustme_1981)
 from trustme_analysis.games import pinocchio  # noqa: E402,F401  (trustme_pinocchio)
 from trustme_analysis.games import investment1981  # noqa: E402,F401  (trustme_1981_investment)
+from trustme_analysis.games import liar  # noqa: E402,F401  (trustme_liar)

@@ -1,0 +1,214 @@
+"""Parameters of ``trustme_liar`` (rule text ``004_17bc6a636195b0a6.txt``), checked once when the game is loaded.
+
+Each rule number is a parameter with the rule text's value as default. Where the text is silent, the choice is a
+parameter too, marked as an *assumption*; :meth:`LiarConfig.assumptions` lists those in force so that results can
+print them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from trustme_analysis.games import params as p
+
+SHORT_NAME = "trustme_liar"
+
+MODES = ("classique", "trustme")
+UTILITIES = ("auto", "rank", "points", "difference")
+ANNOUNCE_GONE = ("allowed", "forbidden")
+FALSE_CARD_ACCEPTED = ("covered", "round_end")
+LAST_CARDS = ("call_or_pass", "until_covered")
+
+DEFAULTS: dict[str, Any] = {
+    "players": 4,
+    "values": 13,
+    "copies": 4,
+    "max_play": 4,
+    "mode": "classique",
+    "points_going_out": 10,
+    "points_card_in_hand": -1,
+    "points_false_card": 25,
+    "points_unmasked": 10,
+    "points_wrongly_accused": 10,
+    "utility": "auto",
+    "turn_seconds": 30,
+    "rapide_seconds": 15,
+    "rapide": False,
+    "announce_gone": "allowed",
+    "false_card_accepted": "covered",
+    "last_cards": "call_or_pass",
+    "first_player": 0,
+    "max_turns": 1000,
+}
+
+# The text of each assumption, keyed by the parameter that carries it; ``{value}`` is the value in force.
+_ASSUMPTION_TEXT = {
+    "announce_gone": (
+        "A starter may announce a value whose every copy is among the public pair discards ({value}); the text "
+        "neither allows nor forbids it."
+    ),
+    "false_card_accepted": (
+        "A false card scores +25 for its player when it can no longer be revealed: 'covered' = as soon as a later "
+        "play covers it, its round is burned, or the game ends with it unrevealed; 'round_end' = only when its round "
+        "is burned or the game ends with it in the pile (a pile picked up after a challenge scores nothing). In force: "
+        "{value}."
+    ),
+    "last_cards": (
+        "After a player plays their last cards, 'call_or_pass' = each other player in turn may only call liar or "
+        "pass, and the play holds once all have passed; 'until_covered' = the others may also play on top, which "
+        "ends the challenge window (the play holds and the game ends). In force: {value}."
+    ),
+    "first_player": "Seat {value} starts the first round (the text does not say who starts).",
+    "max_turns": (
+        "The game is stopped after {value} player turns if nobody has gone out (the text has no end other than "
+        "going out); a stopped game is ranked and scored as it stands, the unchallenged last play counting as "
+        "accepted, and the snapshot records end='turn_cap'."
+    ),
+    "deal": (
+        "The deck is dealt round the table from seat 0, so when it does not divide evenly the lowest seats hold one "
+        "card more (fixed reading)."
+    ),
+    "empty_after_discard": (
+        "A player left with no card after discarding pairs has gone out at once: the game ends at set-up with every "
+        "such player out, sharing first place (fixed reading)."
+    ),
+    "lowest_card": (
+        "For the timeout rule, 'lowest card' means the smallest value number, 1 being the lowest (fixed reading)."
+    ),
+}
+
+
+@dataclass(frozen=True)
+class LiarConfig:
+    """The checked parameters of one ``trustme_liar`` variant.
+
+    Attributes:
+        players: number of players, 2 to 6 (default 4).
+        values: number of card values in the deck (default 13).
+        copies: cards of each value (default 4; 13 x 4 = the 52-card deck, 8 x 4 = the 32-card deck).
+        max_play: the most cards one play may hold (the text: 1 to 4).
+        mode: ``"classique"`` (first out wins, others ranked by cards left) or ``"trustme"`` (points).
+        points_going_out: Trust Me points for going out (+10).
+        points_card_in_hand: Trust Me points per card left in hand at the end (-1).
+        points_false_card: Trust Me points per false card accepted or burned (+25, secret until the end).
+        points_unmasked: Trust Me points to the accuser who unmasks a liar (+10).
+        points_wrongly_accused: Trust Me points to the honest player wrongly accused (+10).
+        utility: what ``returns()`` gives solvers: ``"rank"``, ``"points"``, ``"difference"`` (own points minus
+            the others' mean) or ``"auto"`` (rank in Classique; points in Trust Me, difference with two players).
+        turn_seconds: the turn timer (30 s); recorded with results, not a clock.
+        rapide_seconds: the turn timer in Rapide mode (15 s).
+        rapide: whether the Rapide timer is in force.
+        announce_gone: assumption; may a starter announce a value all of whose copies were discarded?
+        false_card_accepted: assumption; when a false card scores (see :data:`_ASSUMPTION_TEXT`).
+        last_cards: assumption; what the others may do after a player plays their last cards.
+        first_player: assumption; the seat that starts the first round.
+        max_turns: assumption; the turn cap that guarantees the game ends.
+    """
+
+    players: int
+    values: int
+    copies: int
+    max_play: int
+    mode: str
+    points_going_out: int
+    points_card_in_hand: int
+    points_false_card: int
+    points_unmasked: int
+    points_wrongly_accused: int
+    utility: str
+    turn_seconds: int
+    rapide_seconds: int
+    rapide: bool
+    announce_gone: str
+    false_card_accepted: str
+    last_cards: str
+    first_player: int
+    max_turns: int
+
+    @classmethod
+    def from_params(cls, params: dict[str, Any] | None) -> LiarConfig:
+        """Check ``params`` (a pyspiel parameter dict) and build the config; errors name parameter and range."""
+        m = p.merged(DEFAULTS, params)
+        g = SHORT_NAME
+        players = p.int_in_range(g, m, "players", 2, 6)
+        values = p.int_in_range(g, m, "values", 1, 20)
+        copies = p.int_in_range(g, m, "copies", 1, 8)
+        if values * copies < players:
+            raise p.ParameterError(g, "values", values, f"values x copies >= players ({players})")
+        max_play = p.int_in_range(g, m, "max_play", 1, 6)
+        mode = p.choice(g, m, "mode", MODES)
+        points = {
+            name: p.int_in_range(g, m, name, -1000, 1000)
+            for name in (
+                "points_going_out",
+                "points_card_in_hand",
+                "points_false_card",
+                "points_unmasked",
+                "points_wrongly_accused",
+            )
+        }
+        utility = p.choice(g, m, "utility", UTILITIES)
+        if utility == "points" and mode == "classique":
+            raise p.ParameterError(g, "utility", utility, "'auto' or 'rank' when mode='classique' (no points there)")
+        if utility == "difference" and mode == "classique":
+            raise p.ParameterError(g, "utility", utility, "'auto' or 'rank' when mode='classique' (no points there)")
+        turn_seconds = p.int_in_range(g, m, "turn_seconds", 1, 3600)
+        rapide_seconds = p.int_in_range(g, m, "rapide_seconds", 1, 3600)
+        rapide = m["rapide"]
+        if not isinstance(rapide, bool):
+            raise p.ParameterError(g, "rapide", rapide, "True or False")
+        return cls(
+            players=players,
+            values=values,
+            copies=copies,
+            max_play=max_play,
+            mode=mode,
+            utility=utility,
+            turn_seconds=turn_seconds,
+            rapide_seconds=rapide_seconds,
+            rapide=rapide,
+            announce_gone=p.choice(g, m, "announce_gone", ANNOUNCE_GONE),
+            false_card_accepted=p.choice(g, m, "false_card_accepted", FALSE_CARD_ACCEPTED),
+            last_cards=p.choice(g, m, "last_cards", LAST_CARDS),
+            first_player=p.int_in_range(g, m, "first_player", 0, players - 1),
+            max_turns=p.int_in_range(g, m, "max_turns", 1, 1_000_000),
+            **points,
+        )
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the deck (all of them are dealt)."""
+        return self.values * self.copies
+
+    @property
+    def seconds_per_turn(self) -> int:
+        """The turn timer in force (Rapide or not)."""
+        return self.rapide_seconds if self.rapide else self.turn_seconds
+
+    @property
+    def utility_in_force(self) -> str:
+        """``utility`` with ``"auto"`` resolved: rank (Classique), points, or difference (Trust Me, 2 players)."""
+        if self.utility != "auto":
+            return self.utility
+        if self.mode == "classique":
+            return "rank"
+        return "difference" if self.players == 2 else "points"
+
+    def hand_sizes(self) -> tuple[int, ...]:
+        """Cards dealt to each seat: round the table from seat 0, so the lowest seats get any extra card."""
+        base, extra = divmod(self.deck_size, self.players)
+        return tuple(base + (1 if seat < extra else 0) for seat in range(self.players))
+
+    def assumptions(self) -> list[dict[str, Any]]:
+        """The assumptions in force, as ``{"parameter", "value", "text"}`` dicts.
+
+        Fixed readings (no alternative implemented) carry ``"value": "fixed"``.
+        """
+        out = []
+        for name in ("announce_gone", "false_card_accepted", "last_cards", "first_player", "max_turns"):
+            value = getattr(self, name)
+            out.append({"parameter": name, "value": value, "text": _ASSUMPTION_TEXT[name].format(value=value)})
+        for name in ("deal", "empty_after_discard", "lowest_card"):
+            out.append({"parameter": name, "value": "fixed", "text": _ASSUMPTION_TEXT[name]})
+        return out

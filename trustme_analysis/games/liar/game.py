@@ -1,0 +1,647 @@
+"""``trustme_liar``: the Cheat/"Menteur" card game of rule text ``004`` as an OpenSpiel Python game.
+
+A round: the starter plays 1 to ``max_play`` cards face down and announces a value (only the value can be a lie);
+then each player in turn calls liar on the last play, plays more cards announcing the same value, or passes. A
+challenge turns over only the last play: any false card and the liar picks up the whole pile, else the accuser does;
+the one who did not pick up starts the next round. When all the others have passed, the last player to have played
+adds cards or burns the pile and starts a new round. The starter cannot pass. A player who plays their last cards is
+out, and the game over, if the play survives the others' calls. See ``docs/games/liar.rst`` for the rule -> code
+table and :mod:`trustme_analysis.games.liar.config` for the parameters and assumptions.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.games.liar import deal, plays, scoring
+from trustme_analysis.games.liar.config import DEFAULTS, SHORT_NAME, LiarConfig
+from trustme_analysis.games.liar.plays import BURN, FIRST_PLAY, LIAR, PASS
+
+_MAX_PLAYERS = 6
+
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name='Trust Me: Cheat / "Menteur" (Classique and Trust Me scoring)',
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=pyspiel.GameType.Utility.GENERAL_SUM,
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=_MAX_PLAYERS,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=False,
+    parameter_specification=dict(DEFAULTS),
+)
+
+
+def _game_type(config: LiarConfig) -> pyspiel.GameType:
+    # Rank and difference utilities are zero-sum, which solvers can exploit; points are general-sum.
+    zero_sum = config.utility_in_force in ("rank", "difference")
+    return pyspiel.GameType(
+        short_name=GAME_TYPE.short_name,
+        long_name=GAME_TYPE.long_name,
+        dynamics=GAME_TYPE.dynamics,
+        chance_mode=GAME_TYPE.chance_mode,
+        information=GAME_TYPE.information,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=GAME_TYPE.reward_model,
+        max_num_players=GAME_TYPE.max_num_players,
+        min_num_players=GAME_TYPE.min_num_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=False,
+        parameter_specification=dict(DEFAULTS),
+    )
+
+
+class Rules:
+    """The fixed data of one variant, shared by every state (never copied when a state is cloned)."""
+
+    def __init__(self, config: LiarConfig):
+        self.config = config
+        self.multisets = plays.all_multisets(config.values, config.copies, config.max_play)
+        self.multiset_index = {m: i for i, m in enumerate(self.multisets)}
+        self.splits = deal.splits(config.copies, config.players)
+        self.hand_sizes = config.hand_sizes()
+
+    def __deepcopy__(self, memo: dict) -> Rules:
+        return self
+
+    def play_action(self, cards: tuple[int, ...], announced: int) -> int:
+        """The action id of playing 0-based ``cards`` and announcing 0-based ``announced``."""
+        return FIRST_PLAY + self.multiset_index[tuple(sorted(cards))] * self.config.values + announced
+
+    def decode_play(self, action: int) -> tuple[tuple[int, ...], int]:
+        """``(cards, announced)``, 0-based, of a play action."""
+        index, announced = divmod(action - FIRST_PLAY, self.config.values)
+        return self.multisets[index], announced
+
+
+class LiarGame(pyspiel.Game):
+    """The ``trustme_liar`` game; parameters as in :class:`~trustme_analysis.games.liar.config.LiarConfig`."""
+
+    def __init__(self, params: dict[str, Any] | None = None):
+        config = LiarConfig.from_params(params)
+        rules = Rules(config)
+        low, high = scoring.utility_bounds(config)
+        info = pyspiel.GameInfo(
+            num_distinct_actions=FIRST_PLAY + len(rules.multisets) * config.values,
+            max_chance_outcomes=len(rules.splits),
+            num_players=config.players,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=0.0 if config.utility_in_force in ("rank", "difference") else None,
+            max_game_length=config.values + config.max_turns,
+        )
+        super().__init__(_game_type(config), info, params or {})
+        self.config = config
+        self.rules = rules
+
+    def new_initial_state(self) -> LiarState:
+        """A state before the deal."""
+        return LiarState(self)
+
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: Any = None):
+        """Observer giving information-state strings (perfect recall) and observation strings."""
+        return LiarObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+    def assumptions(self) -> list[dict[str, Any]]:
+        """The assumptions in force, ``{"parameter", "value", "text"}`` each (see :class:`LiarConfig`)."""
+        return self.config.assumptions()
+
+    def play_action(self, cards: tuple[int, ...] | list[int], announced: int) -> int:
+        """The action id for playing ``cards`` (values ``1..values``) while announcing ``announced`` (1-based)."""
+        return self.rules.play_action(tuple(v - 1 for v in cards), announced - 1)
+
+    def deal_actions(self, hands: list[list[int]]) -> list[int]:
+        """The chance actions that deal exactly ``hands`` (lists of values ``1..values``, one per seat)."""
+        config = self.config
+        if len(hands) != config.players or any(len(h) != n for h, n in zip(hands, self.rules.hand_sizes)):
+            raise ValueError(f"hands must hold {self.rules.hand_sizes} cards per seat; got {[len(h) for h in hands]}")
+        actions = []
+        for v in range(1, config.values + 1):
+            split = tuple(h.count(v) for h in hands)
+            if sum(split) != config.copies:
+                raise ValueError(f"value {v} is dealt {sum(split)} times; the deck has {config.copies}")
+            actions.append(self.rules.splits.index(split))
+        return actions
+
+
+class Table:
+    """The mutable position of one game: hands, pile, round, counters and the event log.
+
+    Kept in one object so that cloning a state (which OpenSpiel does by deep-copying each attribute) copies plain
+    lists of ints and immutable tuples in one pass instead of walking them element by element.
+    """
+
+    __slots__ = (
+        "dealt", "hands", "initial", "discards", "pile", "credited", "round_value", "round_starter", "passes",
+        "current", "going_out", "out", "end", "turns", "burned", "false_cards", "unmasked", "wrongly_accused",
+        "events",
+    )
+
+    def __init__(self, config: LiarConfig):
+        n, values = config.players, config.values
+        self.dealt = 0  # values dealt so far; the deal is over at ``values``
+        self.hands = [[0] * values for _ in range(n)]  # cards per value in each hand
+        self.initial: tuple[tuple[int, ...], ...] = ()  # hands as dealt, before discarding pairs
+        self.discards: tuple[tuple[int, ...], ...] = ()
+        # The face-down pile of this round: (player, announced, cards, false cards) per play, oldest first.
+        self.pile: list[tuple[int, int, tuple[int, ...], int]] = []
+        self.credited = 0  # leading plays of the pile whose false cards have already scored
+        self.round_value = -1  # the announced value of this round; -1 before the starter plays
+        self.round_starter = config.first_player
+        self.passes = 0
+        self.current = config.first_player
+        self.going_out = -1  # a player whose last cards are on the table, awaiting the others' calls
+        self.out = [False] * n
+        self.end = ""  # "", "out", "setup" (out after discarding pairs) or "turn_cap"
+        self.turns = 0
+        self.burned = [0] * values
+        self.false_cards = [0] * n  # false cards accepted or burned, per player (secret bluff points)
+        self.unmasked = [0] * n
+        self.wrongly_accused = [0] * n
+        self.events: list[tuple] = []  # immutable tuples, so a shallow copy of the list is a deep copy
+
+    def __deepcopy__(self, memo: dict) -> Table:
+        new = object.__new__(Table)
+        for name in ("dealt", "initial", "discards", "credited", "round_value", "round_starter", "passes",
+                     "current", "going_out", "end", "turns"):
+            setattr(new, name, getattr(self, name))
+        new.hands = [list(h) for h in self.hands]
+        for name in ("pile", "out", "burned", "false_cards", "unmasked", "wrongly_accused", "events"):
+            setattr(new, name, list(getattr(self, name)))
+        return new
+
+
+class LiarState(pyspiel.State):
+    """A position of ``trustme_liar``: the deal (chance, one node per value), then the players' turns."""
+
+    def __init__(self, game: LiarGame):
+        super().__init__(game)
+        self._rules = game.rules
+        self._t = Table(game.rules.config)
+
+    # --- pyspiel API -------------------------------------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """The seat to act, CHANCE during the deal, TERMINAL at the end."""
+        if self._t.end:
+            return pyspiel.PlayerId.TERMINAL
+        if self._t.dealt < self._rules.config.values:
+            return pyspiel.PlayerId.CHANCE
+        return self._t.current
+
+    def is_terminal(self) -> bool:
+        """Whether the game is over (someone is out, or the turn cap was reached)."""
+        return bool(self._t.end)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """How the copies of the next value split between the seats, with their probabilities."""
+        rules = self._rules
+        room = [size - sum(hand) for size, hand in zip(rules.hand_sizes, self._t.hands)]
+        return deal.split_outcomes(rules.splits, room, rules.config.copies)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        rules = self._rules
+        values = rules.config.values
+        hand = self._t.hands[player]
+        if self._t.going_out >= 0:
+            actions = [LIAR, PASS]
+            if rules.config.last_cards == "until_covered":
+                actions += self._plays(hand, self._t.round_value)
+            return actions
+        if self._t.round_value < 0:
+            announceable = [v for v in range(values) if self._may_announce(v)]
+            return sorted(
+                FIRST_PLAY + rules.multiset_index[m] * values + a
+                for m in plays.sub_multisets(tuple(hand), rules.config.max_play)
+                for a in announceable
+            )
+        if player == self._t.pile[-1][0]:
+            # Everyone else passed: the last player adds cards or burns; passing again is not an option.
+            return [BURN] + self._plays(hand, self._t.round_value)
+        return [LIAR, PASS] + self._plays(hand, self._t.round_value)
+
+    def _plays(self, hand: list[int], announced: int) -> list[int]:
+        rules = self._rules
+        values = rules.config.values
+        return sorted(
+            FIRST_PLAY + rules.multiset_index[m] * values + announced
+            for m in plays.sub_multisets(tuple(hand), rules.config.max_play)
+        )
+
+    def _may_announce(self, value: int) -> bool:
+        if self._rules.config.announce_gone == "allowed":
+            return True
+        return sum(d[value] for d in self._t.discards) < self._rules.config.copies
+
+    def _apply_action(self, action: int) -> None:
+        if self.is_chance_node():
+            self._deal(action)
+            return
+        player = self._t.current
+        if action == LIAR:
+            self._call_liar(player)
+        elif action == PASS:
+            self._pass(player)
+        elif action == BURN:
+            self._burn(player)
+        else:
+            self._play(player, action)
+        self._t.turns += 1
+        if not self._t.end and self._t.turns >= self._rules.config.max_turns:
+            self._t.events.append(("turn_cap",))
+            self._finish("turn_cap")
+
+    # --- the rules ---------------------------------------------------------------------------------------------
+
+    def _deal(self, action: int) -> None:
+        split = self._rules.splits[action]
+        for seat, k in enumerate(split):
+            self._t.hands[seat][self._t.dealt] = k
+        self._t.dealt += 1
+        if self._t.dealt == self._rules.config.values:
+            self._discard_pairs()
+
+    def _discard_pairs(self) -> None:
+        self._t.initial = tuple(tuple(h) for h in self._t.hands)
+        discards = []
+        for seat, hand in enumerate(self._t.hands):
+            gone = [0] * len(hand)
+            for v, count in enumerate(hand):
+                hand[v], gone[v] = deal.discard_pairs(count)
+            discards.append(tuple(gone))
+            self._t.events.append(("discard", seat, tuple(plays.counts_to_cards(gone))))
+        self._t.discards = tuple(discards)
+        empty = [seat for seat, hand in enumerate(self._t.hands) if not any(hand)]
+        if empty:
+            for seat in empty:
+                self._t.out[seat] = True
+                self._t.events.append(("out", seat))
+            self._finish("setup")
+
+    def _play(self, player: int, action: int) -> None:
+        cards, announced = self._rules.decode_play(action)
+        hand = self._t.hands[player]
+        for v in cards:
+            hand[v] -= 1
+        false = sum(1 for v in cards if v != announced)
+        if not self._t.pile:
+            self._t.round_starter = player
+        elif self._rules.config.false_card_accepted == "covered":
+            self._credit(len(self._t.pile))  # the play below can no longer be turned over
+        self._t.pile.append((player, announced, cards, false))
+        self._t.round_value = announced
+        self._t.passes = 0
+        self._t.events.append(("play", player, announced, cards, false))
+        if self._t.going_out >= 0:
+            # last_cards="until_covered": covering the last cards ends their challenge window; they held.
+            self._t.out[self._t.going_out] = True
+            self._t.events.append(("out", self._t.going_out))
+            self._finish("out")
+            return
+        if not any(hand):
+            self._t.going_out = player
+        self._t.current = self._next(player)
+
+    def _pass(self, player: int) -> None:
+        self._t.passes += 1
+        self._t.events.append(("pass", player))
+        n = self._rules.config.players
+        if self._t.going_out >= 0 and self._t.passes == n - 1:
+            self._t.out[self._t.going_out] = True
+            self._t.events.append(("out", self._t.going_out))
+            self._finish("out")
+            return
+        self._t.current = self._next(player)
+
+    def _call_liar(self, accuser: int) -> None:
+        liar, announced, cards, false = self._t.pile[-1]
+        picker, starter = (liar, accuser) if false else (accuser, liar)
+        pile_size = self._pick_up(picker)
+        if false:
+            self._t.unmasked[accuser] += 1
+        else:
+            self._t.wrongly_accused[liar] += 1
+        self._t.events.append(("liar", accuser, liar, announced, cards, false, picker, pile_size))
+        self._new_round(starter)
+        if self._t.going_out >= 0:
+            going_out, self._t.going_out = self._t.going_out, -1
+            if not false:
+                self._t.out[going_out] = True
+                self._t.events.append(("out", going_out))
+                self._finish("out")
+
+    def _burn(self, player: int) -> None:
+        self._credit(len(self._t.pile))
+        size = 0
+        for _, _, cards, _ in self._t.pile:
+            for v in cards:
+                self._t.burned[v] += 1
+            size += len(cards)
+        self._t.events.append(("burn", player, size))
+        self._t.pile = []
+        self._t.credited = 0
+        self._new_round(player)
+
+    def _pick_up(self, picker: int) -> int:
+        hand = self._t.hands[picker]
+        size = 0
+        for _, _, cards, _ in self._t.pile:
+            for v in cards:
+                hand[v] += 1
+            size += len(cards)
+        self._t.pile = []
+        self._t.credited = 0
+        return size
+
+    def _new_round(self, starter: int) -> None:
+        self._t.round_value = -1
+        self._t.round_starter = starter
+        self._t.passes = 0
+        self._t.current = starter
+
+    def _credit(self, upto: int) -> None:
+        """Score the false cards of the plays ``[credited, upto)`` of the pile: they were accepted."""
+        for player, _, _, false in self._t.pile[self._t.credited : upto]:
+            self._t.false_cards[player] += false
+        self._t.credited = max(self._t.credited, upto)
+
+    def _finish(self, end: str) -> None:
+        # Whatever is still face down and unrevealed at the end was accepted (both readings agree on this).
+        self._credit(len(self._t.pile))
+        self._t.end = end
+
+    def _next(self, player: int) -> int:
+        return (player + 1) % self._rules.config.players
+
+    # --- results -------------------------------------------------------------------------------------------------
+
+    def cards_left(self) -> list[int]:
+        """Cards in each player's hand."""
+        return [sum(h) for h in self._t.hands]
+
+    def ranks(self) -> list[float]:
+        """Each player's place (1 = best, ties shared): Classique order, or by points in Trust Me mode."""
+        if self._rules.config.mode == "classique":
+            return scoring.classique_ranks(self.cards_left(), self._t.out)
+        return scoring.shared_ranks([-x for x in self.points()])
+
+    def points_by_source(self) -> list[dict[str, int]]:
+        """Trust Me points of each player by source, as they stand."""
+        return scoring.points_by_source(
+            self._rules.config,
+            self.cards_left(),
+            self._t.out,
+            self._t.false_cards,
+            self._t.unmasked,
+            self._t.wrongly_accused,
+        )
+
+    def points(self) -> list[int]:
+        """Trust Me points of each player, as they stand."""
+        return [sum(src.values()) for src in self.points_by_source()]
+
+    def returns(self) -> list[float]:
+        """The utility in force at the end (rank, points or difference); zeros before."""
+        n = self._rules.config.players
+        if not self._t.end:
+            return [0.0] * n
+        kind = self._rules.config.utility_in_force
+        if kind == "rank":
+            if self._rules.config.mode == "classique":
+                return scoring.rank_utility(self.ranks())
+            return scoring.rank_utility(scoring.shared_ranks([-x for x in self.points()]))
+        if kind == "points":
+            return [float(x) for x in self.points()]
+        return scoring.difference_utility(self.points())
+
+    # --- strings and the referee's view --------------------------------------------------------------------------
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            split = self._rules.splits[action]
+            return f"Deal value {self._t.dealt + 1}: " + "/".join(str(k) for k in split)
+        if action == LIAR:
+            return "Liar"
+        if action == PASS:
+            return "Pass"
+        if action == BURN:
+            return "Burn"
+        cards, announced = self._rules.decode_play(action)
+        return f"Play [{plays.labels(cards)}] as {len(cards)}x{announced + 1}"
+
+    def __str__(self) -> str:
+        hands = " ".join(f"[{plays.labels(plays.counts_to_cards(h))}]" for h in self._t.hands)
+        pile = " ".join(f"{p}:{plays.labels(c)}@{a + 1}" for p, a, c, _ in self._t.pile)
+        return (
+            f"hands {hands} | pile {pile or '-'} | value {self._t.round_value + 1} | to act {self.current_player()} "
+            f"| passes {self._t.passes} | going out {self._t.going_out} | turns {self._t.turns} | end {self._t.end or '-'}"
+        )
+
+    def private_view(self, player: int) -> str:
+        """The history as ``player`` saw it (perfect recall): own deal, public events, own cards played and taken."""
+        pieces = [f"p{player}"]
+        if self._t.dealt < self._rules.config.values:
+            pieces.append("dealt:" + "".join(str(k) for k in self._t.hands[player][: self._t.dealt]))
+            return " ".join(pieces)
+        pieces.append("dealt:" + "".join(str(k) for k in self._t.initial[player]))
+        for event in self._t.events:
+            pieces.append(_event_string(event, player))
+        pieces.append("hand:" + "".join(str(k) for k in self._t.hands[player]))
+        return " ".join(pieces)
+
+    def public_view(self, player: int | None) -> str:
+        """What is on the table now (no history); with ``player``, also that player's hand and bluff points."""
+        pieces = []
+        if player is not None:
+            pieces.append(f"p{player} hand:" + "".join(str(k) for k in self._t.hands[player]))
+            pieces.append(f"bluffs:{self._t.false_cards[player]}")
+        if self._t.dealt < self._rules.config.values:
+            pieces.append(f"dealing:{self._t.dealt}")
+            return " ".join(pieces)
+        pieces.append("sizes:" + "/".join(str(n) for n in self.cards_left()))
+        pieces.append("discards:" + "".join(str(sum(d[v] for d in self._t.discards)) for v in range(len(self._t.burned))))
+        pieces.append(f"burned:{sum(self._t.burned)} pile:{sum(len(c) for _, _, c, _ in self._t.pile)}")
+        if self._t.pile:
+            last, announced, cards, _ = self._t.pile[-1]
+            pieces.append(f"last:{last}:{len(cards)}x{announced + 1} passes:{self._t.passes}")
+        pieces.append(f"starter:{self._t.round_starter} going_out:{self._t.going_out} turn:{self._t.turns}")
+        pieces.append("unmasked:" + "/".join(map(str, self._t.unmasked)))
+        pieces.append("accused:" + "/".join(map(str, self._t.wrongly_accused)))
+        return " ".join(pieces)
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything a referee sees, as a plain JSON-serialisable dict (values numbered ``1..values``).
+
+        Keys: ``game``, ``mode``, ``players``, ``turn_seconds``, ``assumptions``, ``phase``, ``to_act``, ``turns``,
+        ``dealt`` and ``discards`` (per seat), ``hands``, ``pile`` (plays of this round, oldest first),
+        ``round_value``, ``round_starter``, ``last_player``, ``passes_in_a_row``, ``going_out``, ``burned``,
+        ``cards_left``, ``counts`` (false cards accepted, liars unmasked, wrongly accused per player),
+        ``points_by_source``, ``events``; at the end also ``end``, ``out``, ``ranks``, ``scores`` and ``returns``.
+        """
+        config = self._rules.config
+
+        def cards(counts: tuple[int, ...] | list[int]) -> list[int]:
+            return [v + 1 for v in plays.counts_to_cards(counts)]
+
+        if self._t.end:
+            phase = "over"
+        elif self._t.dealt < config.values:
+            phase = "deal"
+        elif self._t.going_out >= 0:
+            phase = "last_cards"
+        elif self._t.round_value < 0:
+            phase = "start"
+        elif self._t.current == self._t.pile[-1][0]:
+            phase = "add_or_burn"
+        else:
+            phase = "respond"
+        snap: dict[str, Any] = {
+            "game": SHORT_NAME,
+            "mode": config.mode,
+            "players": config.players,
+            "turn_seconds": config.seconds_per_turn,
+            "assumptions": config.assumptions(),
+            "phase": phase,
+            "to_act": int(self.current_player()),
+            "turns": self._t.turns,
+            "dealt": [cards(h) for h in self._t.initial],
+            "discards": [cards(d) for d in self._t.discards],
+            "hands": [cards(h) for h in self._t.hands],
+            "pile": [
+                {"player": p, "announced": a + 1, "count": len(c), "cards": [v + 1 for v in c], "false": f}
+                for p, a, c, f in self._t.pile
+            ],
+            "round_value": self._t.round_value + 1 if self._t.round_value >= 0 else None,
+            "round_starter": self._t.round_starter,
+            "last_player": self._t.pile[-1][0] if self._t.pile else None,
+            "passes_in_a_row": self._t.passes,
+            "going_out": self._t.going_out if self._t.going_out >= 0 else None,
+            "burned": cards(self._t.burned),
+            "cards_left": self.cards_left(),
+            "counts": {
+                "false_cards": list(self._t.false_cards),
+                "unmasked": list(self._t.unmasked),
+                "wrongly_accused": list(self._t.wrongly_accused),
+            },
+            "points_by_source": self.points_by_source(),
+            "events": [_event_dict(e) for e in self._t.events],
+        }
+        if self._t.end:
+            snap["end"] = self._t.end
+            snap["out"] = [s for s in range(config.players) if self._t.out[s]]
+            snap["ranks"] = self.ranks()
+            snap["scores"] = self.points() if config.mode == "trustme" else None
+            snap["returns"] = self.returns()
+        return snap
+
+
+def timeout_action(state: LiarState) -> int:
+    """The action the turn timer imposes on the player to act (the text's default when time runs out).
+
+    A starter plays their lowest card (smallest value number) without bluff: one card, announcing its true value.
+    Anyone else passes. The last player, asked to add cards or burn after all the others passed, cannot pass; for
+    them, playing nothing means not adding, so the pile is burned (an assumption: the text names no third choice).
+    """
+    player = state.current_player()
+    if player < 0:
+        raise ValueError("timeout_action: no player is to act (chance node or game over)")
+    if state._t.going_out >= 0:
+        return PASS
+    if state._t.round_value < 0:
+        lowest = next(v for v, n in enumerate(state._t.hands[player]) if n)
+        return state._rules.play_action((lowest,), lowest)
+    if state._t.pile[-1][0] == player:
+        return BURN
+    return PASS
+
+
+def _event_string(event: tuple, viewer: int) -> str:
+    kind = event[0]
+    if kind == "discard":
+        return f"D{event[1]}[{plays.labels(event[2])}]"
+    if kind == "play":
+        _, player, announced, cards, _ = event
+        own = f"[{plays.labels(cards)}]" if player == viewer else ""
+        return f"P{player}:{len(cards)}x{announced + 1}{own}"
+    if kind == "pass":
+        return f"-{event[1]}"
+    if kind == "liar":
+        _, accuser, liar, _, cards, false, picker, size = event
+        return f"L{accuser}>{liar}[{plays.labels(cards)}]{'F' if false else 'T'}^{picker}:{size}"
+    if kind == "burn":
+        return f"B{event[1]}:{event[2]}"
+    if kind == "out":
+        return f"O{event[1]}"
+    return "cap"
+
+
+def _event_dict(event: tuple) -> dict[str, Any]:
+    kind = event[0]
+    if kind == "discard":
+        return {"type": "discard", "player": event[1], "cards": [v + 1 for v in event[2]]}
+    if kind == "play":
+        _, player, announced, cards, false = event
+        return {
+            "type": "play",
+            "player": player,
+            "announced": announced + 1,
+            "count": len(cards),
+            "cards": [v + 1 for v in cards],
+            "false": false,
+        }
+    if kind == "pass":
+        return {"type": "pass", "player": event[1]}
+    if kind == "liar":
+        _, accuser, liar, announced, cards, false, picker, size = event
+        return {
+            "type": "liar",
+            "accuser": accuser,
+            "player": liar,
+            "announced": announced + 1,
+            "cards": [v + 1 for v in cards],
+            "false": false,
+            "caught": bool(false),
+            "picked_up_by": picker,
+            "pile_size": size,
+        }
+    if kind == "burn":
+        return {"type": "burn", "player": event[1], "pile_size": event[2]}
+    if kind == "out":
+        return {"type": "out", "player": event[1]}
+    return {"type": "turn_cap"}
+
+
+class LiarObserver:
+    """Strings for OpenSpiel observers: perfect recall gives the information state, otherwise the table now."""
+
+    def __init__(self, iig_obs_type: pyspiel.IIGObservationType, params: Any = None):
+        if params:
+            raise ValueError(f"trustme_liar observer takes no parameters; got {params}")
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = iig_obs_type.public_info
+        # No tensors: the solvers here work on strings; OpenSpiel still expects the attributes.
+        self.tensor = np.zeros(0, np.float32)
+        self.dict: dict[str, np.ndarray] = {}
+
+    def set_from(self, state: LiarState, player: int) -> None:
+        """Nothing to write: this observer has no tensor."""
+
+    def string_from(self, state: LiarState, player: int) -> str:
+        """The information state (perfect recall) or the observation of ``state`` for ``player``."""
+        if self.perfect_recall:
+            return state.private_view(player)
+        return state.public_view(player if self.private else None)
+
+
+pyspiel.register_game(GAME_TYPE, LiarGame)
