@@ -90,3 +90,40 @@ def test_claimant_follows_an_informed_players_purchase():
     trusting = make_bot(game, "heuristic", 0, np.random.default_rng(0), signal_weight=1.0, invest_threshold=1.0)
     assert game.investing.label(cautious.step(state) - game.a_invest) == "hold"
     assert game.investing.label(trusting.step(state) - game.a_invest).startswith("buy")
+
+
+def _small(tmp_path):
+    """The small-board helpers of tests/games (no packages in tests: put that folder on the path)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "games"))
+    import test_board1981_support as support
+
+    return support
+
+
+def test_look_or_claim_unseen_follows_the_knob(tmp_path):
+    support = _small(tmp_path)
+    game = support.small_game(tmp_path)
+    state = support.play(support.start(game), support.die(2), support.space(game, "r1"))
+    looker = make_bot(game, "heuristic", 0, np.random.default_rng(0), claim_unseen=0.0)
+    claimer = make_bot(game, "heuristic", 0, np.random.default_rng(0), claim_unseen=1.0)
+    assert looker.step(state) == game.a_look
+    assert claimer.step(state) == game.a_claim_unseen
+
+
+def test_claimant_heads_for_the_company(tmp_path):
+    support = _small(tmp_path)
+    game = support.small_game(tmp_path)
+    state = support.play(support.start(game), support.die(2), support.space(game, "r1"), game.a_claim_unseen)
+    support.play(state, support.die(3))
+    bot = make_bot(game, "heuristic", 0, np.random.default_rng(0))
+    assert bot.step(state) == game.board.company
+    # Out of reach of the Company it moves to the closest space: from the Hot Tip r3 a roll of 2 ends on r1 or r5.
+    state = support.play(support.start(game), support.die(2), support.space(game, "r1"), game.a_claim_unseen)
+    support.play(state, support.die(2), support.space(game, "r3"), game.a_decline, support.die(2))
+    support.play(state, support.space(game, "r9"), support.die(2))
+    assert state.current_player() == 0
+    assert state.legal_actions() == [support.space(game, "r1"), support.space(game, "r5")]
+    assert bot.step(state) == support.space(game, "r5")
