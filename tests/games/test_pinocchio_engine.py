@@ -221,6 +221,9 @@ def test_clone_is_independent_and_serialisation_round_trips():
     clone.apply_action(game.codec.trust)
     assert t.snap["tale"]["votes"] == [None, None, None]
     assert clone.snapshot()["tale"]["votes"] == [None, True, None]
+    clone.apply_action(game.codec.trust)  # trusted tall tale: Reputation, Park and Tickets change in the clone only
+    assert clone.snapshot()["reputations"][0] == [1, 5] and clone.snapshot()["tickets"][0][3] == 1
+    assert t.snap["reputations"][0] == [] and t.snap["park"] == [1, 2, 3, 4] and t.snap["tickets"][0] == [0] * 6
     text = pyspiel.serialize_game_and_state(game, t.state)
     _, back = pyspiel.deserialize_game_and_state(text)
     assert back.snapshot() == t.snap

@@ -34,6 +34,28 @@ _ROWS = {(False, True): "true_trusted", (False, False): "true_distrusted", (True
          (True, False): "tall_distrusted"}
 
 
+class _Flat(list):
+    """A list of immutable items (ints, bools, None, tuples, strings).
+
+    pyspiel's ``clone()`` deep-copies every attribute of a Python state; for such a list a shallow copy is already a
+    full copy, and much cheaper.
+    """
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict) -> _Flat:
+        return _Flat(self)
+
+
+class _Rows(list):
+    """A list of :class:`_Flat` rows (one per seat); copying it copies each row."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict) -> _Rows:
+        return _Rows(_Flat(r) for r in self)
+
+
 def _values_of(counts: list[int]) -> list[int]:
     """Counts per value -> the sorted list of values (``[0, 2, 1]`` -> ``[2, 2, 3]``)."""
     out: list[int] = []
@@ -59,15 +81,15 @@ class PinocchioState(pyspiel.State):
         self._turn = 0
         self._active = 0
         self._actor = 0
-        self._deck = [rules.deck_per_value] * V
+        self._deck = _Flat([rules.deck_per_value] * V)
         self._deck_total = rules.deck_per_value * V
-        self._discard = [0] * V
-        self._park = [0] * V
-        self._hands = [[0] * V for _ in range(n)]
-        self._reps = [[0] * V for _ in range(n)]
-        self._tickets = [[0] * V for _ in range(n)]
-        self._stacks = list(rules.stacks)
-        self._coin_used = [False] * n
+        self._discard = _Flat([0] * V)
+        self._park = _Flat([0] * V)
+        self._hands = _Rows(_Flat([0] * V) for _ in range(n))
+        self._reps = _Rows(_Flat([0] * V) for _ in range(n))
+        self._tickets = _Rows(_Flat([0] * V) for _ in range(n))
+        self._stacks = _Flat(rules.stacks)
+        self._coin_used = _Flat([False] * n)
         self._runouts = 0
         self._ran_out = False  # the deck ran out during the current turn
         self._bonus = False  # a bonus turn is pending
@@ -77,7 +99,7 @@ class PinocchioState(pyspiel.State):
         self._refill_left = 0
         self._after_refill = _THEN_DRAW
         self._tale: tuple[int, int] | None = None  # (Park value claimed, hidden hand value)
-        self._votes: list[bool | None] = [None] * n
+        self._votes: list[bool | None] = _Flat([None] * n)
         self._vote_i = 0
         self._trusted: bool | None = None
         self._coin: int | None = None
@@ -88,9 +110,9 @@ class PinocchioState(pyspiel.State):
         self._winner = -1
         self._totals: tuple[int, ...] | None = None
         # Events as tuples (kind first); snapshot() turns them into dicts.
-        self._events: list[tuple] = []
+        self._events: list[tuple] = _Flat()
         # What each player observed, in order: (who, text for `who`, text for everyone else); who=-1: public.
-        self._log: list[tuple[int, str, str]] = []
+        self._log: list[tuple[int, str, str]] = _Flat()
 
     # ------------------------------------------------------------------ pyspiel API
 
@@ -142,7 +164,8 @@ class PinocchioState(pyspiel.State):
         n_combos = len(codec.combos)
         out += [codec.rep_base + (w - 1) * n_combos + c for w in held for c in combos]
         out += [codec.take_base + (w - 1) * V + (u - 1) for w in held for u in in_park]
-        return out
+        # An empty Park with nothing to cash leaves no action (only possible under empty_deck=skip): pass.
+        return out or [codec.pass_]
 
     def _usable_combos(self) -> list[int]:
         """Combos the active player's Reputation holds whose Ticket stack is not empty, in ascending order.
@@ -290,7 +313,7 @@ class PinocchioState(pyspiel.State):
         if self._rules.empty_deck == "reshuffle" and any(self._discard):
             self._deck = self._discard
             self._deck_total = sum(self._deck)
-            self._discard = [0] * self._rules.values
+            self._discard = _Flat([0] * self._rules.values)
             self._log.append((-1, "", "reshuffle"))
             return True
         return False
@@ -344,7 +367,7 @@ class PinocchioState(pyspiel.State):
             self._hands[p][move.hand - 1] -= 1
             self._tale = (move.park, move.hand)
             self._log.append((p, f"tale{p}:{move.park}<{move.hand}", f"tale{p}:{move.park}<?"))
-            self._votes = [None] * self._rules.players
+            self._votes = _Flat([None] * self._rules.players)
             self._vote_i = 0
             self._phase = VOTE
             self._actor = (p + 1) % self._rules.players
@@ -523,9 +546,9 @@ class PinocchioState(pyspiel.State):
             for i, k in enumerate(rep):
                 self._discard[i] += k
                 rep[i] = 0
-        self._deck = [d + k for d, k in zip(self._deck, self._discard)]
+        self._deck = _Flat(d + k for d, k in zip(self._deck, self._discard))
         self._deck_total = sum(self._deck)
-        self._discard = [0] * self._rules.values
+        self._discard = _Flat([0] * self._rules.values)
         self._events.append(("day_end", self._turn))
         self._log.append((-1, "", "dayend"))
         self._begin_turn((self._active + 1) % self._rules.players, bonus=False)
