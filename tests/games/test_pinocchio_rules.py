@@ -318,6 +318,7 @@ def test_first_runout_ends_the_day_discarding_every_reputation():
     t.take(hand=3, park=1)
     t.draw(3)  # the deck runs out
     assert t.snap["runouts"] == 1 and t.snap["deck_size"] == 0
+    assert t.snap["day"] == "day"  # the Day/Night card flips at the end of this turn
     t.take(hand=2, park=3)
     s = t.snap
     assert s["reputations"] == [[], []]

@@ -91,6 +91,7 @@ class PinocchioState(pyspiel.State):
         self._stacks = _Flat(rules.stacks)
         self._coin_used = _Flat([False] * n)
         self._runouts = 0
+        self._days_ended = 0  # the Day/Night card flips when a day ends, not when the deck runs out
         self._ran_out = False  # the deck ran out during the current turn
         self._bonus = False  # a bonus turn is pending
         self._end_trigger: str | None = None
@@ -332,7 +333,7 @@ class PinocchioState(pyspiel.State):
             self._enter_draw()
 
     def _day(self) -> str:
-        return "day" if self._runouts % 2 == 0 else "night"
+        return "day" if self._days_ended % 2 == 0 else "night"
 
     def _enter_draw(self) -> None:
         if self._deck_ready():
@@ -549,6 +550,7 @@ class PinocchioState(pyspiel.State):
         self._deck = _Flat(d + k for d, k in zip(self._deck, self._discard))
         self._deck_total = sum(self._deck)
         self._discard = _Flat([0] * self._rules.values)
+        self._days_ended += 1
         self._events.append(("day_end", self._turn))
         self._log.append((-1, "", "dayend"))
         self._begin_turn((self._active + 1) % self._rules.players, bonus=False)
