@@ -47,6 +47,7 @@ def play_random(game, seed, check=None):
         ("trustme_pinocchio(players=3,voting=sequential,utility=score)", 1),
         ("trustme_pinocchio(players=2,utility=score_diff,empty_deck=reshuffle)", 1),
         (TINY, 10),
+        ("trustme_pinocchio(players=2,values=1,copies=10)", 3),  # one value: every tale is true
         ("trustme_pinocchio(players=3,values=3,copies=3,park_size=1,hand_size=0,stacks=1/1/1,chart=1/3/6)", 5),
     ],
 )
@@ -258,6 +259,8 @@ def test_game_sizes_follow_the_parameters():
     assert (g2.min_utility(), g2.max_utility()) == (-1.0, 1.0)
     assert g4.max_utility() == 6 + 10 + 12 + 12 + 10 + 6 + 21
     assert g2.num_distinct_actions() == g2.codec.num_actions
+    g9 = pyspiel.load_game("trustme_pinocchio(values=9,players=4)")
+    assert g9.rules.stacks == (9, 8, 7, 6, 5, 4, 3, 2, 1) and g9.rules.chart[-1] == 45
 
 
 @settings(max_examples=60, deadline=None)
