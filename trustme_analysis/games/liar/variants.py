@@ -11,11 +11,14 @@ from dataclasses import dataclass
 
 import pyspiel
 
-#: Short names of the presets -> game strings.
+#: Short names of the presets -> game strings. Two players, values 1-3 with two copies each (after the pair
+#: discards both hands are {1, 2, 3}, or one card each), a short turn cap. Sizes (``tree_size``): ``tiny`` and
+#: ``tiny_trustme`` 21,132 histories, 1,330 / 1,059 information states; ``tiny_plays2`` 134,127 histories,
+#: 5,677 / 5,790 information states.
 TINY_VARIANTS: dict[str, str] = {
-    "tiny": "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
-    "tiny_trustme": "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme)",
-    "small": "trustme_liar(players=2,values=3,copies=3,max_play=2,max_turns=6)",
+    "tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
+    "tiny_trustme": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6,mode=trustme)",
+    "tiny_plays2": "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
 }
 
 
