@@ -225,7 +225,9 @@ def interval_plot(
     est = np.asarray(estimate, dtype=float)
     lo = np.asarray(low, dtype=float)
     hi = np.asarray(high, dtype=float)
-    yerr = np.vstack([np.where(np.isnan(lo), 0, est - lo), np.where(np.isnan(hi), 0, hi - est)])
+    # Clip rounding noise (an interval end a hair on the wrong side of its estimate) and missing ends.
+    yerr = np.clip(np.vstack([np.where(np.isnan(lo), 0, est - lo), np.where(np.isnan(hi), 0, hi - est)]), 0, None)
+    yerr = np.nan_to_num(yerr)
     ax.errorbar(x, est, yerr=yerr, fmt="o", color=color, capsize=3, markersize=4, label=label)
     if reference is not None:
         ax.axhline(reference, color="0.4", linestyle="--", linewidth=1, label=reference_label)

@@ -56,7 +56,8 @@ def _variant_lines(
         e = sub[est].to_numpy(dtype=float)
         lo = sub[low].to_numpy(dtype=float)
         hi = sub[high].to_numpy(dtype=float)
-        yerr = np.vstack([np.nan_to_num(e - lo), np.nan_to_num(hi - e)])
+        # Clip rounding noise: an interval end may sit a hair on the wrong side of its estimate.
+        yerr = np.clip(np.vstack([np.nan_to_num(e - lo), np.nan_to_num(hi - e)]), 0.0, None)
         ax.errorbar(xs, e, yerr=yerr, marker="o", markersize=3, capsize=2, linewidth=1, color=colors[v], label=v)
 
 

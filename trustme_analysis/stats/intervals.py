@@ -50,8 +50,10 @@ def wilson(successes: int, n: int, confidence: float = CONFIDENCE) -> Interval:
     denom = 1.0 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    # Clamp rounding noise at the ends (p = 0 or 1 must give an end exactly at 0 or 1).
-    return Interval(p, max(0.0, centre - half), min(1.0, centre + half))
+    # The interval contains p; at p = 0 or 1 that end is exactly 0 or 1 (the formula gives it up to rounding).
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == n else min(1.0, centre + half)
+    return Interval(p, low, high)
 
 
 def mean_t(values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE) -> Interval:

@@ -1,0 +1,104 @@
+"""Pinocchio records from terminal snapshots: hand-made games checked field by field, and real games."""
+
+import copy
+import math
+
+import numpy as np
+import pandas as pd
+import pyspiel
+import pytest
+
+import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.games.pinocchio import score_breakdown
+from trustme_analysis.stats.pinocchio import records, records_from_snapshot, score_trace
+from trustme_analysis.sweep.plugins import get_plugin
+
+CHART = (1, 3, 6)
+
+
+def test_records_of_hand_made_game(game_a):
+    p0, p1 = records_from_snapshot(game_a, CHART, score_breakdown)
+    assert (p0["score"], p0["score_ticket_face"], p0["score_set_bonus"]) == (6, 3, 3)
+    assert (p1["score"], p1["score_ticket_face"], p1["score_set_bonus"]) == (2, 1, 1)
+    assert p0["tickets_per_value"] == [1, 1, 0] and p1["tickets_per_value"] == [1, 0, 0]
+    assert p0["tickets_tale_per_value"] == [1, 0, 0] and p0["tickets_reputation_per_value"] == [0, 1, 0]
+    assert p1["tickets_tale_per_value"] == [1, 0, 0] and p1["tickets_reputation_per_value"] == [0, 0, 0]
+    assert (p0["different_values"], p1["different_values"]) == (2, 1)
+    assert (p0["rank"], p0["win"], p1["rank"], p1["win"]) == (1, True, 2, False)
+    for r in (p0, p1):
+        assert (r["winner"], r["turns"], r["end_trigger"], r["end_stack_value"]) == (0, 5, "stacks", 1)
+        assert r["stack_empty_turn"][:2] == [5.0, 4.0] and math.isnan(r["stack_empty_turn"][2])
+        assert (r["completed"], r["top_shared"], r["tie_break"], r["margin"]) == (True, False, "", 4)
+    # Tales as the teller: seat 0 told a trusted tall tale and a distrusted true one; seat 1 a trusted tall tale.
+    assert (p0["tales_told"], p0["tales_true"], p0["tales_tall"], p0["tales_trusted"]) == (2, 1, 1, 1)
+    assert (p0["row_tall_trusted"], p0["row_true_distrusted"], p0["row_true_trusted"]) == (1, 1, 0)
+    assert (p1["tales_told"], p1["row_tall_trusted"]) == (1, 1)
+    # Seat 1's tall tale asked for a 2 (stack empty) and got a 1.
+    assert (p0["tall_ticket_lower"], p1["tall_ticket_lower"], p1["tall_ticket_none"]) == (0, 1, 0)
+    # Votes: seat 1 trusted a tall tale and distrusted a true one (both wrong); seat 0 trusted a tall tale (wrong).
+    assert (p0["votes_cast"], p0["votes_trust"], p0["votes_correct"]) == (1, 1, 0)
+    assert (p1["votes_cast"], p1["votes_trust"], p1["votes_correct"]) == (2, 1, 0)
+    assert (p0["bonus_turns"], p1["park_takes"], p0["park_takes"]) == (1, 1, 0)
+    # Score after each of the 5 turns: seat 0 scores 1+1 after turn 1, 3+3 after turn 4; seat 1 1+1 after turn 5.
+    assert p0["score_trace"] == [2, 2, 2, 6, 6]
+    assert p1["score_trace"] == [0, 0, 0, 0, 2]
+
+
+def test_records_need_a_terminal_and_consistent_snapshot(game_a):
+    running = dict(game_a, scores=None, winner=None)
+    with pytest.raises(ValueError, match="terminal"):
+        records_from_snapshot(running, CHART, score_breakdown)
+    broken = copy.deepcopy(game_a)
+    broken["tickets"][1] = [0, 0, 1]
+    with pytest.raises(ValueError, match="seat 1: Tickets from events"):
+        records_from_snapshot(broken, CHART, score_breakdown)
+
+
+def test_score_trace_counts_a_turn_per_turn_event(game_b):
+    traces = score_trace(game_b["events"], 2, 3, CHART, score_breakdown)
+    assert traces == [[0, 0], [0, 4]]
+    assert score_trace([], 2, 3, CHART, score_breakdown) == [[], []]
+
+
+def _play(game, seed):
+    rng = np.random.default_rng(seed)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=np.asarray(probs) / sum(probs))))
+        else:
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+    return state
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    [
+        "trustme_pinocchio(players=2,values=3,copies=4,stacks=1/1/1,chart=1/3/6,runouts_to_end=1,stacks_to_end=2)",
+        "trustme_pinocchio(players=3)",
+        "trustme_pinocchio(players=4,coin_variant=True,voting=sequential)",
+    ],
+)
+def test_records_of_real_games_agree_with_the_engine(game_string):
+    game = pyspiel.load_game(game_string)
+    plugin = get_plugin("trustme_pinocchio")
+    for seed in range(3):
+        state = _play(game, seed)
+        snap = state.snapshot()
+        rows = plugin.records(game, state)
+        assert rows == records(game, state)
+        assert len(rows) == game.num_players()
+        assert sum(r["win"] for r in rows) == 1
+        for p, r in enumerate(rows):
+            assert r["score"] == snap["scores"][p]["total"]
+            assert r["score_trace"][-1] == r["score"]
+            assert len(r["score_trace"]) == snap["turn"]
+            # Scores only grow: Tickets are never lost.
+            assert all(a <= b for a, b in zip(r["score_trace"], r["score_trace"][1:]))
+            assert r["tickets"] == snap["scores"][p]["tickets"]
+            assert r["score_ticket_face"] + r["score_set_bonus"] == r["score"]
+        assert sum(r["tales_told"] for r in rows) == sum(1 for e in snap["events"] if e["kind"] == "tale")
+        # Every value column stores as Parquet.
+        pd.DataFrame(rows).to_parquet(pd.io.common.BytesIO())
