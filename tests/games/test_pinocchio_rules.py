@@ -476,6 +476,27 @@ def test_empty_deck_reshuffle_refills_from_the_discard_pile_at_once():
     assert t.events("day_end") == [{"kind": "day_end", "turn": 6}] and t.snap["turn"] == 7
 
 
+def test_a_deck_left_empty_by_the_day_end_runs_out_again_at_the_next_draw_and_an_empty_hand_passes():
+    t = Table("trustme_pinocchio(players=2,values=2,copies=2,two_player_removed=0,park_size=1,hand_size=0,"
+              "stacks=1/1,chart=1/3)", park=[1], hands=[])
+    t.draw(2)
+    t.tale(park=1, hand=2)
+    t.vote(False)  # caught: the 2 goes face-up into the Park
+    t.draw(2)
+    t.tale(park=1, hand=2)
+    t.vote(False)
+    t.draw(1)  # the deck runs out; nobody has a Reputation, so the day's end leaves the deck empty
+    t.tale(park=2, hand=1)
+    t.vote(False)
+    s = t.snap
+    assert t.events("day_end") == [{"kind": "day_end", "turn": 3}]
+    assert s["deck_size"] == 0 and s["park"] == [1, 1, 2, 2] and s["hands"] == [[], []]
+    assert s["runouts"] == 2 and s["phase"] == "action"  # seat 1's draw found the deck empty: the second run-out
+    assert [m.kind_name for m in t.legal_moves()] == ["pass"]
+    t.pass_turn()
+    assert t.events("game_end") == [{"kind": "game_end", "turn": 4, "trigger": "deck"}]
+
+
 # ---------------------------------------------------------------- 4-Player Coin Variant
 
 G4C = "trustme_pinocchio(players=4,coin_variant=True)"
@@ -498,6 +519,7 @@ def test_coin_variant_offers_go_left_one_toss_per_turn_and_override_the_vote():
     # Next turn (seat 1): seat 2's Coin is spent, seat 1 is active; the offers go 3 then 0.
     t.draw(6)
     t.tale(park=1, hand=6)
+    assert t.snap["current_player"] == 2  # votes from the active player's left
     t.vote(False, False, False)
     assert t.snap["current_player"] == 3
     t.offer(False)
