@@ -479,6 +479,48 @@ class LiarState(pyspiel.State):
         pieces.append("accused:" + "/".join(map(str, self._t.wrongly_accused)))
         return " ".join(pieces)
 
+    def phase(self) -> str:
+        """Where play stands: ``deal``, ``start`` (a round's starter must play), ``respond`` (liar, play or pass),
+        ``add_or_burn`` (all the others passed), ``last_cards`` (a player's last cards await the calls) or ``over``."""
+        t = self._t
+        if t.end:
+            return "over"
+        if t.dealt < self._rules.config.values:
+            return "deal"
+        if t.going_out >= 0:
+            return "last_cards"
+        if t.round_value < 0:
+            return "start"
+        if t.current == t.pile[-1][0]:
+            return "add_or_burn"
+        return "respond"
+
+    def player_view(self, player: int) -> dict[str, Any]:
+        """What ``player`` sees now, cheap to build, for bots (values 1-based as in :meth:`snapshot`).
+
+        Keys: ``phase``, ``hand`` (counts per value, index 0 = value 1), ``hand_sizes``, ``discarded`` (public
+        discards per value, all players), ``round_value``, ``pile_size`` (all announced as the round's value), ``last`` (``(player, count)`` of the play open to a challenge, or None),
+        ``own_in_pile`` (counts per value of the cards this player put in the pile this round), ``going_out``,
+        ``max_play``, ``copies``, ``mode``.
+        """
+        t = self._t
+        config = self._rules.config
+        discarded = [sum(d[v] for d in t.discards) for v in range(config.values)] if t.discards else [0] * config.values
+        return {
+            "phase": self.phase(),
+            "hand": list(t.hands[player]),
+            "hand_sizes": [sum(h) for h in t.hands],
+            "discarded": discarded,
+            "round_value": t.round_value + 1 if t.round_value >= 0 else None,
+            "pile_size": sum(len(c) for _, _, c, _ in t.pile),
+            "last": (t.pile[-1][0], len(t.pile[-1][2])) if t.pile else None,
+            "own_in_pile": plays.to_counts([v for p, _, c, _ in t.pile if p == player for v in c], config.values),
+            "going_out": t.going_out if t.going_out >= 0 else None,
+            "max_play": config.max_play,
+            "copies": config.copies,
+            "mode": config.mode,
+        }
+
     def snapshot(self) -> dict[str, Any]:
         """Everything a referee sees, as a plain JSON-serialisable dict (values numbered ``1..values``).
 
@@ -493,25 +535,13 @@ class LiarState(pyspiel.State):
         def cards(counts: tuple[int, ...] | list[int]) -> list[int]:
             return [v + 1 for v in plays.counts_to_cards(counts)]
 
-        if self._t.end:
-            phase = "over"
-        elif self._t.dealt < config.values:
-            phase = "deal"
-        elif self._t.going_out >= 0:
-            phase = "last_cards"
-        elif self._t.round_value < 0:
-            phase = "start"
-        elif self._t.current == self._t.pile[-1][0]:
-            phase = "add_or_burn"
-        else:
-            phase = "respond"
         snap: dict[str, Any] = {
             "game": SHORT_NAME,
             "mode": config.mode,
             "players": config.players,
             "turn_seconds": config.seconds_per_turn,
             "assumptions": config.assumptions(),
-            "phase": phase,
+            "phase": self.phase(),
             "to_act": int(self.current_player()),
             "turns": self._t.turns,
             "dealt": [cards(h) for h in self._t.initial],
