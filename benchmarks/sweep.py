@@ -86,6 +86,8 @@ def main() -> None:
     rows.append(("bare loop + records", *bare_loop(spec, with_records=True)))
     rows.append(("sweep, 1 worker (in-process)", *timed_sweep(spec, 1)))
     rows.append((f"sweep, {args.workers} workers (process pool)", *timed_sweep(spec, args.workers)))
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"load average at the end: {load:.2f} (on {os.cpu_count()} cores; other work skews the parallel figure)")
     print(f"{'run':40s} {'games':>7s} {'seconds':>8s} {'games/s':>9s} {'vs bare loop':>13s}")
     for name, n, secs in rows:
         rate = n / secs
