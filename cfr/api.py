@@ -134,7 +134,12 @@ def solve(
     key = str(algorithm).lower()
     sampling = key in SAMPLING
     if not sampling:
-        key = canonical_algorithm(algorithm) if key not in SAMPLING else key
+        try:
+            key = canonical_algorithm(algorithm)
+        except ValueError:
+            raise ValueError(
+                f"algorithm={algorithm!r} is not allowed; allowed: {', '.join(algorithm_names())}"
+            ) from None
     iterations = _positive("iterations", iterations, int)
     time_limit = _positive("time_limit", time_limit)
     if target_exploitability is not None:

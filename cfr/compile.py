@@ -119,16 +119,7 @@ class CompiledGame:
     @property
     def nbytes(self) -> int:
         """Bytes held by the numpy arrays of the compiled tree (the information-state strings not counted)."""
-        total = 0
-        for value in self.__dict__.values():
-            if isinstance(value, np.ndarray):
-                total += value.nbytes
-        for value in self._plan.values():
-            if isinstance(value, np.ndarray):
-                total += value.nbytes
-            elif isinstance(value, list):
-                total += sum(v.nbytes for v in value if isinstance(v, np.ndarray))
-        return total
+        return _nbytes(list(self.__dict__.values()))
 
     def summary(self) -> dict:
         """Counts, compile time and memory as a plain dict (what ``python -m cfr`` prints)."""
@@ -192,6 +183,17 @@ class CompiledGame:
                     groups.append((slots, np.where(slot_parent[slots] >= 0, slot_parent[slots], self.num_slots)))
             plan["level_slots"].append(groups)
         return plan
+
+
+def _nbytes(value) -> int:
+    """Bytes of the numpy arrays inside ``value`` (nested lists, tuples and dicts followed)."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, (list, tuple)):
+        return sum(_nbytes(v) for v in value)
+    if isinstance(value, dict):
+        return sum(_nbytes(v) for v in value.values())
+    return 0
 
 
 def _check_game(game: pyspiel.Game) -> None:
