@@ -176,6 +176,8 @@ def test_information_state_hides_other_hands_and_the_face_down_tale_character():
     view = a.state.player_view(1)
     assert view["tale"]["hidden_value"] is None and view["hands"][0] is None and view["deck_contents"] is None
     assert a.state.player_view(0)["tale"]["hidden_value"] == 2
+    lean = a.state.player_view(1, include_events=False)
+    assert lean["events"] is None and {**lean, "events": view["events"]} == view
 
 
 def test_simultaneous_votes_are_hidden_until_all_are_cast_sequential_votes_are_not():

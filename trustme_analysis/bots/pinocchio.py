@@ -137,7 +137,7 @@ class PinocchioHeuristicBot(TrustMeBot):
         legal = state.legal_actions(self.player_id)
         if len(legal) == 1:
             return legal[0]
-        view = state.player_view(self.player_id)
+        view = state.player_view(self.player_id, include_events=False)
         moves = {a: self.codec.decode(a) for a in legal}
         phase = view["phase"]
         if phase == "vote":

@@ -575,8 +575,13 @@ class PinocchioState(pyspiel.State):
 
     # ------------------------------------------------------------------ plain-data views
 
-    def snapshot(self) -> dict[str, Any]:
-        """Everything a referee sees, as JSON-serialisable plain data (see the docs page for every key)."""
+    def snapshot(self, include_events: bool = True) -> dict[str, Any]:
+        """Everything a referee sees, as JSON-serialisable plain data (see the docs page for every key).
+
+        Args:
+            include_events: False leaves ``"events"`` as None (building the event dicts is most of the cost of a
+                snapshot late in a game; bots do not need them).
+        """
         rules = self._rules
         n = rules.players
         scores = None
@@ -624,17 +629,17 @@ class PinocchioState(pyspiel.State):
             "end_trigger": self._end_trigger,
             "scores": scores,
             "winner": self._winner if self._phase == TERMINAL else None,
-            "events": [_event_dict(e) for e in self._events],
+            "events": [_event_dict(e) for e in self._events] if include_events else None,
         }
 
-    def player_view(self, player: int) -> dict[str, Any]:
+    def player_view(self, player: int, include_events: bool = True) -> dict[str, Any]:
         """:meth:`snapshot` as seen by ``player``: other hands, the deck's contents, a face-down tale Character
         (unless ``player`` told it) and simultaneous votes not yet all cast are replaced by ``None``.
 
         Everything left is public at the table or remembered from public play (the discard pile's contents, the
-        Tickets each player gained). Bots read only this.
+        Tickets each player gained, the events). Bots read only this.
         """
-        view = self.snapshot()
+        view = self.snapshot(include_events)
         view["viewer"] = player
         view["hands"] = [h if p == player else None for p, h in enumerate(view["hands"])]
         view["deck_contents"] = None
