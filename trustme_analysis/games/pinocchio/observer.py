@@ -13,8 +13,9 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games.pinocchio.rules import Rules
+from trustme_analysis.games.pinocchio.state import PHASE_NAMES
 
-_NUM_PHASES = 12
+_NUM_PHASES = len(PHASE_NAMES)
 
 
 class PinocchioObserver:
