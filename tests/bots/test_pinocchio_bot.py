@@ -26,7 +26,8 @@ def play(game, bots, seed):
 
 
 def heuristic_seats(game, seed, **knobs):
-    return [make_bot(game, "heuristic", p, np.random.default_rng([seed, p]), **knobs) for p in range(game.num_players())]
+    seats = range(game.num_players())
+    return [make_bot(game, "heuristic", p, np.random.default_rng([seed, p]), **knobs) for p in seats]
 
 
 def test_registered_for_the_game_and_rejects_unknown_knobs_listing_the_valid_ones():
