@@ -27,6 +27,12 @@ GAMES: list[str] = [
     "trustme_pinocchio(players=2)",
     "trustme_pinocchio(players=3)",
     "trustme_pinocchio(players=4)",
+    "trustme_liar(players=2)",
+    "trustme_liar(players=4)",
+    "trustme_liar(players=6)",
+    "trustme_liar(players=4,mode=trustme)",
+    "trustme_liar(players=4,values=8)",
+    "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
 ]
 
 

@@ -219,3 +219,14 @@ def test_tiny_variant_sizes(capsys):
         print(f"\n{TINY_VARIANTS['tiny']}: {size}")
     assert size.histories == 21_132 and size.infostates == (1_330, 1_059)
     assert size.histories < 1_000_000
+
+
+@settings(max_examples=40, deadline=None)
+@given(hand=st.lists(st.integers(0, 4), min_size=6, max_size=6), max_play=st.integers(1, 4))
+def test_legal_plays_are_exactly_the_sub_multisets_of_the_hand(hand, max_play):
+    from trustme_analysis.games.liar import plays
+
+    game = pyspiel.load_game(f"trustme_liar(values=6,max_play={max_play})")
+    fast = game.rules.play_actions(hand, [2])
+    slow = sorted(game.rules.play_action(m, 2) for m in plays.sub_multisets(tuple(hand), max_play))
+    assert fast == slow

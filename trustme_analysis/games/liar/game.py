@@ -68,11 +68,25 @@ class Rules:
         self.config = config
         self.multisets = plays.all_multisets(config.values, config.copies, config.max_play)
         self.multiset_index = {m: i for i, m in enumerate(self.multisets)}
+        # Counts per value of each multiset: a hand can play a multiset when it holds every count (one numpy test).
+        self.multiset_counts = np.array(
+            [plays.to_counts(m, config.values) for m in self.multisets], dtype=np.int16
+        ).reshape(len(self.multisets), config.values)
         self.splits = deal.splits(config.copies, config.players)
         self.hand_sizes = config.hand_sizes()
 
     def __deepcopy__(self, memo: dict) -> Rules:
         return self
+
+    def playable(self, hand: list[int]) -> np.ndarray:
+        """Indices (ascending) of the multisets ``hand`` (counts per value) can play."""
+        return np.flatnonzero((self.multiset_counts <= np.asarray(hand, dtype=np.int16)).all(axis=1))
+
+    def play_actions(self, hand: list[int], announced: list[int] | np.ndarray) -> list[int]:
+        """The play actions (ascending) of ``hand`` with each announced value in ``announced`` (ascending)."""
+        index = self.playable(hand)
+        ids = FIRST_PLAY + index[:, None] * self.config.values + np.asarray(announced, dtype=np.int64)[None, :]
+        return ids.ravel().tolist()
 
     def play_action(self, cards: tuple[int, ...], announced: int) -> int:
         """The action id of playing 0-based ``cards`` and announcing 0-based ``announced``."""
@@ -211,32 +225,19 @@ class LiarState(pyspiel.State):
 
     def _legal_actions(self, player: int) -> list[int]:
         rules = self._rules
-        values = rules.config.values
         hand = self._t.hands[player]
         if self._t.going_out >= 0:
             actions = [LIAR, PASS]
             if rules.config.last_cards == "until_covered":
-                actions += self._plays(hand, self._t.round_value)
+                actions += rules.play_actions(hand, [self._t.round_value])
             return actions
         if self._t.round_value < 0:
-            announceable = [v for v in range(values) if self._may_announce(v)]
-            return sorted(
-                FIRST_PLAY + rules.multiset_index[m] * values + a
-                for m in plays.sub_multisets(tuple(hand), rules.config.max_play)
-                for a in announceable
-            )
+            announceable = [v for v in range(rules.config.values) if self._may_announce(v)]
+            return rules.play_actions(hand, announceable)
         if player == self._t.pile[-1][0]:
             # Everyone else passed: the last player adds cards or burns; passing again is not an option.
-            return [BURN] + self._plays(hand, self._t.round_value)
-        return [LIAR, PASS] + self._plays(hand, self._t.round_value)
-
-    def _plays(self, hand: list[int], announced: int) -> list[int]:
-        rules = self._rules
-        values = rules.config.values
-        return sorted(
-            FIRST_PLAY + rules.multiset_index[m] * values + announced
-            for m in plays.sub_multisets(tuple(hand), rules.config.max_play)
-        )
+            return [BURN] + rules.play_actions(hand, [self._t.round_value])
+        return [LIAR, PASS] + rules.play_actions(hand, [self._t.round_value])
 
     def _may_announce(self, value: int) -> bool:
         if self._rules.config.announce_gone == "allowed":
