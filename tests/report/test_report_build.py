@@ -6,7 +6,6 @@ import re
 import numpy as np
 import pandas as pd
 import pyspiel
-import pytest
 from pypdf import PdfReader
 
 import trustme_analysis  # noqa: F401  (registers the games)

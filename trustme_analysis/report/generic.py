@@ -12,7 +12,6 @@ from trustme_analysis.report.layout import (
     BOTTOM,
     LEFT,
     RIGHT,
-    TOP,
     draw_table,
     format_frame,
     format_p,

@@ -7,42 +7,33 @@ each seat's Tickets so far are scored with ``score_breakdown``.
 
 Columns of a row (besides the common columns the sweep adds):
 
-=============================  =====================================================================================
-column                         meaning
-=============================  =====================================================================================
-players, values, chart          the game's player count, number of Character values and scoring chart ("1/3/6/...")
-score, score_ticket_face,       final score and its split into Ticket face value and set bonus
-score_set_bonus
-tickets                         Tickets held at the end
-tickets_per_value               list: Tickets held of value 1, 2, ...
-tickets_tale_per_value          list: of those, gained by a tall tale that was trusted
-tickets_reputation_per_value    list: gained by using Reputation (the usual action)
-tickets_free_per_value          list: gained by the free Reputation action of a bonus turn at the day's end
-different_values                number of different Ticket values held (the set the chart scores)
-rank, win                       final rank (1 = best) and whether this seat won after tie-breaks
-winner                          the winning seat (same on every row of a game)
-turns, runouts, ended_at_night  turns begun (bonus turns included), deck run-outs, whether the game ended at night
-end_trigger                     "deck" or "stacks"; end_stack_value: the value whose stack emptied last when the
-                                stacks ended the game (else -1)
-stack_empty_turn                list: turn in which the stack of value 1, 2, ... ran out (NaN: never)
-completed                       the game reached a rule ending with a winner
-top_shared, tie_break           best final score shared before tie-breaks; the tie-break used ("", "tickets", "coin")
-margin                          winner's score minus the best other score
-tales_told, tales_true,         as the teller: tales told, true / tall, trusted / not trusted by the majority
-tales_tall, tales_trusted,
-tales_distrusted
-row_true_trusted, ...           as the teller: tales per row of the tale table (true/tall x trusted/distrusted)
-tall_ticket_lower,              trusted tall tales whose Ticket was of a lower value than asked / none at all
-tall_ticket_none
-votes_cast, votes_trust,        as a voter: votes cast, "I trust you" votes, votes that matched the revealed truth
-votes_correct
-coin_tosses                     coin tosses this seat made (4-player coin variant); coin_chance_tosses: tosses made
-                                for a split 3-player vote (same on every row)
-tales_coin                      this seat's tales whose majority was set by a coin
-park_takes, bonus_turns,        Characters taken from the Park, bonus turns taken, bonus turns forfeited at the end
-bonus_forfeited
-score_trace                     list: this seat's score after each turn
-=============================  =====================================================================================
+- ``players``, ``values``, ``chart``: the game's player count, number of Character values and scoring chart
+  ("1/3/6/...").
+- ``score``, ``score_ticket_face``, ``score_set_bonus``: final score and its split into Ticket face value and set bonus.
+- ``tickets``: Tickets held at the end; ``tickets_per_value`` (list): Tickets held of value 1, 2, ...
+- ``tickets_tale_per_value``, ``tickets_reputation_per_value``, ``tickets_free_per_value`` (lists): of those, gained
+  by a trusted tall tale, by the Reputation action, and by the free Reputation action of a bonus turn at the day's end.
+- ``different_values``: number of different Ticket values held (the set the chart scores).
+- ``rank``, ``win``: final rank (1 = best) and whether this seat won after tie-breaks; ``winner``: the winning seat
+  (same on every row of a game).
+- ``turns``, ``runouts``, ``ended_at_night``: turns begun (bonus turns included), deck run-outs, and whether the
+  snapshot's Day/Night card showed night at the end.
+- ``end_trigger``: "deck" or "stacks"; ``end_stack_value``: the value whose stack emptied last when the stacks ended
+  the game (else -1); ``stack_empty_turn`` (list): the turn in which the stack of value 1, 2, ... ran out (NaN: never).
+- ``completed``: the game reached a rule ending; ``top_shared``: the best final score was shared before tie-breaks;
+  ``tie_break``: the tie-break used ("", "tickets", "coin"); ``margin``: winner's score minus the best other score.
+- ``tales_told``, ``tales_true``, ``tales_tall``, ``tales_trusted``, ``tales_distrusted`` and ``row_true_trusted``,
+  ``row_true_distrusted``, ``row_tall_trusted``, ``row_tall_distrusted``: as the teller, tales told, by kind, by the
+  majority's verdict, and per row of the tale table.
+- ``tall_ticket_lower``, ``tall_ticket_none``: trusted tall tales whose Ticket was of a lower value than asked (no
+  Ticket counts as lower) / none at all.
+- ``votes_cast``, ``votes_trust``, ``votes_correct``: as a voter, votes cast, "I trust you" votes, and votes that
+  matched the revealed card.
+- ``coin_tosses``: Coin tosses this seat made (4-player coin variant); ``coin_chance_tosses``: tosses for a split
+  3-player vote (same on every row); ``tales_coin``: this seat's tales whose majority was set by the Coin.
+- ``park_takes``, ``bonus_turns``, ``bonus_forfeited``: Characters taken from the Park, bonus turns taken, bonus turns
+  forfeited at the end.
+- ``score_trace`` (list): this seat's score after each turn.
 """
 
 from __future__ import annotations
