@@ -16,7 +16,10 @@ Usage::
     python benchmarks/cfr_vs_openspiel.py                 # kuhn_poker, leduc_poker, liars_dice
     python benchmarks/cfr_vs_openspiel.py --games kuhn_poker leduc_poker --cpp-iterations 5
 
-Timings are wall-clock on whatever the machine is doing; run it on an idle machine for clean figures.
+Timings are wall-clock on whatever the machine is doing; per-iteration and evaluation figures are medians of
+``--chunks`` short chunks, ours to the Leduc target the median of ``--repeat`` runs (OpenSpiel's single run there
+takes tens of seconds). Run it on an idle machine for clean figures. ``pyspiel.exploitability`` runs once, in a
+fresh subprocess, so that its memory can be measured.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import statistics
 import subprocess
 import sys
 import time
@@ -40,20 +44,27 @@ from cfr.policy_io import to_dict  # noqa: E402
 GAMES = ["kuhn_poker", "leduc_poker", "liars_dice"]
 
 
-def _per_iteration_ours(cg, algorithm: str, iterations: int) -> float:
+def _median_chunk(step, chunks: int, per_chunk: int) -> float:
+    """Median over ``chunks`` timed chunks of seconds per call of ``step`` (the machine may be shared: the median
+    of several short chunks is steadier than one long run)."""
+    times = []
+    for _ in range(chunks):
+        start = time.perf_counter()
+        for _ in range(per_chunk):
+            step()
+        times.append((time.perf_counter() - start) / per_chunk)
+    return statistics.median(times)
+
+
+def _per_iteration_ours(cg, algorithm: str, iterations: int, chunks: int) -> float:
     solver = cfr.TreeSolver(cg, algorithm)
     solver.iterate(1)  # warm-up: lazy plans, first allocations
-    start = time.perf_counter()
-    solver.iterate(iterations)
-    return (time.perf_counter() - start) / iterations
+    return _median_chunk(lambda: solver.iterate(1), chunks, max(1, iterations // chunks))
 
 
-def _per_iteration_cpp(game, iterations: int) -> float:
+def _per_iteration_cpp(game, iterations: int, chunks: int) -> float:
     solver = pyspiel.CFRPlusSolver(game)
-    start = time.perf_counter()
-    for _ in range(iterations):
-        solver.evaluate_and_update_policy()
-    return (time.perf_counter() - start) / iterations
+    return _median_chunk(solver.evaluate_and_update_policy, chunks, max(1, iterations // chunks))
 
 
 def _time_to_target_ours(game_string: str, algorithm: str, target: float, every: int, cap: int):
@@ -83,15 +94,14 @@ def _time_to_target_cpp(game, target: float, every: int, cap: int):
     return float("nan"), done
 
 
-def _eval_ours(cg):
+def _eval_ours(cg, chunks: int):
     pol = cg.uniform_policy()
-    cfr.exploitability(cg, pol)  # warm-up
+    value = cfr.exploitability(cg, pol)  # warm-up
     tracemalloc.start()
-    start = time.perf_counter()
-    value = cfr.exploitability(cg, pol)
-    seconds = time.perf_counter() - start
+    cfr.exploitability(cg, pol)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
+    seconds = _median_chunk(lambda: cfr.exploitability(cg, pol), chunks, 1)
     return value, seconds, peak
 
 
@@ -147,6 +157,10 @@ def main(argv=None) -> int:
     parser.add_argument("--ours-iterations", type=int, default=50, help="timed iterations of ours per game")
     parser.add_argument("--cpp-iterations", type=int, default=10,
                         help="timed iterations of CFRPlusSolver per game (liars_dice uses a third of these)")
+    parser.add_argument("--chunks", type=int, default=5,
+                        help="timed chunks per per-iteration figure; the median is reported")
+    parser.add_argument("--repeat", type=int, default=3,
+                        help="runs of ours to the Leduc target; the median is reported (OpenSpiel's runs once)")
     parser.add_argument("--target", type=float, default=1e-3, help="exploitability target on Leduc")
     parser.add_argument("--eval-every", type=int, default=10, help="check the target every this many iterations")
     parser.add_argument("--eval-child", default=None, help=argparse.SUPPRESS)
@@ -162,10 +176,10 @@ def main(argv=None) -> int:
         game = pyspiel.load_game(name)
         cg = cfr.compile_game(name)
         compiled[name] = cg
-        ours_plus = _per_iteration_ours(cg, "cfr+", args.ours_iterations)
-        ours_dcfr = _per_iteration_ours(cg, "dcfr", args.ours_iterations)
-        cpp_its = max(1, args.cpp_iterations // 3) if cg.num_nodes > 100_000 else args.cpp_iterations
-        cpp = _per_iteration_cpp(game, cpp_its)
+        ours_plus = _per_iteration_ours(cg, "cfr+", args.ours_iterations, args.chunks)
+        ours_dcfr = _per_iteration_ours(cg, "dcfr", args.ours_iterations, args.chunks)
+        cpp_its = args.chunks if cg.num_nodes > 100_000 else max(args.cpp_iterations, args.chunks)
+        cpp = _per_iteration_cpp(game, cpp_its, args.chunks)
         rows.append([
             name, cg.num_nodes, f"{cg.compile_seconds:.3f}", f"{cg.nbytes / 1e6:.1f}",
             f"{ours_plus * 1e3:.3f}", f"{ours_dcfr * 1e3:.3f}", f"{cpp * 1e3:.3f}",
@@ -179,8 +193,11 @@ def main(argv=None) -> int:
         leduc = pyspiel.load_game("leduc_poker")
         rows = []
         for algorithm in ("cfr+", "dcfr"):
-            secs, its, comp = _time_to_target_ours("leduc_poker", algorithm, args.target, args.eval_every, 20000)
-            rows.append([f"ours {algorithm} (compile {comp:.2f} s incl.)", its, f"{secs:.2f}"])
+            runs = [_time_to_target_ours("leduc_poker", algorithm, args.target, args.eval_every, 20000)
+                    for _ in range(args.repeat)]
+            secs = statistics.median(r[0] for r in runs)
+            comp = statistics.median(r[2] for r in runs)
+            rows.append([f"ours {algorithm} (compile {comp:.2f} s incl.)", runs[0][1], f"{secs:.2f}"])
         cpp_secs, cpp_its = _time_to_target_cpp(leduc, args.target, args.eval_every, 20000)
         rows.append(["C++ CFRPlusSolver", cpp_its, f"{cpp_secs:.2f}"])
         for row in rows[:2]:
@@ -191,7 +208,7 @@ def main(argv=None) -> int:
 
     rows = []
     for name in args.games:
-        value, secs, nbytes = _eval_ours(compiled[name])
+        value, secs, nbytes = _eval_ours(compiled[name], args.chunks)
         ref_value, ref_secs, ref_bytes = _eval_cpp(name)
         rows.append([name, f"{secs:.4f}", f"{nbytes / 1e6:.1f}", f"{ref_secs:.4f}", f"{ref_bytes / 1e6:.1f}",
                      f"{ref_secs / secs:.1f}x", f"{abs(value - ref_value):.1e}"])
