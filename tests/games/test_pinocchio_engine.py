@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from open_spiel.python import policy as policy_lib
-from open_spiel.python.algorithms import cfr, exploitability, get_all_states
+from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, get_all_states
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.games.pinocchio.script import Table
@@ -249,7 +249,13 @@ def test_open_spiel_algorithms_run_on_the_tiny_variant():
     solver = cfr.CFRSolver(game)
     for _ in range(30):
         solver.evaluate_and_update_policy()
-    assert exploitability.nash_conv(game, solver.average_policy()) < python_nash_conv / 5
+    average = solver.average_policy()
+    assert exploitability.nash_conv(game, average) < python_nash_conv / 5
+    # One turn only: seat 0 draws the last Character, so the game ends after it and a bonus turn is forfeited.
+    # Trusting a true tale then gains nothing over distrusting it, and trusting a tall tale hands seat 0 the only
+    # Ticket, so "I do not trust you" is weakly dominant, no Ticket is ever gained, and the Coin makes the value 0.
+    values = expected_game_score.policy_value(game.new_initial_state(), [average, average])
+    assert values[0] == pytest.approx(0.0, abs=0.05)
 
 
 def test_game_sizes_follow_the_parameters():
