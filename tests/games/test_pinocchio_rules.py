@@ -601,6 +601,12 @@ def test_small_values_load_with_derived_stacks_and_chart():
     assert g.rules.stacks == (1, 1, 1) and g.rules.deck_per_value == 2 and g.rules.runouts_to_end == 1
     g = pyspiel.load_game("trustme_pinocchio(values=3,copies=3)")
     assert g.rules.stacks == (3, 2, 1) and g.rules.chart == (1, 3, 6)
+    g = pyspiel.load_game("trustme_pinocchio(values=1,copies=10,players=2,stacks=2/,chart=5/)")
+    assert g.rules.stacks == (2,) and g.rules.chart == (5,)
+    assert pyspiel.load_game(str(g)).rules == g.rules  # str(game) is the variant's key: it must load again
+    for game_string in (G2, G4C, "trustme_pinocchio(values=3,copies=3,chart=0/2/4,utility=score)"):
+        g = pyspiel.load_game(game_string)
+        assert pyspiel.load_game(str(g)).rules == g.rules
 
 
 def test_assumptions_list_each_open_point_in_force():

@@ -48,7 +48,8 @@ PARAMETERS: dict[str, str] = {
     "stacks": "Tickets per value 1..values, '/'-separated (rulebook: 6/5/4/3/2/1). With values != 6 and this left "
     "at its default, the stacks are values/values-1/.../1.",
     "chart": "Set-bonus points for 1..values different Ticket values, '/'-separated (rulebook: 1/3/6/10/15/21). With "
-    "values != 6 and this left at its default, the first `values` triangular numbers.",
+    "values != 6 and this left at its default, the first `values` triangular numbers. A one-entry list is written "
+    "with a trailing '/' (chart=5/), as is a one-entry stacks.",
     "stacks_to_end": "The game ends at the end of the turn in which this many Ticket stacks are empty (rulebook: 4). "
     "Above `values` it means all stacks.",
     "runouts_to_end": "The deck run-out that ends the game (rulebook: the second; 1 gives a one-day game). Each "
@@ -187,6 +188,11 @@ class Rules:
         park_size = P.int_in_range(g, p, "park_size", 1, 20)
         refill = P.int_in_range(g, p, "refill", 1, 20)
         hand_size = P.int_in_range(g, p, "hand_size", 0, 10)
+        for name in ("stacks", "chart"):
+            # A one-entry list in a game string must keep a separator ("chart=5/"): pyspiel would read "5" as an int
+            # and reject it for a string parameter.
+            if isinstance(p[name], str) and p[name].endswith(P.LIST_SEPARATOR):
+                p[name] = p[name][: -len(P.LIST_SEPARATOR)]
         if p["stacks"] == DEFAULTS["stacks"] and values != 6:
             p["stacks"] = P.format_int_list(range(values, 0, -1))
         stacks = P.int_list(g, p, "stacks", length=values, low=1, high=50)
