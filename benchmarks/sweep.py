@@ -9,7 +9,8 @@ Four figures, each over the same games (same seeds, same bots):
   records, no files. This is the reference.
 - **bare loop + records**: the same, plus the game's records function (the statistics plug-in's extraction).
 - **sweep, 1 worker**: ``run_sweep(workers=1)`` (in this process): seeding, records, DataFrames, Parquet, manifest.
-- **sweep, N workers**: ``run_sweep(workers=N)`` on the local process pool, including starting the workers.
+- **sweep, N workers**: ``run_sweep(workers=N)`` on the local process pool, including starting the workers; the
+  next line subtracts the pool's start-up (spawning N workers that import the package), measured separately.
 
 The machines are shared and noisy, so the ratios (printed beside each figure) are what to compare between runs.
 """
@@ -64,6 +65,18 @@ def timed_sweep(spec: Spec, workers: int) -> tuple[int, float]:
         return result.games_played, time.perf_counter() - start
 
 
+def pool_start_seconds(workers: int) -> float:
+    """Seconds to start the sweep's process pool and have every worker import the package (paid once per run)."""
+    import multiprocessing
+
+    from trustme_analysis.sweep.runner import _init_worker
+
+    start = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
+        pool.map(abs, range(workers), chunksize=1)
+    return time.perf_counter() - start
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("spec", nargs="?", help="sweep spec (default: the embedded default spec)")
@@ -86,12 +99,17 @@ def main() -> None:
     rows.append(("bare loop + records", *bare_loop(spec, with_records=True)))
     rows.append(("sweep, 1 worker (in-process)", *timed_sweep(spec, 1)))
     rows.append((f"sweep, {args.workers} workers (process pool)", *timed_sweep(spec, args.workers)))
+    start_up = pool_start_seconds(args.workers)
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average at the end: {load:.2f} (on {os.cpu_count()} cores; other work skews the parallel figure)")
     print(f"{'run':40s} {'games':>7s} {'seconds':>8s} {'games/s':>9s} {'vs bare loop':>13s}")
     for name, n, secs in rows:
         rate = n / secs
         print(f"{name:40s} {n:7d} {secs:8.2f} {rate:9.1f} {rate / reference:13.3f}")
+    name, n, secs = rows[-1]
+    rate = n / (secs - start_up)
+    print(f"{'  the same without pool start-up':40s} {n:7d} {secs - start_up:8.2f} {rate:9.1f} {rate / reference:13.3f}"
+          f"   (start-up {start_up:.2f} s)")
 
 
 if __name__ == "__main__":

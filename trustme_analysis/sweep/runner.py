@@ -130,7 +130,8 @@ class _DaskBackend:
             import logging
 
             cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.ERROR
+                n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.ERROR,
+                dashboard_address=None,  # no port to collide with; the progress line is on stderr
             )
             self.client = Client(cluster)
             self._owned = [self.client, cluster]
