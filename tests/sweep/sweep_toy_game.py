@@ -1,4 +1,4 @@
-"""A tiny sweep plug-in for OpenSpiel's ``kuhn_poker`` so the sweep tests need no Trust Me engine.
+"""Tiny sweep plug-ins for OpenSpiel's ``kuhn_poker`` and ``goofspiel`` so the sweep tests need no Trust Me engine.
 
 Imported by the sweep tests (and by the subprocesses they start); registering it makes ``game = "kuhn_poker"`` a valid
 spec. Setting ``SWEEP_TOY_DELAY`` (seconds per game) slows the records down so a test can stop a sweep half-way.
@@ -65,5 +65,12 @@ def make_edge_bot(game: pyspiel.Game, player_id: int, rng, **knobs) -> EdgeBot:
     return EdgeBot(player_id, rng, **knobs)
 
 
+def goofspiel_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
+    """One row per seat of a Goofspiel game (simultaneous moves): the seat's return and whether it won."""
+    returns = state.returns()
+    return [{"score": float(r), "win": bool(r == max(returns) and returns.count(r) == 1)} for r in returns]
+
+
 register_bot("kuhn_poker", "edge", make_edge_bot)
 register_plugin(GamePlugin("kuhn_poker", records=kuhn_records))
+register_plugin(GamePlugin("goofspiel", records=goofspiel_records))

@@ -118,3 +118,32 @@ def test_another_master_seed_changes_the_games(in_process, tmp_path):
     run_sweep(parse_spec({**SPEC, "seed": 12}), workers=1, out=tmp_path, report=False, quiet=True)
     a, b = load_records(in_process), load_records(tmp_path)
     assert not set(a["game_seed"]) & set(b["game_seed"])
+
+
+def test_simultaneous_move_games_sweep_and_replay(tmp_path):
+    """Goofspiel's bids are simultaneous: every seat's bot acts at once; string grid values become columns."""
+    spec = parse_spec(
+        {
+            "game": "goofspiel",
+            "games": 6,
+            "chunk_size": 4,
+            "params": {"num_cards": 4},
+            "grid": {"players": [2, 3], "points_order": ["random", "descending"]},
+        }
+    )
+    run_sweep(spec, workers=1, out=tmp_path, report=False, quiet=True)
+    frame = load_records(tmp_path)
+    assert sorted(set(frame["param_points_order"])) == ["descending", "random"]
+    assert len(frame) == 6 * (2 + 2 + 3 + 3)
+    for variant in spec.variants:
+        rows = frame[(frame["variant"] == variant.id) & (frame["game_index"] == 5)].sort_values("seat")
+        state = replay_game(variant.game_string, variant.lineup, int(rows["game_seed"].iloc[0]))
+        assert state.returns() == rows["score"].tolist()
+        assert len(state.history()) >= 4  # four rounds of bids were played
+
+
+def test_a_string_parameter_the_engine_rejects_names_its_grid_key():
+    from trustme_analysis.sweep.spec import SpecError
+
+    with pytest.raises(SpecError, match=r"^grid\.points_order: goofspiel rejects these parameters: .*sideways"):
+        parse_spec({"game": "goofspiel", "grid": {"points_order": ["random", "sideways"]}})
