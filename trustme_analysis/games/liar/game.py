@@ -61,7 +61,7 @@ def _game_type(config: LiarConfig) -> pyspiel.GameType:
     )
 
 
-class Rules:
+class LiarRules:
     """The fixed data of one variant, shared by every state (never copied when a state is cloned)."""
 
     def __init__(self, config: LiarConfig):
@@ -75,7 +75,7 @@ class Rules:
         self.splits = deal.splits(config.copies, config.players)
         self.hand_sizes = config.hand_sizes()
 
-    def __deepcopy__(self, memo: dict) -> Rules:
+    def __deepcopy__(self, memo: dict) -> LiarRules:
         return self
 
     def playable(self, hand: list[int]) -> np.ndarray:
@@ -103,7 +103,7 @@ class LiarGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None):
         config = LiarConfig.from_params(params)
-        rules = Rules(config)
+        rules = LiarRules(config)
         low, high = scoring.utility_bounds(config)
         info = pyspiel.GameInfo(
             num_distinct_actions=FIRST_PLAY + len(rules.multisets) * config.values,
