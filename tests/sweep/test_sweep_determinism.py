@@ -112,6 +112,7 @@ def test_dask_local_cluster_writes_identical_records(in_process, tmp_path):
     pd.testing.assert_frame_equal(load_records(tmp_path), load_records(in_process))
     manifest = load_manifest(tmp_path)
     assert manifest["timing"]["backend"] == "dask" and manifest["complete"] is True
+    assert manifest["timing"]["workers"] == 1  # the cluster's one thread, not this machine's cores
 
 
 def test_another_master_seed_changes_the_games(in_process, tmp_path):

@@ -143,6 +143,13 @@ class _DaskBackend:
             self._owned = [self.client]
         self.futures: list[Any] = []
 
+    def worker_count(self) -> int:
+        """Worker threads of the cluster (what plays chunks at the same time)."""
+        try:
+            return sum(int(w.get("nthreads", 1)) for w in self.client.scheduler_info()["workers"].values())
+        except Exception:  # informational only; an old or unusual scheduler may not say
+            return 0
+
     def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, pd.DataFrame]]:
         from dask.distributed import as_completed
 
@@ -269,6 +276,7 @@ def run_sweep(
         runner: Any
         if dask is not None:
             runner = _DaskBackend(dask, workers)
+            timing["workers"] = runner.worker_count()
         elif workers > 1 and len(todo) > 1:
             runner = _LocalPool(min(workers, len(todo)))
         else:
