@@ -165,6 +165,10 @@ class CompiledGame:
         plan["player_edges"] = [
             np.flatnonzero((self.edge_owner == p) & (self.edge_slot >= 0)) for p in range(self.num_players)
         ]
+        plan["player_edge_parent"] = [self.parent[e] for e in plan["player_edges"]]
+        plan["player_edge_local_slot"] = [
+            self.edge_slot[e] - self.player_slots[p] for p, e in enumerate(plan["player_edges"])
+        ]
         # A representative history for each information set (all share the owner's own reach by perfect recall).
         rep = np.full(self.num_infosets, -1, dtype=np.int64)
         dec = np.flatnonzero(self.kind == DECISION)

@@ -23,7 +23,8 @@ def edge_probabilities(cg: CompiledGame, policy: np.ndarray) -> np.ndarray:
 def reach_excluding(cg: CompiledGame, edge_prob: np.ndarray, player: int) -> np.ndarray:
     """Counterfactual reach of every node for ``player``: the product of everyone else's (and chance's) edge
     probabilities on the path from the root."""
-    mult = np.where(cg.edge_owner == player, 1.0, edge_prob)
+    mult = edge_prob.copy()
+    mult[cg.plan()["player_edges"][player]] = 1.0
     return _forward(cg, mult)
 
 
@@ -117,8 +118,10 @@ def own_reach(cg: CompiledGame, policy: np.ndarray, player: int, out: np.ndarray
 
 def instantaneous_regret(cg: CompiledGame, reach_others: np.ndarray, val: np.ndarray, player: int) -> np.ndarray:
     """Counterfactual regret of every slot of ``player`` for one iteration (array over that player's slots)."""
-    edges = cg.plan()["player_edges"][player]
-    par = cg.parent[edges]
+    plan = cg.plan()
+    edges = plan["player_edges"][player]
+    par = plan["player_edge_parent"][player]
     lo, hi = cg.player_slots[player], cg.player_slots[player + 1]
-    weights = reach_others[par] * (val[edges] - val[par])
-    return np.bincount(cg.edge_slot[edges] - lo, weights=weights, minlength=hi - lo)
+    parent_val = val[par]
+    weights = reach_others[par] * (val[edges] - parent_val)
+    return np.bincount(plan["player_edge_local_slot"][player], weights=weights, minlength=hi - lo)

@@ -126,6 +126,10 @@ class TreeSolver:
         #: PCFR+ prediction: the last instantaneous regret of every slot.
         self.prediction = np.zeros(s, dtype=np.float64)
         self.seconds = 0.0
+        # Caches of the current strategy and of the edge probabilities it induces (rebuilt from the regrets when
+        # missing, e.g. after loading a checkpoint).
+        self._policy: np.ndarray | None = None
+        self._edge_prob: np.ndarray | None = None
 
     # ------------------------------------------------------------- policies
     def _player_strategy(self, player: int) -> np.ndarray:
@@ -181,29 +185,40 @@ class TreeSolver:
             raise ValueError(f"iterations={iterations!r} is not allowed; allowed: an integer >= 0")
         start = time.perf_counter()
         cg = self.compiled
+        plan = cg.plan()
         players = range(cg.num_players)
         seq = np.zeros(cg.num_slots, dtype=np.float64)
+        # The strategy and edge probabilities carry over between iterations; only the updated player's part changes.
+        if self._policy is None:
+            self._policy = self.current_policy()
+            self._edge_prob = passes.edge_probabilities(cg, self._policy)
+        policy, edge_prob = self._policy, self._edge_prob
+
+        def refresh(p: int) -> None:
+            lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
+            policy[lo:hi] = self._player_strategy(p)
+            edge_prob[plan["player_edges"][p]] = policy[lo:hi][plan["player_edge_local_slot"][p]]
+
         for _ in range(int(iterations)):
             t = self.iteration + 1
             weight = self._average_weight(t)
-            policy = self.current_policy()
             if self.config.alternating:
                 for p in players:
                     lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
-                    edge_prob = passes.edge_probabilities(cg, policy)
                     inst = self._player_regret(edge_prob, p)
                     passes.own_reach(cg, policy, p, out=seq)
                     self.strategy_sum[lo:hi] += weight * seq[lo:hi]
                     self._update_regrets(p, inst, t)
-                    policy[lo:hi] = self._player_strategy(p)
+                    refresh(p)
             else:
-                edge_prob = passes.edge_probabilities(cg, policy)
                 insts = [self._player_regret(edge_prob, p) for p in players]
                 for p in players:
                     lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
                     passes.own_reach(cg, policy, p, out=seq)
                     self.strategy_sum[lo:hi] += weight * seq[lo:hi]
                     self._update_regrets(p, insts[p], t)
+                for p in players:
+                    refresh(p)
             self.iteration = t
         self.seconds += time.perf_counter() - start
 
@@ -233,5 +248,7 @@ class TreeSolver:
                     f"{self.compiled.game}"
                 )
             setattr(self, key, value.copy())
+        self._policy = None
+        self._edge_prob = None
         self.iteration = int(arrays["iteration"])
         self.seconds = float(arrays["seconds"])
