@@ -244,7 +244,12 @@ def run_sweep(
     games_done = sum(t.num_games for t in tasks if (t.variant_id, t.chunk_index) in done)
 
     previous = (stored or {}).get("timing") or {}
-    backend_name = "in-process" if dask is None and workers == 1 else ("dask" if dask is not None else "local")
+    if dask is not None:
+        backend_name = "dask"
+    elif workers > 1 and len(todo) > 1:
+        backend_name = "local"
+    else:
+        backend_name = "in-process"
     timing = {
         "started": previous.get("started") or now_iso(),
         "finished": previous.get("finished"),
@@ -277,7 +282,7 @@ def run_sweep(
         if dask is not None:
             runner = _DaskBackend(dask, workers)
             timing["workers"] = runner.worker_count()
-        elif workers > 1 and len(todo) > 1:
+        elif backend_name == "local":
             runner = _LocalPool(min(workers, len(todo)))
         else:
             runner = None
