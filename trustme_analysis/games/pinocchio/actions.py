@@ -102,7 +102,7 @@ class ActionCodec:
     """Numbering of the actions of one variant; built once per game.
 
     Args:
-        rules: the variant.
+        rules (trustme_analysis.games.pinocchio.rules.Rules): the variant.
     """
 
     def __init__(self, rules: Rules):

@@ -41,6 +41,10 @@ def max_game_length(rules: Rules, codec: ActionCodec) -> int:
     Between two run-outs every turn draws a Character from a deck that only shrinks, so a period has at most
     ``deck + 1`` turns; each turn has at most a draw, an action, the votes, a vote Coin, the Coin offers and toss, two
     Park refills and a free Use Reputation action.
+
+    Args:
+        rules (trustme_analysis.games.pinocchio.rules.Rules): the variant.
+        codec (trustme_analysis.games.pinocchio.actions.ActionCodec): its action numbering.
     """
     n = rules.players
     per_turn = 2 + 2 * (n - 1) + 2 + 2 * rules.refill + 1
@@ -72,8 +76,8 @@ class PinocchioGame(pyspiel.Game):
     """``trustme_pinocchio``: load with ``pyspiel.load_game("trustme_pinocchio(players=3)")``.
 
     Attributes:
-        rules: the validated :class:`Rules` of this variant.
-        codec: the :class:`ActionCodec` numbering its actions.
+        rules: the validated :class:`~trustme_analysis.games.pinocchio.rules.Rules` of this variant.
+        codec: the :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec` numbering its actions.
     """
 
     def __init__(self, params: dict[str, Any] | None = None):

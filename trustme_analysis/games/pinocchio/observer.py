@@ -23,7 +23,7 @@ class PinocchioObserver:
 
     Args:
         iig_obs_type: which information to include (pyspiel's IIGObservationType).
-        rules: the variant.
+        rules (trustme_analysis.games.pinocchio.rules.Rules): the variant.
     """
 
     def __init__(self, iig_obs_type: pyspiel.IIGObservationType, rules: Rules):
