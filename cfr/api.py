@@ -106,7 +106,8 @@ def solve(
 
     The run stops at the first of: ``iterations`` reached, ``time_limit`` seconds of wall time spent (compile and
     evaluations included), the evaluated exploitability (NashConv for games that are not two-player constant-sum)
-    at or below ``target_exploitability``. With none of the three given, 1000 iterations are run.
+    at or below ``target_exploitability``; the time limit and the target are checked after every ``eval_every``
+    iterations. With none of the three given, 1000 iterations are run.
 
     Args:
         game: a game string, a pyspiel game, or an already compiled tree.
