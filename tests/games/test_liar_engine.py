@@ -214,7 +214,7 @@ def test_snapshot_is_json_and_events_replay_the_game():
 
 
 def test_tiny_variant_sizes(capsys):
-    size = tree_size(pyspiel.load_game(TINY_VARIANTS["tiny"]))
+    size = tree_size(pyspiel.load_game(TINY_VARIANTS["tiny"]), check_perfect_recall=True)
     with capsys.disabled():
         print(f"\n{TINY_VARIANTS['tiny']}: {size}")
     assert size.histories == 21_132 and size.infostates == (1_330, 1_059)
@@ -240,3 +240,13 @@ def test_tiny_variant_is_solved_by_cfr():
     # The starter's edge in the solved tiny game (rank utility: +1 win, -1 loss): about +0.6 for seat 0.
     value = cfr.expected_values(result.compiled, result.average)
     assert value[0] == pytest.approx(0.6, abs=0.02) and value[0] + value[1] == pytest.approx(0.0)
+
+
+def test_perfect_recall_check_catches_a_forgetful_information_state(monkeypatch):
+    import trustme_analysis.games.liar.game as engine
+
+    # Forget the history (keep only the deal and the hand): the check must notice.
+    monkeypatch.setattr(engine, "_event_string", lambda event, viewer: "")
+    with pytest.raises(ValueError, match="two different pasts"):
+        tree_size(pyspiel.load_game("trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=4)"),
+                  check_perfect_recall=True)

@@ -163,7 +163,7 @@ def test_wrong_accusation_accuser_picks_up_the_pile_and_the_honest_player_starts
     assert snap["hands"] == [[2, 3, 6], [2, 3, 5, 5, 6]]
     assert snap["events"][-1] == {
         "type": "liar", "accuser": 1, "player": 0, "announced": 5, "cards": [5], "false": 0, "caught": False,
-        "picked_up_by": 1, "pile_size": 1,
+        "picked_up_by": 1, "pile_size": 1, "pile_cards": [5],
     }
     assert (snap["phase"], snap["to_act"], snap["round_starter"], snap["pile"]) == ("start", 0, 0, [])
     assert snap["counts"]["wrongly_accused"] == [1, 0]
@@ -185,9 +185,11 @@ def test_challenge_turns_over_only_the_last_play_and_finds_one_bad_card_among_th
     assert snap["hands"] == [[3, 6], [2, 2, 3, 5, 5, 6]]
     assert (snap["to_act"], snap["round_starter"]) == (0, 0)
     assert snap["counts"] == {"false_cards": [1, 0], "unmasked": [1, 0], "wrongly_accused": [1, 0]}
-    # What the picker saw of the pile is private to the picker; the turned-over cards are public.
-    assert "L0>1[3,5,5]F^1:4" in state.information_state_string(0)
-    assert "L0>1[3,5,5]F^1:4" in state.information_state_string(1)
+    assert liar["pile_cards"] == [2, 3, 5, 5]
+    # The turned-over cards are public; what the pile held is seen by the picker only.
+    info0, info1 = state.information_state_string(0), state.information_state_string(1)
+    assert "L0>1[3,5,5]F^1:4 " in info0 and "[2,3,5,5]" not in info0
+    assert "L0>1[3,5,5]F^1:4[2,3,5,5]" in info1
 
 
 def test_a_challenge_after_passes_still_hits_the_last_play():

@@ -327,12 +327,12 @@ class LiarState(pyspiel.State):
     def _call_liar(self, accuser: int) -> None:
         liar, announced, cards, false = self._t.pile[-1]
         picker, starter = (liar, accuser) if false else (accuser, liar)
-        pile_size = self._pick_up(picker)
+        taken = self._pick_up(picker)
         if false:
             self._t.unmasked[accuser] += 1
         else:
             self._t.wrongly_accused[liar] += 1
-        self._t.events.append(("liar", accuser, liar, announced, cards, false, picker, pile_size))
+        self._t.events.append(("liar", accuser, liar, announced, cards, false, picker, taken))
         self._new_round(starter)
         if self._t.going_out >= 0:
             going_out, self._t.going_out = self._t.going_out, -1
@@ -353,16 +353,15 @@ class LiarState(pyspiel.State):
         self._t.credited = 0
         self._new_round(player)
 
-    def _pick_up(self, picker: int) -> int:
+    def _pick_up(self, picker: int) -> tuple[int, ...]:
+        """Move the whole pile into ``picker``'s hand; return its cards (sorted 0-based values)."""
         hand = self._t.hands[picker]
-        size = 0
-        for _, _, cards, _ in self._t.pile:
-            for v in cards:
-                hand[v] += 1
-            size += len(cards)
+        taken = sorted(v for _, _, cards, _ in self._t.pile for v in cards)
+        for v in taken:
+            hand[v] += 1
         self._t.pile = []
         self._t.credited = 0
-        return size
+        return tuple(taken)
 
     def _new_round(self, starter: int) -> None:
         self._t.round_value = -1
@@ -607,8 +606,10 @@ def _event_string(event: tuple, viewer: int) -> str:
     if kind == "pass":
         return f"-{event[1]}"
     if kind == "liar":
-        _, accuser, liar, _, cards, false, picker, size = event
-        return f"L{accuser}>{liar}[{plays.labels(cards)}]{'F' if false else 'T'}^{picker}:{size}"
+        _, accuser, liar, _, cards, false, picker, taken = event
+        # The picker sees what they pick up; the others only how many cards.
+        seen = f"[{plays.labels(taken)}]" if picker == viewer else ""
+        return f"L{accuser}>{liar}[{plays.labels(cards)}]{'F' if false else 'T'}^{picker}:{len(taken)}{seen}"
     if kind == "burn":
         return f"B{event[1]}:{event[2]}"
     if kind == "out":
@@ -633,7 +634,7 @@ def _event_dict(event: tuple) -> dict[str, Any]:
     if kind == "pass":
         return {"type": "pass", "player": event[1]}
     if kind == "liar":
-        _, accuser, liar, announced, cards, false, picker, size = event
+        _, accuser, liar, announced, cards, false, picker, taken = event
         return {
             "type": "liar",
             "accuser": accuser,
@@ -643,7 +644,8 @@ def _event_dict(event: tuple) -> dict[str, Any]:
             "false": false,
             "caught": bool(false),
             "picked_up_by": picker,
-            "pile_size": size,
+            "pile_size": len(taken),
+            "pile_cards": [v + 1 for v in taken],
         }
     if kind == "burn":
         return {"type": "burn", "player": event[1], "pile_size": event[2]}

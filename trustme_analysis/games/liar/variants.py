@@ -32,26 +32,42 @@ class TreeSize:
     infostates: tuple[int, ...]  # distinct information states per player
 
 
-def tree_size(game: pyspiel.Game, limit: int = 2_000_000) -> TreeSize:
-    """Walk the whole tree of ``game`` (depth first); stop with an error beyond ``limit`` histories."""
+def tree_size(game: pyspiel.Game, limit: int = 2_000_000, check_perfect_recall: bool = False) -> TreeSize:
+    """Walk the whole tree of ``game`` (depth first); stop with an error beyond ``limit`` histories.
+
+    With ``check_perfect_recall``, also check that each information state determines the acting player's own past:
+    the earlier information states at which that player acted and the actions taken there (ValueError if not).
+    """
     histories = terminals = decisions = 0
     infosets: list[set[str]] = [set() for _ in range(game.num_players())]
-    stack = [game.new_initial_state()]
+    # Per player: information state -> that player's past (information states and actions) on the way to it.
+    pasts: list[dict[str, tuple]] = [{} for _ in range(game.num_players())]
+    stack: list[tuple[pyspiel.State, tuple]] = [(game.new_initial_state(), ((),) * game.num_players())]
     while stack:
-        state = stack.pop()
+        state, past = stack.pop()
         histories += 1
         if histories > limit:
             raise ValueError(f"{game}: more than {limit} histories")
         if state.is_terminal():
             terminals += 1
             continue
+        player = state.current_player()
         if state.is_chance_node():
             actions = [a for a, _ in state.chance_outcomes()]
         else:
             decisions += 1
-            player = state.current_player()
-            infosets[player].add(state.information_state_string(player))
+            info = state.information_state_string(player)
+            infosets[player].add(info)
             actions = state.legal_actions()
+            if check_perfect_recall:
+                seen = pasts[player].setdefault(info, past[player])
+                if seen != past[player]:
+                    raise ValueError(f"{game}: information state {info!r} is reached with two different pasts")
         for action in actions:
-            stack.append(state.child(action))
+            if check_perfect_recall and player >= 0:
+                step = past[player] + ((info, action),)
+                child_past = past[:player] + (step,) + past[player + 1 :]
+            else:
+                child_past = past
+            stack.append((state.child(action), child_past))
     return TreeSize(histories, terminals, decisions, tuple(len(s) for s in infosets))
