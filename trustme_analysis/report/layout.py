@@ -44,8 +44,11 @@ RC = {
 
 def new_page(title: str, subtitle: str | None = None) -> Figure:
     """A blank A4-landscape page with its title (and an optional one-line subtitle) at the top."""
-    fig = plt.figure(figsize=PAGE_SIZE)
-    fig.text(LEFT, 0.955, title, fontsize=15, fontweight="bold", va="top")
+    # A bare Figure, not pyplot's: a report holds many pages at once and pyplot would keep each one registered.
+    fig = Figure(figsize=PAGE_SIZE)
+    # Long titles (a spec's own title) shrink to fit the page width, and are cut only beyond that.
+    size = 15.0 if len(title) <= 78 else max(10.0, 15.0 * 78 / len(title))
+    fig.text(LEFT, 0.955, shorten(title, int(78 * 15.0 / size)), fontsize=size, fontweight="bold", va="top")
     if subtitle:
         # At most two lines, so the subtitle never runs into the plots below it.
         lines = textwrap.wrap(subtitle, 175)
@@ -232,8 +235,10 @@ def interval_plot(
     if reference is not None:
         ax.axhline(reference, color="0.4", linestyle="--", linewidth=1, label=reference_label)
     ax.set_xticks(np.arange(len(labels)))
-    rotate = 90 if len(labels) > 14 else 0
-    ax.set_xticklabels(labels, rotation=rotate, fontsize=8 if len(labels) <= 24 else 6)
+    # Turn the labels upright when they would not fit side by side (about 0.3 inch per short variant id).
+    width_in = ax.get_position().width * ax.figure.get_figwidth()
+    crowded = len(labels) * 0.3 > width_in
+    ax.set_xticklabels(labels, rotation=90 if crowded else 0, fontsize=7 if crowded else 8)
     ax.set_ylabel(ylabel)
     if title:
         ax.set_title(title)

@@ -143,42 +143,48 @@ def _scores_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFr
 def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     """Mean score after each turn for the winner and the other seats, with a 95% band, one panel per variant."""
     variants = ctx.variant_ids
-    shown = variants[:6]
+    # The baseline first; every variant's curve goes to the CSV, the first six are drawn.
+    order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
+    shown = order[:6]
     title = "Score over the game"
     fig = new_page(title, "Mean score after each turn (bonus turns count as turns), winner vs the other seats, "
                    "with 95% t bands; drawn up to the turn that half of the games reached.")
     rows_out = []
-    for i, v in enumerate(shown):
-        rv = records[records["variant"] == v].sort_values(["game_index", "seat"])
-        win_traces, other_traces = [], []
-        for _, game in rv.groupby("game_index"):
-            traces = [np.asarray(t, dtype=float) for t in game["score_trace"]]
-            won = game["win"].to_numpy(dtype=bool)
-            for t, w in zip(traces, won):
-                (win_traces if w else other_traces).append(t)
-        lengths = sorted(len(t) for t in win_traces) or [0]
+    for i, v in enumerate(order):
+        rv = records[records["variant"] == v]
+        traces = [np.asarray(t, dtype=float) for t in rv["score_trace"]]
+        won = rv["win"].to_numpy(dtype=bool)
+        lengths = sorted(len(t) for t, w in zip(traces, won) if w) or [0]
         horizon = int(lengths[len(lengths) // 2])
-        r, c = divmod(i, 3)
-        ax = fig.add_axes((0.07 + c * 0.32, 0.52 - r * 0.42, 0.26, 0.31))
-        for label, traces, color in (("winner", win_traces, "C1"), ("other seats", other_traces, "C0")):
-            means, lows, highs = [], [], []
-            for turn in range(horizon):
-                vals = [t[turn] for t in traces if len(t) > turn]
-                iv = mean_t(vals)
-                means.append(iv.estimate)
-                lows.append(iv.low)
-                highs.append(iv.high)
+        ax = None
+        if i < len(shown):
+            r, c = divmod(i, 3)
+            ax = fig.add_axes((0.07 + c * 0.32, 0.54 - r * 0.41, 0.26, 0.30))
+        for label, mask, color in (("winner", won, "C1"), ("other seats", ~won, "C0")):
+            # Seats x turns, NaN after a game's end, so each turn averages the games still running.
+            grid = np.full((int(mask.sum()), horizon), np.nan)
+            for row, t in enumerate(t for t, m in zip(traces, mask) if m):
+                grid[row, : min(len(t), horizon)] = t[:horizon]
+            intervals = [mean_t(grid[:, turn]) for turn in range(horizon)]
+            means = [iv.estimate for iv in intervals]
+            lows = [iv.low for iv in intervals]
+            highs = [iv.high for iv in intervals]
+            counts = (~np.isnan(grid)).sum(axis=0)
+            for turn, iv in enumerate(intervals):
                 rows_out.append({"variant": v, "group": label, "turn": turn + 1, "mean": iv.estimate,
-                                 "low": iv.low, "high": iv.high, "seats": len(vals)})
-            xs = np.arange(1, horizon + 1)
-            ax.plot(xs, means, color=color, label=label)
-            ax.fill_between(xs, lows, highs, color=color, alpha=0.25, linewidth=0)
+                                 "low": iv.low, "high": iv.high, "seats": int(counts[turn])})
+            if ax is not None:
+                xs = np.arange(1, horizon + 1)
+                ax.plot(xs, means, color=color, label=label)
+                ax.fill_between(xs, lows, highs, color=color, alpha=0.25, linewidth=0)
+        if ax is None:
+            continue
         ax.set_title(f"{v}" + (" (baseline)" if v == ctx.baseline else ""))
         ax.set_xlabel("turn")
         ax.set_ylabel("score (points)")
         ax.legend(loc="upper left")
     if len(variants) > len(shown):
-        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the first {len(shown)} of {len(variants)} variants; all are in "
+        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; all are in "
                  "stats/score_trace.csv.", fontsize=8)
     ctx.write_csv("score_trace", pd.DataFrame(rows_out))
     ctx.add(fig, title, "game")
@@ -211,7 +217,7 @@ def _chart_page(ctx: ReportContext, records: pd.DataFrame) -> None:
         ax2.set_xlabel("different Ticket values held (k)")
         ax2.set_ylabel("share of seats")
         ax2.set_title("Different values at the end")
-        ax2.legend(loc="upper right", ncol=2, title="variant")
+        ax2.legend(loc="upper right", ncol=1, title="variant", fontsize=6.5, title_fontsize=7, framealpha=0.7)
     # Marginal value of each chart step: what the k-th different value adds, and how many seats got there.
     rows = []
     for v in variants:
@@ -312,7 +318,7 @@ def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
                           "lower [95%]": [_pct(*r) for r in t[["lower_share", "lower_low", "lower_high"]].to_numpy()],
                           "none [95%]": [_pct(*r) for r in t[["none_share", "none_low", "none_high"]].to_numpy()]})
     tax2 = fig.add_axes((0.05, BOTTOM + 0.02, 0.37, 0.30))
-    draw_table(tax2, format_frame(tally.head(10)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
+    draw_table(tax2, format_frame(tally.head(12)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
     ctx.add(fig, title, "game")
 
 
@@ -372,7 +378,7 @@ def _tales_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     title = "Tales: bluffing and trust per row of the tale table"
     fig = new_page(title, "Left: share of all tales in each row of the rulebook's table. Right: bluff rate and trust "
                    "rates. Bootstrap 95% intervals over games.")
-    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    ax = fig.add_axes((0.07, 0.58, 0.40, 0.28))
     rows = list(TALE_ROW_LABELS)
     for i, row in enumerate(rows):
         sub = tales[tales["row"] == row].set_index("variant").reindex(variants)
@@ -381,8 +387,9 @@ def _tales_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     ax.set_ylim(-0.02, 1.02)
     ax.set_xlabel("variant")
     ax.set_title("Outcome of tales")
-    ax.legend(loc="upper left", fontsize=7)
-    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    # Legends under the plots: inside they would hide points near the top.
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
+    ax2 = fig.add_axes((0.56, 0.58, 0.40, 0.28))
     rates = {"tall": "tales that are tall (bluffs)", "trusted|true": "true tales trusted",
              "trusted|tall": "tall tales trusted", "votes_correct": "votes that were right"}
     for i, (row, label) in enumerate(rates.items()):
@@ -392,7 +399,7 @@ def _tales_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     ax2.set_ylim(-0.02, 1.02)
     ax2.set_xlabel("variant")
     ax2.set_title("Bluffing and trust")
-    ax2.legend(loc="upper left", fontsize=7)
+    ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
     wide = tales.pivot(index="variant", columns="row", values="per_game").reindex(variants)
     share = tales.pivot(index="variant", columns="row", values="share").reindex(variants)
     table = pd.DataFrame({"variant": variants})
@@ -402,7 +409,7 @@ def _tales_page(ctx: ReportContext, records: pd.DataFrame) -> None:
             for a, b in zip(wide[row].to_numpy(dtype=float), share[row].to_numpy(dtype=float))
         ]
     table["bluff rate"] = [f"{100 * b:.0f}%" if not np.isnan(b) else "-" for b in share["tall"].to_numpy(dtype=float)]
-    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
+    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.31))
     draw_table(tax, table.head(12), widths=[0.6, 1.5, 1.5, 1.5, 1.5, 0.8])
     ctx.add(fig, title, "game")
     if len(table) > 12:
