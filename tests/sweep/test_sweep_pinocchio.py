@@ -98,7 +98,7 @@ def test_checked_in_example_specs_validate(name):
 
 
 def test_main_command_plays_a_small_pinocchio_sweep_and_writes_the_pdf(tmp_path):
-    """The README's command path end to end, on a tiny spec: records, manifest and a PDF with the spec's question."""
+    """The README's command path end to end, on a tiny one-variant spec: records, manifest, a PDF with the question."""
     from pypdf import PdfReader
 
     from trustme_analysis.sweep.__main__ import main
@@ -107,8 +107,7 @@ def test_main_command_plays_a_small_pinocchio_sweep_and_writes_the_pdf(tmp_path)
     spec.write_text(
         'title = "Tiny Pinocchio sweep"\nquestion = "Does the main command write a report?"\n'
         'game = "trustme_pinocchio"\ngames = 6\nchunk_size = 3\nseed = 8\n'
-        '[params]\nvalues = 3\ncopies = 4\nstacks = [1, 1, 1]\nchart = [1, 3, 6]\nrunouts_to_end = 1\n'
-        "[grid]\nplayers = [2, 3]\n"
+        '[params]\nplayers = 2\nvalues = 3\ncopies = 4\nstacks = [1, 1, 1]\nchart = [1, 3, 6]\nrunouts_to_end = 1\n'
     )
     out = tmp_path / "out"
     assert main([str(spec), "--out", str(out), "--workers", "1", "--quiet"]) == 0
@@ -117,4 +116,4 @@ def test_main_command_plays_a_small_pinocchio_sweep_and_writes_the_pdf(tmp_path)
     text = "\n".join(page.extract_text() or "" for page in PdfReader(pdf).pages)
     assert "Does the main command write a report?" in text
     assert load_manifest(out)["complete"] is True
-    assert len(load_records(out)) == 6 * (2 + 3)
+    assert len(load_records(out)) == 6 * 2
