@@ -18,6 +18,7 @@ contiguous in the order of its legal actions, so a player's strategy is one cont
 from __future__ import annotations
 
 import time
+from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -51,7 +52,8 @@ class CompiledGame:
         kind: ``TERMINAL``, ``CHANCE`` or ``DECISION`` per node.
         player: acting player per node (``-1`` for terminal, ``P`` for chance).
         infoset: information set of every decision node (``-1`` elsewhere).
-        child_start: first child of every node (children are contiguous); ``child_count`` how many.
+        child_start: first child of every node (children are contiguous; ``-1`` for terminals); ``child_count``
+            how many.
         edge_owner: who chose the edge into each node (the parent's player; ``-1`` for the root).
         edge_slot: slot of the edge into each node when the parent is a decision node, else ``-1``.
         edge_action: the pyspiel action of the edge into each node (``-1`` for the root).
@@ -239,95 +241,106 @@ def compile_game(
     num_players = game.num_players()
     chance_index = num_players
 
-    parent: list[int] = [-1]
-    kind: list[int] = []
-    player: list[int] = []
-    infoset: list[int] = []
-    child_start: list[int] = []
-    child_count: list[int] = []
-    edge_action: list[int] = [-1]
-    edge_local: list[int] = [-1]  # index of the action among the parent's legal actions
-    chance_prob: list[float] = [1.0]
-    term_nodes: list[int] = []
-    term_returns: list[list[float]] = []
+    # Depth-first walk: only the states on the current path and their pending siblings are alive at any time (a
+    # breadth-first walk would hold a whole level of states, which for Python games can be gigabytes). Nodes are
+    # recorded in preorder, then renumbered breadth first below.
+    parent = array("q")
+    kind = array("b")
+    player = array("q")
+    infoset = array("q")
+    depth = array("q")
+    num_children = array("q")
+    edge_action = array("q")
+    edge_local = array("q")  # index of the action among the parent's legal actions / chance outcomes
+    chance_prob = array("d")
+    term_nodes = array("q")
+    term_returns = array("d")
     key_to_infoset: dict[str, int] = {}
     infoset_player_l: list[int] = []
     infoset_actions: list[list[int]] = []
     infoset_keys: list[str] = []
-    depth_start = [0]
 
-    level = [game.new_initial_state()]
-    next_id = 1
-    while level:
-        next_level = []
-        for state in level:
-            node = len(kind)
-            if state.is_terminal():
-                kind.append(TERMINAL)
-                player.append(-1)
-                infoset.append(-1)
-                child_start.append(next_id)
-                child_count.append(0)
-                term_nodes.append(node)
-                term_returns.append(state.returns())
-                continue
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                kind.append(CHANCE)
-                player.append(chance_index)
-                infoset.append(-1)
-                child_start.append(next_id)
-                child_count.append(len(outcomes))
-                for local, (action, prob) in enumerate(outcomes):
-                    parent.append(node)
-                    edge_action.append(action)
-                    edge_local.append(local)
-                    chance_prob.append(prob)
-                    next_level.append(state.child(action))
-                next_id += len(outcomes)
-            else:
-                cur = state.current_player()
-                if cur < 0:
-                    raise UnsupportedGameError(f"{game}: node with current_player {cur} is not supported")
-                key = state.information_state_string(cur)
-                actions = state.legal_actions()
-                info = key_to_infoset.get(key)
-                if info is None:
-                    info = len(infoset_keys)
-                    key_to_infoset[key] = info
-                    infoset_keys.append(key)
-                    infoset_player_l.append(cur)
-                    infoset_actions.append(list(actions))
-                elif infoset_actions[info] != list(actions):
-                    raise UnsupportedGameError(
-                        f"{game}: information set {key!r} has different legal actions in different histories"
-                    )
-                kind.append(DECISION)
-                player.append(cur)
-                infoset.append(info)
-                child_start.append(next_id)
-                child_count.append(len(actions))
-                for local, action in enumerate(actions):
-                    parent.append(node)
-                    edge_action.append(action)
-                    edge_local.append(local)
-                    chance_prob.append(1.0)
-                    next_level.append(state.child(action))
-                next_id += len(actions)
-            if next_id > max_histories:
-                raise TreeTooLargeError(
-                    f"{game}: the tree exceeds max_histories={max_histories} (reached {next_id} histories at depth "
-                    f"{len(depth_start)}); raise max_histories if memory allows, or use the sampling solvers "
-                    "(algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
+    # Stack entries: (state, parent id, local index, action, chance probability, depth).
+    stack = [(game.new_initial_state(), -1, -1, -1, 1.0, 0)]
+    while stack:
+        state, par, local, act, prob, dep = stack.pop()
+        node = len(kind)
+        if node >= max_histories:
+            raise TreeTooLargeError(
+                f"{game}: the tree exceeds max_histories={max_histories} (reached {node + 1} histories, the walk "
+                f"being at depth {dep}); raise max_histories if memory allows, or use the sampling solvers "
+                "(algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
+            )
+        parent.append(par)
+        edge_local.append(local)
+        edge_action.append(act)
+        chance_prob.append(prob)
+        depth.append(dep)
+        if state.is_terminal():
+            kind.append(TERMINAL)
+            player.append(-1)
+            infoset.append(-1)
+            num_children.append(0)
+            term_nodes.append(node)
+            term_returns.extend(state.returns())
+            continue
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            kind.append(CHANCE)
+            player.append(chance_index)
+            infoset.append(-1)
+            edges = [(a, p) for a, p in outcomes]
+        else:
+            cur = state.current_player()
+            if cur < 0:
+                raise UnsupportedGameError(f"{game}: node with current_player {cur} is not supported")
+            key = state.information_state_string(cur)
+            actions = state.legal_actions()
+            info = key_to_infoset.get(key)
+            if info is None:
+                info = len(infoset_keys)
+                key_to_infoset[key] = info
+                infoset_keys.append(key)
+                infoset_player_l.append(cur)
+                infoset_actions.append(list(actions))
+            elif infoset_actions[info] != list(actions):
+                raise UnsupportedGameError(
+                    f"{game}: information set {key!r} has different legal actions in different histories"
                 )
-        depth_start.append(len(kind))
-        level = next_level
+            kind.append(DECISION)
+            player.append(cur)
+            infoset.append(info)
+            edges = [(a, 1.0) for a in actions]
+        num_children.append(len(edges))
+        # Children are pushed in reverse so that they are visited in action order; the last child reuses the
+        # parent state (applied in place), which saves one clone per node.
+        children = [state.child(a) for a, _ in edges[:-1]]
+        state.apply_action(edges[-1][0])
+        children.append(state)
+        for index in range(len(edges) - 1, -1, -1):
+            stack.append((children[index], node, index, edges[index][0], edges[index][1], dep + 1))
 
     n = len(kind)
-    parent_a = np.asarray(parent, dtype=np.int64)
-    kind_a = np.asarray(kind, dtype=np.int8)
-    player_a = np.asarray(player, dtype=np.int64)
-    old_infoset = np.asarray(infoset, dtype=np.int64)
+    # Preorder restricted to one depth lists the nodes in the order of their parents and, among siblings, in action
+    # order; so a stable sort by depth yields the breadth-first layout with contiguous children.
+    depth_dfs = np.frombuffer(depth, dtype=np.int64) if n else np.zeros(0, dtype=np.int64)
+    order_nodes = np.argsort(depth_dfs, kind="stable")
+    new_of = np.empty(n, dtype=np.int64)
+    new_of[order_nodes] = np.arange(n, dtype=np.int64)
+    parent_dfs = np.frombuffer(parent, dtype=np.int64)[order_nodes]
+    parent_a = np.where(parent_dfs >= 0, new_of[np.maximum(parent_dfs, 0)], -1)
+    kind_a = np.frombuffer(kind, dtype=np.int8)[order_nodes].copy()
+    player_a = np.frombuffer(player, dtype=np.int64)[order_nodes]
+    old_infoset = np.frombuffer(infoset, dtype=np.int64)[order_nodes]
+    edge_local_a = np.frombuffer(edge_local, dtype=np.int64)[order_nodes]
+    edge_action_a = np.frombuffer(edge_action, dtype=np.int64)[order_nodes]
+    chance_prob_a = np.frombuffer(chance_prob, dtype=np.float64)[order_nodes]
+    child_count_a = np.frombuffer(num_children, dtype=np.int64)[order_nodes]
+    child_start_a = np.full(n, -1, dtype=np.int64)
+    firsts = np.flatnonzero(edge_local_a == 0)
+    child_start_a[parent_a[firsts]] = firsts
+    depth_sorted = depth_dfs[order_nodes]
+    depth_start_a = np.searchsorted(depth_sorted, np.arange(int(depth_sorted[-1]) + 2), side="left").astype(np.int64)
 
     # Renumber information sets so that each player's are contiguous (stable within a player: discovery order).
     ip_old = np.asarray(infoset_player_l, dtype=np.int64)
@@ -350,13 +363,12 @@ def compile_game(
     edge_slot = np.full(n, -1, dtype=np.int64)
     dec_child = np.flatnonzero((parent_a >= 0) & (kind_a[np.maximum(parent_a, 0)] == DECISION))
     dec_child = dec_child[dec_child > 0]
-    edge_slot[dec_child] = slot_start[infoset_a[parent_a[dec_child]]] + np.asarray(edge_local, dtype=np.int64)[dec_child]
+    edge_slot[dec_child] = slot_start[infoset_a[parent_a[dec_child]]] + edge_local_a[dec_child]
 
     returns = np.zeros((num_players, n), dtype=np.float64)
-    if term_nodes:
-        returns[:, np.asarray(term_nodes)] = np.asarray(term_returns, dtype=np.float64).T
-
-    depth_start_a = np.asarray(depth_start, dtype=np.int64)
+    if len(term_nodes):
+        term_new = new_of[np.frombuffer(term_nodes, dtype=np.int64)]
+        returns[:, term_new] = np.frombuffer(term_returns, dtype=np.float64).reshape(-1, num_players).T
     parent_slot, levels, uniform = _own_sequences(
         num_players, depth_start_a, parent_a, player_a, kind_a, infoset_a, edge_owner, edge_slot, order.size, game
     )
@@ -368,12 +380,12 @@ def compile_game(
         kind=kind_a,
         player=player_a,
         infoset=infoset_a,
-        child_start=np.asarray(child_start, dtype=np.int64),
-        child_count=np.asarray(child_count, dtype=np.int64),
+        child_start=child_start_a,
+        child_count=child_count_a,
         edge_owner=edge_owner,
         edge_slot=edge_slot,
-        edge_action=np.asarray(edge_action, dtype=np.int64),
-        chance_prob=np.asarray(chance_prob, dtype=np.float64),
+        edge_action=edge_action_a,
+        chance_prob=chance_prob_a,
         returns=returns,
         infoset_player=infoset_player,
         infoset_keys=keys,
