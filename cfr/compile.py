@@ -440,8 +440,8 @@ def _own_sequences(num_players, depth_start, parent, player, kind, infoset, edge
     for p in range(num_players):
         mine = infoset_player == p
         uniform[p] = bool(np.all(min_depth[mine] == max_depth[mine]))
-    # Level of an information set = level of the information set owning its parent slot + 1. Information sets are
-    # discovered breadth first, so resolve levels by repeated relaxation (at most max-level rounds).
+    # Level of an information set = level of the information set owning its parent slot + 1, resolved by repeated
+    # relaxation (information-set numbers follow discovery order, not level order; at most max-level + 1 rounds).
     levels = np.zeros(num_infosets, dtype=np.int64)
     # slot -> information set is not built yet here, so derive it from the decision nodes' children.
     kids = np.flatnonzero(edge_slot >= 0)

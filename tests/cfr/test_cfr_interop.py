@@ -169,3 +169,21 @@ def test_cli_errors_are_one_line(capsys, argv, match):
     assert match in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
+
+
+def test_python_dash_m_cfr_runs(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-m", "cfr", "kuhn_poker", "--algorithm", "pcfr+", "-n", "40", "--eval-every", "20"],
+        cwd=root, capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "stopped by: iterations" in done.stdout
+    bad = subprocess.run([sys.executable, "-m", "cfr", "kuhn_poker(players=1"], cwd=root, capture_output=True,
+                         text=True, timeout=120)
+    assert bad.returncode == 2
+    assert len(bad.stderr.strip().splitlines()) == 1 and "Traceback" not in bad.stderr

@@ -5,7 +5,7 @@ import numpy as np
 import pyspiel
 import pytest
 
-from cfr import TreeSolver, compile_game
+from cfr import TreeSolver, UnsupportedGameError, compile_game
 from cfr.evaluate import best_response_value, exploitability, nash_conv
 from cfr.passes import normalise
 from cfr.policy_io import to_dict
@@ -105,6 +105,48 @@ class _Observer:
 
 
 pyspiel.register_game(_TYPE, UnevenGame)
+
+
+class _ForgetfulObserver(_Observer):
+    def string_from(self, state, player):
+        # Player 0 forgets its own first move at its second decision: imperfect recall.
+        moves = state.moves if player == 1 or len(state.moves) < 2 else state.moves[1:]
+        return f"p{player}:{len(state.moves)}:{moves}"
+
+
+_FORGETFUL_TYPE = pyspiel.GameType(
+    short_name="cfr_test_forgetful",
+    long_name="CFR test game without perfect recall",
+    dynamics=_TYPE.dynamics,
+    chance_mode=_TYPE.chance_mode,
+    information=_TYPE.information,
+    utility=_TYPE.utility,
+    reward_model=_TYPE.reward_model,
+    max_num_players=2,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=False,
+    provides_observation_tensor=False,
+)
+
+
+class ForgetfulGame(UnevenGame):
+    """The same game with a player 0 who forgets its own first action."""
+
+    def __init__(self, params=None):
+        pyspiel.Game.__init__(self, _FORGETFUL_TYPE, _INFO, params or {})
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return _ForgetfulObserver()
+
+
+pyspiel.register_game(_FORGETFUL_TYPE, ForgetfulGame)
+
+
+def test_imperfect_recall_is_refused():
+    with pytest.raises(UnsupportedGameError, match="lacks perfect recall"):
+        compile_game("cfr_test_forgetful")
 
 
 def test_information_sets_span_depths():
