@@ -39,7 +39,6 @@ import pyspiel
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import cfr  # noqa: E402
-from cfr.policy_io import to_dict  # noqa: E402
 
 GAMES = ["kuhn_poker", "leduc_poker", "liars_dice"]
 
