@@ -92,6 +92,14 @@ def test_announcing_a_value_known_to_be_gone_is_a_parameter():
         assert len(legal) == 15 * (6 if allowed else 4)
 
 
+def test_a_play_that_cannot_exist_is_refused_with_the_allowed_shape():
+    game = pyspiel.load_game("trustme_liar(players=2,values=6)")
+    with pytest.raises(ValueError, match=r"not a play: cards \[2, 2, 2, 2, 2\] announced as 2; a play is 1 to 4"):
+        game.play_action([2] * 5, 2)
+    with pytest.raises(ValueError, match="announced as 7"):
+        game.play_action([2], 7)
+
+
 def test_action_strings_name_cards_and_announcement():
     game, state = table("trustme_liar(players=2,values=6)")
     action = game.play_action([6, 2], 5)

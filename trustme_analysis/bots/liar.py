@@ -69,7 +69,8 @@ class LiarKnobs:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"heuristic bot knob {name}={value!r} is not allowed; allowed: a number 0..1")
-        if isinstance(self.bluff_extra, bool) or not isinstance(self.bluff_extra, int) or not 0 <= self.bluff_extra <= 6:
+        extra = self.bluff_extra
+        if isinstance(extra, bool) or not isinstance(extra, int) or not 0 <= extra <= 6:
             raise ValueError(f"heuristic bot knob bluff_extra={self.bluff_extra!r} is not allowed; allowed: 0..6")
         if isinstance(self.suspicion, bool) or not isinstance(self.suspicion, (int, float)) or self.suspicion < 0:
             raise ValueError(f"heuristic bot knob suspicion={self.suspicion!r} is not allowed; allowed: a number >= 0")

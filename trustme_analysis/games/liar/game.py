@@ -90,7 +90,14 @@ class LiarRules:
 
     def play_action(self, cards: tuple[int, ...], announced: int) -> int:
         """The action id of playing 0-based ``cards`` and announcing 0-based ``announced``."""
-        return FIRST_PLAY + self.multiset_index[tuple(sorted(cards))] * self.config.values + announced
+        index = self.multiset_index.get(tuple(sorted(cards)))
+        if index is None or not 0 <= announced < self.config.values:
+            c = self.config
+            raise ValueError(
+                f"not a play: cards {[v + 1 for v in cards]} announced as {announced + 1}; a play is 1 to "
+                f"{c.max_play} cards of values 1..{c.values} (each at most {c.copies} times) and a value 1..{c.values}"
+            )
+        return FIRST_PLAY + index * self.config.values + announced
 
     def decode_play(self, action: int) -> tuple[tuple[int, ...], int]:
         """``(cards, announced)``, 0-based, of a play action."""
@@ -148,7 +155,7 @@ class LiarGame(pyspiel.Game):
         return actions
 
 
-class Table:
+class LiarTable:
     """The mutable position of one game: hands, pile, round, counters and the event log.
 
     Kept in one object so that cloning a state (which OpenSpiel does by deep-copying each attribute) copies plain
@@ -184,8 +191,8 @@ class Table:
         self.wrongly_accused = [0] * n
         self.events: list[tuple] = []  # immutable tuples, so a shallow copy of the list is a deep copy
 
-    def __deepcopy__(self, memo: dict) -> Table:
-        new = object.__new__(Table)
+    def __deepcopy__(self, memo: dict) -> LiarTable:
+        new = object.__new__(LiarTable)
         for name in ("dealt", "initial", "discards", "credited", "round_value", "round_starter", "passes",
                      "current", "going_out", "end", "turns"):
             setattr(new, name, getattr(self, name))
@@ -201,54 +208,54 @@ class LiarState(pyspiel.State):
     def __init__(self, game: LiarGame):
         super().__init__(game)
         self._rules = game.rules
-        self._t = Table(game.rules.config)
+        self._table = LiarTable(game.rules.config)
 
     # --- pyspiel API -------------------------------------------------------------------------------------------
 
     def current_player(self) -> int:
         """The seat to act, CHANCE during the deal, TERMINAL at the end."""
-        if self._t.end:
+        if self._table.end:
             return pyspiel.PlayerId.TERMINAL
-        if self._t.dealt < self._rules.config.values:
+        if self._table.dealt < self._rules.config.values:
             return pyspiel.PlayerId.CHANCE
-        return self._t.current
+        return self._table.current
 
     def is_terminal(self) -> bool:
         """Whether the game is over (someone is out, or the turn cap was reached)."""
-        return bool(self._t.end)
+        return bool(self._table.end)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """How the copies of the next value split between the seats, with their probabilities."""
         rules = self._rules
-        room = [size - sum(hand) for size, hand in zip(rules.hand_sizes, self._t.hands)]
+        room = [size - sum(hand) for size, hand in zip(rules.hand_sizes, self._table.hands)]
         return deal.split_outcomes(rules.splits, room, rules.config.copies)
 
     def _legal_actions(self, player: int) -> list[int]:
         rules = self._rules
-        hand = self._t.hands[player]
-        if self._t.going_out >= 0:
+        hand = self._table.hands[player]
+        if self._table.going_out >= 0:
             actions = [LIAR, PASS]
             if rules.config.last_cards == "until_covered":
-                actions += rules.play_actions(hand, [self._t.round_value])
+                actions += rules.play_actions(hand, [self._table.round_value])
             return actions
-        if self._t.round_value < 0:
+        if self._table.round_value < 0:
             announceable = [v for v in range(rules.config.values) if self._may_announce(v)]
             return rules.play_actions(hand, announceable)
-        if player == self._t.pile[-1][0]:
+        if player == self._table.pile[-1][0]:
             # Everyone else passed: the last player adds cards or burns; passing again is not an option.
-            return [BURN] + rules.play_actions(hand, [self._t.round_value])
-        return [LIAR, PASS] + rules.play_actions(hand, [self._t.round_value])
+            return [BURN] + rules.play_actions(hand, [self._table.round_value])
+        return [LIAR, PASS] + rules.play_actions(hand, [self._table.round_value])
 
     def _may_announce(self, value: int) -> bool:
         if self._rules.config.announce_gone == "allowed":
             return True
-        return sum(d[value] for d in self._t.discards) < self._rules.config.copies
+        return sum(d[value] for d in self._table.discards) < self._rules.config.copies
 
     def _apply_action(self, action: int) -> None:
         if self.is_chance_node():
             self._deal(action)
             return
-        player = self._t.current
+        player = self._table.current
         if action == LIAR:
             self._call_liar(player)
         elif action == PASS:
@@ -257,9 +264,9 @@ class LiarState(pyspiel.State):
             self._burn(player)
         else:
             self._play(player, action)
-        self._t.turns += 1
-        if not self._t.end and self._t.turns >= self._rules.config.max_turns:
-            self._t.events.append(("turn_cap",))
+        self._table.turns += 1
+        if not self._table.end and self._table.turns >= self._rules.config.max_turns:
+            self._table.events.append(("turn_cap",))
             self._finish("turn_cap")
 
     # --- the rules ---------------------------------------------------------------------------------------------
@@ -267,118 +274,118 @@ class LiarState(pyspiel.State):
     def _deal(self, action: int) -> None:
         split = self._rules.splits[action]
         for seat, k in enumerate(split):
-            self._t.hands[seat][self._t.dealt] = k
-        self._t.dealt += 1
-        if self._t.dealt == self._rules.config.values:
+            self._table.hands[seat][self._table.dealt] = k
+        self._table.dealt += 1
+        if self._table.dealt == self._rules.config.values:
             self._discard_pairs()
 
     def _discard_pairs(self) -> None:
-        self._t.initial = tuple(tuple(h) for h in self._t.hands)
+        self._table.initial = tuple(tuple(h) for h in self._table.hands)
         discards = []
-        for seat, hand in enumerate(self._t.hands):
+        for seat, hand in enumerate(self._table.hands):
             gone = [0] * len(hand)
             for v, count in enumerate(hand):
                 hand[v], gone[v] = deal.discard_pairs(count)
             discards.append(tuple(gone))
-            self._t.events.append(("discard", seat, tuple(plays.counts_to_cards(gone))))
-        self._t.discards = tuple(discards)
-        empty = [seat for seat, hand in enumerate(self._t.hands) if not any(hand)]
+            self._table.events.append(("discard", seat, tuple(plays.counts_to_cards(gone))))
+        self._table.discards = tuple(discards)
+        empty = [seat for seat, hand in enumerate(self._table.hands) if not any(hand)]
         if empty:
             for seat in empty:
-                self._t.out[seat] = True
-                self._t.events.append(("out", seat))
+                self._table.out[seat] = True
+                self._table.events.append(("out", seat))
             self._finish("setup")
 
     def _play(self, player: int, action: int) -> None:
         cards, announced = self._rules.decode_play(action)
-        hand = self._t.hands[player]
+        hand = self._table.hands[player]
         for v in cards:
             hand[v] -= 1
         false = sum(1 for v in cards if v != announced)
-        if not self._t.pile:
-            self._t.round_starter = player
+        if not self._table.pile:
+            self._table.round_starter = player
         elif self._rules.config.false_card_accepted == "covered":
-            self._credit(len(self._t.pile))  # the play below can no longer be turned over
-        self._t.pile.append((player, announced, cards, false))
-        self._t.round_value = announced
-        self._t.passes = 0
-        self._t.events.append(("play", player, announced, cards, false))
-        if self._t.going_out >= 0:
+            self._credit(len(self._table.pile))  # the play below can no longer be turned over
+        self._table.pile.append((player, announced, cards, false))
+        self._table.round_value = announced
+        self._table.passes = 0
+        self._table.events.append(("play", player, announced, cards, false))
+        if self._table.going_out >= 0:
             # last_cards="until_covered": covering the last cards ends their challenge window; they held.
-            self._t.out[self._t.going_out] = True
-            self._t.events.append(("out", self._t.going_out))
+            self._table.out[self._table.going_out] = True
+            self._table.events.append(("out", self._table.going_out))
             self._finish("out")
             return
         if not any(hand):
-            self._t.going_out = player
-        self._t.current = self._next(player)
+            self._table.going_out = player
+        self._table.current = self._next(player)
 
     def _pass(self, player: int) -> None:
-        self._t.passes += 1
-        self._t.events.append(("pass", player))
+        self._table.passes += 1
+        self._table.events.append(("pass", player))
         n = self._rules.config.players
-        if self._t.going_out >= 0 and self._t.passes == n - 1:
-            self._t.out[self._t.going_out] = True
-            self._t.events.append(("out", self._t.going_out))
+        if self._table.going_out >= 0 and self._table.passes == n - 1:
+            self._table.out[self._table.going_out] = True
+            self._table.events.append(("out", self._table.going_out))
             self._finish("out")
             return
-        self._t.current = self._next(player)
+        self._table.current = self._next(player)
 
     def _call_liar(self, accuser: int) -> None:
-        liar, announced, cards, false = self._t.pile[-1]
+        liar, announced, cards, false = self._table.pile[-1]
         picker, starter = (liar, accuser) if false else (accuser, liar)
         taken = self._pick_up(picker)
         if false:
-            self._t.unmasked[accuser] += 1
+            self._table.unmasked[accuser] += 1
         else:
-            self._t.wrongly_accused[liar] += 1
-        self._t.events.append(("liar", accuser, liar, announced, cards, false, picker, taken))
+            self._table.wrongly_accused[liar] += 1
+        self._table.events.append(("liar", accuser, liar, announced, cards, false, picker, taken))
         self._new_round(starter)
-        if self._t.going_out >= 0:
-            going_out, self._t.going_out = self._t.going_out, -1
+        if self._table.going_out >= 0:
+            going_out, self._table.going_out = self._table.going_out, -1
             if not false:
-                self._t.out[going_out] = True
-                self._t.events.append(("out", going_out))
+                self._table.out[going_out] = True
+                self._table.events.append(("out", going_out))
                 self._finish("out")
 
     def _burn(self, player: int) -> None:
-        self._credit(len(self._t.pile))
+        self._credit(len(self._table.pile))
         size = 0
-        for _, _, cards, _ in self._t.pile:
+        for _, _, cards, _ in self._table.pile:
             for v in cards:
-                self._t.burned[v] += 1
+                self._table.burned[v] += 1
             size += len(cards)
-        self._t.events.append(("burn", player, size))
-        self._t.pile = []
-        self._t.credited = 0
+        self._table.events.append(("burn", player, size))
+        self._table.pile = []
+        self._table.credited = 0
         self._new_round(player)
 
     def _pick_up(self, picker: int) -> tuple[int, ...]:
         """Move the whole pile into ``picker``'s hand; return its cards (sorted 0-based values)."""
-        hand = self._t.hands[picker]
-        taken = sorted(v for _, _, cards, _ in self._t.pile for v in cards)
+        hand = self._table.hands[picker]
+        taken = sorted(v for _, _, cards, _ in self._table.pile for v in cards)
         for v in taken:
             hand[v] += 1
-        self._t.pile = []
-        self._t.credited = 0
+        self._table.pile = []
+        self._table.credited = 0
         return tuple(taken)
 
     def _new_round(self, starter: int) -> None:
-        self._t.round_value = -1
-        self._t.round_starter = starter
-        self._t.passes = 0
-        self._t.current = starter
+        self._table.round_value = -1
+        self._table.round_starter = starter
+        self._table.passes = 0
+        self._table.current = starter
 
     def _credit(self, upto: int) -> None:
         """Score the false cards of the plays ``[credited, upto)`` of the pile: they were accepted."""
-        for player, _, _, false in self._t.pile[self._t.credited : upto]:
-            self._t.false_cards[player] += false
-        self._t.credited = max(self._t.credited, upto)
+        for player, _, _, false in self._table.pile[self._table.credited : upto]:
+            self._table.false_cards[player] += false
+        self._table.credited = max(self._table.credited, upto)
 
     def _finish(self, end: str) -> None:
         # Whatever is still face down and unrevealed at the end was accepted (both readings agree on this).
-        self._credit(len(self._t.pile))
-        self._t.end = end
+        self._credit(len(self._table.pile))
+        self._table.end = end
 
     def _next(self, player: int) -> int:
         return (player + 1) % self._rules.config.players
@@ -387,12 +394,12 @@ class LiarState(pyspiel.State):
 
     def cards_left(self) -> list[int]:
         """Cards in each player's hand."""
-        return [sum(h) for h in self._t.hands]
+        return [sum(h) for h in self._table.hands]
 
     def ranks(self) -> list[float]:
         """Each player's place (1 = best, ties shared): Classique order, or by points in Trust Me mode."""
         if self._rules.config.mode == "classique":
-            return scoring.classique_ranks(self.cards_left(), self._t.out)
+            return scoring.classique_ranks(self.cards_left(), self._table.out)
         return scoring.shared_ranks([-x for x in self.points()])
 
     def points_by_source(self) -> list[dict[str, int]]:
@@ -400,10 +407,10 @@ class LiarState(pyspiel.State):
         return scoring.points_by_source(
             self._rules.config,
             self.cards_left(),
-            self._t.out,
-            self._t.false_cards,
-            self._t.unmasked,
-            self._t.wrongly_accused,
+            self._table.out,
+            self._table.false_cards,
+            self._table.unmasked,
+            self._table.wrongly_accused,
         )
 
     def points(self) -> list[int]:
@@ -413,7 +420,7 @@ class LiarState(pyspiel.State):
     def returns(self) -> list[float]:
         """The utility in force at the end (rank, points or difference); zeros before."""
         n = self._rules.config.players
-        if not self._t.end:
+        if not self._table.end:
             return [0.0] * n
         kind = self._rules.config.utility_in_force
         if kind == "rank":
@@ -429,7 +436,7 @@ class LiarState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
             split = self._rules.splits[action]
-            return f"Deal value {self._t.dealt + 1}: " + "/".join(str(k) for k in split)
+            return f"Deal value {self._table.dealt + 1}: " + "/".join(str(k) for k in split)
         if action == LIAR:
             return "Liar"
         if action == PASS:
@@ -440,49 +447,51 @@ class LiarState(pyspiel.State):
         return f"Play [{plays.labels(cards)}] as {len(cards)}x{announced + 1}"
 
     def __str__(self) -> str:
-        hands = " ".join(f"[{plays.labels(plays.counts_to_cards(h))}]" for h in self._t.hands)
-        pile = " ".join(f"{p}:{plays.labels(c)}@{a + 1}" for p, a, c, _ in self._t.pile)
+        t = self._table
+        hands = " ".join(f"[{plays.labels(plays.counts_to_cards(h))}]" for h in t.hands)
+        pile = " ".join(f"{p}:{plays.labels(c)}@{a + 1}" for p, a, c, _ in t.pile)
         return (
-            f"hands {hands} | pile {pile or '-'} | value {self._t.round_value + 1} | to act {self.current_player()} "
-            f"| passes {self._t.passes} | going out {self._t.going_out} | turns {self._t.turns} | end {self._t.end or '-'}"
+            f"hands {hands} | pile {pile or '-'} | value {t.round_value + 1} | to act {self.current_player()} "
+            f"| passes {t.passes} | going out {t.going_out} | turns {t.turns} | end {t.end or '-'}"
         )
 
     def private_view(self, player: int) -> str:
         """The history as ``player`` saw it (perfect recall): own deal, public events, own cards played and taken."""
         pieces = [f"p{player}"]
-        if self._t.dealt < self._rules.config.values:
-            pieces.append("dealt:" + "".join(str(k) for k in self._t.hands[player][: self._t.dealt]))
+        if self._table.dealt < self._rules.config.values:
+            pieces.append("dealt:" + "".join(str(k) for k in self._table.hands[player][: self._table.dealt]))
             return " ".join(pieces)
-        pieces.append("dealt:" + "".join(str(k) for k in self._t.initial[player]))
-        for event in self._t.events:
+        pieces.append("dealt:" + "".join(str(k) for k in self._table.initial[player]))
+        for event in self._table.events:
             pieces.append(_event_string(event, player))
-        pieces.append("hand:" + "".join(str(k) for k in self._t.hands[player]))
+        pieces.append("hand:" + "".join(str(k) for k in self._table.hands[player]))
         return " ".join(pieces)
 
     def public_view(self, player: int | None) -> str:
         """What is on the table now (no history); with ``player``, also that player's hand and bluff points."""
         pieces = []
         if player is not None:
-            pieces.append(f"p{player} hand:" + "".join(str(k) for k in self._t.hands[player]))
-            pieces.append(f"bluffs:{self._t.false_cards[player]}")
-        if self._t.dealt < self._rules.config.values:
-            pieces.append(f"dealing:{self._t.dealt}")
+            pieces.append(f"p{player} hand:" + "".join(str(k) for k in self._table.hands[player]))
+            pieces.append(f"bluffs:{self._table.false_cards[player]}")
+        if self._table.dealt < self._rules.config.values:
+            pieces.append(f"dealing:{self._table.dealt}")
             return " ".join(pieces)
         pieces.append("sizes:" + "/".join(str(n) for n in self.cards_left()))
-        pieces.append("discards:" + "".join(str(sum(d[v] for d in self._t.discards)) for v in range(len(self._t.burned))))
-        pieces.append(f"burned:{sum(self._t.burned)} pile:{sum(len(c) for _, _, c, _ in self._t.pile)}")
-        if self._t.pile:
-            last, announced, cards, _ = self._t.pile[-1]
-            pieces.append(f"last:{last}:{len(cards)}x{announced + 1} passes:{self._t.passes}")
-        pieces.append(f"starter:{self._t.round_starter} going_out:{self._t.going_out} turn:{self._t.turns}")
-        pieces.append("unmasked:" + "/".join(map(str, self._t.unmasked)))
-        pieces.append("accused:" + "/".join(map(str, self._t.wrongly_accused)))
+        discarded = [sum(d[v] for d in self._table.discards) for v in range(self._rules.config.values)]
+        pieces.append("discards:" + "".join(map(str, discarded)))
+        pieces.append(f"burned:{sum(self._table.burned)} pile:{sum(len(c) for _, _, c, _ in self._table.pile)}")
+        if self._table.pile:
+            last, announced, cards, _ = self._table.pile[-1]
+            pieces.append(f"last:{last}:{len(cards)}x{announced + 1} passes:{self._table.passes}")
+        pieces.append(f"starter:{self._table.round_starter} going_out:{self._table.going_out} turn:{self._table.turns}")
+        pieces.append("unmasked:" + "/".join(map(str, self._table.unmasked)))
+        pieces.append("accused:" + "/".join(map(str, self._table.wrongly_accused)))
         return " ".join(pieces)
 
     def phase(self) -> str:
         """Where play stands: ``deal``, ``start`` (a round's starter must play), ``respond`` (liar, play or pass),
         ``add_or_burn`` (all the others passed), ``last_cards`` (a player's last cards await the calls) or ``over``."""
-        t = self._t
+        t = self._table
         if t.end:
             return "over"
         if t.dealt < self._rules.config.values:
@@ -499,11 +508,11 @@ class LiarState(pyspiel.State):
         """What ``player`` sees now, cheap to build, for bots (values 1-based as in :meth:`snapshot`).
 
         Keys: ``phase``, ``hand`` (counts per value, index 0 = value 1), ``hand_sizes``, ``discarded`` (public
-        discards per value, all players), ``round_value``, ``pile_size`` (all announced as the round's value), ``last`` (``(player, count)`` of the play open to a challenge, or None),
-        ``own_in_pile`` (counts per value of the cards this player put in the pile this round), ``going_out``,
-        ``max_play``, ``copies``, ``mode``.
+        discards per value, all players), ``round_value``, ``pile_size`` (all announced as the round's value),
+        ``last`` (``(player, count)`` of the play open to a challenge, or None), ``own_in_pile`` (counts per value
+        of the cards this player put in the pile this round), ``going_out``, ``max_play``, ``copies``, ``mode``.
         """
-        t = self._t
+        t = self._table
         config = self._rules.config
         discarded = [sum(d[v] for d in t.discards) for v in range(config.values)] if t.discards else [0] * config.values
         return {
@@ -543,32 +552,32 @@ class LiarState(pyspiel.State):
             "assumptions": config.assumptions(),
             "phase": self.phase(),
             "to_act": int(self.current_player()),
-            "turns": self._t.turns,
-            "dealt": [cards(h) for h in self._t.initial],
-            "discards": [cards(d) for d in self._t.discards],
-            "hands": [cards(h) for h in self._t.hands],
+            "turns": self._table.turns,
+            "dealt": [cards(h) for h in self._table.initial],
+            "discards": [cards(d) for d in self._table.discards],
+            "hands": [cards(h) for h in self._table.hands],
             "pile": [
                 {"player": p, "announced": a + 1, "count": len(c), "cards": [v + 1 for v in c], "false": f}
-                for p, a, c, f in self._t.pile
+                for p, a, c, f in self._table.pile
             ],
-            "round_value": self._t.round_value + 1 if self._t.round_value >= 0 else None,
-            "round_starter": self._t.round_starter,
-            "last_player": self._t.pile[-1][0] if self._t.pile else None,
-            "passes_in_a_row": self._t.passes,
-            "going_out": self._t.going_out if self._t.going_out >= 0 else None,
-            "burned": cards(self._t.burned),
+            "round_value": self._table.round_value + 1 if self._table.round_value >= 0 else None,
+            "round_starter": self._table.round_starter,
+            "last_player": self._table.pile[-1][0] if self._table.pile else None,
+            "passes_in_a_row": self._table.passes,
+            "going_out": self._table.going_out if self._table.going_out >= 0 else None,
+            "burned": cards(self._table.burned),
             "cards_left": self.cards_left(),
             "counts": {
-                "false_cards": list(self._t.false_cards),
-                "unmasked": list(self._t.unmasked),
-                "wrongly_accused": list(self._t.wrongly_accused),
+                "false_cards": list(self._table.false_cards),
+                "unmasked": list(self._table.unmasked),
+                "wrongly_accused": list(self._table.wrongly_accused),
             },
             "points_by_source": self.points_by_source(),
-            "events": [_event_dict(e) for e in self._t.events],
+            "events": [_event_dict(e) for e in self._table.events],
         }
-        if self._t.end:
-            snap["end"] = self._t.end
-            snap["out"] = [s for s in range(config.players) if self._t.out[s]]
+        if self._table.end:
+            snap["end"] = self._table.end
+            snap["out"] = [s for s in range(config.players) if self._table.out[s]]
             snap["ranks"] = self.ranks()
             snap["scores"] = self.points() if config.mode == "trustme" else None
             snap["returns"] = self.returns()
@@ -585,12 +594,12 @@ def timeout_action(state: LiarState) -> int:
     player = state.current_player()
     if player < 0:
         raise ValueError("timeout_action: no player is to act (chance node or game over)")
-    if state._t.going_out >= 0:
+    if state._table.going_out >= 0:
         return PASS
-    if state._t.round_value < 0:
-        lowest = next(v for v, n in enumerate(state._t.hands[player]) if n)
+    if state._table.round_value < 0:
+        lowest = next(v for v, n in enumerate(state._table.hands[player]) if n)
         return state._rules.play_action((lowest,), lowest)
-    if state._t.pile[-1][0] == player:
+    if state._table.pile[-1][0] == player:
         return BURN
     return PASS
 
