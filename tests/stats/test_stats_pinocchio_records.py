@@ -27,6 +27,7 @@ def test_records_of_hand_made_game(game_a):
     assert (p0["rank"], p0["win"], p1["rank"], p1["win"]) == (1, True, 2, False)
     for r in (p0, p1):
         assert (r["winner"], r["turns"], r["end_trigger"], r["end_stack_value"]) == (0, 5, "stacks", 1)
+        assert (r["days"], r["runouts"], r["ended_at_night"]) == (1, 0, False)
         assert r["stack_empty_turn"][:2] == [5.0, 4.0] and math.isnan(r["stack_empty_turn"][2])
         assert (r["completed"], r["top_shared"], r["tie_break"], r["margin"]) == (True, False, "", 4)
     # Tales as the teller: seat 0 told a trusted tall tale and a distrusted true one; seat 1 a trusted tall tale.
@@ -102,3 +103,45 @@ def test_records_of_real_games_agree_with_the_engine(game_string):
         assert sum(r["tales_told"] for r in rows) == sum(1 for e in snap["events"] if e["kind"] == "tale")
         # Every value column stores as Parquet.
         pd.DataFrame(rows).to_parquet(pd.io.common.BytesIO())
+
+
+def test_coins_votes_and_tie_break_of_a_hand_made_three_player_game():
+    def tale(t, p, park, hidden, votes, coin, coin_by):
+        tall = park != hidden
+        return {"kind": "tale", "turn": t, "player": p, "park_value": park, "hidden_value": hidden, "tall": tall,
+                "votes": votes, "coin": coin, "coin_by": coin_by, "trusted": True,
+                "row": ("tall" if tall else "true") + "_trusted"}
+
+    events = [
+        {"kind": "turn", "turn": 1, "player": 0, "bonus": False, "day": "day"},
+        # Split vote in a 3-player game: the Coin is tossed by chance (coin_by None) and lands kid side up.
+        tale(1, 0, 2, 2, [None, True, False], "kid", None),
+        {"kind": "turn", "turn": 2, "player": 1, "bonus": False, "day": "day"},
+        # Both voters distrust the tall tale; seat 0 tosses its Coin and overturns the majority.
+        tale(2, 1, 1, 2, [False, None, False], "kid", 0),
+        {"kind": "ticket", "turn": 2, "player": 1, "value": 1, "requested": 1, "route": "tale"},
+        {"kind": "turn", "turn": 3, "player": 2, "bonus": False, "day": "night"},
+        {"kind": "ticket", "turn": 3, "player": 2, "value": 1, "requested": 1, "route": "reputation"},
+        {"kind": "day_end", "turn": 3},
+        {"kind": "game_end", "turn": 3, "trigger": "deck"},
+        {"kind": "tie_break", "players": [1, 2], "by": "coin", "winner": 2},
+    ]
+    scores = [{"ticket_face": 0, "set_bonus": 0, "total": 0, "tickets": 0, "rank": 3},
+              {"ticket_face": 1, "set_bonus": 1, "total": 2, "tickets": 1, "rank": 2},
+              {"ticket_face": 1, "set_bonus": 1, "total": 2, "tickets": 1, "rank": 1}]
+    snap = {"players": 3, "turn": 3, "day": "night", "runouts": 1, "stacks_left": [0, 1, 1],
+            "tickets": [[0, 0, 0], [1, 0, 0], [1, 0, 0]], "scores": scores, "winner": 2, "end_trigger": "deck",
+            "events": events}
+    p0, p1, p2 = records_from_snapshot(snap, CHART, score_breakdown)
+    assert (p0["coin_tosses"], p1["coin_tosses"], p2["coin_tosses"]) == (1, 0, 0)
+    assert all(r["coin_chance_tosses"] == 1 for r in (p0, p1, p2))
+    assert (p0["tales_coin"], p1["tales_coin"], p2["tales_coin"]) == (1, 1, 0)
+    # Seat 1 trusted a true tale (right); seat 2 distrusted it (wrong) and the tall one (right); seat 0 the tall one.
+    assert (p0["votes_cast"], p0["votes_correct"]) == (1, 1)
+    assert (p1["votes_cast"], p1["votes_trust"], p1["votes_correct"]) == (1, 1, 1)
+    assert (p2["votes_cast"], p2["votes_trust"], p2["votes_correct"]) == (2, 0, 1)
+    assert (p2["win"], p2["rank"], p1["rank"]) == (True, 1, 2)
+    for r in (p0, p1, p2):
+        assert (r["top_shared"], r["tie_break"], r["margin"], r["days"], r["ended_at_night"]) == (
+            True, "coin", 0, 2, True)
+    assert p2["score_trace"] == [0, 0, 2] and p1["score_trace"] == [0, 2, 2]

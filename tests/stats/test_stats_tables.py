@@ -116,6 +116,8 @@ def test_pinocchio_tables_of_hand_made_games(hand_records):
 
     length = ps.game_length(games).iloc[0]
     assert (length["turns_mean"], length["end_deck"], length["end_stacks"]) == (3.5, 0.5, 0.5)
+    # Neither game reached the night; game A had one bonus turn, no Coin was tossed.
+    assert (length["reached_night"], length["bonus_turns_mean"], length["coin_tosses_mean"]) == (0.0, 0.5, 0.0)
 
     tales = ps.tale_table(hand_records, rng).set_index("row")
     assert tales.loc["tall_trusted", "share"] == pytest.approx(2 / 3)

@@ -355,9 +355,15 @@ def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
                                s[["turns_q10", "turns_median", "turns_q90"]].to_numpy()],
         "ended by deck [95%]": [_pct(*r) for r in s[["end_deck", "end_deck_low", "end_deck_high"]].to_numpy()],
         "ended by stacks [95%]": [_pct(*r) for r in s[["end_stacks", "end_stacks_low", "end_stacks_high"]].to_numpy()],
+        "reached the night [95%]": [_pct(*r) for r in
+                                    s[["reached_night", "reached_night_low", "reached_night_high"]].to_numpy()],
+        "bonus turns per game [95%]": [_ci(*r, digits=1) for r in
+                                       s[["bonus_turns_mean", "bonus_turns_low", "bonus_turns_high"]].to_numpy()],
+        "Coin tosses per game [95%]": [_ci(*r, digits=1) for r in
+                                       s[["coin_tosses_mean", "coin_tosses_low", "coin_tosses_high"]].to_numpy()],
     })
     tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
-    draw_table(tax, format_frame(table.head(12)), widths=[0.7, 0.6, 1.5, 1.3, 1.5, 1.5])
+    draw_table(tax, format_frame(table.head(12)), widths=[0.6, 0.5, 1.4, 1.1, 1.3, 1.3, 1.3, 1.4, 1.4], fontsize=7)
     ctx.add(fig, title, "game")
     if len(table) > 12:
         ctx.add_all(table_pages("Game length (all variants)", format_frame(table)), "Game length", "game")

@@ -16,8 +16,9 @@ Columns of a row (besides the common columns the sweep adds):
 - ``different_values``: number of different Ticket values held (the set the chart scores).
 - ``rank``, ``win``: final rank (1 = best) and whether this seat won after tie-breaks; ``winner``: the winning seat
   (same on every row of a game).
-- ``turns``, ``runouts``, ``ended_at_night``: turns begun (bonus turns included), deck run-outs, and whether the
-  snapshot's Day/Night card showed night at the end.
+- ``turns``, ``runouts``, ``days``, ``ended_at_night``: turns begun (bonus turns included), deck run-outs, days
+  played (1 + the ``day_end`` events: 2 once night fell), and whether the snapshot's Day/Night card showed night at
+  the end.
 - ``end_trigger``: "deck" or "stacks"; ``end_stack_value``: the value whose stack emptied last when the stacks ended
   the game (else -1); ``stack_empty_turn`` (list): the turn in which the stack of value 1, 2, ... ran out (NaN: never).
 - ``completed``: the game reached a rule ending; ``top_shared``: the best final score was shared before tie-breaks;
@@ -142,6 +143,7 @@ def records_from_snapshot(
     stack_empty_turn = [math.nan] * values
     last_emptied = -1
     coin_chance = 0
+    day_ends = 0
     tie_break = ""
     end_trigger = None
 
@@ -183,6 +185,8 @@ def records_from_snapshot(
             seat[ev["player"]]["bonus_turns"] += 1
         elif kind == "bonus_forfeited":
             seat[ev["player"]]["bonus_forfeited"] += 1
+        elif kind == "day_end":
+            day_ends += 1
         elif kind == "tie_break":
             tie_break = str(ev["by"])
         elif kind == "game_end":
@@ -227,6 +231,7 @@ def records_from_snapshot(
                 "winner": winner,
                 "turns": int(snap["turn"]),
                 "runouts": int(snap["runouts"]),
+                "days": 1 + day_ends,
                 "ended_at_night": snap["day"] == "night",
                 "end_trigger": str(end_trigger) if end_trigger is not None else "",
                 "end_stack_value": last_emptied if end_trigger == "stacks" else -1,

@@ -70,7 +70,13 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
         tales=("tales_told", "sum"),
         tall=("tales_tall", "sum"),
         tall_trusted=("row_tall_trusted", "sum"),
+        days=("days", "first"),
+        bonus_turns=("bonus_turns", "sum"),
+        seat_coin_tosses=("coin_tosses", "sum"),
+        chance_coin_tosses=("coin_chance_tosses", "first"),
     ).reset_index()
+    out["coin_tosses"] = out["seat_coin_tosses"] + out["chance_coin_tosses"]
+    out["reached_night"] = (out["days"] >= 2).astype(float)
     winners = r[r["win"].astype(bool)].set_index(GAME_KEY)
     out = out.join(winners[["seat", "score"]].rename(columns={"seat": "winner", "score": "winner_score"}), on=GAME_KEY)
     out["seat0_win"] = (out["winner"] == 0).astype(float)
@@ -287,7 +293,8 @@ def tall_tale_tickets(
 
 
 def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Per variant: turns per game (mean with t interval, quantiles) and how games ended (Wilson intervals)."""
+    """Per variant: turns per game (mean with t interval, quantiles), how games ended and how many reached the night
+    (Wilson intervals), and bonus turns and Coin tosses per game (t intervals)."""
     rows = []
     for variant, gv in game_rows.groupby("variant", sort=True):
         turns = gv["turns"].to_numpy(dtype=float)
@@ -296,6 +303,9 @@ def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.D
         deck = wilson(int((gv["end_trigger"] == "deck").sum()), n, confidence)
         stacks = wilson(int((gv["end_trigger"] == "stacks").sum()), n, confidence)
         q = np.quantile(turns, [0.1, 0.5, 0.9])
+        night = wilson(int(gv["reached_night"].sum()), n, confidence)
+        bonus = mean_t(gv["bonus_turns"].to_numpy(dtype=float), confidence)
+        coin = mean_t(gv["coin_tosses"].to_numpy(dtype=float), confidence)
         rows.append(
             {
                 "variant": variant,
@@ -312,6 +322,15 @@ def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.D
                 "end_stacks": stacks.estimate,
                 "end_stacks_low": stacks.low,
                 "end_stacks_high": stacks.high,
+                "reached_night": night.estimate,
+                "reached_night_low": night.low,
+                "reached_night_high": night.high,
+                "bonus_turns_mean": bonus.estimate,
+                "bonus_turns_low": bonus.low,
+                "bonus_turns_high": bonus.high,
+                "coin_tosses_mean": coin.estimate,
+                "coin_tosses_low": coin.low,
+                "coin_tosses_high": coin.high,
             }
         )
     return pd.DataFrame(rows)
