@@ -56,6 +56,10 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
             metrics (``lead_changes``, ...) are joined in when given.
     """
     r = records.sort_values(GAME_KEY + ["seat"], kind="stable")
+    # Columns added to the records after the first release: older stored sweeps lack them, and still get a report.
+    for col in ("days", "bonus_turns", "coin_tosses", "coin_chance_tosses"):
+        if col not in r.columns:
+            r = r.assign(**{col: np.nan})
     g = r.groupby(GAME_KEY, sort=True)
     out = g.agg(
         players=("players", "first"),
@@ -76,7 +80,7 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
         chance_coin_tosses=("coin_chance_tosses", "first"),
     ).reset_index()
     out["coin_tosses"] = out["seat_coin_tosses"] + out["chance_coin_tosses"]
-    out["reached_night"] = (out["days"] >= 2).astype(float)
+    out["reached_night"] = np.where(out["days"].isna(), np.nan, (out["days"] >= 2).astype(float))
     winners = r[r["win"].astype(bool)].set_index(GAME_KEY)
     out = out.join(winners[["seat", "score"]].rename(columns={"seat": "winner", "score": "winner_score"}), on=GAME_KEY)
     out["seat0_win"] = (out["winner"] == 0).astype(float)
@@ -303,7 +307,8 @@ def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.D
         deck = wilson(int((gv["end_trigger"] == "deck").sum()), n, confidence)
         stacks = wilson(int((gv["end_trigger"] == "stacks").sum()), n, confidence)
         q = np.quantile(turns, [0.1, 0.5, 0.9])
-        night = wilson(int(gv["reached_night"].sum()), n, confidence)
+        known = gv["reached_night"].dropna()
+        night = wilson(int(known.sum()), len(known), confidence)
         bonus = mean_t(gv["bonus_turns"].to_numpy(dtype=float), confidence)
         coin = mean_t(gv["coin_tosses"].to_numpy(dtype=float), confidence)
         rows.append(
