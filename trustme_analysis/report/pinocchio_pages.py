@@ -205,7 +205,6 @@ def _chart_page(ctx: ReportContext, records: pd.DataFrame) -> None:
         sub = shares[shares["group"] == group].set_index("variant").reindex(variants)
         interval_plot(ax, variants, sub["set_bonus_share"], sub["set_bonus_low"], sub["set_bonus_high"],
                       "set-bonus share of points", color=color, offset=off, label=group)
-    ax.set_ylim(0, 1)
     ax.set_xlabel("variant")
     ax.set_title("Points from the set bonus")
     ax.legend(loc="best")
@@ -264,6 +263,9 @@ def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
             r, c = divmod(i, 2)
             ax = fig.add_axes((0.07 + c * 0.47, 0.52 - r * 0.42, 0.36, 0.31))
             _variant_lines(ax, tv, group, "value", est, lo, hi, colors)
+            if tv.loc[tv["variant"].isin(group), est].isna().all():
+                ax.text(0.5, 0.5, "no game of these variants ended by the stacks" if est == "end_trigger_share"
+                        else "no data", transform=ax.transAxes, ha="center", va="center", color="0.4")
             ax.set_xlabel("Ticket value")
             ax.set_ylabel(ylabel)
             ax.set_title(sub_title)
