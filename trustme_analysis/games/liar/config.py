@@ -76,6 +76,10 @@ _ASSUMPTION_TEXT = {
     "lowest_card": (
         "For the timeout rule, 'lowest card' means the smallest value number, 1 being the lowest (fixed reading)."
     ),
+    "timeout_add_or_burn": (
+        "A time-out at the 'add or burn' choice (after all the others passed), where passing is not offered, burns "
+        "the pile: playing nothing means not adding (fixed reading)."
+    ),
 }
 
 
@@ -209,6 +213,6 @@ class LiarConfig:
         for name in ("announce_gone", "false_card_accepted", "last_cards", "first_player", "max_turns"):
             value = getattr(self, name)
             out.append({"parameter": name, "value": value, "text": _ASSUMPTION_TEXT[name].format(value=value)})
-        for name in ("deal", "empty_after_discard", "lowest_card"):
+        for name in ("deal", "empty_after_discard", "lowest_card", "timeout_add_or_burn"):
             out.append({"parameter": name, "value": "fixed", "text": _ASSUMPTION_TEXT[name]})
         return out
