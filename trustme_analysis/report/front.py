@@ -134,13 +134,34 @@ def add_front_pages(ctx: ReportContext) -> None:
     ctx.add_all(flow_pages(title, lines), title, "front")
 
 
+def _baseline_at_a_glance(ctx: ReportContext) -> str:
+    """One paragraph: the baseline's seat win rates and its value on every compared measure."""
+    base = ctx.baseline
+    games = ctx.comparison_games if ctx.comparison_games is not None else ctx.games
+    games = games[games["variant"] == base]
+    winners = ctx.games.loc[ctx.games["variant"] == base, "winner"]
+    seats = int(ctx.games.loc[ctx.games["variant"] == base, "seats"].iloc[0])
+    rates = " / ".join(f"{100 * (winners == s).mean():.0f}%" for s in range(seats))
+    parts = [f"seat win rates {rates} (fair {100 / seats:.0f}%)"]
+    for metric in ctx.comparison_metrics:
+        if metric.column in games.columns:
+            value = float(games[metric.column].astype(float).mean())
+            if metric.kind == "rate" or metric.unit.startswith("share"):
+                parts.append(f"{metric.name} {100 * value:.0f}%")
+            else:
+                parts.append(f"{metric.name} {value:.2f} {metric.unit}")
+    return f"The baseline {base} at a glance ({len(games)} games): " + "; ".join(parts) + "."
+
+
 def add_summary_page(ctx: ReportContext, comparisons: pd.DataFrame) -> None:
     """One page: the comparisons with the biggest (significant first) changes versus the baseline."""
     title = f"Summary: what changed most versus the baseline {ctx.baseline}"
     fig = new_page(title, f"Baseline {ctx.baseline}: {ctx.variant_label(ctx.baseline)}")
+    glance = _baseline_at_a_glance(ctx)
     if comparisons.empty:
         fig.text(LEFT, 0.8, wrap("Only one variant was played, so there is nothing to compare with the baseline. "
                                  "The following pages describe this variant.", 150), fontsize=10, va="top")
+        fig.text(LEFT, 0.72, wrap(glance, 165), fontsize=9, va="top")
         ctx.add(fig, title, "summary")
         return
     n_sig = int(comparisons["significant"].sum())
@@ -168,6 +189,7 @@ def add_summary_page(ctx: ReportContext, comparisons: pd.DataFrame) -> None:
     )
     ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.47))
     draw_table(ax, format_frame(table), widths=[0.7, 2.4, 1.4, 0.9, 0.9, 0.9, 1.4, 0.8, 0.8])
+    fig.text(LEFT, 0.33, wrap(glance, 175), fontsize=8.5, va="top")
     shown = list(dict.fromkeys(top["variant"]))
     legend = "; ".join(f"{v} = {ctx.variant_label(v)}" for v in shown)
     fig.text(LEFT, BOTTOM + 0.01, wrap("Variants in this table: " + legend, 175), fontsize=7.5, va="bottom")
