@@ -110,6 +110,7 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
     assert "In all variants:" in front
     summary = next(p for p in pages if "Summary: what changed most" in p)
     assert re.search(r"1 variant\(s\) compared with the baseline on \d+ measures", summary)
+    assert f"The baseline v00 at a glance ({GAMES} games): seat win rates" in summary
 
     stats = tmp_path / "stats"
     expected = {"seat_win_rates", "equal_seats_test", "ludii_metrics", "games", "comparisons", "score_summary",
@@ -130,6 +131,7 @@ def test_single_variant_report_and_a_folder_without_sweep(tmp_path, capsys):
     pages = _pages(build_report(out))
     summary = next(p for p in pages if "Summary: what changed most" in p)
     assert "Only one variant was played" in summary
+    assert "The baseline v00 at a glance" in summary
     assert not any("Variant vs baseline" in p for p in pages)
     assert pd.read_csv(out / "stats" / "seat_win_rates.csv")["seat"].tolist() == [0, 1, 2]
     assert main([str(tmp_path / "empty")]) == 2
