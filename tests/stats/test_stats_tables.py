@@ -86,6 +86,9 @@ def test_pinocchio_tables_of_hand_made_games(hand_records):
     assert games["winner_score"].tolist() == [6, 4]
     assert games["set_bonus_share"].tolist() == pytest.approx([4 / 8, 1 / 4])
     assert games["end_by_stacks"].tolist() == [1.0, 0.0]
+    # Two players: a win is +1/2 over the fair rate, a loss -1/2.
+    assert games["seat0_advantage"].tolist() == [0.5, -0.5]
+    assert games["last_seat_advantage"].tolist() == [-0.5, 0.5]
 
     summary = ps.score_summary(hand_records, games).iloc[0]
     assert summary["score_mean"] == 3.0 and summary["winner_score_mean"] == 5.0

@@ -235,6 +235,8 @@ def interval_plot(
     if reference is not None:
         ax.axhline(reference, color="0.4", linestyle="--", linewidth=1, label=reference_label)
     ax.set_xticks(np.arange(len(labels)))
+    # Half a slot of room at both ends so no interval sits on the frame.
+    ax.set_xlim(-0.5, len(labels) - 0.5)
     # Turn the labels upright when they would not fit side by side (about 0.3 inch per short variant id).
     width_in = ax.get_position().width * ax.figure.get_figwidth()
     crowded = len(labels) * 0.3 > width_in

@@ -21,8 +21,9 @@ GAME_KEY = ["variant", "game_index"]
 
 #: Per-game metrics compared with the baseline (columns of :func:`games`).
 COMPARISON_METRICS = (
-    GameMetric("first seat wins", "seat0_win", "rate", "share of games"),
-    GameMetric("last seat wins", "last_seat_win", "rate", "share of games"),
+    # Win rate minus the fair rate 1/players, so variants with different player counts compare fairly.
+    GameMetric("first seat advantage (win rate - 1/players)", "seat0_advantage", "mean", "share of games"),
+    GameMetric("last seat advantage (win rate - 1/players)", "last_seat_advantage", "mean", "share of games"),
     GameMetric("best score shared (tie-break)", "top_shared", "rate", "share of games"),
     GameMetric("mean score per seat", "mean_score", "mean", "points"),
     GameMetric("winner's score", "winner_score", "mean", "points"),
@@ -85,6 +86,8 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
     out = out.join(winners[["seat", "score"]].rename(columns={"seat": "winner", "score": "winner_score"}), on=GAME_KEY)
     out["seat0_win"] = (out["winner"] == 0).astype(float)
     out["last_seat_win"] = (out["winner"] == out["players"] - 1).astype(float)
+    out["seat0_advantage"] = out["seat0_win"] - 1.0 / out["players"]
+    out["last_seat_advantage"] = out["last_seat_win"] - 1.0 / out["players"]
     out["top_shared"] = out["top_shared"].astype(float)
     out["end_by_stacks"] = (out["end_trigger"] == "stacks").astype(float)
     with np.errstate(invalid="ignore", divide="ignore"):
