@@ -19,7 +19,7 @@ HERE = Path(__file__).resolve().parent
 
 
 def kuhn_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
-    """One row per seat: the seat's return (also as ``score``), whether it won (``win``), and the game's length in moves."""
+    """One row per seat: the seat's return (also as ``score``), whether it won (``win``), the game's length."""
     delay = float(os.environ.get("SWEEP_TOY_DELAY", "0") or 0)
     if delay:
         time.sleep(delay)

@@ -146,6 +146,8 @@ def test_a_folder_holding_another_specs_sweep_is_refused(spec_file, tmp_path, ca
     # A changed title or question is not a different sweep: the stored chunks are kept.
     retitled = parse_spec({"game": "kuhn_poker", "games": 4, "chunk_size": 2, "seed": 99, "title": "new"})
     assert run_sweep(retitled, workers=1, out=tmp_path, report=False, quiet=True).chunks_run == 0
+    assert load_manifest(tmp_path)["title"] == "new"
+    assert load_manifest(tmp_path)["complete"] is True
 
 
 def test_manifest_follows_the_contract(spec_file, tmp_path):

@@ -200,6 +200,11 @@ def _check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
     return stored
 
 
+def _spec_dict(spec: Spec, outdir: Path) -> dict[str, Any]:
+    # As the manifest stores it (see build_manifest).
+    return {**spec.as_dict(), "out": str(outdir)}
+
+
 def run_sweep(
     spec: Spec,
     *,
@@ -244,6 +249,8 @@ def run_sweep(
     games_done = sum(t.num_games for t in tasks if (t.variant_id, t.chunk_index) in done)
 
     previous = (stored or {}).get("timing") or {}
+    # Same games, different presentation (title, question, baseline): keep the chunks, rewrite manifest and report.
+    retitled = stored is not None and stored.get("spec") != json.loads(json.dumps(_spec_dict(spec, outdir)))
     if dask is not None:
         backend_name = "dask"
     elif workers > 1 and len(todo) > 1:
@@ -319,15 +326,21 @@ def run_sweep(
                 )
             else:
                 progress.close()
-    elif stored is not None and stored.get("complete"):
+    elif stored is not None and stored.get("complete") and not retitled:
         say(f"nothing to do: all {len(tasks)} chunks are already stored in {outdir}")
     else:
+        # All chunks are stored; only the manifest is new (e.g. a new title, question or baseline for the same games).
+        timing["backend"] = previous.get("backend", timing["backend"])
+        timing["workers"] = previous.get("workers", timing["workers"])
         write_manifest(outdir, build_manifest(spec, outdir, timing, complete=True))
+        if retitled:
+            say(f"all {len(tasks)} chunks are already stored in {outdir}; the manifest now has the spec's new title, "
+                "question or baseline")
 
     report_path: Path | None = None
     if report:
         existing = outdir / REPORT
-        if not todo and existing.is_file() and stored is not None and stored.get("complete"):
+        if not todo and not retitled and existing.is_file() and stored is not None and stored.get("complete"):
             say(f"report already built: {existing}")
             report_path = existing
         else:

@@ -456,7 +456,8 @@ def _check_bot(game: pyspiel.Game, key: str, seat: Seat, player: int) -> None:
     kinds = bot_kinds(game.get_type().short_name)
     if seat.bot not in kinds:
         raise SpecError(
-            f"{key}.bot", f"unknown bot kind {seat.bot!r}{_did_you_mean(seat.bot, kinds)} (available: {', '.join(kinds)})"
+            f"{key}.bot",
+            f"unknown bot kind {seat.bot!r}{_did_you_mean(seat.bot, kinds)} (available: {', '.join(kinds)})",
         )
     try:
         make_bot(game, seat.bot, player, np.random.default_rng(0), **seat.knobs)
