@@ -208,7 +208,12 @@ def _chart_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     ax.set_xlabel("variant")
     ax.set_title("Points from the set bonus")
     ax.legend(loc="best")
-    panels = _panels(variants)
+    # At most two panels fit beside the bonus plot; the baseline comes first and the rest are in the CSV.
+    ordered = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
+    panels = _panels(ordered)[:2]
+    if len(ordered) > sum(len(p) for p in panels):
+        fig.text(0.53, 0.44, f"Drawn: {sum(len(p) for p in panels)} of {len(ordered)} variants; all are in "
+                 "stats/different_values.csv.", fontsize=7.5)
     width = 0.42 / len(panels)
     for j, group in enumerate(panels):
         ax2 = fig.add_axes((0.53 + j * width, 0.50, width - 0.04, 0.36))
@@ -306,12 +311,14 @@ def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
             out[str(val)] = "-" if np.isnan(turn) else f"{turn:.0f}"
         route_rows.append(route)
         out_rows.append(out)
-    routes = pd.DataFrame(route_rows).head(12)
+    routes_all = pd.DataFrame(route_rows)
+    routes = routes_all.head(12)
     tax = fig.add_axes((0.47, 0.52, 0.50, 0.31))
     draw_table(tax, routes, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
     fig.text(0.47, 0.845, "How Tickets of each value were gained: tall tale / Reputation (/ free Reputation)",
              fontsize=8.5, fontweight="bold")
-    outs = pd.DataFrame(out_rows).head(12)
+    outs_all = pd.DataFrame(out_rows)
+    outs = outs_all.head(12)
     tax3 = fig.add_axes((0.47, BOTTOM + 0.02, 0.50, 0.30))
     draw_table(tax3, outs, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
     fig.text(0.47, BOTTOM + 0.335, "Median turn in which the stack of each value ran out (games where it did)",
@@ -322,6 +329,11 @@ def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
     tax2 = fig.add_axes((0.05, BOTTOM + 0.02, 0.37, 0.30))
     draw_table(tax2, format_frame(tally.head(12)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
     ctx.add(fig, title, "game")
+    if len(variants) > 12:
+        for name, table in (("Ticket routes: tall tale / Reputation (/ free Reputation), all variants", routes_all),
+                            ("Median turn each stack ran out, all variants", outs_all),
+                            ("Tall tale's Ticket fell to a lower value, all variants", tally)):
+            ctx.add_all(table_pages(name, format_frame(table)), name, "game")
 
 
 def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
