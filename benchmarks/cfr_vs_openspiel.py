@@ -6,7 +6,8 @@ Prints one markdown table per measurement:
    the ratio OpenSpiel / ours (higher is better for us);
 2. seconds to reach exploitability 1e-3 on Leduc poker (ours including the compile), checked every
    ``--eval-every`` iterations; evaluation time is excluded on both sides;
-3. one exploitability evaluation of the uniform policy: seconds and memory, ours (``cfr.exploitability`` on the
+3. exploitability after n iterations of each of our five full-tree algorithms (``--no-curves`` skips it);
+4. one exploitability evaluation of the uniform policy: seconds and memory, ours (``cfr.exploitability`` on the
    compiled tree) against ``pyspiel.exploitability``. Memory: ours is the peak of numpy allocations seen by
    ``tracemalloc``; OpenSpiel's is the growth of peak resident memory in a fresh subprocess (C++ allocations are
    invisible to tracemalloc).
@@ -192,6 +193,8 @@ def main(argv=None) -> int:
                         help="runs of ours to the Leduc target; the median is reported (OpenSpiel's runs once)")
     parser.add_argument("--target", type=float, default=1e-3, help="exploitability target on Leduc")
     parser.add_argument("--eval-every", type=int, default=10, help="check the target every this many iterations")
+    parser.add_argument("--no-curves", dest="curves", action="store_false",
+                        help="skip the table of exploitability after n iterations of each algorithm")
     parser.add_argument("--eval-child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.eval_child:
@@ -234,6 +237,21 @@ def main(argv=None) -> int:
         print(f"\n## Leduc poker: seconds to exploitability <= {args.target:g} (checked every {args.eval_every}, "
               "evaluations excluded)\n")
         print(_table(["solver", "iterations", "seconds (wall / CPU)", "C++ / ours"], rows))
+
+    if args.curves:
+        checkpoints = {"kuhn_poker": (10, 100, 1000), "leduc_poker": (10, 100, 1000), "liars_dice": (10, 50, 200)}
+        for name in args.games:
+            marks = checkpoints.get(name, (10, 100))
+            rows = []
+            for algorithm in ("cfr", "cfr+", "linear", "dcfr", "pcfr+"):
+                solver = cfr.TreeSolver(compiled[name], algorithm)
+                row = [algorithm]
+                for mark in marks:
+                    solver.iterate(mark - solver.iteration)
+                    row.append(f"{cfr.exploitability(compiled[name], solver.average_policy()):.2e}")
+                rows.append(row)
+            print(f"\n## {name}: exploitability of the average policy after n iterations\n")
+            print(_table(["algorithm"] + [f"n={m}" for m in marks], rows))
 
     rows = []
     for name in args.games:
