@@ -184,8 +184,8 @@ def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
         ax.set_ylabel("score (points)")
         ax.legend(loc="upper left")
     if len(variants) > len(shown):
-        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; all are in "
-                 "stats/score_trace.csv.", fontsize=8)
+        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; "
+                 "all are in stats/score_trace.csv.", fontsize=8)
     ctx.write_csv("score_trace", pd.DataFrame(rows_out))
     ctx.add(fig, title, "game")
 

@@ -67,7 +67,7 @@ def sole_leaders(trace: np.ndarray) -> np.ndarray:
 
 
 def lead_changes(trace: np.ndarray) -> int:
-    """How often the sole leader changes; spells of a shared lead are skipped (A, tie, B counts once; A, tie, A none)."""
+    """How often the sole leader changes; shared-lead spells are skipped (A, tie, B counts once; A, tie, A none)."""
     leaders = sole_leaders(trace)
     leaders = leaders[leaders >= 0]
     return int((leaders[1:] != leaders[:-1]).sum())
