@@ -1,0 +1,68 @@
+"""Strategy statistics of a solved policy, in each rulebook's words: the contract between solver and games.
+
+The solve layer walks a solved (or any fixed) policy profile over a reduced variant and hands each game's statistics
+function one :class:`DecisionPoint` per information state, with how often it is reached. The game's function (in
+``trustme_analysis.stats.<game>_strategy``) classifies decisions by what the acting player knows (through
+``player_view``/``snapshot`` of a representative state and the action strings) and returns named tables, e.g.
+Pinocchio's "tale rate by card difference". It never re-implements a rule: it only reads states and actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+import pyspiel
+
+
+@dataclass
+class DecisionPoint:
+    """One information state of one player under a fixed policy profile.
+
+    Attributes:
+        player: the acting player.
+        info_state: the information-state string (unique per player).
+        actions: the legal actions, in the order of ``probs``.
+        probs: the policy's probability of each legal action here.
+        reach: probability that play reaches this information state (chance and every player's policy included);
+            the sum of ``histories``' weights.
+        histories: each history of the information state with its own reach probability, as (state, reach); the
+            states are fresh pyspiel states replayed from the root, so ``snapshot()`` shows the hidden truth (e.g.
+            whether a tale is tall) for statistics that condition on it.
+        action_values: optional counterfactual value of each action for ``player`` (the expected utility of taking
+            the action, weighted over the histories by their reach), when the solve layer computes it; ``None``
+            otherwise.
+    """
+
+    player: int
+    info_state: str
+    actions: list[int]
+    probs: np.ndarray
+    reach: float
+    histories: list[tuple[pyspiel.State, float]] = field(default_factory=list)
+    action_values: np.ndarray | None = None
+
+    @property
+    def state(self) -> pyspiel.State:
+        """A representative history (the first) of this information state."""
+        return self.histories[0][0]
+
+
+#: ``fn(game, decision_points) -> {table name: DataFrame}``; tables are small and labelled in the rulebook's words.
+StrategyStatsFn = Callable[[pyspiel.Game, list[DecisionPoint]], dict[str, pd.DataFrame]]
+
+_STRATEGY_STATS: dict[str, StrategyStatsFn] = {}
+
+
+def register_strategy_stats(short_name: str, fn: StrategyStatsFn) -> None:
+    """Make ``fn`` the strategy-statistics function of game ``short_name``."""
+    _STRATEGY_STATS[short_name] = fn
+
+
+def strategy_stats_for(short_name: str) -> StrategyStatsFn | None:
+    """The registered strategy-statistics function for a game, or ``None`` if it has none."""
+    import trustme_analysis.stats  # noqa: F401  (the per-game modules register on import)
+
+    return _STRATEGY_STATS.get(short_name)
