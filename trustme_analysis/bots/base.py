@@ -31,6 +31,14 @@ class TrustMeBot(pyspiel.Bot):
         """The action this bot takes in ``state`` (where it is this bot's turn to act)."""
         raise NotImplementedError
 
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The probability with which this bot takes each legal action in ``state`` (its own turn).
+
+        Bots that can state their mixed strategy exactly implement this (and then draw ``choose`` from it), so a best
+        response against them can be computed exactly; the default says the bot cannot.
+        """
+        raise NotImplementedError(f"bot {self.kind!r} does not state its action probabilities")
+
     def step(self, state: pyspiel.State) -> int:  # pyspiel.Bot API
         return int(self.choose(state))
 
@@ -53,3 +61,7 @@ class UniformRandomBot(TrustMeBot):
     def choose(self, state: pyspiel.State) -> int:
         legal = state.legal_actions(self.player_id)
         return int(legal[self.rng.integers(len(legal))])
+
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        legal = state.legal_actions(self.player_id)
+        return {int(a): 1.0 / len(legal) for a in legal}
