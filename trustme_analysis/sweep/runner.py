@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-import pandas as pd
-
 from trustme_analysis.sweep import storage
 from trustme_analysis.sweep.layout import REPORT, load_manifest, manifest_path
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
@@ -71,14 +69,15 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     os._exit(1)
 
 
-def _run_in_process(tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, pd.DataFrame]]:
+def _run_in_process(tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
     for task in tasks:
         yield _run_chunk_tagged(task)
 
 
-def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, pd.DataFrame]:
+def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, bytes]:
+    # Workers return the chunk's Parquet bytes: encoding is most of the writing cost, and it then runs in parallel.
     try:
-        return task, run_chunk(task)
+        return task, storage.encode_chunk(run_chunk(task))
     except Exception as exc:
         # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
         raise RuntimeError(
@@ -95,7 +94,7 @@ class _LocalPool:
             workers, initializer=_init_worker, initargs=(os.getpid(),)
         )
 
-    def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, pd.DataFrame]]:
+    def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
         yield from self.pool.imap_unordered(_run_chunk_tagged, tasks, chunksize=1)
 
     def close(self, interrupted: bool) -> None:
@@ -150,7 +149,7 @@ class _DaskBackend:
         except Exception:  # informational only; an old or unusual scheduler may not say
             return 0
 
-    def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, pd.DataFrame]]:
+    def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
         from dask.distributed import as_completed
 
         self.futures = self.client.map(_run_chunk_tagged, list(tasks), pure=False)
@@ -297,8 +296,8 @@ def run_sweep(
         restore_sigterm = _stop_on_sigterm()
         try:
             results = runner.results(todo) if runner is not None else _run_in_process(todo)
-            for task, frame in results:
-                storage.write_chunk(outdir, task.variant_id, task.chunk_index, frame)
+            for task, data in results:
+                storage.write_chunk(outdir, task.variant_id, task.chunk_index, data)
                 chunks_run += 1
                 games_played += task.num_games
                 progress.update(task.num_games)

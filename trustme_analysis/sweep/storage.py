@@ -7,6 +7,7 @@ moment a sweep is interrupted or killed. Temporary files left by a killed run ar
 
 from __future__ import annotations
 
+import io
 import os
 from collections.abc import Iterable
 from pathlib import Path
@@ -19,13 +20,22 @@ from trustme_analysis.sweep.layout import RECORDS, chunk_path
 TEMP_MARKER = ".tmp-"
 
 
-def write_chunk(outdir: str | Path, variant_id: str, chunk_index: int, frame: pd.DataFrame) -> Path:
-    """Store one chunk's records atomically; returns the chunk's path."""
+def encode_chunk(frame: pd.DataFrame) -> bytes:
+    """A chunk's records as Parquet file contents (done by the worker, so the writing process only copies bytes)."""
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False)
+    return buffer.getvalue()
+
+
+def write_chunk(outdir: str | Path, variant_id: str, chunk_index: int, data: pd.DataFrame | bytes) -> Path:
+    """Store one chunk's records (a DataFrame, or its :func:`encode_chunk` bytes) atomically; returns its path."""
     final = chunk_path(outdir, variant_id, chunk_index)
     final.parent.mkdir(parents=True, exist_ok=True)
     temp = final.with_name(f"{final.name}{TEMP_MARKER}{os.getpid()}")
+    if isinstance(data, pd.DataFrame):
+        data = encode_chunk(data)
     try:
-        frame.to_parquet(temp, index=False)
+        temp.write_bytes(data)
         os.replace(temp, final)
     finally:
         # Only left behind if writing failed (or was interrupted) before the rename.
