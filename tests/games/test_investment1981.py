@@ -188,3 +188,17 @@ def test_money_conserved_up_to_the_bank_and_shares_never_negative(seed, players,
         assert sum(snap["money"]) + snap["reserve"] == players * money + bank["bank_out"] - bank["bank_in"]
         assert min(snap["shares"]) >= 0 and min(snap["money"]) >= 0
     assert len(state.history()) <= game.max_game_length()
+
+
+def test_variant_type_is_zero_sum_exactly_when_the_utility_is():
+    """Exploitability is defined on zero-sum variants only, so each instance carries its own utility kind."""
+    zero = pyspiel.load_game("trustme_1981_investment(players=2,utility=wealth_diff)")
+    general = pyspiel.load_game("trustme_1981_investment(players=2,utility=wealth)")
+    assert zero.get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert zero.utility_sum() == 0.0
+    assert general.get_type().utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert pyspiel.load_game("trustme_1981(players=3)").get_type().utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert (
+        pyspiel.load_game("trustme_1981(players=3,utility=wealth)").get_type().utility
+        == pyspiel.GameType.Utility.GENERAL_SUM
+    )

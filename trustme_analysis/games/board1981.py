@@ -24,6 +24,7 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games import params as P
+from trustme_analysis.games.gametype import with_utility
 from trustme_analysis.games.board1981_board import (
     COMPANY,
     DEFAULT_BOARD,
@@ -168,7 +169,7 @@ _GAME_TYPE = pyspiel.GameType(
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    # One registered type serves every variant; win_loss and wealth_diff are zero-sum, wealth is not.
+    # Registered as general-sum; each instance specialises it (win_loss and wealth_diff are zero-sum).
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
@@ -256,7 +257,9 @@ class TrustMe1981Game(pyspiel.Game):
             max_utility=hi,
             max_game_length=Pn + 1 + self.n + self.max_turns * self.per_turn_steps,
         )
-        super().__init__(_GAME_TYPE, pyspiel.GameInfo(**info_kwargs), p)
+        if self.utility != "wealth":
+            info_kwargs["utility_sum"] = 0.0
+        super().__init__(with_utility(_GAME_TYPE, self.utility != "wealth"), pyspiel.GameInfo(**info_kwargs), p)
 
     def __reduce__(self):
         # States hold their game; pickling it by its string makes an unpickled state carry a fully built game.

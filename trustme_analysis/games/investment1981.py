@@ -23,6 +23,7 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games import params as P
+from trustme_analysis.games.gametype import with_utility
 from trustme_analysis.games.board1981_investing import (
     NUM_PAYOFF_KINDS,
     PAYOFF_NAMES,
@@ -80,7 +81,7 @@ _GAME_TYPE = pyspiel.GameType(
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    # One registered type for every variant: wealth_diff and win_loss are zero-sum, wealth is not.
+    # Registered as general-sum; each instance specialises it (win_loss and wealth_diff are zero-sum).
     utility=pyspiel.GameType.Utility.GENERAL_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
     max_num_players=4,
@@ -133,8 +134,9 @@ class TrustMe1981InvestmentGame(pyspiel.Game):
             min_utility=lo,
             max_utility=hi,
             max_game_length=1 + len(self.seen_chance) + self.n,
+            **({} if self.utility == "wealth" else {"utility_sum": 0.0}),
         )
-        super().__init__(_GAME_TYPE, info, p)
+        super().__init__(with_utility(_GAME_TYPE, self.utility != "wealth"), info, p)
 
     def __reduce__(self):
         return (pyspiel.load_game, (str(self),))
