@@ -18,6 +18,8 @@ def test_int_list_parses_slash_lists_and_single_ints():
     assert params.int_list("g", {"chart": "1/3/6/10/15/21"}, "chart") == (1, 3, 6, 10, 15, 21)
     assert params.int_list("g", {"chart": 7}, "chart") == (7,)
     assert params.format_int_list((1, 3, 6)) == "1/3/6"
+    assert params.format_int_list((5,)) == "5/"
+    assert params.int_list("g", {"chart": "5/"}, "chart") == (5,)
 
 
 @pytest.mark.parametrize(

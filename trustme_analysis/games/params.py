@@ -90,6 +90,9 @@ def int_list(
     else:
         raise ParameterError(game, name, raw, f"integers separated by {LIST_SEPARATOR!r}")
     parts = [p.strip() for p in text.split(LIST_SEPARATOR)]
+    if len(parts) > 1 and parts[-1] == "":
+        # "5/" is a list of one: a bare "5" in a game string would be typed as an int by pyspiel's parser.
+        parts.pop()
     try:
         values = tuple(int(p) for p in parts)
     except ValueError:
@@ -108,5 +111,9 @@ def int_list(
 
 
 def format_int_list(values: Sequence[int]) -> str:
-    """The inverse of :func:`int_list`: ``(1, 3, 6)`` -> ``"1/3/6"`` (also what a sweep spec's TOML list becomes)."""
-    return LIST_SEPARATOR.join(str(int(v)) for v in values)
+    """The inverse of :func:`int_list`: ``(1, 3, 6)`` -> ``"1/3/6"`` (also what a sweep spec's TOML list becomes).
+
+    A list of one is written ``"5/"`` so that the game string ``g(chart=5/)`` still parses as a string parameter.
+    """
+    text = LIST_SEPARATOR.join(str(int(v)) for v in values)
+    return text + LIST_SEPARATOR if len(values) == 1 else text
