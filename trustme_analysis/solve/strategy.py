@@ -66,3 +66,31 @@ def strategy_stats_for(short_name: str) -> StrategyStatsFn | None:
     import trustme_analysis.stats  # noqa: F401  (the per-game modules register on import)
 
     return _STRATEGY_STATS.get(short_name)
+
+
+# ------------------------------------------------------------------------------------------------ simple strategies
+
+#: ``rule(state, player, legal_actions) -> preferred actions`` at a decision of ``player`` in ``state``: the actions
+#: the simple strategy plays there (uniformly), or ``None`` where the rule has nothing to say (the player then keeps
+#: the strategy it is compared with, e.g. the solved one). Example: "always tell a tall tale" returns the tall-tale
+#: actions when one is legal and ``None`` otherwise.
+SimpleRule = Callable[[pyspiel.State, int, list[int]], "list[int] | None"]
+
+#: ``fn(game) -> {name: rule}``: a game's named simple strategies (e.g. "always bluff", "always trust").
+SimpleStrategiesFn = Callable[[pyspiel.Game], dict[str, SimpleRule]]
+
+_SIMPLE: dict[str, SimpleStrategiesFn] = {}
+
+
+def register_simple_strategies(short_name: str, fn: SimpleStrategiesFn) -> None:
+    """Make ``fn`` the source of game ``short_name``'s simple strategies (optional hook; games without one simply
+    have no "simple strategy near-optimal" check)."""
+    _SIMPLE[short_name] = fn
+
+
+def simple_strategies_for(game: pyspiel.Game) -> dict[str, SimpleRule]:
+    """The named simple strategies of ``game`` (empty if its strategy module registers none)."""
+    import trustme_analysis.stats  # noqa: F401  (the per-game modules register on import)
+
+    fn = _SIMPLE.get(game.get_type().short_name)
+    return dict(fn(game)) if fn is not None else {}

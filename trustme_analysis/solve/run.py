@@ -1,0 +1,313 @@
+"""Solve one ``[[solve]]`` section end to end: :func:`run_solve`.
+
+Compile the reduced variant, run the solver to its stopping rule, then, on the average policy: the seat values, the
+final exploitability (two-player constant-sum games) or NashConv (otherwise), the decision points and the game's
+strategy statistics, a best response against every bot line-up named in the section, and the game's simple
+strategies (see :func:`trustme_analysis.solve.strategy.register_simple_strategies`) checked for near-optimality.
+Everything is stored under ``OUTDIR/solve/<name>/`` (see :mod:`trustme_analysis.solve.storage`) and the headline
+figures are printed with the metric's name, so no number is read as exact when it is not.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+import numpy as np
+import pandas as pd
+import pyspiel
+
+import cfr
+from cfr import evaluate
+from trustme_analysis.solve import storage
+from trustme_analysis.solve.profile import bots_policy, decision_points, rule_policy
+from trustme_analysis.solve.spec import SolveSpec, make_lineup_bots
+from trustme_analysis.solve.strategy import DecisionPoint, simple_strategies_for, strategy_stats_for
+
+#: Best-response decisions listed per line-up and seat (the most often reached ones).
+TOP_DECISIONS = 15
+
+
+def metric_of(cg: cfr.CompiledGame) -> str:
+    """``"exploitability"`` for two-player constant-sum trees, ``"nash_conv"`` otherwise."""
+    if cg.num_players == 2:
+        try:
+            evaluate._utility_sum(cg)
+            return "exploitability"
+        except ValueError:
+            pass
+    return "nash_conv"
+
+
+def measure(cg: cfr.CompiledGame, policy: np.ndarray, metric: str) -> float:
+    """The profile's exploitability or NashConv."""
+    return evaluate.exploitability(cg, policy) if metric == "exploitability" else evaluate.nash_conv(cg, policy)
+
+
+def decisions_table(game: pyspiel.Game, points: list[DecisionPoint]) -> pd.DataFrame:
+    """One row per information set and legal action: player, info_state, reach, action, action_name, prob, value."""
+    rows = []
+    for dp in points:
+        state = dp.state
+        for k, a in enumerate(dp.actions):
+            rows.append({
+                "player": dp.player,
+                "info_state": dp.info_state,
+                "reach": dp.reach,
+                "action": a,
+                "action_name": state.action_to_string(dp.player, a),
+                "prob": float(dp.probs[k]),
+                "action_value": float(dp.action_values[k]) if dp.action_values is not None else float("nan"),
+            })
+    return pd.DataFrame(rows, columns=["player", "info_state", "reach", "action", "action_name", "prob",
+                                       "action_value"])
+
+
+def strategy_tables(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str, pd.DataFrame]:
+    """The game's registered strategy statistics of ``points`` (empty if the game registers none)."""
+    fn = strategy_stats_for(game.get_type().short_name)
+    return dict(fn(game, points)) if fn is not None else {}
+
+
+def exploit_lineup(
+    cg: cfr.CompiledGame, lineup, equilibrium: np.ndarray, seed: int = 0
+) -> tuple[list[dict[str, Any]], dict[str, pd.DataFrame]]:
+    """Best responses against one fixed-seat bot line-up.
+
+    For each seat ``i``: the other seats play their bots' stated mixed strategies; seat ``i``'s best response value,
+    the value seat ``i``'s own bot gets in the line-up, the gain (their difference), and the equilibrium value of
+    seat ``i`` for reference. The best response's most reached decisions are returned as a table per seat.
+    """
+    game = cg.game
+    bots = make_lineup_bots(game, lineup, seed)
+    profile = bots_policy(cg, bots, base=equilibrium)
+    own = evaluate.expected_values(cg, profile)
+    eq_values = evaluate.expected_values(cg, equilibrium)
+    rows, tables = [], {}
+    for seat in range(cg.num_players):
+        value, br = evaluate.best_response(cg, profile, seat)
+        rows.append({
+            "lineup": lineup.name,
+            "seat": seat,
+            "bot": lineup.seats_for(cg.num_players)[seat].bot,
+            "lineup_value": float(own[seat]),
+            "best_response_value": float(value),
+            "gain": float(value - own[seat]),
+            "equilibrium_value": float(eq_values[seat]),
+        })
+        points = decision_points(cg, br, players=[seat], histories="one")
+        points = [dp for dp in points if dp.reach > 0]
+        points.sort(key=lambda dp: -dp.reach)
+        br_rows = []
+        for dp in points[:TOP_DECISIONS]:
+            k = int(np.argmax(dp.probs))
+            br_rows.append({
+                "info_state": dp.info_state,
+                "reach": dp.reach,
+                "action": dp.state.action_to_string(seat, dp.actions[k]),
+                "gain_over_next_best": _gap(dp.action_values, k),
+            })
+        tables[f"{lineup.name}_seat{seat}"] = pd.DataFrame(
+            br_rows, columns=["info_state", "reach", "action", "gain_over_next_best"])
+    return rows, tables
+
+
+def _gap(values: np.ndarray | None, k: int) -> float:
+    if values is None or len(values) < 2:
+        return float("nan")
+    others = np.delete(values, k)
+    return float(values[k] - np.nanmax(others)) if np.any(~np.isnan(others)) else float("nan")
+
+
+def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: float) -> list[dict[str, Any]]:
+    """Each simple strategy of the game, played by each seat where it applies (the solved policy elsewhere).
+
+    ``loss`` is how much more the other seats can gain by best-responding to the simple strategy than to the solved
+    policy (for two-player zero-sum games: how much the simple player's guaranteed value drops). A strategy is flagged
+    ``near_optimal`` when it applies somewhere reached and its loss is at most ``tolerance``.
+    """
+    rules = simple_strategies_for(cg.game)
+    if not rules:
+        return []
+    n = cg.num_players
+
+    def others_gain(profile: np.ndarray, seat: int) -> float:
+        ev = evaluate.expected_values(cg, profile)
+        return sum(evaluate.best_response_value(cg, profile, j) - ev[j] for j in range(n) if j != seat)
+
+    def others_br(profile: np.ndarray, seat: int) -> float:
+        return sum(evaluate.best_response_value(cg, profile, j) for j in range(n) if j != seat)
+
+    ev_eq = evaluate.expected_values(cg, equilibrium)
+    rows = []
+    for name, rule in rules.items():
+        for seat in range(n):
+            modified, applied = rule_policy(cg, equilibrium, seat, rule)
+            if not applied:
+                continue
+            changed = float(np.abs(modified - equilibrium).max())
+            loss = others_br(modified, seat) - others_br(equilibrium, seat)
+            rows.append({
+                "strategy": name,
+                "seat": seat,
+                "infosets": applied,
+                "largest_change": changed,
+                "loss": float(loss),
+                "seat_value_vs_solved": float(evaluate.expected_values(cg, modified)[seat] - ev_eq[seat]),
+                "others_gain": float(others_gain(modified, seat)),
+                "near_optimal": bool(loss <= tolerance),
+            })
+    return rows
+
+
+def run_solve(
+    spec: SolveSpec,
+    outdir: str | Path,
+    *,
+    quiet: bool = False,
+    stream: TextIO | None = None,
+    extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """Solve ``spec``, store everything under ``OUTDIR/solve/<name>/`` and return the summary (``result.json``).
+
+    Args:
+        spec: the validated section.
+        outdir: the spec's output folder.
+        quiet: print nothing.
+        stream: where the summary is printed (stdout by default).
+        extra: more keys for the summary (e.g. the sweep's title).
+    """
+    stream = stream if stream is not None else sys.stdout
+    folder = storage.solution_dir(outdir, spec.name)
+    started = time.perf_counter()
+    game = pyspiel.load_game(spec.game)
+    cg = cfr.compile_game(game, max_histories=spec.max_histories)
+    metric = metric_of(cg)
+    target = spec.absolute_target(game)
+    remaining = None if spec.time_limit is None else max(spec.time_limit - cg.compile_seconds, 1e-3)
+    result = cfr.solve(
+        cg,
+        algorithm=spec.algorithm,
+        iterations=spec.iterations,
+        time_limit=remaining,
+        target_exploitability=target,
+        eval_every=spec.eval_every,
+        seed=spec.seed,
+    )
+    solve_wall = time.perf_counter() - started
+    avg = result.average
+    curve = result.curve
+    final = float(curve[metric].iloc[-1])
+    seat_values = evaluate.expected_values(cg, avg)
+    reached = curve[curve[metric] <= target] if target is not None else curve.iloc[0:0]
+    time_to_target = (
+        float(reached["seconds"].iloc[0]) + cg.compile_seconds if len(reached) else None
+    )
+    urange = spec.utility_range(game)
+
+    points = decision_points(cg, avg, histories=spec.histories)
+    decisions = decisions_table(game, points)
+    tables = strategy_tables(game, points)
+
+    exploitation_rows: list[dict[str, Any]] = []
+    br_tables: dict[str, pd.DataFrame] = {}
+    for lineup in spec.lineups.values():
+        rows, tabs = exploit_lineup(cg, lineup, avg, spec.seed)
+        exploitation_rows += rows
+        br_tables.update(tabs)
+    tolerance = max(0.01 * urange, 2.0 * final)
+    simple_rows = simple_strategies(cg, avg, tolerance)
+
+    summary = cg.summary()
+    out: dict[str, Any] = {
+        "name": spec.name,
+        "game": str(game),
+        "short_name": game.get_type().short_name,
+        "algorithm": spec.algorithm,
+        "exact": True,
+        "sizes": {k: summary[k] for k in ("histories", "terminals", "infosets_per_player", "slots", "max_depth")},
+        "metric": metric,
+        "value": final,
+        "utility_range": urange,
+        "min_utility": float(game.min_utility()),
+        "max_utility": float(game.max_utility()),
+        "value_share_of_range": final / urange if urange else None,
+        "target": target,
+        "target_reached": bool(len(reached)),
+        "time_to_target_seconds": time_to_target,
+        "stop_reason": result.stop_reason,
+        "iterations": int(curve["iteration"].iloc[-1]),
+        "compile_seconds": cg.compile_seconds,
+        "solver_seconds": float(curve["seconds"].iloc[-1]),
+        "solve_wall_seconds": solve_wall,
+        "seat_values": [float(v) for v in seat_values],
+        "simple_tolerance": tolerance,
+        "spec": spec.as_dict(),
+        "assumptions": _assumptions(game),
+        "parameters": {k: v for k, v in game.get_parameters().items()},
+    }
+    out.update(extra or {})
+    out["total_seconds"] = time.perf_counter() - started
+
+    storage.write_csv(folder / storage.CURVE, curve)
+    storage.write_csv(folder / storage.DECISIONS, decisions)
+    for name, table in tables.items():
+        storage.write_csv(folder / storage.STRATEGY / f"{name}.csv", table)
+    storage.write_csv(folder / storage.EXPLOITATION, pd.DataFrame(
+        exploitation_rows, columns=["lineup", "seat", "bot", "lineup_value", "best_response_value", "gain",
+                                    "equilibrium_value"]))
+    for name, table in br_tables.items():
+        storage.write_csv(folder / storage.BEST_RESPONSE / f"{name}.csv", table)
+    storage.write_csv(folder / storage.SIMPLE, pd.DataFrame(
+        simple_rows, columns=["strategy", "seat", "infosets", "largest_change", "loss", "seat_value_vs_solved",
+                              "others_gain", "near_optimal"]))
+    storage.write_json(folder / storage.POLICY, {
+        "game": str(game),
+        "algorithm": spec.algorithm,
+        "metric": metric,
+        "value": final,
+        "policy": {k: [[a, p] for a, p in v] for k, v in cfr.to_dict(cg, avg).items()},
+    })
+    storage.write_json(folder / storage.RESULT, out)
+    if not quiet:
+        print(describe(out, exploitation_rows, simple_rows), file=stream, flush=True)
+    return out
+
+
+def _assumptions(game: pyspiel.Game) -> list[dict[str, Any]]:
+    fn = getattr(game, "assumptions", None)
+    if fn is None:
+        return []
+    try:
+        return [dict(a) for a in fn()]
+    except Exception:  # an engine without assumptions for this variant: the page says none are listed
+        return []
+
+
+def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None = None,
+             simple: list[dict[str, Any]] | None = None) -> str:
+    """The printed summary of a solve: sizes, metric and value, timing, seat values, exploitation, flags."""
+    s = result["sizes"]
+    lines = [
+        f"solve {result['name']!r}: {result['game']}",
+        f"  tree: {s['histories']} histories, information sets per player {s['infosets_per_player']}, "
+        f"{s['slots']} slots (compiled exactly)",
+        f"  {result['algorithm']}: {result['iterations']} iterations, stop: {result['stop_reason']}; "
+        f"{result['metric']} = {result['value']:.6g} "
+        f"({100 * (result['value_share_of_range'] or 0):.3g}% of the utility range {result['utility_range']:g})",
+        f"  time: compile {result['compile_seconds']:.2f} s, solver {result['solver_seconds']:.2f} s, "
+        f"total {result['solve_wall_seconds']:.2f} s; time to target "
+        + (f"{result['time_to_target_seconds']:.2f} s" if result["time_to_target_seconds"] is not None
+           else "not reached" if result["target"] is not None else "(no target)"),
+        "  seat values: " + ", ".join(f"seat {i}: {v:+.4f}" for i, v in enumerate(result["seat_values"])),
+    ]
+    for row in exploitation or []:
+        lines.append(f"  best response vs {row['lineup']} (seat {row['seat']}): {row['best_response_value']:+.4f} "
+                     f"vs the bot's own {row['lineup_value']:+.4f}: gain {row['gain']:+.4f}")
+    for row in simple or []:
+        if row["near_optimal"]:
+            lines.append(f"  FLAG: simple strategy {row['strategy']!r} (seat {row['seat']}) is near-optimal: "
+                         f"loss {row['loss']:.4g}")
+    return "\n".join(lines)

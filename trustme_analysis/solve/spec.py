@@ -1,0 +1,270 @@
+"""The ``[[solve]]`` sections of a spec: which reduced variant to solve, how, and which bot line-ups to exploit.
+
+A section (in a solve spec of its own, or inside a sweep spec)::
+
+    [[solve]]
+    name = "tiny"                           # folder OUTDIR/solve/tiny
+    game = "trustme_pinocchio(players=2,values=2,copies=2,two_player_removed=0,park_size=1,stacks=1/1,chart=1/3)"
+    algorithm = "dcfr"                      # any name cfr.solve accepts
+    iterations = 100000                     # stopping rule: the first of iterations, time_limit and the target
+    time_limit = 600                        # seconds (wall time, compile and evaluations included)
+    target = 0.01                           # exploitability (or NashConv) as a share of the utility range ...
+    # target_exploitability = 0.02          # ... or as an absolute number (give at most one of the two)
+    eval_every = 10
+    seed = 0                                # sampling solvers only
+    [solve.lineups.heuristic]               # bot line-ups to exploit (same form as a sweep's line-ups)
+    seats = ["heuristic"]
+
+A solve spec file has an optional ``title`` and ``out`` (default ``reports/out/<file stem>``) and one or more
+``[[solve]]`` sections. Every problem raises :class:`~trustme_analysis.sweep.spec.SpecError` naming the key.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.sweep.spec import LineUp, SpecError, _check_bot, _check_keys, _parse_lineups
+
+SOLVE_KEYS = (
+    "name",
+    "game",
+    "algorithm",
+    "iterations",
+    "time_limit",
+    "target",
+    "target_exploitability",
+    "eval_every",
+    "seed",
+    "max_histories",
+    "lineups",
+    "histories",
+)
+FILE_KEYS = ("title", "out", "solve")
+DEFAULT_MAX_HISTORIES = 2_000_000
+_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
+
+
+@dataclass(frozen=True)
+class SolveSpec:
+    """One validated ``[[solve]]`` section.
+
+    Attributes:
+        name: folder name under ``OUTDIR/solve/``.
+        game: the canonical game string (``str(pyspiel.load_game(...))``).
+        algorithm: the ``cfr.solve`` algorithm.
+        iterations, time_limit, target_share, target_exploitability, eval_every: the stopping rule (see
+            :func:`cfr.solve`); ``target_share`` is the target as a share of the utility range.
+        seed: generator seed of the sampling solvers.
+        max_histories: largest tree compiled exactly.
+        lineups: bot line-ups to compute best responses against (fixed seats only).
+        histories: which histories the strategy statistics see (``all``, ``reached``, ``one``).
+    """
+
+    name: str
+    game: str
+    algorithm: str = "dcfr"
+    iterations: int | None = None
+    time_limit: float | None = None
+    target_share: float | None = None
+    target_exploitability: float | None = None
+    eval_every: int | None = None
+    seed: int = 0
+    max_histories: int = DEFAULT_MAX_HISTORIES
+    lineups: Mapping[str, LineUp] = field(default_factory=dict)
+    histories: str = "all"
+
+    def utility_range(self, game: pyspiel.Game) -> float:
+        """``max_utility - min_utility`` of the game."""
+        return float(game.max_utility() - game.min_utility())
+
+    def absolute_target(self, game: pyspiel.Game) -> float | None:
+        """The target as an absolute exploitability/NashConv (``None`` when the spec sets none)."""
+        if self.target_exploitability is not None:
+            return self.target_exploitability
+        if self.target_share is not None:
+            return self.target_share * self.utility_range(game)
+        return None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The section as a plain dict (as stored with the result)."""
+        return {
+            "name": self.name,
+            "game": self.game,
+            "algorithm": self.algorithm,
+            "iterations": self.iterations,
+            "time_limit": self.time_limit,
+            "target": self.target_share,
+            "target_exploitability": self.target_exploitability,
+            "eval_every": self.eval_every,
+            "seed": self.seed,
+            "max_histories": self.max_histories,
+            "lineups": {name: lu.as_dict() for name, lu in self.lineups.items()},
+            "histories": self.histories,
+        }
+
+
+@dataclass(frozen=True)
+class SolveFile:
+    """A solve spec file: title, output folder and its sections."""
+
+    title: str
+    out: str
+    solves: tuple[SolveSpec, ...]
+
+
+def _number(key: str, value: Any, integer: bool, low: float, strict: bool) -> Any:
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if integer:
+        ok = ok and isinstance(value, int)
+    if ok:
+        ok = value > low if strict else value >= low
+    if not ok:
+        what = "an integer" if integer else "a number"
+        bound = f"> {low}" if strict else f">= {low}"
+        raise SpecError(key, f"must be {what} {bound}, got {value!r}")
+    return value
+
+
+def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSpec:
+    """Validate one ``[[solve]]`` section (``index`` is its position, for the error messages)."""
+    from cfr import algorithm_names
+
+    import trustme_analysis.bots  # noqa: F401  (registers the bots the line-ups name)
+
+    where = f"solve[{index}]"
+    if not isinstance(data, dict):
+        raise SpecError(where, f"must be a table, got {data!r}")
+    _check_keys(where, data, SOLVE_KEYS)
+    name = data.get("name", f"solve{index}")
+    if not isinstance(name, str) or not _NAME.match(name):
+        raise SpecError(f"{where}.name", f"must be a folder name of letters, digits, '_', '.', '-', got {name!r}")
+    if name in names:
+        raise SpecError(f"{where}.name", f"{name!r} is used by two [[solve]] sections; names must differ")
+    if "game" not in data:
+        raise SpecError(f"{where}.game", "missing (required): a game string such as 'trustme_pinocchio(players=2)'")
+    game_text = data["game"]
+    if not isinstance(game_text, str):
+        raise SpecError(f"{where}.game", f"must be a game string, got {game_text!r}")
+    try:
+        game = pyspiel.load_game(game_text)
+    except Exception as exc:  # pyspiel and the engines raise several types; the message is what matters
+        message = "; ".join(line.strip() for line in str(exc).strip().splitlines())
+        raise SpecError(f"{where}.game", f"cannot load {game_text!r}: {message}") from None
+    algorithm = data.get("algorithm", "dcfr")
+    allowed = algorithm_names()
+    if not isinstance(algorithm, str) or algorithm.lower() not in [a.lower() for a in allowed]:
+        raise SpecError(f"{where}.algorithm", f"{algorithm!r} is not allowed; allowed: {', '.join(allowed)}")
+    iterations = data.get("iterations")
+    if iterations is not None:
+        _number(f"{where}.iterations", iterations, True, 0, True)
+    time_limit = data.get("time_limit")
+    if time_limit is not None:
+        time_limit = float(_number(f"{where}.time_limit", time_limit, False, 0, True))
+    if "target" in data and "target_exploitability" in data:
+        raise SpecError(f"{where}.target", "give either target (share of the utility range) or "
+                        "target_exploitability (absolute), not both")
+    target = data.get("target")
+    if target is not None:
+        target = float(_number(f"{where}.target", target, False, 0, False))
+        if target >= 1:
+            raise SpecError(f"{where}.target", f"is a share of the utility range and must be below 1, got {target!r}")
+    target_abs = data.get("target_exploitability")
+    if target_abs is not None:
+        target_abs = float(_number(f"{where}.target_exploitability", target_abs, False, 0, False))
+    if iterations is None and time_limit is None and target is None and target_abs is None:
+        raise SpecError(where, "needs a stopping rule: at least one of iterations, time_limit, target, "
+                        "target_exploitability")
+    eval_every = data.get("eval_every")
+    if eval_every is not None:
+        _number(f"{where}.eval_every", eval_every, True, 0, True)
+    seed = data.get("seed", 0)
+    _number(f"{where}.seed", seed, True, 0, False)
+    max_histories = data.get("max_histories", DEFAULT_MAX_HISTORIES)
+    _number(f"{where}.max_histories", max_histories, True, 0, True)
+    histories = data.get("histories", "all")
+    if histories not in ("all", "reached", "one"):
+        raise SpecError(f"{where}.histories", f"{histories!r} is not allowed; allowed: 'all', 'reached', 'one'")
+    lineups: dict[str, LineUp] = {}
+    if "lineups" in data:
+        try:
+            parsed = _parse_lineups(data["lineups"])
+        except SpecError as exc:
+            raise SpecError(f"{where}.{exc.key}", str(exc).split(": ", 1)[-1]) from None
+        n = game.num_players()
+        for lu in parsed.values():
+            key = f"{where}.lineups.{lu.name}"
+            if lu.pool is not None:
+                raise SpecError(f"{key}.pool", "a best response needs fixed seats; pools are not supported here")
+            if len(lu.seats) not in (1, n):
+                raise SpecError(f"{key}.seats", f"has {len(lu.seats)} entries but the game has {n} seats")
+            for player, seat in enumerate(lu.seats_for(n)):
+                try:
+                    _check_bot(game, f"{key}.seats[{player if len(lu.seats) > 1 else 0}]", seat, player)
+                except SpecError:
+                    raise
+        lineups = parsed
+    return SolveSpec(
+        name=name,
+        game=str(game),
+        algorithm=algorithm.lower(),
+        iterations=iterations,
+        time_limit=time_limit,
+        target_share=target,
+        target_exploitability=target_abs,
+        eval_every=eval_every,
+        seed=seed,
+        max_histories=max_histories,
+        lineups=lineups,
+        histories=histories,
+    )
+
+
+def parse_solves(sections: Any) -> tuple[SolveSpec, ...]:
+    """Validate a list of ``[[solve]]`` sections."""
+    if not isinstance(sections, list) or not sections:
+        raise SpecError("solve", "must be one or more [[solve]] tables")
+    out: list[SolveSpec] = []
+    for i, section in enumerate(sections):
+        out.append(parse_solve(section, i, [s.name for s in out]))
+    return tuple(out)
+
+
+def load_solve_file(path: str | Path) -> SolveFile:
+    """Read and validate a solve spec file (also accepts a sweep spec: only its ``[[solve]]`` sections are read)."""
+    p = Path(path)
+    if not p.is_file():
+        raise SpecError("", f"spec file {str(p)!r} does not exist")
+    try:
+        data = tomllib.loads(p.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise SpecError("", f"{p} is not valid TOML: {exc}") from None
+    if "solve" not in data:
+        raise SpecError("solve", f"{p} has no [[solve]] section")
+    if "game" not in data:  # a pure solve spec: only its own keys
+        _check_keys("", data, FILE_KEYS)
+    title = data.get("title", p.stem)
+    if not isinstance(title, str):
+        raise SpecError("title", f"must be a string, got {title!r}")
+    out = data.get("out", str(Path("reports") / "out" / p.stem))
+    if not isinstance(out, str) or not out.strip():
+        raise SpecError("out", f"must be a folder path, got {out!r}")
+    return SolveFile(title=title, out=out, solves=parse_solves(data["solve"]))
+
+
+def make_lineup_bots(game: pyspiel.Game, lineup: LineUp, seed: int = 0) -> dict[int, Any]:
+    """The bots of a fixed-seat line-up, one per seat (their generators are unused by exact evaluation)."""
+    from trustme_analysis.bots import make_bot
+
+    n = game.num_players()
+    return {
+        p: make_bot(game, seat.bot, p, np.random.default_rng([seed, p]), **dict(seat.knobs))
+        for p, seat in enumerate(lineup.seats_for(n))
+    }

@@ -1,0 +1,122 @@
+"""Where a solution lives: ``OUTDIR/solve/<name>/``, beside the sweep data of the same spec.
+
+Files of one solution:
+
+- ``policy.json``: ``{"game", "algorithm", "metric", "value", "policy": {information state: [[action, prob], ...]}}``
+  (the :func:`cfr.to_dict` form; :func:`load_policy` reads it back, :class:`~trustme_analysis.bots.policy.PolicyBot`
+  plays it);
+- ``result.json``: the summary (game, sizes, timing, metric and its final value, seat values, stop reason, the
+  section as given, the exploitation and simple-strategy summaries, the variant's assumptions);
+- ``curve.csv``: ``iteration, seconds, exploitability|nash_conv``;
+- ``decisions.csv``: one row per information set and action (player, information state, reach, action, probability,
+  action value);
+- ``strategy/<table>.csv``: the game's strategy statistics (:mod:`trustme_analysis.solve.strategy`);
+- ``exploitation.csv``, ``best_response/<lineup>_seat<i>.csv``, ``simple.csv``: exploiting the bots and the simple
+  strategies.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+SOLVE_DIR = "solve"
+POLICY = "policy.json"
+RESULT = "result.json"
+CURVE = "curve.csv"
+DECISIONS = "decisions.csv"
+STRATEGY = "strategy"
+EXPLOITATION = "exploitation.csv"
+BEST_RESPONSE = "best_response"
+SIMPLE = "simple.csv"
+
+
+def solution_dir(outdir: str | Path, name: str) -> Path:
+    """``OUTDIR/solve/<name>``."""
+    return Path(outdir) / SOLVE_DIR / name
+
+
+def write_json(path: Path, data: Any) -> None:
+    """Write JSON atomically (a reader never sees half a file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, indent=1, default=_plain)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _plain(value: Any) -> Any:
+    if hasattr(value, "item"):
+        return value.item()
+    if hasattr(value, "tolist"):
+        return value.tolist()
+    raise TypeError(f"cannot store {type(value).__name__} as JSON")
+
+
+def write_csv(path: Path, table: pd.DataFrame) -> None:
+    """Write a table as CSV (folders created)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    table.to_csv(path, index=False)
+
+
+def load_policy(path: str | Path) -> dict[str, Any]:
+    """Read a stored ``policy.json`` (or the folder holding one): the dict with ``game`` and ``policy`` keys, the
+    policy as ``{information state: {action: probability}}``."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / POLICY
+    if not p.is_file():
+        raise FileNotFoundError(f"no stored policy at {str(p)!r}; run the solve first "
+                                "(python -m trustme_analysis.solve SPEC.toml)")
+    with open(p, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if not isinstance(data, dict) or "game" not in data or "policy" not in data:
+        raise ValueError(f"{str(p)!r} is not a stored policy (needs 'game' and 'policy' keys)")
+    data["policy"] = {k: {int(a): float(q) for a, q in v} for k, v in data["policy"].items()}
+    return data
+
+
+def solutions(outdir: str | Path) -> list[Path]:
+    """The solution folders stored under ``OUTDIR/solve/`` (those with a ``result.json``), by name."""
+    root = Path(outdir) / SOLVE_DIR
+    if not root.is_dir():
+        return []
+    return sorted(p for p in root.iterdir() if (p / RESULT).is_file())
+
+
+def load_solution(folder: str | Path) -> dict[str, Any]:
+    """Everything stored for one solution: ``result`` (dict), ``curve``, ``decisions``, ``exploitation``,
+    ``simple`` (DataFrames or None), ``strategy`` and ``best_response`` ({name: DataFrame})."""
+    folder = Path(folder)
+    with open(folder / RESULT, encoding="utf-8") as fh:
+        result = json.load(fh)
+
+    def table(name: str) -> pd.DataFrame | None:
+        p = folder / name
+        return pd.read_csv(p) if p.is_file() and p.stat().st_size > 1 else None
+
+    def tables(sub: str) -> dict[str, pd.DataFrame]:
+        d = folder / sub
+        if not d.is_dir():
+            return {}
+        return {p.stem: pd.read_csv(p) for p in sorted(d.glob("*.csv")) if p.stat().st_size > 1}
+
+    return {
+        "folder": folder,
+        "result": result,
+        "curve": table(CURVE),
+        "decisions": table(DECISIONS),
+        "exploitation": table(EXPLOITATION),
+        "simple": table(SIMPLE),
+        "strategy": tables(STRATEGY),
+        "best_response": tables(BEST_RESPONSE),
+    }
