@@ -11,5 +11,6 @@ from trustme_analysis.bots.registry import bot_kinds, make_bot, register_bot
 from trustme_analysis.bots import pinocchio  # noqa: E402,F401  (trustme_pinocchio heuristic)
 from trustme_analysis.bots import board1981  # noqa: E402,F401  (trustme_1981 heuristic)
 from trustme_analysis.bots import liar  # noqa: E402,F401  (trustme_liar heuristic)
+from trustme_analysis.bots import policy  # noqa: E402,F401  (kind "policy": a stored solved policy, all games)
 
 __all__ = ["TrustMeBot", "UniformRandomBot", "bot_kinds", "make_bot", "register_bot"]

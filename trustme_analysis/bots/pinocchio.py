@@ -148,6 +148,78 @@ class PinocchioHeuristicBot(TrustMeBot):
             return self._best_cash(moves)
         return self._turn(view, moves)
 
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The exact distribution :meth:`choose` draws from in ``state`` (same view, same order of choices).
+
+        Only the draws of ``choose`` are random (the bluff, which tall or true tale, the Coin toss when outvoted,
+        a random Park pick); every other step is a fixed function of the view, so the distribution is built by
+        following the same steps with the probabilities in place of the draws.
+        """
+        legal = state.legal_actions(self.player_id)
+        if len(legal) == 1:
+            return {int(legal[0]): 1.0}
+        view = state.player_view(self.player_id, include_events=False)
+        moves = {a: self.codec.decode(a) for a in legal}
+        phase = view["phase"]
+        if phase == "vote":
+            return {int(self._vote(view, legal)): 1.0}
+        if phase == "coin_offer":
+            tale = view["tale"]
+            mine = tale["votes"][self.player_id]
+            p = self.settings.coin_when_disagree if mine is not None and mine != tale["majority"] else 0.0
+            return _mix({self.codec.toss: p, self.codec.no_toss: 1.0 - p})
+        if phase == "free_reputation":
+            return {int(self._best_cash(moves)): 1.0}
+        return self._turn_probabilities(view, moves)
+
+    def _turn_probabilities(self, view: dict[str, Any], moves: dict[int, A.Move]) -> dict[int, float]:
+        """The distribution of :meth:`_turn`."""
+        s = self.settings
+        cash = [a for a, m in moves.items() if m.kind == A.REPUTATION]
+        if cash:
+            best = max(moves[a].combo.length for a in cash)
+            if best >= s.cash_at or view["deck_size"] <= s.cash_before_runout:
+                return {int(self._best_cash({a: moves[a] for a in cash}, view)): 1.0}
+        tales = [a for a, m in moves.items() if m.kind == A.TALE]
+        true = [a for a in tales if not moves[a].tall]
+        tall = [a for a in tales if moves[a].tall]
+        out: dict[int, float] = {}
+        rest = 1.0
+        if tall:
+            for a, p in self._bluff_probabilities(tall, moves).items():
+                out[a] = out.get(a, 0.0) + s.bluff_rate * p
+            rest = 1.0 - s.bluff_rate
+        if true:
+            for a in true:
+                out[a] = out.get(a, 0.0) + rest / len(true)
+            return _mix(out)
+        if tall and s.bluff_when_stuck:
+            for a, p in self._bluff_probabilities(tall, moves).items():
+                out[a] = out.get(a, 0.0) + rest * p
+            return _mix(out)
+        takes = [a for a, m in moves.items() if m.kind == A.TAKE]
+        if takes:
+            if s.park_pick == "random":
+                for a in takes:
+                    out[a] = out.get(a, 0.0) + rest / len(takes)
+            else:
+                a = self._pick_take(takes, moves, view)
+                out[a] = out.get(a, 0.0) + rest
+            return _mix(out)
+        options = tall or cash or list(moves)
+        for a in options:
+            out[a] = out.get(a, 0.0) + rest / len(options)
+        return _mix(out)
+
+    def _bluff_probabilities(self, tall: list[int], moves: dict[int, A.Move]) -> dict[int, float]:
+        """The distribution of :meth:`_pick_bluff`."""
+        if self.settings.bluff_cards == "random":
+            return {a: 1.0 / len(tall) for a in tall}
+        gap = {a: abs(moves[a].hand - moves[a].park) for a in tall}
+        target = max(gap.values()) if self.settings.bluff_cards == "big_gap" else min(gap.values())
+        best = [a for a in tall if gap[a] == target]
+        return {a: 1.0 / len(best) for a in best}
+
     # -- voting and the Coin
 
     def _vote(self, view: dict[str, Any], legal: list[int]) -> int:
@@ -228,6 +300,11 @@ class PinocchioHeuristicBot(TrustMeBot):
         best = [a for a in takes if score[a] == top]
         best.sort(key=lambda a: self._keep_value(view, moves[a].hand))
         return best[0]
+
+
+def _mix(probs: dict[int, float]) -> dict[int, float]:
+    """A distribution with its zero entries dropped and plain int keys."""
+    return {int(a): float(p) for a, p in probs.items() if p > 0}
 
 
 def _fit(reputation: list[int], value: int) -> int:

@@ -193,5 +193,9 @@ def rule_policy(cg: CompiledGame, base: np.ndarray, player: int, rule) -> tuple[
         if not preferred:
             continue
         applied += 1
-        out[lo:hi] = [1.0 / len(preferred) if a in preferred else 0.0 for a in legal]
+        # Among the preferred actions, keep the base policy's own proportions (uniform where it gives them none):
+        # "never bluff" then means the solved policy with its tall tales removed, not a new policy.
+        mask = np.array([a in preferred for a in legal])
+        kept = np.where(mask, out[lo:hi], 0.0)
+        out[lo:hi] = kept / kept.sum() if kept.sum() > 0 else mask / mask.sum()
     return out, applied

@@ -71,7 +71,8 @@ def strategy_stats_for(short_name: str) -> StrategyStatsFn | None:
 # ------------------------------------------------------------------------------------------------ simple strategies
 
 #: ``rule(state, player, legal_actions) -> preferred actions`` at a decision of ``player`` in ``state``: the actions
-#: the simple strategy plays there (uniformly), or ``None`` where the rule has nothing to say (the player then keeps
+#: the simple strategy plays there (in the proportions of the strategy it modifies, uniformly where that gives
+#: them none), or ``None`` where the rule has nothing to say (the player then keeps
 #: the strategy it is compared with, e.g. the solved one). Example: "always tell a tall tale" returns the tall-tale
 #: actions when one is legal and ``None`` otherwise.
 SimpleRule = Callable[[pyspiel.State, int, list[int]], "list[int] | None"]
