@@ -1,0 +1,423 @@
+"""The Trust Me (1981) pages of the report: wealth (money and shares) and wealth over the game, game length and end
+trigger, claims, investing by what the investor had seen, payoff rows, the claimant's reserve, Wild Goose Chase sends,
+Trust Me cards and challenges; and the pages of the investing round alone (``trustme_1981_investment``).
+
+Called through the games' plug-ins (:mod:`trustme_analysis.stats.board1981`). Every plot shows 95% intervals; the
+numbers behind each page are written to ``OUTDIR/stats/*.csv``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.layout import (
+    BOTTOM,
+    LEFT,
+    RIGHT,
+    draw_table,
+    format_frame,
+    interval_plot,
+    new_page,
+    table_pages,
+)
+from trustme_analysis.stats import board1981_stats as bs
+from trustme_analysis.stats.board1981 import ROW_LABELS
+from trustme_analysis.stats.intervals import mean_t
+
+#: Rows of a page's table; longer tables continue on table pages.
+TABLE_ROWS = 12
+
+
+def ci(est: float, low: float, high: float, digits: int = 1) -> str:
+    """``est [low, high]`` for a table cell ("-" when there is no estimate)."""
+    if est is None or np.isnan(est):
+        return "-"
+    if np.isnan(low) or np.isnan(high):
+        return f"{est:.{digits}f}"
+    return f"{est:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def pct(est: float, low: float, high: float) -> str:
+    """A share as ``est% [low, high]`` for a table cell."""
+    if est is None or np.isnan(est):
+        return "-"
+    if np.isnan(low) or np.isnan(high):
+        return f"{100 * est:.0f}%"
+    return f"{100 * est:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
+
+
+def cells(table: pd.DataFrame, prefix: str, fmt=ci, **kwargs) -> list[str]:
+    """Table cells of the ``prefix``/``prefix_low``/``prefix_high`` columns."""
+    return [fmt(*r, **kwargs) for r in table[[prefix, f"{prefix}_low", f"{prefix}_high"]].to_numpy(dtype=float)]
+
+
+def grouped_intervals(
+    ax: Axes,
+    variants: Sequence[str],
+    table: pd.DataFrame,
+    groups: Sequence[tuple[str, str]],
+    ylabel: str,
+    title: str,
+) -> None:
+    """One coloured series per group over the variants; ``groups`` are ``(column prefix, label)`` of a table with
+    one row per variant and ``prefix``/``prefix_low``/``prefix_high`` columns."""
+    k = len(groups)
+    for i, (col, label) in enumerate(groups):
+        sub = table.set_index("variant").reindex(variants)
+        interval_plot(ax, list(variants), sub[col], sub[f"{col}_low"], sub[f"{col}_high"], ylabel, color=f"C{i}",
+                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label)
+    ax.set_xlabel("variant")
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=7)
+
+
+def by_category(
+    ax: Axes, variants: Sequence[str], table: pd.DataFrame, category: str, categories: Sequence, labels: Sequence[str],
+    col: str, ylabel: str, title: str,
+) -> None:
+    """One coloured series per category value (rows of a long table) over the variants."""
+    k = len(categories)
+    for i, (value, label) in enumerate(zip(categories, labels)):
+        sub = table[table[category] == value].set_index("variant").reindex(variants)
+        interval_plot(ax, list(variants), sub[col], sub[f"{col}_low"], sub[f"{col}_high"], ylabel, color=f"C{i}",
+                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label)
+    ax.set_xlabel("variant")
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=7)
+
+
+def page_table(ctx: ReportContext, fig, table: pd.DataFrame, title: str, widths: Sequence[float],
+               height: float = 0.33, fontsize: float = 7.0) -> None:
+    """Draw the first rows of ``table`` at the foot of ``fig``; the whole table goes on further pages if longer."""
+    shown = table.head(TABLE_ROWS)
+    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, height))
+    draw_table(tax, format_frame(shown), widths=list(widths)[: len(shown.columns)], fontsize=fontsize)
+    ctx.add(fig, title, "game")
+    if len(table) > len(shown):
+        ctx.add_all(table_pages(f"{title} (all variants)", format_frame(table)), title, "game")
+
+
+# --- trustme_1981 --------------------------------------------------------------------------------------------------
+
+
+def add_pages(ctx: ReportContext) -> None:
+    """Compute the ``trustme_1981`` statistics, write their CSV files and add their pages to the report."""
+    records = ctx.records
+    game_rows = bs.games(records, ctx.games)
+    ctx.set_comparisons(game_rows, bs.COMPARISON_METRICS)
+    ctx.write_csv("board1981_games", game_rows)
+    _wealth_page(ctx, records, game_rows)
+    _trace_page(ctx, records)
+    _length_page(ctx, game_rows)
+    _claims_page(ctx, records)
+    _investing_page(ctx, records)
+    _payoff_page(ctx, records)
+    _events_page(ctx, records)
+
+
+def _wealth_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFrame) -> None:
+    summary = bs.wealth_summary(records, game_rows, ctx.rng)
+    ctx.write_csv("wealth_summary", summary)
+    variants = ctx.variant_ids
+    s = summary.set_index("variant").reindex(variants).reset_index()
+    title = "Final wealth: money and shares"
+    fig = new_page(title, "Wealth = money + shares ($1 a share). Left: mean final wealth per seat, the winner's, and "
+                   "the winner's margin (95% t intervals over games). Right: share of final wealth held as money "
+                   "(bootstrap 95% over games).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    grouped_intervals(ax, variants, s, [("wealth", "mean wealth per seat"), ("winner_wealth", "richest seat"),
+                                        ("margin", "winner's margin")], "dollars", "Final wealth")
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    grouped_intervals(ax2, variants, s, [("money_share", "all seats"), ("winner_money_share", "richest seats")],
+                      "share of wealth held as money", "Money vs shares at the end")
+    ax2.set_ylim(-0.02, 1.02)
+    table = pd.DataFrame({
+        "variant": variants,
+        "games": s["games"].to_numpy(),
+        "wealth per seat [95%]": cells(s, "wealth"),
+        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                               s[["wealth_q10", "wealth_median", "wealth_q90"]].to_numpy(dtype=float)],
+        "mean money / shares": [f"{a:.0f} / {b:.0f}" for a, b in s[["mean_money", "mean_shares"]].to_numpy(float)],
+        "richest [95%]": cells(s, "winner_wealth"),
+        "margin [95%]": cells(s, "margin"),
+        "money share [95%]": cells(s, "money_share", pct),
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.5, 1.5, 1.3, 1.1, 1.5, 1.4, 1.3])
+
+
+def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    """Mean wealth after each turn for the richest seat and the others, with 95% bands, one panel per variant."""
+    variants = ctx.variant_ids
+    order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
+    shown = order[:6]
+    title = "Wealth over the game"
+    fig = new_page(title, "Mean wealth (money + shares) after each turn, richest seat(s) at the end vs the others, "
+                   "with 95% t bands; drawn up to the turn half of the games reached. From the engine's events.")
+    rows_out = []
+    for i, v in enumerate(order):
+        rv = records[records["variant"] == v]
+        traces = [np.asarray(t, dtype=float) for t in rv["score_trace"]]
+        won = rv["win"].to_numpy(dtype=bool)
+        lengths = sorted(len(t) for t in traces) or [0]
+        horizon = int(lengths[len(lengths) // 2])
+        ax = None
+        if i < len(shown):
+            r, c = divmod(i, 3)
+            ax = fig.add_axes((0.07 + c * 0.32, 0.54 - r * 0.41, 0.26, 0.30))
+        for label, mask, color in (("richest", won, "C1"), ("other seats", ~won, "C0")):
+            grid = np.full((int(mask.sum()), horizon), np.nan)
+            for row, t in enumerate(t for t, m in zip(traces, mask) if m):
+                grid[row, : min(len(t), horizon)] = t[:horizon]
+            ivs = [mean_t(grid[:, turn]) for turn in range(horizon)]
+            for turn, iv in enumerate(ivs):
+                rows_out.append({"variant": v, "group": label, "turn": turn + 1, "mean": iv.estimate,
+                                 "low": iv.low, "high": iv.high})
+            if ax is not None and horizon:
+                xs = np.arange(1, horizon + 1)
+                ax.plot(xs, [iv.estimate for iv in ivs], color=color, label=label)
+                ax.fill_between(xs, [iv.low for iv in ivs], [iv.high for iv in ivs], color=color, alpha=0.25,
+                                linewidth=0)
+        if ax is None:
+            continue
+        ax.set_title(f"{v}" + (" (baseline)" if v == ctx.baseline else ""))
+        ax.set_xlabel("turn")
+        ax.set_ylabel("wealth (dollars)")
+        ax.legend(loc="upper left", fontsize=7)
+    if len(variants) > len(shown):
+        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; "
+                 "all are in stats/wealth_trace.csv.", fontsize=8)
+    ctx.write_csv("wealth_trace", pd.DataFrame(rows_out))
+    ctx.add(fig, title, "game")
+
+
+def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
+    length = bs.game_length(game_rows)
+    ctx.write_csv("game_length", length)
+    variants = ctx.variant_ids
+    s = length.set_index("variant").reindex(variants).reset_index()
+    title = "Game length and what ends the game"
+    fig = new_page(title, "Left: turns per game, mean with 95% t interval and the 10%-90% range. Right: share of "
+                   "games ended by the rules (two briefcases left) and by the turn cap (max_turns; Wilson 95%).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    x = np.arange(len(variants))
+    ax.vlines(x, s["turns_q10"], s["turns_q90"], color="0.75", linewidth=8, label="10%-90% of games")
+    interval_plot(ax, variants, s["turns"], s["turns_low"], s["turns_high"], "turns per game", color="C0",
+                  label="mean (95% interval)")
+    ax.set_xlabel("variant")
+    ax.set_title("Game length")
+    ax.legend(loc="best", fontsize=7)
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    grouped_intervals(ax2, variants, s, [("end_cases", "two briefcases left"), ("end_cap", "turn cap")],
+                      "share of games", "End trigger")
+    ax2.set_ylim(-0.02, 1.02)
+    table = pd.DataFrame({
+        "variant": variants,
+        "games": s["games"].to_numpy(),
+        "turns [95%]": cells(s, "turns"),
+        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
+        "two briefcases left [95%]": cells(s, "end_cases", pct),
+        "turn cap [95%]": cells(s, "end_cap", pct),
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.5, 1.4, 1.2, 1.5, 1.5])
+
+
+def _claims_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    table_c = bs.claims(records, ctx.rng)
+    ctx.write_csv("claims", table_c)
+    variants = ctx.variant_ids
+    s = table_c.set_index("variant").reindex(variants).reset_index()
+    title = "Claims: made unseen, after looking, taken"
+    fig = new_page(title, "Left: claims per game by how they were made (t 95%): the claim-unseen action, the claim "
+                   "after looking, won from another player (occupied space or challenge), lost. Right: shares of the "
+                   "claims made (bootstrap 95% over games).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    grouped_intervals(ax, variants, s, [("unseen", "claimed unseen"), ("looked", "claimed after looking"),
+                                        ("taken", "taken from a player"), ("lost", "lost")],
+                      "claims per game", "Claims per game")
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    grouped_intervals(ax2, variants, s, [("unseen_share", "made unseen (action)"),
+                                         ("known_share", "of a briefcase the claimer had looked under")],
+                      "share of claims made", "Claims made with or without looking")
+    ax2.set_ylim(-0.02, 1.02)
+    table = pd.DataFrame({
+        "variant": variants,
+        "claimed unseen [95%]": cells(s, "unseen"),
+        "claimed after looking [95%]": cells(s, "looked"),
+        "taken [95%]": cells(s, "taken"),
+        "lost [95%]": cells(s, "lost"),
+        "share unseen [95%]": cells(s, "unseen_share", pct),
+        "share of a looked-at case [95%]": cells(s, "known_share", pct),
+    })
+    page_table(ctx, fig, table, title, [0.6, 1.3, 1.3, 1.3, 1.3, 1.3, 1.4])
+
+
+KNOWLEDGE = ("looked", "not looked", "own claim")
+
+
+def _investing_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    inv = bs.investing(records, ctx.rng)
+    ctx.write_csv("investing", inv)
+    variants = ctx.variant_ids
+    title = "Investing rounds: shares bought and divested by what the investor had seen"
+    fig = new_page(title, "Per investing decision in another player's round, split by whether the investor had "
+                   "looked under that briefcase before the round, and in the claimant's own round (bootstrap 95% over "
+                   "games).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    by_category(ax, variants, inv, "knowledge", KNOWLEDGE, ("investor looked", "investor had not looked",
+                                                            "claimant, own claim"),
+                "bought", "shares per decision", "Shares bought per decision")
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    by_category(ax2, variants, inv, "knowledge", KNOWLEDGE, ("investor looked", "investor had not looked",
+                                                             "claimant, own claim"),
+                "divested", "shares per decision", "Shares divested per decision")
+    table = pd.DataFrame({
+        "variant": inv["variant"],
+        "investor": inv["knowledge"],
+        "decisions": inv["decisions"],
+        "decisions per game [95%]": cells(inv, "decisions_per_game"),
+        "bought per decision [95%]": cells(inv, "bought"),
+        "divested per decision [95%]": cells(inv, "divested"),
+        "shares bought / divested": [f"{a} / {b}" for a, b in zip(inv["shares_bought"], inv["shares_divested"])],
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.7, 1.4, 1.4, 1.4, 1.2])
+
+
+def _payoff_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    pay = bs.payoff_rows(records, ctx.rng)
+    ctx.write_csv("payoff_rows", pay)
+    variants = ctx.variant_ids
+    order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
+    title = "Payoff rows: what each seat gained or lost per reveal"
+    fig = new_page(title, "Wealth change of a seat at a reveal (payoff money + shares kept - shares held; reserve "
+                   "excluded) by payoff row, for seats that had looked under the briefcase and seats that had not; and "
+                   "the claimant's reserve per round of that row. Bootstrap 95% over games.")
+    shown = order[:3]
+    for i, v in enumerate(shown):
+        ax = fig.add_axes((0.07 + i * 0.32, 0.54, 0.26, 0.30))
+        sub = pay[pay["variant"] == v].sort_values("row")
+        labels = list(sub["label"])
+        for j, (col, label) in enumerate((("gain_known", "seat had looked"), ("gain_unknown", "seat had not looked"),
+                                          ("reserve", "claimant's reserve"))):
+            interval_plot(ax, labels, sub[col], sub[f"{col}_low"], sub[f"{col}_high"], "dollars per seat and reveal",
+                          color=f"C{j}", offset=(j - 1) * 0.15, label=label)
+        ax.axhline(0, color="0.5", linewidth=0.8)
+        ax.set_xlabel("payoff row revealed")
+        ax.set_title(v + (" (baseline)" if v == ctx.baseline else ""))
+        ax.legend(loc="best", fontsize=6.5)
+    if len(order) > len(shown):
+        fig.text(LEFT, 0.452, f"Drawn: {len(shown)} of {len(order)} variants; all are in stats/payoff_rows.csv and "
+                 "the table.", fontsize=7.5)
+    table = pd.DataFrame({
+        "variant": pay["variant"],
+        "row": pay["label"],
+        "reveals": pay["reveals"],
+        "share of reveals [95%]": cells(pay, "share", pct),
+        "gain, looked [95%]": cells(pay, "gain_known"),
+        "gain, not looked [95%]": cells(pay, "gain_unknown"),
+        "reserve per round [95%]": cells(pay, "reserve"),
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.6, 1.3, 1.5, 1.5, 1.5], height=0.36)
+
+
+def _events_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    ev = bs.table_events(records, ctx.rng)
+    ctx.write_csv("table_events", ev)
+    variants = ctx.variant_ids
+    s = ev.set_index("variant").reindex(variants).reset_index()
+    title = "Wild Goose Chase, Trust Me cards and challenges"
+    fig = new_page(title, "Left: per game (t 95%): opponents sent to a Wild Goose Chase space, and Trust Me cards drawn "
+                   "by kind. Right: share of challenges the challenger won and of Bamboozled rolls escaped (bootstrap "
+                   "95% over games).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    grouped_intervals(ax, variants, s, [("wgc_sent", "opponents sent to WGC"), ("cards_move", "card: move"),
+                                        ("cards_bamboozled", "card: Bamboozled"),
+                                        ("cards_challenge", "card: Challenge"), ("challenges", "challenges made")],
+                      "per game", "Sends, cards and challenges per game")
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    grouped_intervals(ax2, variants, s, [("challenger_wins", "challenger won"), ("escaped", "Bamboozled escaped")],
+                      "share", "Challenges won and Bamboozled escaped")
+    ax2.set_ylim(-0.02, 1.02)
+    table = pd.DataFrame({
+        "variant": variants,
+        "WGC sends [95%]": cells(s, "wgc_sent"),
+        "move cards [95%]": cells(s, "cards_move"),
+        "Bamboozled [95%]": cells(s, "cards_bamboozled"),
+        "Challenge cards [95%]": cells(s, "cards_challenge"),
+        "challenges [95%]": cells(s, "challenges", digits=2),
+        "challenger won [95%]": cells(s, "challenger_wins", pct),
+        "escaped [95%]": cells(s, "escaped", pct),
+    })
+    page_table(ctx, fig, table, title, [0.6, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2])
+
+
+# --- trustme_1981_investment ---------------------------------------------------------------------------------------
+
+ROLES = ("claimant", "investor, looked", "investor, not looked")
+
+
+def add_investment_pages(ctx: ReportContext) -> None:
+    """Compute the investing-round statistics, write their CSV files and add their pages to the report."""
+    records = ctx.records
+    rounds = bs.investment_games(records)
+    ctx.set_comparisons(rounds, bs.INVESTMENT_METRICS)
+    ctx.write_csv("investment_rounds", rounds)
+    by_row = bs.investment_by_row(records)
+    by_knowledge = bs.investment_by_knowledge(records)
+    ctx.write_csv("investment_by_row", by_row)
+    ctx.write_csv("investment_by_knowledge", by_knowledge)
+    variants = ctx.variant_ids
+    order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
+
+    title = "Investing round: wealth change by payoff row and by what the seat had seen"
+    fig = new_page(title, "Mean wealth change of a seat over the round (payoffs and, for the claimant, the reserve), by "
+                   "the payoff row revealed and the seat's role: the claimant, an investor who had looked under the "
+                   "briefcase, one who had not (95% t intervals over seats).")
+    shown = order[:3]
+    for i, v in enumerate(shown):
+        ax = fig.add_axes((0.07 + i * 0.32, 0.50, 0.26, 0.34))
+        sub = by_row[by_row["variant"] == v]
+        for j, role in enumerate(ROLES):
+            part = sub[sub["role"] == role].set_index("row").reindex(range(len(ROW_LABELS)))
+            interval_plot(ax, list(ROW_LABELS), part["change"], part["change_low"], part["change_high"],
+                          "wealth change (dollars)", color=f"C{j}", offset=(j - 1) * 0.15, label=role)
+        ax.axhline(0, color="0.5", linewidth=0.8)
+        ax.set_xlabel("payoff row revealed")
+        ax.set_title(v + (" (baseline)" if v == ctx.baseline else ""))
+        ax.legend(loc="best", fontsize=6.5)
+    table = pd.DataFrame({
+        "variant": by_row["variant"],
+        "row": by_row["label"],
+        "role": by_row["role"],
+        "seats": by_row["seats"],
+        "wealth change [95%]": cells(by_row, "change"),
+        "payoff gain [95%]": cells(by_row, "payoff"),
+        "reserve (mean)": [f"{x:.1f}" for x in by_row["reserve_mean"]],
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.8, 1.2, 0.5, 1.5, 1.5, 0.9], height=0.36)
+
+    title = "Investing round: shares bought and divested by what the seat had seen"
+    fig = new_page(title, "Per seat and role: shares bought and divested (95% t), share of seats that bought or "
+                   "divested (Wilson 95%).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    by_category(ax, variants, by_knowledge, "role", ROLES, ROLES, "bought", "shares per seat", "Shares bought")
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    by_category(ax2, variants, by_knowledge, "role", ROLES, ROLES, "buy_rate", "share of seats",
+                "Seats that bought")
+    ax2.set_ylim(-0.02, 1.02)
+    table = pd.DataFrame({
+        "variant": by_knowledge["variant"],
+        "role": by_knowledge["role"],
+        "seats": by_knowledge["seats"],
+        "bought [95%]": cells(by_knowledge, "bought"),
+        "divested [95%]": cells(by_knowledge, "divested"),
+        "bought any [95%]": cells(by_knowledge, "buy_rate", pct),
+        "divested any [95%]": cells(by_knowledge, "divest_rate", pct),
+        "wealth change [95%]": cells(by_knowledge, "change"),
+    })
+    page_table(ctx, fig, table, title, [0.6, 1.2, 0.5, 1.3, 1.3, 1.3, 1.3, 1.4])

@@ -1,0 +1,372 @@
+"""Statistics of Trust Me (1981) sweeps: wealth, game length, claims, investing rounds, payoff rows, the claimant's
+reserve, Wild Goose Chase sends, Trust Me cards and challenges; and the investing round alone.
+
+Every function takes the records DataFrame (columns from :mod:`trustme_analysis.stats.board1981` plus the sweep's
+``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals. Games are the independent
+units: a share or amount pooled over games (e.g. shares bought per decision) gets a bootstrap interval that resamples
+whole games (:func:`~trustme_analysis.stats.intervals.ratio_of_sums`); a per-game mean gets a t interval; a per-game
+yes/no gets a Wilson interval. Definitions: ``docs/guide/statistics_1981.rst``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from trustme_analysis.stats.board1981 import ROW_LABELS
+from trustme_analysis.stats.compare import GameMetric
+from trustme_analysis.stats.intervals import CONFIDENCE, Interval, mean_t, ratio_of_sums, wilson
+
+GAME_KEY = ["variant", "game_index"]
+
+#: Per-game metrics of ``trustme_1981`` compared with the baseline (columns of :func:`games`).
+COMPARISON_METRICS = (
+    GameMetric("first seat advantage (win rate - 1/players)", "seat0_advantage", "mean", "share of games"),
+    GameMetric("richest shared", "top_shared", "rate", "share of games"),
+    GameMetric("mean final wealth per seat", "mean_wealth", "mean", "dollars"),
+    GameMetric("winner's margin", "margin", "mean", "dollars"),
+    GameMetric("turns per game", "turns", "mean", "turns"),
+    GameMetric("ended by the turn cap", "end_by_cap", "rate", "share of games"),
+    GameMetric("claims made unseen", "unseen_share", "mean", "share (per game)"),
+    GameMetric("reserve per investing round", "reserve_per_round", "mean", "dollars"),
+    GameMetric("Wild Goose Chase sends", "wgc_sent", "mean", "sends per game"),
+    GameMetric("lead changes", "lead_changes", "mean", "changes per game"),
+)
+
+#: Per-game metrics of ``trustme_1981_investment`` compared with the baseline.
+INVESTMENT_METRICS = (
+    GameMetric("claimant richest", "claimant_wins", "rate", "share of rounds"),
+    GameMetric("claimant's wealth change", "claimant_change", "mean", "dollars"),
+    GameMetric("investors' mean wealth change", "investor_change", "mean", "dollars"),
+    GameMetric("reserve received", "reserve", "mean", "dollars"),
+    GameMetric("shares bought by investors", "investor_bought", "mean", "shares"),
+)
+
+
+def _row(prefix: str, iv: Interval) -> dict[str, float]:
+    return {f"{prefix}": iv.estimate, f"{prefix}_low": iv.low, f"{prefix}_high": iv.high}
+
+
+def _stack(series: pd.Series, width: int) -> np.ndarray:
+    """A list column as a 2-D array (rows x width)."""
+    if not len(series):
+        return np.zeros((0, width))
+    return np.vstack([np.asarray(v, dtype=float) for v in series])
+
+
+def variants(records: pd.DataFrame) -> list[str]:
+    """Variant ids present in the records, sorted."""
+    return sorted(records["variant"].unique())
+
+
+def _per_game(records: pd.DataFrame, variant: str, columns: list[str]) -> pd.DataFrame:
+    return records[records["variant"] == variant].groupby("game_index")[columns].sum()
+
+
+def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per ``trustme_1981`` game with the per-game metrics of :data:`COMPARISON_METRICS` and the columns the
+    pages plot (claims, sends, cards, challenges per game).
+
+    Args:
+        records: ``trustme_1981`` sweep records.
+        game_table: :func:`trustme_analysis.stats.balance.games_table` of the same records; its wealth-trace metrics
+            (``lead_changes``, ...) are joined in when given.
+    """
+    r = records.sort_values(GAME_KEY + ["seat"], kind="stable")
+    g = r.groupby(GAME_KEY, sort=True)
+    out = g.agg(
+        players=("players", "first"),
+        turns=("turns", "first"),
+        end_trigger=("end_trigger", "first"),
+        top_shared=("top_shared", "first"),
+        margin=("margin", "first"),
+        winner=("winner", "first"),
+        mean_wealth=("wealth", "mean"),
+        winner_wealth=("wealth", "max"),
+        total_money=("money", "sum"),
+        total_wealth=("wealth", "sum"),
+        claims_unseen=("claims_unseen", "sum"),
+        claims_looked=("claims_looked", "sum"),
+        claims_taken=("claims_taken", "sum"),
+        rounds=("claimant_rounds", "sum"),
+        reserve=("reserve_received", "sum"),
+        wgc_sent=("wgc_sent", "sum"),
+        wgc_received=("wgc_received", "sum"),
+        cards_move=("cards_move", "sum"),
+        cards_bamboozled=("cards_bamboozled", "sum"),
+        cards_challenge=("cards_challenge", "sum"),
+        challenges=("challenges_made", "sum"),
+        challenges_won=("challenges_won", "sum"),
+    ).reset_index()
+    out["seat0_advantage"] = (out["winner"] == 0).astype(float) - 1.0 / out["players"]
+    out["top_shared"] = out["top_shared"].astype(float)
+    out["end_by_cap"] = (out["end_trigger"] == "turn_cap").astype(float)
+    made = out["claims_unseen"] + out["claims_looked"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out["unseen_share"] = np.where(made > 0, out["claims_unseen"] / made.where(made > 0, 1), np.nan)
+        out["reserve_per_round"] = np.where(out["rounds"] > 0, out["reserve"] / out["rounds"].where(
+            out["rounds"] > 0, 1), np.nan)
+    if game_table is not None and "lead_changes" in game_table.columns:
+        extra = game_table.set_index(GAME_KEY)[["lead_changes", "lead_change_rate", "drama", "decisiveness"]]
+        out = out.join(extra, on=GAME_KEY)
+    return out
+
+
+def wealth_summary(
+    records: pd.DataFrame, game_rows: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE
+) -> pd.DataFrame:
+    """Per variant: final wealth per seat and the winner's (t intervals over games), the winner's margin, and the
+    share of all final wealth held as money rather than shares (bootstrap over games), for all seats and winners."""
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant]
+        gv = game_rows[game_rows["variant"] == variant]
+        won = rv[rv["win"].astype(bool)].groupby("game_index")[["money", "wealth"]].sum()
+        every = rv.groupby("game_index")[["money", "wealth"]].sum()
+        seats = rv["wealth"].to_numpy(dtype=float)
+        q = np.quantile(seats, [0.1, 0.5, 0.9]) if seats.size else [math.nan] * 3
+        rows.append(
+            {
+                "variant": variant,
+                "games": len(gv),
+                **_row("wealth", mean_t(gv["mean_wealth"], confidence)),
+                "wealth_q10": q[0],
+                "wealth_median": q[1],
+                "wealth_q90": q[2],
+                **_row("winner_wealth", mean_t(gv["winner_wealth"], confidence)),
+                **_row("margin", mean_t(gv["margin"], confidence)),
+                **_row("money_share", ratio_of_sums(every["money"], every["wealth"], rng,
+                                                             confidence=confidence)),
+                **_row("winner_money_share", ratio_of_sums(won["money"], won["wealth"], rng,
+                                                                    confidence=confidence)),
+                "mean_money": float(rv["money"].mean()),
+                "mean_shares": float(rv["shares"].mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant: turns per game (t interval, quantiles), and the share of games ended by two briefcases left and
+    by the turn cap (Wilson)."""
+    rows = []
+    for variant, gv in game_rows.groupby("variant", sort=True):
+        turns = gv["turns"].to_numpy(dtype=float)
+        q = np.quantile(turns, [0.1, 0.5, 0.9])
+        n = len(gv)
+        rows.append(
+            {
+                "variant": variant,
+                "games": n,
+                **_row("turns", mean_t(turns, confidence)),
+                "turns_q10": q[0],
+                "turns_median": q[1],
+                "turns_q90": q[2],
+                **_row("end_cases", wilson(int((gv["end_trigger"] == "two_cases_left").sum()), n,
+                                                    confidence)),
+                **_row("end_cap", wilson(int((gv["end_trigger"] == "turn_cap").sum()), n, confidence)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def claims(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant: claims per game made unseen, made after looking, and taken from another player (t intervals);
+    the share of claims made unseen and the share of claims of a briefcase the claimer had looked under (bootstrap
+    over games)."""
+    cols = ["claims_unseen", "claims_looked", "claims_known", "claims_taken", "claims_lost"]
+    rows = []
+    for variant in variants(records):
+        pg = _per_game(records, variant, cols)
+        made = pg["claims_unseen"] + pg["claims_looked"]
+        rows.append(
+            {
+                "variant": variant,
+                **_row("unseen", mean_t(pg["claims_unseen"], confidence)),
+                **_row("looked", mean_t(pg["claims_looked"], confidence)),
+                **_row("taken", mean_t(pg["claims_taken"], confidence)),
+                **_row("lost", mean_t(pg["claims_lost"], confidence)),
+                **_row("unseen_share", ratio_of_sums(pg["claims_unseen"], made, rng, confidence=confidence)),
+                **_row("known_share", ratio_of_sums(pg["claims_known"], made, rng, confidence=confidence)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def investing(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and investor knowledge (``looked``: the investor had looked under that briefcase; ``not looked``;
+    ``own claim``): shares bought and divested per decision (bootstrap over games) and decisions per game (t).
+
+    For ``own claim`` the denominator is the claimant's investing rounds (one decision each).
+    """
+    cols = ["bought_known", "bought_unknown", "divested_known", "divested_unknown", "decisions_known",
+            "decisions_unknown", "bought_own", "divested_own", "claimant_rounds"]
+    rows = []
+    for variant in variants(records):
+        pg = _per_game(records, variant, cols)
+        for label, bought, divested, decisions in (
+            ("looked", "bought_known", "divested_known", "decisions_known"),
+            ("not looked", "bought_unknown", "divested_unknown", "decisions_unknown"),
+            ("own claim", "bought_own", "divested_own", "claimant_rounds"),
+        ):
+            rows.append(
+                {
+                    "variant": variant,
+                    "knowledge": label,
+                    "decisions": int(pg[decisions].sum()),
+                    **_row("decisions_per_game", mean_t(pg[decisions], confidence)),
+                    **_row("bought", ratio_of_sums(pg[bought], pg[decisions], rng, confidence=confidence)),
+                    **_row("divested", ratio_of_sums(pg[divested], pg[decisions], rng,
+                                                              confidence=confidence)),
+                    "shares_bought": int(pg[bought].sum()),
+                    "shares_divested": int(pg[divested].sum()),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def payoff_rows(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and payoff row: reveals per game (t) and the row's share of reveals; what a seat gained or lost per
+    reveal of that row, for seats that had looked under the briefcase and seats that had not (bootstrap over games);
+    and the reserve the claimant received per round of that row.
+
+    ``gain_known`` is (payoff money + shares kept - shares held) summed over seats that had looked, divided by the
+    number of such seat-reveals; ``gain_unknown`` likewise; the reserve is excluded from both.
+    """
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant].sort_values(GAME_KEY + ["seat"], kind="stable")
+        width = len(ROW_LABELS)
+        game_ids = rv["game_index"].to_numpy()
+        uniq, inverse = np.unique(game_ids, return_inverse=True)
+
+        def per_game(col: str) -> np.ndarray:
+            out = np.zeros((uniq.size, width))
+            np.add.at(out, inverse, _stack(rv[col], width))
+            return out
+
+        gain_known = per_game("gain_known_per_row")
+        gain_unknown = per_game("gain_unknown_per_row")
+        known = per_game("reveals_known_per_row")
+        reserve = per_game("reserve_per_row")
+        first = rv.drop_duplicates("game_index")
+        reveals = _stack(first["reveals_per_row"], width)
+        seats = first["players"].to_numpy(dtype=float)[:, None]
+        unknown = reveals * seats - known
+        for r, label in enumerate(ROW_LABELS):
+            rows.append(
+                {
+                    "variant": variant,
+                    "row": r,
+                    "label": label,
+                    "reveals": int(reveals[:, r].sum()),
+                    **_row("per_game", mean_t(reveals[:, r], confidence)),
+                    **_row("share", ratio_of_sums(reveals[:, r], reveals.sum(axis=1), rng,
+                                                           confidence=confidence)),
+                    **_row("gain_known", ratio_of_sums(gain_known[:, r], known[:, r], rng,
+                                                                confidence=confidence)),
+                    **_row("gain_unknown", ratio_of_sums(gain_unknown[:, r], unknown[:, r], rng,
+                                                                  confidence=confidence)),
+                    **_row("reserve", ratio_of_sums(reserve[:, r], reveals[:, r], rng,
+                                                             confidence=confidence)),
+                    "seat_reveals_known": int(known[:, r].sum()),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def table_events(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant: Wild Goose Chase sends and Trust Me cards of each kind per game (t intervals), the share of
+    challenges the challenger won and of Bamboozled rolls escaped (bootstrap over games)."""
+    cols = ["wgc_sent", "wgc_received", "cards_move", "cards_bamboozled", "cards_challenge", "challenges_made",
+            "challenges_won", "bamboozled_escaped"]
+    rows = []
+    for variant in variants(records):
+        pg = _per_game(records, variant, cols)
+        rows.append(
+            {
+                "variant": variant,
+                **_row("wgc_sent", mean_t(pg["wgc_sent"], confidence)),
+                **_row("wgc_received", mean_t(pg["wgc_received"], confidence)),
+                **_row("cards_move", mean_t(pg["cards_move"], confidence)),
+                **_row("cards_bamboozled", mean_t(pg["cards_bamboozled"], confidence)),
+                **_row("cards_challenge", mean_t(pg["cards_challenge"], confidence)),
+                **_row("challenges", mean_t(pg["challenges_made"], confidence)),
+                "challenges_total": int(pg["challenges_made"].sum()),
+                **_row("challenger_wins", ratio_of_sums(pg["challenges_won"], pg["challenges_made"], rng,
+                                                                 confidence=confidence)),
+                **_row("escaped", ratio_of_sums(pg["bamboozled_escaped"], pg["cards_bamboozled"], rng,
+                                                         confidence=confidence)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+# --- the investing round alone (trustme_1981_investment) -----------------------------------------------------------
+
+
+def _role(records: pd.DataFrame) -> pd.Series:
+    return np.where(records["claimant"].astype(bool), "claimant",
+                    np.where(records["seen"].astype(bool), "investor, looked", "investor, not looked"))
+
+
+def investment_games(records: pd.DataFrame) -> pd.DataFrame:
+    """One row per investing round with the per-game metrics of :data:`INVESTMENT_METRICS`."""
+    r = records.assign(is_claimant=records["claimant"].astype(bool))
+    claimant = r[r["is_claimant"]].set_index(GAME_KEY)
+    investors = r[~r["is_claimant"]].groupby(GAME_KEY)
+    out = claimant[["row", "wealth_change", "reserve_received", "win"]].rename(
+        columns={"wealth_change": "claimant_change", "reserve_received": "reserve", "win": "claimant_wins"})
+    out["claimant_wins"] = out["claimant_wins"].astype(float)
+    out["investor_change"] = investors["wealth_change"].mean()
+    out["investor_bought"] = investors["bought"].sum()
+    return out.reset_index()
+
+
+def investment_by_row(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant, payoff row and role (claimant; investor who looked; investor who did not): seats, mean wealth
+    change and mean payoff gain (t intervals over seats), and the claimant's reserve.
+
+    Seats in one round are not independent; each round has at most one seat per role unless several investors share
+    a role, so the t interval over seats is close to one over rounds.
+    """
+    rows = []
+    r = records.assign(role=_role(records))
+    for (variant, row, role), grp in r.groupby(["variant", "row", "role"], sort=True):
+        rows.append(
+            {
+                "variant": variant,
+                "row": int(row),
+                "label": ROW_LABELS[int(row)],
+                "role": role,
+                "seats": len(grp),
+                **_row("change", mean_t(grp["wealth_change"], confidence)),
+                **_row("payoff", mean_t(grp["payoff_gain"], confidence)),
+                "reserve_mean": float(grp["reserve_received"].mean()),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def investment_by_knowledge(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and role: shares bought and divested per seat (t), the share of seats that bought, held and
+    divested (Wilson), and the mean wealth change (t)."""
+    rows = []
+    r = records.assign(role=_role(records))
+    for (variant, role), grp in r.groupby(["variant", "role"], sort=True):
+        n = len(grp)
+        rows.append(
+            {
+                "variant": variant,
+                "role": role,
+                "seats": n,
+                **_row("bought", mean_t(grp["bought"], confidence)),
+                **_row("divested", mean_t(grp["divested"], confidence)),
+                **_row("buy_rate", wilson(int((grp["bought"] > 0).sum()), n, confidence)),
+                **_row("divest_rate", wilson(int((grp["divested"] > 0).sum()), n, confidence)),
+                **_row("change", mean_t(grp["wealth_change"], confidence)),
+            }
+        )
+    return pd.DataFrame(rows)
