@@ -21,7 +21,7 @@ import trustme_analysis  # noqa: F401  (Python games register with pyspiel at im
 import trustme_analysis.bots  # noqa: F401  (registers every game's bots)
 from trustme_analysis.bots import TrustMeBot, make_bot
 from trustme_analysis.sweep.seeding import game_generators, game_seeds
-from trustme_analysis.sweep.spec import LineUp, Seat, Spec, Variant
+from trustme_analysis.sweep.spec import LineUp, Seat, Spec
 
 #: The columns the sweep adds to every record, in this order, before the game's own columns.
 COMMON_COLUMNS = (
@@ -179,10 +179,3 @@ def run_chunk(task: ChunkTask) -> pd.DataFrame:
             rows.append(row)
     return pd.DataFrame(rows)
 
-
-def variant_for(spec: Spec, variant_id: str) -> Variant:
-    """The variant of ``spec`` with id ``variant_id``."""
-    for v in spec.variants:
-        if v.id == variant_id:
-            return v
-    raise KeyError(variant_id)
