@@ -93,3 +93,15 @@ def test_dask_without_distributed_installed_is_a_clear_error_and_writes_nothing(
     assert main([str(spec_file), "--out", str(out), "--dask", "local"]) == 2
     assert "--dask needs dask's distributed scheduler: pip install 'trustme-analysis[dask]'" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_check_lists_the_variants_and_writes_nothing(spec_file, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main([str(spec_file), "--check"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"spec {spec_file} is valid: cli"
+    assert out[1] == "game kuhn_poker; 2 variant(s) x 6 games = 12 games; 2 chunk(s) of up to 4 games per variant; seed 0"
+    assert out[2] == "output folder: reports/out/cli"
+    assert out[3:] == ["  v00 (baseline): players=2, lineup=random  [2 players]",
+                       "  v01: players=3, lineup=random  [3 players]"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cli.toml"]

@@ -11,6 +11,10 @@ import os
 import sys
 import traceback
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from trustme_analysis.sweep.spec import Spec
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -33,7 +37,24 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", default=None, metavar="DIR", help="output folder (default: the spec's 'out')")
     parser.add_argument("--no-report", action="store_true", help="store the records only; skip the PDF report")
     parser.add_argument("--quiet", action="store_true", help="no progress line or messages")
+    parser.add_argument(
+        "--check", action="store_true", help="only validate the spec and list its variants; play nothing, write nothing"
+    )
     return parser
+
+
+def describe(spec: Spec, out: str | None = None) -> str:
+    """A short text listing what the spec would play (``--check``)."""
+    lines = [
+        f"spec {spec.path or 'default'} is valid: {spec.title}",
+        f"game {spec.game}; {len(spec.variants)} variant(s) x {spec.games} games = {spec.total_games} games; "
+        f"{spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant; seed {spec.seed}",
+        f"output folder: {out or spec.out}",
+    ]
+    for v in spec.variants:
+        mark = " (baseline)" if v.id == spec.baseline else ""
+        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players]")
+    return "\n".join(lines)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -51,6 +72,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecError as exc:
         print(f"spec error: {exc}", file=sys.stderr)
         return 2
+    if args.check:
+        print(describe(spec, args.out))
+        return 0
     try:
         result = run_sweep(
             spec, workers=args.workers, dask=args.dask, out=args.out, report=not args.no_report, quiet=args.quiet
