@@ -311,3 +311,34 @@ def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None =
             lines.append(f"  FLAG: simple strategy {row['strategy']!r} (seat {row['seat']}) is near-optimal: "
                          f"loss {row['loss']:.4g}")
     return "\n".join(lines)
+
+
+def ensure_solved(
+    solves, outdir: str | Path, *, quiet: bool = False, stream: TextIO | None = None
+) -> list[dict[str, Any]]:
+    """Run the ``[[solve]]`` sections of a sweep spec whose stored solution is missing or was made from a different
+    section; a stored solution of the same section is reused (and its summary printed again).
+
+    The sweep calls this before playing, so policy bots of its line-ups find the policies they name.
+    """
+    stream = stream if stream is not None else sys.stderr
+    results = []
+    for spec in solves:
+        folder = storage.solution_dir(outdir, spec.name)
+        stored = None
+        if (folder / storage.RESULT).is_file() and (folder / storage.POLICY).is_file():
+            stored = storage.load_solution(folder)["result"]
+        if stored is not None and stored.get("spec") == _json_roundtrip(spec.as_dict()):
+            if not quiet:
+                print(f"solve {spec.name!r}: already stored in {folder} ({stored['metric']} = {stored['value']:.6g})",
+                      file=stream, flush=True)
+            results.append(stored)
+            continue
+        results.append(run_solve(spec, outdir, quiet=quiet, stream=stream))
+    return results
+
+
+def _json_roundtrip(data: Any) -> Any:
+    import json
+
+    return json.loads(json.dumps(data))

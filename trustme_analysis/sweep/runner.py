@@ -242,6 +242,11 @@ def run_sweep(
         if not quiet:
             print(text, file=stream, flush=True)
 
+    if spec.solves:
+        # Policy bots of the line-ups play the solutions of the spec's [[solve]] sections: solve (or reuse) first.
+        from trustme_analysis.solve.run import ensure_solved
+
+        ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream)
     tasks = chunk_tasks(spec, plugin.records)
     done = storage.finished_chunks(outdir, [(t.variant_id, t.chunk_index) for t in tasks])
     todo = [t for t in tasks if (t.variant_id, t.chunk_index) not in done]

@@ -35,6 +35,7 @@ TOP_LEVEL_KEYS = (
     "out",
     "chunk_size",
     "baseline",
+    "solve",
 )
 SEAT_KEYS = ("bot", "knobs")
 POOL_KEYS = ("bot", "knobs", "weight")
@@ -155,6 +156,8 @@ class Spec:
     chunk_size: int
     baseline: str
     variants: tuple[Variant, ...]
+    #: The ``[[solve]]`` sections (:class:`trustme_analysis.solve.spec.SolveSpec`), solved before the games are played.
+    solves: tuple[Any, ...] = ()
 
     @property
     def chunks_per_variant(self) -> int:
@@ -259,6 +262,11 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     lineups = _parse_lineups(data.get("lineups"))
     variants = _expand(game, params, grid, lineups)
     baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants)
+    solves: tuple[Any, ...] = ()
+    if "solve" in data:
+        from trustme_analysis.solve.spec import parse_solves  # the solve layer builds on this module
+
+        solves = parse_solves(data["solve"])
     return Spec(
         name=name,
         path=path,
@@ -274,6 +282,7 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         chunk_size=chunk_size,
         baseline=baseline,
         variants=variants,
+        solves=solves,
     )
 
 
