@@ -115,7 +115,10 @@ def records_from_snapshot(snap: Mapping[str, Any], max_play: int) -> list[dict[s
             seat[player]["challenged_bluffs"] += int(ev["false"]) > 0
             if caught and last_play_out == player:
                 seat[player]["last_cards_caught"] += 1
-            last_play_out = -1
+            if caught or last_play_out != player:
+                # A wrong call on a player's last cards leaves them out (the ``out`` event follows); otherwise the
+                # pending last-cards play is settled here.
+                last_play_out = -1
             picker = ev["picked_up_by"]
             seat[picker]["pickups"] += 1
             seat[picker]["picked_up_cards"] += int(ev["pile_size"])

@@ -1,0 +1,205 @@
+"""The Liar (``trustme_liar``) pages of the report: ranks and points by mode, Trust Me points by source, game length
+and end, plays and claim sizes with the bluff rate per size, and challenges, burns, pickups and going out.
+
+Called through the game's plug-in (:func:`trustme_analysis.stats.liar.pages`). Every plot shows 95% intervals; the
+numbers behind each page are written to ``OUTDIR/stats/*.csv``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from trustme_analysis.report.board1981_pages import by_category, cells, ci, grouped_intervals, page_table, pct
+from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.layout import interval_plot, new_page
+from trustme_analysis.stats import liar_stats as ls
+from trustme_analysis.stats.liar import SOURCES
+
+SOURCE_LABELS = {
+    "going_out": "going out (+10)",
+    "cards_in_hand": "cards in hand (-1 each)",
+    "false_cards": "false cards accepted or burned (+25)",
+    "unmasked": "liar unmasked (+10)",
+    "wrongly_accused": "wrongly accused (+10)",
+}
+
+
+def add_pages(ctx: ReportContext) -> None:
+    """Compute the Liar statistics, write their CSV files and add their pages to the report."""
+    records = ctx.records
+    game_rows = ls.games(records, ctx.games)
+    ctx.set_comparisons(game_rows, ls.COMPARISON_METRICS)
+    ctx.write_csv("liar_games", game_rows)
+    _ranks_page(ctx, records)
+    _sources_page(ctx, records)
+    _length_page(ctx, game_rows)
+    _claims_page(ctx, records)
+    _challenges_page(ctx, records)
+
+
+def _ranks_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    rp = ls.ranks_points(records)
+    ctx.write_csv("ranks_points", rp)
+    variants = ctx.variant_ids
+    seats = sorted(rp["seat"].unique())
+    title = "Ranks and points by seat and mode"
+    fig = new_page(title, "Left: mean Classique rank per seat (1 = first out; others by cards left; t 95% over games). "
+                   "Right: mean Trust Me points per seat, Trust Me variants only (t 95%). Win rates (first out) per "
+                   "seat are on the seat-balance page.")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    by_category(ax, variants, rp, "seat", seats, [f"seat {s}" for s in seats], "rank", "mean rank (1 = best)",
+                "Classique rank per seat")
+    ax.invert_yaxis()
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    trust = [v for v in variants if (rp[rp["variant"] == v]["mode"] == "trustme").any()]
+    if trust:
+        by_category(ax2, trust, rp, "seat", seats, [f"seat {s}" for s in seats], "points", "points per game",
+                    "Trust Me points per seat")
+    else:
+        ax2.text(0.5, 0.5, "no Trust Me variant in this sweep", transform=ax2.transAxes, ha="center", va="center",
+                 color="0.4")
+        ax2.set_title("Trust Me points per seat")
+    table = pd.DataFrame({
+        "variant": rp["variant"],
+        "mode": rp["mode"],
+        "seat": rp["seat"],
+        "rank [95%]": cells(rp, "rank", digits=2),
+        "went out [95%]": cells(rp, "went_out", pct),
+        "points [95%]": [c if m == "trustme" else "-" for c, m in zip(cells(rp, "points"), rp["mode"])],
+        "most points [95%]": [c if m == "trustme" else "-" for c, m in zip(cells(rp, "points_win", pct),
+                                                                           rp["mode"])],
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.4, 1.3, 1.3, 1.4, 1.3])
+
+
+def _sources_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    src = ls.points_by_source(records)
+    ctx.write_csv("points_by_source", src)
+    title = "Trust Me points by source"
+    fig = new_page(title, "Mean points per seat from each source of the Trust Me chart, all seats and the seats with "
+                   "the most points (t 95% over seats); Trust Me variants only.")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    if len(src):
+        trust = sorted(src["variant"].unique())
+        labels = [SOURCE_LABELS[s] for s in SOURCES]
+        by_category(ax, trust, src, "source", SOURCES, labels, "all", "points per seat", "All seats")
+        by_category(ax2, trust, src, "source", SOURCES, labels, "top", "points per seat", "Seats with the most points")
+        for a in (ax, ax2):
+            a.axhline(0, color="0.5", linewidth=0.8)
+        table = pd.DataFrame({
+            "variant": src["variant"],
+            "source": [SOURCE_LABELS[s] for s in src["source"]],
+            "all seats [95%]": cells(src, "all"),
+            "most points [95%]": cells(src, "top"),
+            "share of all points": [f"{100 * x:.0f}%" if not np.isnan(x) else "-" for x in src["share_of_points"]],
+        })
+    else:
+        for a in (ax, ax2):
+            a.text(0.5, 0.5, "no Trust Me variant in this sweep", transform=a.transAxes, ha="center", va="center",
+                   color="0.4")
+        table = pd.DataFrame({"variant": ["-"], "source": ["no Trust Me variant in this sweep"]})
+    page_table(ctx, fig, table, title, [0.6, 2.0, 1.4, 1.4, 1.0])
+
+
+def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
+    length = ls.game_length(game_rows)
+    ctx.write_csv("game_length", length)
+    variants = ctx.variant_ids
+    s = length.set_index("variant").reindex(variants).reset_index()
+    title = "Game length and how games end"
+    fig = new_page(title, "Left: player turns per game (plays, passes, challenges, burns), mean with 95% t interval "
+                   "and the 10%-90% range. Right: share of games ended by a player going out, at the set-up (a hand "
+                   "emptied by the pair discards) and by the turn cap (Wilson 95%).")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    x = np.arange(len(variants))
+    ax.vlines(x, s["turns_q10"], s["turns_q90"], color="0.75", linewidth=8, label="10%-90% of games")
+    interval_plot(ax, variants, s["turns"], s["turns_low"], s["turns_high"], "turns per game", color="C0",
+                  label="mean (95% interval)")
+    ax.set_xlabel("variant")
+    ax.set_title("Game length")
+    ax.legend(loc="best", fontsize=7)
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    grouped_intervals(ax2, variants, s, [("end_out", "went out"), ("end_setup", "out at the set-up"),
+                                         ("end_turn_cap", "turn cap")], "share of games", "End")
+    ax2.set_ylim(-0.02, 1.02)
+    table = pd.DataFrame({
+        "variant": variants,
+        "mode": s["mode"],
+        "games": s["games"],
+        "turns [95%]": cells(s, "turns"),
+        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
+        "went out [95%]": cells(s, "end_out", pct),
+        "set-up [95%]": cells(s, "end_setup", pct),
+        "turn cap [95%]": cells(s, "end_turn_cap", pct),
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.5, 1.3, 1.1, 1.2, 1.2, 1.2])
+
+
+def _claims_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    sizes = ls.claim_sizes(records, ctx.rng)
+    ctx.write_csv("claim_sizes", sizes)
+    variants = ctx.variant_ids
+    title = "Plays and claim sizes: how often players bluff"
+    fig = new_page(title, "By claim size (cards in one play), one series per variant. Left: share of all plays. "
+                   "Right: bluff rate = false cards among the cards played at that size. Bootstrap 95% over games.")
+    size_values = sorted(sizes["size"].unique())
+    labels = [str(k) for k in size_values]
+    for j, (col, ylabel, sub_title) in enumerate((("share", "share of plays", "Claim sizes"),
+                                                  ("bluff_rate", "share of cards that are false",
+                                                   "Bluff rate by claim size"))):
+        ax = fig.add_axes((0.07 + j * 0.49, 0.50, 0.36, 0.36))
+        n = len(variants)
+        for i, v in enumerate(variants[:10]):
+            sub = sizes[sizes["variant"] == v].set_index("size").reindex(size_values)
+            interval_plot(ax, labels, sub[col], sub[f"{col}_low"], sub[f"{col}_high"], ylabel, color=f"C{i}",
+                          offset=(i - (min(n, 10) - 1) / 2) * min(0.12, 0.8 / max(n, 1)), label=v)
+        ax.set_xlabel("claim size (cards played)")
+        ax.set_title(sub_title)
+        ax.set_ylim(-0.02, 1.02)
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, title="variant", title_fontsize=7)
+    table = pd.DataFrame({
+        "variant": sizes["variant"],
+        "size": sizes["size"],
+        "plays": sizes["plays"],
+        "per game [95%]": cells(sizes, "per_game", digits=2),
+        "share of plays [95%]": cells(sizes, "share", pct),
+        "bluff rate (false cards) [95%]": cells(sizes, "bluff_rate", pct),
+        "plays with a false card [95%]": cells(sizes, "bluff_plays", pct),
+    })
+    page_table(ctx, fig, table, title, [0.6, 0.4, 0.5, 1.3, 1.3, 1.5, 1.5])
+
+
+def _challenges_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+    ch = ls.challenges(records, ctx.rng)
+    ctx.write_csv("challenges", ch)
+    variants = ctx.variant_ids
+    s = ch.set_index("variant").reindex(variants).reset_index()
+    title = "Challenges, burns, pickups and going out"
+    fig = new_page(title, "Left: challenges per play, challenges that caught a false card, and the share of bluffing "
+                   "and of honest plays that were challenged. Right: of the plays of a player's last cards, the share "
+                   "caught (pile picked up) and the share that held (went out). Bootstrap 95% over games.")
+    ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
+    grouped_intervals(ax, variants, s, [("challenge_rate", "challenges per play"), ("success", "caught a liar"),
+                                        ("bluffs_challenged", "bluffs challenged"),
+                                        ("honest_challenged", "honest plays challenged")], "share", "Challenges")
+    ax.set_ylim(-0.02, 1.02)
+    ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
+    grouped_intervals(ax2, variants, s, [("last_caught", "last cards caught"), ("last_held", "last cards held")],
+                      "share of last-card plays", "Going out")
+    ax2.set_ylim(-0.02, 1.02)
+    table = pd.DataFrame({
+        "variant": variants,
+        "plays / passes per game": [f"{a:.1f} / {b:.1f}" for a, b in s[["plays", "passes"]].to_numpy(dtype=float)],
+        "challenges per game [95%]": cells(s, "calls"),
+        "success [95%]": cells(s, "success", pct),
+        "burns per game": cells(s, "burns", digits=2),
+        "cards per burn": [ci(a, np.nan, np.nan) for a in s["cards_per_burn"]],
+        "pickups per game": cells(s, "pickups"),
+        "cards per pickup": [ci(a, np.nan, np.nan) for a in s["cards_per_pickup"]],
+        "last cards caught [95%]": cells(s, "last_caught", pct),
+        "turn cap [95%]": cells(s, "cap_end", pct),
+    })
+    page_table(ctx, fig, table, title, [0.5, 1.0, 1.2, 1.1, 1.1, 0.7, 1.2, 0.7, 1.2, 1.0])

@@ -1,0 +1,233 @@
+"""Statistics of ``trustme_liar`` sweeps: ranks and points by mode, Trust Me points by source, game length and end,
+plays and claim sizes, the bluff rate by claim size, challenges and their success, burns, pickups, and going out.
+
+Every function takes the records DataFrame (columns from :mod:`trustme_analysis.stats.liar` plus the sweep's
+``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals: t intervals for per-game
+(or per-seat) means, Wilson for per-game yes/no, and a bootstrap over whole games for shares pooled over games (e.g.
+false cards among all cards played). Definitions: ``docs/guide/statistics_liar.rst``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from trustme_analysis.stats.compare import GameMetric
+from trustme_analysis.stats.intervals import CONFIDENCE, Interval, mean_t, ratio_of_sums, wilson
+from trustme_analysis.stats.liar import SOURCES
+
+GAME_KEY = ["variant", "game_index"]
+ENDS = ("out", "setup", "turn_cap")
+
+#: Per-game metrics compared with the baseline (columns of :func:`games`).
+COMPARISON_METRICS = (
+    GameMetric("first seat advantage (win rate - 1/players)", "seat0_advantage", "mean", "share of games"),
+    GameMetric("first place shared", "top_shared", "rate", "share of games"),
+    GameMetric("turns per game", "turns", "mean", "turns"),
+    GameMetric("ended by the turn cap", "end_by_cap", "rate", "share of games"),
+    GameMetric("false cards among cards played", "bluff_share", "mean", "share (per game)"),
+    GameMetric("challenges per play", "challenge_rate", "mean", "share (per game)"),
+    GameMetric("challenges that caught a liar", "call_success", "mean", "share (per game)"),
+    GameMetric("pickups per game", "pickups", "mean", "pickups"),
+    GameMetric("burns per game", "burns", "mean", "burns"),
+    GameMetric("lead changes", "lead_changes", "mean", "changes per game"),
+)
+
+
+def _row(prefix: str, iv: Interval) -> dict[str, float]:
+    return {prefix: iv.estimate, f"{prefix}_low": iv.low, f"{prefix}_high": iv.high}
+
+
+def variants(records: pd.DataFrame) -> list[str]:
+    """Variant ids present in the records, sorted."""
+    return sorted(records["variant"].unique())
+
+
+def _ratio(num: pd.Series, den: pd.Series) -> np.ndarray:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(den > 0, num / den.where(den > 0, 1), np.nan)
+
+
+def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.DataFrame:
+    """One row per game with the per-game metrics of :data:`COMPARISON_METRICS`.
+
+    Args:
+        records: ``trustme_liar`` sweep records.
+        game_table: :func:`trustme_analysis.stats.balance.games_table` of the same records; its trace metrics
+            (``lead_changes``, ...) are joined in when given.
+    """
+    r = records.sort_values(GAME_KEY + ["seat"], kind="stable")
+    out = r.groupby(GAME_KEY, sort=True).agg(
+        players=("players", "first"),
+        mode=("mode", "first"),
+        turns=("turns", "first"),
+        end_trigger=("end_trigger", "first"),
+        top_shared=("top_shared", "first"),
+        winner=("winner", "first"),
+        plays=("plays", "sum"),
+        cards_played=("cards_played", "sum"),
+        false_cards=("false_cards_played", "sum"),
+        calls=("calls", "sum"),
+        calls_won=("calls_won", "sum"),
+        burns=("burns", "sum"),
+        pickups=("pickups", "sum"),
+        last_cards_plays=("last_cards_plays", "sum"),
+        last_cards_caught=("last_cards_caught", "sum"),
+    ).reset_index()
+    out["seat0_advantage"] = (out["winner"] == 0).astype(float) - 1.0 / out["players"]
+    out["top_shared"] = out["top_shared"].astype(float)
+    out["end_by_cap"] = (out["end_trigger"] == "turn_cap").astype(float)
+    out["bluff_share"] = _ratio(out["false_cards"], out["cards_played"])
+    out["challenge_rate"] = _ratio(out["calls"], out["plays"])
+    out["call_success"] = _ratio(out["calls_won"], out["calls"])
+    if game_table is not None and "lead_changes" in game_table.columns:
+        extra = game_table.set_index(GAME_KEY)[["lead_changes", "lead_change_rate", "drama", "decisiveness"]]
+        out = out.join(extra, on=GAME_KEY)
+    return out
+
+
+def ranks_points(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and seat: the mode, mean Classique rank (t over games), share of games the seat went out
+    (Wilson), mean Trust Me points (t) and the share of games with the most points (Wilson, ties counted)."""
+    rows = []
+    for (variant, seat), grp in records.groupby(["variant", "seat"], sort=True):
+        n = len(grp)
+        rows.append(
+            {
+                "variant": variant,
+                "seat": int(seat),
+                "mode": str(grp["mode"].iloc[0]),
+                "games": n,
+                **_row("rank", mean_t(grp["rank"], confidence)),
+                **_row("went_out", wilson(int(grp["went_out"].astype(bool).sum()), n, confidence)),
+                **_row("points", mean_t(grp["points"], confidence)),
+                **_row("points_win", wilson(int(grp["points_win"].astype(bool).sum()), n, confidence)),
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def points_by_source(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per Trust Me variant and point source: mean points per seat from that source, for all seats and for the seats
+    with the most points (t intervals over seats), and the source's share of all points scored.
+
+    Classique variants are left out: their points are not part of the result.
+    """
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant]
+        if str(rv["mode"].iloc[0]) != "trustme":
+            continue
+        top = rv[rv["points_win"].astype(bool)]
+        total = float(rv["points"].sum())
+        for source in SOURCES:
+            col = f"points_{source}"
+            rows.append(
+                {
+                    "variant": variant,
+                    "source": source,
+                    **_row("all", mean_t(rv[col], confidence)),
+                    **_row("top", mean_t(top[col], confidence)),
+                    "share_of_points": float(rv[col].sum()) / total if total else math.nan,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant: turns per game (t interval, quantiles) and the share of games that ended by a player going out,
+    at the set-up (a hand emptied by the pair discards) and at the turn cap (Wilson)."""
+    rows = []
+    for variant, gv in game_rows.groupby("variant", sort=True):
+        turns = gv["turns"].to_numpy(dtype=float)
+        q = np.quantile(turns, [0.1, 0.5, 0.9])
+        n = len(gv)
+        row = {"variant": variant, "mode": str(gv["mode"].iloc[0]), "games": n, **_row("turns", mean_t(turns,
+                                                                                                       confidence)),
+               "turns_q10": q[0], "turns_median": q[1], "turns_q90": q[2]}
+        for end in ENDS:
+            row.update(_row(f"end_{end}", wilson(int((gv["end_trigger"] == end).sum()), n, confidence)))
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def claim_sizes(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and claim size (cards in one play): plays per game (t), the size's share of all plays, the bluff
+    rate (false cards among the cards played at that size) and the share of plays holding a false card (bootstrap
+    over games)."""
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant]
+        width = int(rv["max_play"].iloc[0])
+        game_ids = rv["game_index"].to_numpy()
+        uniq, inverse = np.unique(game_ids, return_inverse=True)
+
+        def per_game(col: str) -> np.ndarray:
+            out = np.zeros((uniq.size, width))
+            np.add.at(out, inverse, np.vstack([np.asarray(v, dtype=float) for v in rv[col]]))
+            return out
+
+        plays = per_game("plays_by_size")
+        bluffs = per_game("bluffs_by_size")
+        false = per_game("false_cards_by_size")
+        all_plays = plays.sum(axis=1)
+        for k in range(width):
+            size = k + 1
+            rows.append(
+                {
+                    "variant": variant,
+                    "size": size,
+                    "plays": int(plays[:, k].sum()),
+                    **_row("per_game", mean_t(plays[:, k], confidence)),
+                    **_row("share", ratio_of_sums(plays[:, k], all_plays, rng, confidence=confidence)),
+                    **_row("bluff_rate", ratio_of_sums(false[:, k], plays[:, k] * size, rng, confidence=confidence)),
+                    **_row("bluff_plays", ratio_of_sums(bluffs[:, k], plays[:, k], rng, confidence=confidence)),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def challenges(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant: plays, challenges, burns and pickups per game (t); the challenge rate (challenges per play), its
+    success (challenges that caught a false card), the share of bluffing and of honest plays that were challenged,
+    cards per burn and per pickup; going out: of the plays of a seat's last cards, the share caught and the share
+    that held (bootstrap over games); and the share of games stopped by the turn cap (Wilson)."""
+    cols = ["plays", "calls", "calls_won", "challenged", "challenged_bluffs", "burns", "burned_cards", "pickups",
+            "picked_up_cards", "last_cards_plays", "last_cards_caught", "last_cards_held", "passes"]
+    rows = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant]
+        pg = rv.groupby("game_index")[cols].sum()
+        pg["bluff_plays"] = rv.groupby("game_index")["bluffs_by_size"].apply(
+            lambda s: float(np.sum(np.vstack([np.asarray(v) for v in s]))))
+        honest_plays = pg["plays"] - pg["bluff_plays"]
+        honest_challenged = pg["challenged"] - pg["challenged_bluffs"]
+        ends = rv.groupby("game_index")["end_trigger"].first()
+
+        def ratio(num: pd.Series, den: pd.Series) -> Interval:
+            return ratio_of_sums(num, den, rng, confidence=confidence)
+
+        rows.append(
+            {
+                "variant": variant,
+                "mode": str(rv["mode"].iloc[0]),
+                **_row("plays", mean_t(pg["plays"], confidence)),
+                **_row("passes", mean_t(pg["passes"], confidence)),
+                **_row("calls", mean_t(pg["calls"], confidence)),
+                **_row("challenge_rate", ratio(pg["calls"], pg["plays"])),
+                **_row("success", ratio(pg["calls_won"], pg["calls"])),
+                **_row("bluffs_challenged", ratio(pg["challenged_bluffs"], pg["bluff_plays"])),
+                **_row("honest_challenged", ratio(honest_challenged, honest_plays)),
+                **_row("burns", mean_t(pg["burns"], confidence)),
+                **_row("cards_per_burn", ratio(pg["burned_cards"], pg["burns"])),
+                **_row("pickups", mean_t(pg["pickups"], confidence)),
+                **_row("cards_per_pickup", ratio(pg["picked_up_cards"], pg["pickups"])),
+                "last_cards_plays": int(pg["last_cards_plays"].sum()),
+                **_row("last_caught", ratio(pg["last_cards_caught"], pg["last_cards_plays"])),
+                **_row("last_held", ratio(pg["last_cards_held"], pg["last_cards_plays"])),
+                **_row("cap_end", wilson(int((ends == "turn_cap").sum()), len(ends), confidence)),
+            }
+        )
+    return pd.DataFrame(rows)
