@@ -26,7 +26,7 @@ from trustme_analysis.stats.balance import games_table  # noqa: E402
 from trustme_analysis.sweep.layout import REPORT, STATS, load_manifest, load_records  # noqa: E402
 from trustme_analysis.sweep.plugins import get_plugin  # noqa: E402
 
-SECTIONS = ("front", "summary", "balance", "game", "comparisons")
+SECTIONS = ("front", "summary", "balance", "game", "solve", "comparisons")
 
 
 def build_report(outdir: str | Path) -> Path:
@@ -59,6 +59,11 @@ def build_report(outdir: str | Path) -> Path:
         generic.add_balance_pages(ctx)
         if plugin is not None and plugin.pages is not None:
             plugin.pages(ctx)
+        if (outdir / "solve").is_dir():
+            # Solved reduced variants of the same spec ([[solve]] sections): their pages follow the game's own.
+            from trustme_analysis.report.solve_pages import add_solve_pages
+
+            add_solve_pages(ctx)
         comparisons = generic.add_comparison_pages(ctx)
         front.add_summary_page(ctx, comparisons)
         front.add_front_pages(ctx)

@@ -52,6 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         for section in solves:
             run_solve(section, out, quiet=args.quiet, extra={"title": spec.title})
+        from trustme_analysis.report.solve_pages import build_solve_report
+
+        report = build_solve_report(out)
+        if report is not None and not args.quiet:
+            print(f"report: {report}")
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a solve that cannot run (tree too large, a bot without probabilities): one line
