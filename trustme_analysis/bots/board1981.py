@@ -128,6 +128,50 @@ class HeuristicBot1981(TrustMeBot):
             return int(legal[self.rng.integers(len(legal))])
         return int(handler(state, legal))
 
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The probability of each legal action that :meth:`choose` takes in ``state`` (this bot's turn).
+
+        :meth:`choose` draws at random only to break ties between equally scored moves or sending spaces (the
+        scores are whole numbers and the noise added is below 0.01, so each best move is equally likely), to pick a
+        briefcase to look under or a player to challenge (uniformly), and to claim an unknown briefcase
+        sight-unseen (``claim_unseen``); every other decision is deterministic.
+        """
+        legal = [int(a) for a in state.legal_actions(self.player_id)]
+        out = {a: 0.0 for a in legal}
+
+        def uniform(pool) -> dict[int, float]:
+            for a in pool:
+                out[int(a)] += 1.0 / len(pool)
+            return out
+
+        if len(legal) == 1:
+            return uniform(legal)
+        g = self.game
+        phase = state.phase_name()
+        if phase == "move" or phase == "send":
+            # The same scores as _move/_send without their tie-breaking noise: a uniform choice among the best.
+            scores = (self._move_scores if phase == "move" else self._send_scores)(state, legal)
+            best = max(scores)
+            return uniform([a for a, s in zip(legal, scores) if s == best])
+        if phase in ("hot_tip", "peek"):
+            known = state.known_cards(self.player_id)
+            unknown = [a for a in legal if a != g.a_decline and (a - g.a_case) not in known]
+            return uniform(unknown or legal)
+        if phase == "challenge":
+            targets = [a for a in legal if a != g.a_decline]
+            return uniform(targets) if targets else uniform(legal[:1])
+        if phase == "property":
+            prop = g.board.space_property[state.positions()[self.player_id]]
+            if g.a_claim_unseen in legal and state.known_cards(self.player_id).get(prop) is None:
+                out[g.a_claim_unseen] += self.claim_unseen
+                out[g.a_look] += 1.0 - self.claim_unseen
+                return out
+        handler = {"turn_start": self._turn_start, "property": self._property, "invest": self._invest}.get(phase)
+        if handler is None:
+            return uniform(legal)
+        out[int(handler(state, legal))] = 1.0
+        return out
+
     def _turn_start(self, state, legal):
         g = self.game
         if g.a_invest_now in legal:
@@ -140,6 +184,11 @@ class HeuristicBot1981(TrustMeBot):
         return g.a_roll
 
     def _move(self, state, legal):
+        scores = self._move_scores(state, legal)
+        return legal[int(np.argmax([score + self.rng.random() * 0.01 for score in scores]))]
+
+    def _move_scores(self, state, legal) -> list[float]:
+        """Whole-number scores of the destinations (the tie-break noise is added by :meth:`_move`)."""
         g = self.game
         b = g.board
         me = self.player_id
@@ -169,8 +218,8 @@ class HeuristicBot1981(TrustMeBot):
                         score = 15.0
                 elif b.kinds[dest] == WILD_GOOSE_CHASE:
                     score = -5.0
-            scores.append(score + self.rng.random() * 0.01)
-        return legal[int(np.argmax(scores))]
+            scores.append(score)
+        return scores
 
     def _property(self, state, legal):
         g = self.game
@@ -192,12 +241,16 @@ class HeuristicBot1981(TrustMeBot):
         return int(pool[self.rng.integers(len(pool))])
 
     def _send(self, state, legal):
+        # Send an opponent as far from the Company as possible; oneself (Bamboozled) as close as possible.
+        scores = self._send_scores(state, legal)
+        return legal[int(np.argmax([score + self.rng.random() * 0.01 for score in scores]))]
+
+    def _send_scores(self, state, legal) -> list[float]:
+        """Whole-number scores of the Wild Goose Chase spaces (the tie-break noise is added by :meth:`_send`)."""
         g = self.game
         _, target = state.pending_send()
-        # Send an opponent as far from the Company as possible; oneself (Bamboozled) as close as possible.
         sign = -1.0 if target == self.player_id else 1.0
-        scores = [sign * self.dist[g.board.wild_goose_chase[a - g.a_send]] + self.rng.random() * 0.01 for a in legal]
-        return legal[int(np.argmax(scores))]
+        return [sign * self.dist[g.board.wild_goose_chase[a - g.a_send]] for a in legal]
 
     def _challenge(self, state, legal):
         targets = [a for a in legal if a != self.game.a_decline]

@@ -122,6 +122,68 @@ class LiarHeuristicBot(TrustMeBot):
         # A heuristic choice is always one of the legal moves; the check guards rule parameters it ignores.
         return action if action in legal else int(legal[self.rng.integers(len(legal))])
 
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """The probability of each legal action that :meth:`choose` takes in ``state`` (this bot's turn).
+
+        The same rules as :meth:`choose`, with every random draw replaced by its probabilities: the tie-break among
+        the values held most often, the bluff chance, the random order among equally rare values when false cards are
+        picked, the call, bluff and burn rates, the time-out rate, and the uniform fallback on an illegal choice.
+        """
+        k = self.settings
+        view = state.player_view(self.player_id)
+        phase = view["phase"]
+        intended: dict[int, float] = {}
+        if phase == "start":
+            hand = view["hand"]
+            most = max(hand)
+            tied = [v for v, n in enumerate(hand) if n == most]
+            bluff_chance = min(1.0, k.bluff_rate + k.bluff_per_card * sum(hand))
+            for value in tied:
+                cards = [value] * min(most, view["max_play"])
+                count = min(k.bluff_extra, view["max_play"] - len(cards))
+                outcomes = [((), 1.0)] if count <= 0 else _false_card_outcomes(hand, value, count)
+                for extra, p in outcomes:
+                    for add, q in (((), 1.0 - bluff_chance), (extra, bluff_chance)):
+                        action = self.game.play_action([v + 1 for v in cards + list(add)], value + 1)
+                        _add(intended, action, p * q / len(tied))
+        elif phase == "last_cards":
+            call = 1.0 if self._impossible(view) else k.call_last_cards
+            _add(intended, LIAR, call)
+            _add(intended, PASS, 1.0 - call)
+        else:
+            value = view["round_value"] - 1
+            true = self._true_cards(view)
+            rest = 1.0
+            if phase != "add_or_burn":
+                call = 1.0 if self._impossible(view) or self._suspicious(view) else k.call_rate
+                _add(intended, LIAR, call)
+                rest = 1.0 - call
+            if true:
+                _add(intended, self.game.play_action(true, value + 1), rest)
+            else:
+                # Responding: bluff one card at bluff_rate, else pass; adding or burning: burn at burn_rate, else bluff.
+                if phase == "add_or_burn":
+                    stop, bluff = BURN, 1.0 - k.burn_rate
+                else:
+                    stop, bluff = PASS, k.bluff_rate
+                _add(intended, stop, rest * (1.0 - bluff))
+                for extra, p in _false_card_outcomes(view["hand"], value, 1):
+                    _add(intended, self.game.play_action([v + 1 for v in extra], value + 1), rest * bluff * p)
+        if k.timeout_rate:
+            intended = {a: p * (1.0 - k.timeout_rate) for a, p in intended.items()}
+            _add(intended, timeout_action(state), k.timeout_rate)
+        legal = state.legal_actions(self.player_id)
+        out: dict[int, float] = {int(a): 0.0 for a in legal}
+        for action, p in intended.items():
+            if p <= 0.0:
+                continue
+            if action in out:
+                out[action] += p
+            else:  # choose() falls back to a uniform legal move
+                for a in out:
+                    out[a] += p / len(out)
+        return out
+
     # --- the phases ----------------------------------------------------------------------------------------------
 
     def _start(self, view: dict) -> int:
@@ -186,6 +248,35 @@ class LiarHeuristicBot(TrustMeBot):
             if len(out) >= count:
                 break
         return out
+
+
+def _add(dist: dict[int, float], action: int, p: float) -> None:
+    if p > 0.0:
+        dist[action] = dist.get(action, 0.0) + p
+
+
+def _false_card_outcomes(hand: list[int], value: int, count: int) -> list[tuple[tuple[int, ...], float]]:
+    """Every result of :meth:`LiarHeuristicBot._false_cards` with its probability.
+
+    That method orders the other values held by how many are held, ties in a uniformly random order, and takes
+    cards greedily; here the next value is drawn uniformly among the rarest values not yet taken, until ``count``
+    cards are taken or none is left.
+    """
+    out: dict[tuple[int, ...], float] = {}
+
+    def walk(taken: tuple[int, ...], left: list[int], p: float) -> None:
+        if len(taken) >= count or not left:
+            key = tuple(sorted(taken))
+            out[key] = out.get(key, 0.0) + p
+            return
+        rarest = min(hand[v] for v in left)
+        group = [v for v in left if hand[v] == rarest]
+        for v in group:
+            grown = taken + (v,) * min(hand[v], count - len(taken))
+            walk(grown, [u for u in left if u != v], p / len(group))
+
+    walk((), [v for v, n in enumerate(hand) if n and v != value], 1.0)
+    return sorted(out.items())
 
 
 register_bot(SHORT_NAME, "heuristic", LiarHeuristicBot)
