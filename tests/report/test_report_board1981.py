@@ -1,0 +1,91 @@
+"""Sweeps of the two Trust Me (1981) games through their plug-ins, and reports built from the stored records alone,
+holding the games' pages (text read back with pypdf)."""
+
+from __future__ import annotations
+
+import pandas as pd
+from pypdf import PdfReader
+
+from trustme_analysis.report import build_report
+from trustme_analysis.sweep.layout import load_records
+from trustme_analysis.sweep.runner import run_sweep
+from trustme_analysis.sweep.spec import parse_spec
+
+BOARD = {
+    "title": "small 1981",
+    "question": "Does the optional peek change the game?",
+    "game": "trustme_1981",
+    "games": 6,
+    "chunk_size": 6,
+    "seed": 5,
+    "params": {"players": 2},
+    "grid": {"peek": [False, True]},
+    "lineups": {"mixed": {"seats": [{"bot": "heuristic"}, {"bot": "random"}]}},
+    "baseline": {"peek": False},
+}
+
+ROUND = {
+    "title": "small investing round",
+    "question": "What does looking buy an investor?",
+    "game": "trustme_1981_investment",
+    "games": 40,
+    "chunk_size": 40,
+    "seed": 6,
+    "params": {"players": 3},
+    "grid": {"seen": [0, 100]},
+    "lineups": {"random": {"seats": [{"bot": "random"}]}},
+}
+
+
+def _pages(pdf):
+    return [" ".join(p.extract_text().split()) for p in PdfReader(pdf).pages]
+
+
+def _page(pages, title):
+    hits = [p for p in pages if title in p]
+    assert hits, f"no page titled {title!r}"
+    return hits[0]
+
+
+def test_board_game_sweep_and_report(tmp_path):
+    run_sweep(parse_spec(BOARD, name="b1981"), workers=1, out=tmp_path, report=False, quiet=True)
+    records = load_records(tmp_path)
+    assert len(records) == 2 * 6 * 2
+    assert {"gain_per_row", "bought_known", "score_trace", "param_peek"} <= set(records.columns)
+    # Tied richest seats all count as winners; otherwise exactly one.
+    wins = records.groupby(["variant", "game_index"])["win"].sum()
+    shared = records.groupby(["variant", "game_index"])["top_shared"].first()
+    assert ((wins == 1) | shared).all()
+    pdf = build_report(tmp_path)
+    pages = _pages(pdf)
+    for title in ("Final wealth: money and shares", "Wealth over the game", "Game length and what ends the game",
+                  "Claims: made unseen, after looking, taken",
+                  "Investing rounds: shares bought and divested by what the investor had seen",
+                  "Payoff rows: what each seat gained or lost per reveal",
+                  "Wild Goose Chase, Trust Me cards and challenges", "Balance metrics (Ludii)"):
+        _page(pages, title)
+    assert "LeadChange" in _page(pages, "Balance metrics (Ludii)")  # from the wealth trace
+    payoff = _page(pages, "Payoff rows: what each seat gained or lost per reveal")
+    for label in ("One Stack", "Two Stacks", "Empty", "Been Had", "gain, looked [95%]", "reserve per round"):
+        assert label in payoff
+    assert "reserve per investing round" in _page(pages, "Variant vs baseline v00: all comparisons")
+    stats = tmp_path / "stats"
+    for name in ("wealth_summary", "wealth_trace", "claims", "investing", "payoff_rows", "table_events"):
+        assert (stats / f"{name}.csv").is_file()
+    # The report's numbers are the statistics of the stored records: the claims table matches a direct count.
+    claims = pd.read_csv(stats / "claims.csv").set_index("variant")
+    per_game = records.groupby(["variant", "game_index"])["claims_unseen"].sum().groupby("variant").mean()
+    assert claims["unseen"].to_dict() == per_game.to_dict()
+
+
+def test_investing_round_sweep_and_report(tmp_path):
+    run_sweep(parse_spec(ROUND, name="inv"), workers=1, out=tmp_path, report=False, quiet=True)
+    records = load_records(tmp_path)
+    # seen=0: nobody has looked; seen=100: everyone has.
+    assert set(records.groupby("param_seen")["seen"].all().items()) == {(0, False), (100, True)}
+    pages = _pages(build_report(tmp_path))
+    row_page = _page(pages, "Investing round: wealth change by payoff row and by what the seat had seen")
+    for text in ("claimant", "investor, looked", "investor, not looked", "Been Had", "payoff gain [95%]"):
+        assert text in row_page
+    _page(pages, "Investing round: shares bought and divested by what the seat had seen")
+    assert "claimant's wealth change" in _page(pages, "Variant vs baseline v00: all comparisons")
