@@ -183,6 +183,14 @@ def solution_figures(folder: str | Path) -> list[tuple[Figure, str]]:
             for fig in table_pages(title, format_frame(pd.DataFrame(rows), 4), widths=[1.2, 4.5, 0.7, 2.2, 1.0],
                                    rows_per_page=18):
                 pages.append((fig, title))
+    skipped = result.get("exploitation_skipped") or []
+    if skipped:
+        title = f"Solve {name}: line-ups not exploited"
+        lines = text_lines("No exact best response could be computed against these line-ups:", "h2")
+        for row in skipped:
+            lines += text_lines(f"- {row['lineup']}: {row['reason']}", indent=2)
+        for fig in flow_pages(title, lines):
+            pages.append((fig, title))
     simple = sol["simple"]
     if simple is not None and len(simple):
         title = f"Solve {name}: simple strategies"

@@ -213,8 +213,14 @@ def run_solve(
 
     exploitation_rows: list[dict[str, Any]] = []
     br_tables: dict[str, pd.DataFrame] = {}
+    skipped: list[dict[str, str]] = []
     for lineup in spec.lineups.values():
-        rows, tabs = exploit_lineup(cg, lineup, avg, spec.seed)
+        try:
+            rows, tabs = exploit_lineup(cg, lineup, avg, spec.seed)
+        except NotImplementedError as exc:
+            # A bot that cannot state its mixed strategy has no exact best response; say so instead of failing.
+            skipped.append({"lineup": lineup.name, "reason": str(exc)})
+            continue
         exploitation_rows += rows
         br_tables.update(tabs)
     tolerance = max(0.01 * urange, 2.0 * final)
@@ -244,6 +250,7 @@ def run_solve(
         "solve_wall_seconds": solve_wall,
         "seat_values": [float(v) for v in seat_values],
         "simple_tolerance": tolerance,
+        "exploitation_skipped": skipped,
         "spec": spec.as_dict(),
         "assumptions": _assumptions(game),
         "parameters": {k: v for k, v in game.get_parameters().items()},
@@ -306,6 +313,8 @@ def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None =
     for row in exploitation or []:
         lines.append(f"  best response vs {row['lineup']} (seat {row['seat']}): {row['best_response_value']:+.4f} "
                      f"vs the bot's own {row['lineup_value']:+.4f}: gain {row['gain']:+.4f}")
+    for row in result.get("exploitation_skipped") or []:
+        lines.append(f"  best response vs {row['lineup']}: not computed ({row['reason']})")
     for row in simple or []:
         if row["near_optimal"]:
             lines.append(f"  FLAG: simple strategy {row['strategy']!r} (seat {row['seat']}) is near-optimal: "
