@@ -246,7 +246,9 @@ def run_sweep(
         # Policy bots of the line-ups play the solutions of the spec's [[solve]] sections: solve (or reuse) first.
         from trustme_analysis.solve.run import ensure_solved
 
-        ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream)
+        solved_now = any(not r["reused"] for r in ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream))
+    else:
+        solved_now = False
     tasks = chunk_tasks(spec, plugin.records)
     done = storage.finished_chunks(outdir, [(t.variant_id, t.chunk_index) for t in tasks])
     todo = [t for t in tasks if (t.variant_id, t.chunk_index) not in done]
@@ -272,6 +274,9 @@ def run_sweep(
         "runs": int(previous.get("runs") or 0),
     }
 
+    # Connect to a Dask cluster before writing anything, so an unreachable scheduler leaves no trace.
+    dask_backend = _DaskBackend(dask, workers) if dask is not None and todo else None
+
     chunks_run = games_played = 0
     started = time.perf_counter()
     if todo or stored is None or not stored.get("complete"):
@@ -290,8 +295,8 @@ def run_sweep(
         )
         progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)
         runner: Any
-        if dask is not None:
-            runner = _DaskBackend(dask, workers)
+        if dask_backend is not None:
+            runner = dask_backend
             timing["workers"] = runner.worker_count()
         elif backend_name == "local":
             runner = _LocalPool(min(workers, len(todo)))
@@ -344,7 +349,8 @@ def run_sweep(
     report_path: Path | None = None
     if report:
         existing = outdir / REPORT
-        if not todo and not retitled and existing.is_file() and stored is not None and stored.get("complete"):
+        if (not todo and not retitled and not solved_now and existing.is_file() and stored is not None
+                and stored.get("complete")):
             say(f"report already built: {existing}")
             report_path = existing
         else:
