@@ -202,4 +202,4 @@ def _challenges_page(ctx: ReportContext, records: pd.DataFrame) -> None:
         "last cards caught [95%]": cells(s, "last_caught", pct),
         "turn cap [95%]": cells(s, "cap_end", pct),
     })
-    page_table(ctx, fig, table, title, [0.5, 1.0, 1.2, 1.1, 1.1, 0.7, 1.2, 0.7, 1.2, 1.0])
+    page_table(ctx, fig, table, title, [0.5, 1.0, 1.2, 1.0, 1.1, 0.7, 1.1, 0.7, 1.6, 1.0])
