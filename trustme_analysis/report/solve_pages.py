@@ -195,10 +195,12 @@ def solution_figures(folder: str | Path) -> list[tuple[Figure, str]]:
     if simple is not None and len(simple):
         title = f"Solve {name}: simple strategies"
         flagged = simple[simple["near_optimal"].astype(bool)]
-        note = (f"A seat plays the simple strategy wherever it applies (the solved policy elsewhere). loss = how much "
-                f"more the other seats gain by best-responding to it than to the solved policy; near-optimal (flagged) "
-                f"when loss <= {result.get('simple_tolerance', float('nan')):.4g} (1% of the utility range, or twice "
-                "the final exploitability if larger). "
+        note = (f"A seat plays the simple strategy wherever it applies (the solved policy elsewhere). regret = what "
+                f"it loses against the solved policy compared with a best response; worst-case loss (two players, "
+                f"zero-sum) = how far its guaranteed value falls below the solved policy's; loss = the worst-case loss "
+                f"where defined, else the regret; near-optimal (flagged) when loss <= "
+                f"{result.get('simple_tolerance', float('nan')):.4g} (1% of the utility range, or twice the final "
+                "exploitability if larger). "
                 + ("FLAGGED: " + "; ".join(f"{r.strategy} (seat {r.seat})" for r in flagged.itertuples())
                    if len(flagged) else "No simple strategy is near-optimal."))
         for fig in table_pages(title, format_frame(simple, 4), note=note):

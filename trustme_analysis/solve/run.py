@@ -124,39 +124,42 @@ def _gap(values: np.ndarray | None, k: int) -> float:
 def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: float) -> list[dict[str, Any]]:
     """Each simple strategy of the game, played by each seat where it applies (the solved policy elsewhere).
 
-    ``loss`` is how much more the other seats can gain by best-responding to the simple strategy than to the solved
-    policy (for two-player zero-sum games: how much the simple player's guaranteed value drops). A strategy is flagged
-    ``near_optimal`` when it applies somewhere reached and its loss is at most ``tolerance``.
+    Columns: ``regret``: what the seat loses by playing the simple strategy instead of a best response while the
+    others play the solved policy (0: the simple strategy is itself a best response to it). ``worst_case_loss`` (two-
+    player constant-sum games only): how much the seat's guaranteed value (against a best-responding opponent) drops
+    below the solved policy's. ``loss`` is the worst-case loss where defined, else the regret; the strategy is flagged
+    ``near_optimal`` when ``loss <= tolerance``.
     """
     rules = simple_strategies_for(cg.game)
     if not rules:
         return []
     n = cg.num_players
-
-    def others_gain(profile: np.ndarray, seat: int) -> float:
-        ev = evaluate.expected_values(cg, profile)
-        return sum(evaluate.best_response_value(cg, profile, j) - ev[j] for j in range(n) if j != seat)
-
-    def others_br(profile: np.ndarray, seat: int) -> float:
-        return sum(evaluate.best_response_value(cg, profile, j) for j in range(n) if j != seat)
-
+    zero_sum = metric_of(cg) == "exploitability"
     ev_eq = evaluate.expected_values(cg, equilibrium)
+    br_eq = [evaluate.best_response_value(cg, equilibrium, p) for p in range(n)]
     rows = []
     for name, rule in rules.items():
         for seat in range(n):
             modified, applied = rule_policy(cg, equilibrium, seat, rule)
             if not applied:
                 continue
-            changed = float(np.abs(modified - equilibrium).max())
-            loss = others_br(modified, seat) - others_br(equilibrium, seat)
+            ev = evaluate.expected_values(cg, modified)
+            regret = br_eq[seat] - ev[seat]
+            worst = float("nan")
+            if zero_sum:
+                other = 1 - seat
+                # Constant sum: the seat's guaranteed value is the sum minus the opponent's best-response value.
+                worst = evaluate.best_response_value(cg, modified, other) - br_eq[other]
+            loss = worst if zero_sum else regret
             rows.append({
                 "strategy": name,
                 "seat": seat,
                 "infosets": applied,
-                "largest_change": changed,
+                "largest_change": float(np.abs(modified - equilibrium).max()),
+                "seat_value_vs_solved": float(ev[seat] - ev_eq[seat]),
+                "regret": float(regret),
+                "worst_case_loss": float(worst),
                 "loss": float(loss),
-                "seat_value_vs_solved": float(evaluate.expected_values(cg, modified)[seat] - ev_eq[seat]),
-                "others_gain": float(others_gain(modified, seat)),
                 "near_optimal": bool(loss <= tolerance),
             })
     return rows
@@ -268,8 +271,8 @@ def run_solve(
     for name, table in br_tables.items():
         storage.write_csv(folder / storage.BEST_RESPONSE / f"{name}.csv", table)
     storage.write_csv(folder / storage.SIMPLE, pd.DataFrame(
-        simple_rows, columns=["strategy", "seat", "infosets", "largest_change", "loss", "seat_value_vs_solved",
-                              "others_gain", "near_optimal"]))
+        simple_rows, columns=["strategy", "seat", "infosets", "largest_change", "seat_value_vs_solved", "regret",
+                              "worst_case_loss", "loss", "near_optimal"]))
     storage.write_json(folder / storage.POLICY, {
         "game": str(game),
         "algorithm": spec.algorithm,
@@ -328,7 +331,8 @@ def ensure_solved(
     """Run the ``[[solve]]`` sections of a sweep spec whose stored solution is missing or was made from a different
     section; a stored solution of the same section is reused (and its summary printed again).
 
-    The sweep calls this before playing, so policy bots of its line-ups find the policies they name.
+    The sweep calls this before playing, so policy bots of its line-ups find the policies they name. Each summary
+    returned has ``reused`` (True when the stored solution was kept).
     """
     stream = stream if stream is not None else sys.stderr
     results = []
@@ -341,9 +345,9 @@ def ensure_solved(
             if not quiet:
                 print(f"solve {spec.name!r}: already stored in {folder} ({stored['metric']} = {stored['value']:.6g})",
                       file=stream, flush=True)
-            results.append(stored)
+            results.append({**stored, "reused": True})
             continue
-        results.append(run_solve(spec, outdir, quiet=quiet, stream=stream))
+        results.append({**run_solve(spec, outdir, quiet=quiet, stream=stream), "reused": False})
     return results
 
 
