@@ -331,9 +331,9 @@ def _events_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     variants = ctx.variant_ids
     s = ev.set_index("variant").reindex(variants).reset_index()
     title = "Wild Goose Chase, Trust Me cards and challenges"
-    fig = new_page(title, "Left: per game (t 95%): opponents sent to a Wild Goose Chase space, and Trust Me cards drawn "
-                   "by kind. Right: share of challenges the challenger won and of Bamboozled rolls escaped (bootstrap "
-                   "95% over games).")
+    fig = new_page(title, "Left: per game (t 95%): opponents sent to a Wild Goose Chase space, and Trust Me cards "
+                   "drawn by kind. Right: share of challenges the challenger won and of Bamboozled rolls escaped "
+                   "(bootstrap 95% over games).")
     ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
     grouped_intervals(ax, variants, s, [("wgc_sent", "opponents sent to WGC"), ("cards_move", "card: move"),
                                         ("cards_bamboozled", "card: Bamboozled"),
@@ -375,8 +375,8 @@ def add_investment_pages(ctx: ReportContext) -> None:
     order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
 
     title = "Investing round: wealth change by payoff row and by what the seat had seen"
-    fig = new_page(title, "Mean wealth change of a seat over the round (payoffs and, for the claimant, the reserve), by "
-                   "the payoff row revealed and the seat's role: the claimant, an investor who had looked under the "
+    fig = new_page(title, "Mean wealth change of a seat over the round (payoffs and, for the claimant, the reserve), "
+                   "by the payoff row revealed and the seat's role: the claimant, an investor who had looked under the "
                    "briefcase, one who had not (95% t intervals over seats).")
     shown = order[:3]
     for i, v in enumerate(shown):
