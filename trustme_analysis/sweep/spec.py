@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.params import LIST_SEPARATOR, ParameterError
+from trustme_analysis.games.params import LIST_SEPARATOR, ParameterError, format_int_list
 
 #: Every key a spec may have at its top level.
 TOP_LEVEL_KEYS = (
@@ -360,7 +360,7 @@ def _coerce_param(key: str, value: Any, default: Any) -> Any:
         # A TOML list of integers is how a spec writes a list-valued rule number (a chart, stacks): the game takes it
         # as a "/"-joined string because a comma breaks OpenSpiel's game-string parser.
         if isinstance(value, list) and value and all(_type_ok(v, int) for v in value):
-            return LIST_SEPARATOR.join(str(v) for v in value)
+            return format_int_list(value)
         wanted = f"a string or a non-empty list of integers (written as {LIST_SEPARATOR!r}-joined text)"
     else:  # pragma: no cover - pyspiel parameters are bool/int/float/str
         wanted = type(default).__name__
