@@ -197,7 +197,7 @@ def test_statistics_of_hand_made_records():
 def test_statistics_of_the_investing_round():
     records = _frame([B.investment_records_from_snapshot(hand_round(), (10,) * 3, (10,) * 3)] * 2)
     by_row = bs.investment_by_row(records).set_index("role")
-    assert by_row.loc["claimant", "change"] == pytest.approx(16.0)
+    assert by_row.loc["claimant, not looked", "change"] == pytest.approx(16.0)
     assert by_row.loc["investor, looked", "change"] == pytest.approx(15.0)
     assert by_row.loc["investor, not looked", "payoff"] == pytest.approx(0.0)
     know = bs.investment_by_knowledge(records).set_index("role")

@@ -358,7 +358,7 @@ def _events_page(ctx: ReportContext, records: pd.DataFrame) -> None:
 
 # --- trustme_1981_investment ---------------------------------------------------------------------------------------
 
-ROLES = ("claimant", "investor, looked", "investor, not looked")
+ROLES = bs.ROLES
 
 
 def add_investment_pages(ctx: ReportContext) -> None:
@@ -376,8 +376,8 @@ def add_investment_pages(ctx: ReportContext) -> None:
 
     title = "Investing round: wealth change by payoff row and by what the seat had seen"
     fig = new_page(title, "Mean wealth change of a seat over the round (payoffs and, for the claimant, the reserve), "
-                   "by the payoff row revealed and the seat's role: the claimant, an investor who had looked under the "
-                   "briefcase, one who had not (95% t intervals over seats).")
+                   "by the payoff row revealed and the seat's role: claimant or investor, and whether it had looked "
+                   "under the briefcase (95% t intervals over seats).")
     shown = order[:3]
     for i, v in enumerate(shown):
         ax = fig.add_axes((0.07 + i * 0.32, 0.50, 0.26, 0.34))
@@ -385,7 +385,7 @@ def add_investment_pages(ctx: ReportContext) -> None:
         for j, role in enumerate(ROLES):
             part = sub[sub["role"] == role].set_index("row").reindex(range(len(ROW_LABELS)))
             interval_plot(ax, list(ROW_LABELS), part["change"], part["change_low"], part["change_high"],
-                          "wealth change (dollars)", color=f"C{j}", offset=(j - 1) * 0.15, label=role)
+                          "wealth change (dollars)", color=f"C{j}", offset=(j - 1.5) * 0.14, label=role)
         ax.axhline(0, color="0.5", linewidth=0.8)
         ax.set_xlabel("payoff row revealed")
         ax.set_title(v + (" (baseline)" if v == ctx.baseline else ""))

@@ -307,9 +307,14 @@ def table_events(records: pd.DataFrame, rng: np.random.Generator, confidence: fl
 # --- the investing round alone (trustme_1981_investment) -----------------------------------------------------------
 
 
-def _role(records: pd.DataFrame) -> pd.Series:
-    return np.where(records["claimant"].astype(bool), "claimant",
-                    np.where(records["seen"].astype(bool), "investor, looked", "investor, not looked"))
+#: A seat's role in the investing round: claimant or investor, and whether it had looked under the briefcase.
+ROLES = ("claimant, looked", "claimant, not looked", "investor, looked", "investor, not looked")
+
+
+def _role(records: pd.DataFrame) -> np.ndarray:
+    who = np.where(records["claimant"].astype(bool), "claimant", "investor")
+    seen = np.where(records["seen"].astype(bool), "looked", "not looked")
+    return np.char.add(np.char.add(who.astype(str), ", "), seen.astype(str))
 
 
 def investment_games(records: pd.DataFrame) -> pd.DataFrame:
@@ -326,8 +331,8 @@ def investment_games(records: pd.DataFrame) -> pd.DataFrame:
 
 
 def investment_by_row(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Per variant, payoff row and role (claimant; investor who looked; investor who did not): seats, mean wealth
-    change and mean payoff gain (t intervals over seats), and the claimant's reserve.
+    """Per variant, payoff row and role (:data:`ROLES`: claimant or investor, who had or had not looked under the
+    briefcase): seats, mean wealth change and mean payoff gain (t intervals over seats), and the claimant's reserve.
 
     Seats in one round are not independent; each round has at most one seat per role unless several investors share
     a role, so the t interval over seats is close to one over rounds.
@@ -351,8 +356,8 @@ def investment_by_row(records: pd.DataFrame, confidence: float = CONFIDENCE) -> 
 
 
 def investment_by_knowledge(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Per variant and role: shares bought and divested per seat (t), the share of seats that bought, held and
-    divested (Wilson), and the mean wealth change (t)."""
+    """Per variant and role (:data:`ROLES`): shares bought and divested per seat (t), the share of seats that bought
+    any and that divested any (Wilson), and the mean wealth change (t)."""
     rows = []
     r = records.assign(role=_role(records))
     for (variant, role), grp in r.groupby(["variant", "role"], sort=True):
