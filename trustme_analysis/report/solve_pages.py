@@ -22,6 +22,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from trustme_analysis.report.layout import (  # noqa: E402
     BOTTOM,
@@ -40,6 +41,10 @@ from trustme_analysis.solve import storage  # noqa: E402
 
 #: Best-response decisions shown per line-up and seat.
 BR_ROWS = 6
+#: Rows of a strategy table shown on the pages (two pages); the CSV holds them all.
+MAX_TABLE_ROWS = 52
+#: Rows of a strategy table drawn as a bar chart beside the convergence curve.
+MAX_PLOT_ROWS = 12
 
 READING = (
     "How to read these pages. The policy is an approximate equilibrium of the reduced variant named here, found by "
@@ -117,23 +122,28 @@ def _curve_page(name: str, result: dict[str, Any], curve: pd.DataFrame | None,
         ax.set_ylabel(metric.replace("_", " ") + " (log scale)")
         ax.legend(loc="upper right")
         top = ax.secondary_xaxis("top", functions=_iteration_to_seconds(curve))
+        top.xaxis.set_major_locator(MaxNLocator(4))
         top.set_xlabel("solver seconds")
-    plots = [(t, df) for t, df in strategy.items() if _rate_columns(df)]
+    # Only short tables make readable bar charts; the long ones are on their own table pages.
+    plots = [(t, df) for t, df in strategy.items() if _rate_columns(df) and 0 < len(df) <= MAX_PLOT_ROWS][:4]
     if plots:
         k = len(plots)
         height = (TOP - BOTTOM - 0.14) / k
         for i, (title, df) in enumerate(plots):
             axs = fig.add_axes((0.56, BOTTOM + 0.08 + (k - 1 - i) * height + 0.03, 0.39, height - 0.06))
             cols = _rate_columns(df)
-            labels = [str(v) for v in df.iloc[:, 0]]
+            keys = _key_columns(df)
+            labels = [", ".join(_short(df[c].iloc[r]) for c in keys) for r in range(len(df))]
             x = np.arange(len(df))
             width = 0.8 / len(cols)
             for j, col in enumerate(cols):
                 axs.bar(x + j * width - 0.4 + width / 2, df[col].astype(float).fillna(0.0), width,
                         label=col.replace("_", " "))
-            axs.set_xticks(x, [f"{df.columns[0]} {v}" for v in labels], fontsize=7)
+            axs.set_xticks(x, labels, fontsize=6, rotation=20 if len(df) > 4 else 0, ha="right" if len(df) > 4 else
+                           "center")
             axs.set_ylim(0, 1.05)
-            axs.set_title(title.replace("_", " "), fontsize=8.5)
+            axs.set_title(f"{title.replace('_', ' ')} (by {', '.join(k.replace('_', ' ') for k in keys)})",
+                          fontsize=8)
             axs.legend(fontsize=6.5, loc="upper right")
     return fig
 
@@ -144,6 +154,22 @@ def _iteration_to_seconds(curve: pd.DataFrame):
     if len(it) < 2 or np.any(np.diff(it) <= 0) or np.any(np.diff(sec) <= 0):
         return (lambda x: x, lambda x: x)
     return (lambda x: np.interp(x, it, sec), lambda x: np.interp(x, sec, it))
+
+
+def _key_columns(df: pd.DataFrame) -> list[str]:
+    """The columns that name a row (text, booleans and integers before the first measured column), at most 3."""
+    keys = []
+    for c in df.columns:
+        kind = df[c].dtype
+        if pd.api.types.is_float_dtype(kind):
+            break
+        keys.append(c)
+    return keys[:3] or [df.columns[0]]
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 14 else text[:13] + "\u2026"
 
 
 def _rate_columns(df: pd.DataFrame) -> list[str]:
@@ -161,7 +187,17 @@ def solution_figures(folder: str | Path) -> list[tuple[Figure, str]]:
     pages.append((_curve_page(name, result, sol["curve"], sol["strategy"]), f"Solve {name}: convergence"))
     for table, df in sol["strategy"].items():
         title = f"Solve {name}: {table.replace('_', ' ')}"
-        for fig in table_pages(title, format_frame(df, 4), note=_table_note(table)):
+        note = _table_note(table)
+        if len(df) > MAX_TABLE_ROWS:
+            # A long table (one row per history of signals, say) is cut to its most reached rows on the page.
+            reach = [c for c in df.columns if "reach" in c and pd.api.types.is_numeric_dtype(df[c])]
+            if reach:
+                df = df.sort_values(reach[0], ascending=False, kind="stable")
+            cut = (f"The {MAX_TABLE_ROWS} {'most reached ' if reach else 'first '}of {len(df)} rows; the whole table "
+                   f"is {storage.STRATEGY}/{table}.csv in the solution folder.")
+            note = f"{note} {cut}" if note else cut
+            df = df.head(MAX_TABLE_ROWS)
+        for fig in table_pages(title, format_frame(df, 4), note=note):
             pages.append((fig, title))
     exploitation = sol["exploitation"]
     if exploitation is not None and len(exploitation):
