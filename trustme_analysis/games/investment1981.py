@@ -70,6 +70,8 @@ PRESETS: dict[str, str] = {
     "tiny": f"{SHORT_NAME}(players=2,payoff_mix=1/1/0/1,seen_each=0/50,money=2,shares=2,lots=1/2,utility=wealth_diff)",
     "small": f"{SHORT_NAME}(players=2,payoff_mix=6/4/4/2,seen=50,money=5,shares=5,lots=1/5,utility=wealth_diff)",
     "three": f"{SHORT_NAME}(players=3,payoff_mix=6/4/4/2,seen=50,money=5,shares=5,lots=1/5,utility=wealth)",
+    # The rule text's $10 and lots 1/5/10 between two players (wealth difference: zero-sum), solved exactly.
+    "duel": f"{SHORT_NAME}(players=2,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/5/10,utility=wealth_diff)",
 }
 
 DEAL, SEEN, INVEST, OVER = range(4)
