@@ -66,3 +66,47 @@ def test_choose_draws_from_the_stated_probabilities():
         for a, p in probs.items():
             assert abs(counts.get(a, 0) / draws - p) <= 4.5 * np.sqrt(p * (1 - p) / draws) + 1e-12
     assert mixed > 0
+
+
+def test_investing_round_bot_follows_the_heuristic_rule_by_hand():
+    """Preset ``tiny`` ($2, lots 1/2, cards One/Two/Had each 1/3; seat 1 decides first, the claimant seat 0 last)."""
+    from trustme_analysis.games.investment1981 import PRESETS
+
+    game = pyspiel.load_game(PRESETS["tiny"])
+    label = game.investing.label
+
+    def decide(actions, seat):
+        state = game.new_initial_state()
+        for a in actions:
+            state.apply_action(a)
+        bot = make_bot(game, "heuristic", seat, np.random.default_rng(0))
+        probs = bot.action_probabilities(state)
+        assert sorted(probs.values())[-1] == 1.0 and sum(probs.values()) == 1.0
+        return label(bot.choose(state)), state
+
+    # Unseen: P(had) = 1/3 >= divest_threshold 0.3, so divest all.
+    assert decide([0, 0], 1)[0] == "divest all"
+    # Saw Two Stacks: 2 per share less the $1 handed to the claimant >= 0.25: buy the largest lot within half its $2.
+    chosen, state = decide([1, 1], 1)
+    assert chosen == "buy 1"
+    # The claimant saw nothing; seat 1 (who looked) bought: belief (5/12, 5/12, 0, 1/6), 13/12 a share: buy 1.
+    state.apply_action(game.investing.legal(2, 2)[1])
+    bot = make_bot(game, "heuristic", 0, np.random.default_rng(0))
+    assert label(bot.choose(state)) == "buy 1"
+
+
+def test_best_response_against_the_investing_round_bot_matches_open_spiel():
+    from open_spiel.python.algorithms.best_response import BestResponsePolicy
+
+    import cfr
+    from trustme_analysis.games.investment1981 import PRESETS
+    from trustme_analysis.solve.profile import bots_policy
+
+    cg = cfr.compile_game(PRESETS["tiny"])
+    game = cg.game
+    for seat in (0, 1):
+        other = 1 - seat
+        profile = bots_policy(cg, {other: make_bot(game, "heuristic", other, np.random.default_rng(0))})
+        ours = cfr.best_response_value(cg, profile, seat)
+        theirs = BestResponsePolicy(game, seat, cfr.to_tabular_policy(cg, profile)).value(game.new_initial_state())
+        assert ours == pytest.approx(theirs, abs=1e-9)

@@ -103,3 +103,20 @@ def test_choose_draws_from_the_stated_probabilities(gs, knobs):
                 freq = counts.get(a, 0) / draws
                 assert abs(freq - p) <= 4.5 * np.sqrt(p * (1 - p) / draws) + 1e-12
             state.apply_action(bot.choose(state))
+
+
+def test_best_response_against_the_heuristic_bot_matches_open_spiel():
+    from open_spiel.python.algorithms.best_response import BestResponsePolicy
+
+    import cfr
+    from trustme_analysis.solve.profile import bots_policy
+
+    cg = cfr.compile_game("trustme_liar(players=2,values=2,copies=2,max_play=2,max_turns=4)")
+    game = cg.game
+    for seat in (0, 1):
+        other = 1 - seat
+        bot = make_bot(game, "heuristic", other, np.random.default_rng(0), call_rate=0.3, bluff_rate=0.4)
+        profile = bots_policy(cg, {other: bot})
+        ours = cfr.best_response_value(cg, profile, seat)
+        theirs = BestResponsePolicy(game, seat, cfr.to_tabular_policy(cg, profile)).value(game.new_initial_state())
+        assert ours == pytest.approx(theirs, abs=1e-9)

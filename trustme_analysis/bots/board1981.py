@@ -1,5 +1,8 @@
 """A heuristic player for Trust Me (1981) (``trustme_1981``), registered as bot kind ``"heuristic"``.
 
+The same investing rule plays the investing round alone (``trustme_1981_investment``) as
+:class:`InvestmentHeuristicBot1981`, also registered as ``"heuristic"``.
+
 It uses only what its seat may know: its legal actions, the Payoff cards it has looked under or seen revealed
 (``state.known_cards``), and public facts (positions, claim markers, who has looked where, the cards turned up, the
 decisions made so far in the investing round). It never reads the referee's view of the briefcases.
@@ -25,7 +28,8 @@ from trustme_analysis.bots.base import TrustMeBot
 from trustme_analysis.bots.registry import register_bot
 from trustme_analysis.games import board1981 as B
 from trustme_analysis.games.board1981_board import HOT_TIP, PROPERTY, WILD_GOOSE_CHASE
-from trustme_analysis.games.board1981_investing import BEEN_HAD, BUY, DIVEST, EMPTY, ONE_STACK, TWO_STACKS
+from trustme_analysis.games.board1981_investing import BEEN_HAD, BUY, DIVEST, EMPTY, ONE_STACK, PAYOFF_NAMES, TWO_STACKS
+from trustme_analysis.games.investment1981 import SHORT_NAME as INVESTMENT_SHORT_NAME
 
 GOOD = (ONE_STACK, TWO_STACKS)
 
@@ -260,33 +264,133 @@ class HeuristicBot1981(TrustMeBot):
         g = self.game
         me = self.player_id
         claimant, prop, decisions = state.investing_so_far()
-        belief = self.belief(state, prop)
-        if prop not in state.known_cards(me):
-            informed = set(state.seen_by(prop)) - {me}
-            for p, verb in decisions:
-                if p in informed and verb in (BUY, DIVEST, "divest_all"):
-                    target = np.zeros(4)
-                    if verb == BUY:
-                        good = belief[list(GOOD)]
-                        target[list(GOOD)] = good / good.sum() if good.sum() > 0 else 0.5
-                    else:
-                        target[BEEN_HAD] = 1.0
-                    if target.sum() > 0:
-                        belief = (1 - self.signal_weight) * belief + self.signal_weight * target
-        per_share = belief[ONE_STACK] + 2 * belief[TWO_STACKS] - belief[BEEN_HAD]
-        # A share bought from an opponent hands that opponent $1: a relative loss against one of n-1 rivals.
-        cost = 0.0 if claimant == me else 1.0 / (g.n - 1)
+        # Only the decisions of players who looked move the belief, and only while this seat has not looked itself.
+        informed = set() if prop in state.known_cards(me) else set(state.seen_by(prop)) - {me}
         decoded = {a: g.investing.decode(a - g.a_invest) for a in legal}
-        if belief[BEEN_HAD] >= self.divest_threshold:
-            for a, (verb, _) in decoded.items():
-                if verb == "divest_all":
-                    return a
-        if per_share - cost >= self.invest_threshold:
-            budget = self.stake * state.money()[me]
-            buys = [(amount, a) for a, (verb, amount) in decoded.items() if verb == BUY and amount <= budget]
-            if buys:
-                return max(buys)[1]
-        return g.a_invest  # hold
+        return invest_choice(
+            self.knobs(), self.belief(state, prop), informed, decisions, me, claimant, g.n, state.money()[me], decoded,
+            g.a_invest,
+        )
+
+
+def invest_choice(
+    knobs: dict,
+    belief: np.ndarray,
+    informed: set[int],
+    decisions: list[tuple[int, str]],
+    me: int,
+    claimant: int,
+    num_players: int,
+    money: int,
+    decoded: dict[int, tuple[str, int]],
+    hold: int,
+) -> int:
+    """The heuristic investing decision, shared by the full game's bot and the investing round's bot.
+
+    Args:
+        knobs: ``invest_threshold``, ``divest_threshold``, ``stake``, ``signal_weight`` (see :class:`HeuristicBot1981`).
+        belief: probabilities of the four Payoff cards from what this seat has seen (no signals yet).
+        informed: the other players known to have looked under the claimed briefcase.
+        decisions: ``(player, verb)`` of the decisions so far this round.
+        me: this seat; claimant: the claimant's seat; num_players: players at the table; money: this seat's money.
+        decoded: legal action -> ``(verb, amount)``.
+        hold: the hold action.
+    """
+    weight = knobs["signal_weight"]
+    for p, verb in decisions:
+        if p in informed and verb in (BUY, DIVEST, "divest_all"):
+            target = np.zeros(4)
+            if verb == BUY:
+                good = belief[list(GOOD)]
+                target[list(GOOD)] = good / good.sum() if good.sum() > 0 else 0.5
+            else:
+                target[BEEN_HAD] = 1.0
+            if target.sum() > 0:
+                belief = (1 - weight) * belief + weight * target
+    per_share = belief[ONE_STACK] + 2 * belief[TWO_STACKS] - belief[BEEN_HAD]
+    # A share bought from an opponent hands that opponent $1: a relative loss against one of n-1 rivals.
+    cost = 0.0 if claimant == me else 1.0 / (num_players - 1)
+    if belief[BEEN_HAD] >= knobs["divest_threshold"]:
+        for a, (verb, _) in decoded.items():
+            if verb == "divest_all":
+                return a
+    if per_share - cost >= knobs["invest_threshold"]:
+        budget = knobs["stake"] * money
+        buys = [(amount, a) for a, (verb, amount) in decoded.items() if verb == BUY and amount <= budget]
+        if buys:
+            return max(buys)[1]
+    return hold
+
+
+class InvestmentHeuristicBot1981(TrustMeBot):
+    """The heuristic investor of :class:`HeuristicBot1981` on ``trustme_1981_investment`` (the investing round alone).
+
+    Its belief starts from the game's ``payoff_mix`` (or the card it saw, if it looked), moves towards what the
+    purchases and divestments of players who looked reveal, and it buys, divests all or holds by the same rule and
+    knobs as the full game's bot. It is deterministic: ``action_probabilities`` puts 1 on the chosen action.
+
+    Args:
+        game: the loaded ``trustme_1981_investment`` game.
+        player_id: the seat.
+        rng: the generator (unused: every decision is deterministic; kept for the common bot interface).
+        invest_threshold, divest_threshold, stake, signal_weight: as in :class:`HeuristicBot1981`.
+    """
+
+    kind = "heuristic"
+
+    def __init__(
+        self,
+        game: pyspiel.Game,
+        player_id: int,
+        rng: np.random.Generator,
+        invest_threshold: float = 0.25,
+        divest_threshold: float = 0.3,
+        stake: float = 0.5,
+        signal_weight: float = 0.5,
+    ):
+        super().__init__(player_id, rng)
+        for name, value in (("divest_threshold", divest_threshold), ("stake", stake), ("signal_weight", signal_weight)):
+            if not 0.0 <= float(value) <= 1.0:
+                raise ValueError(f"heuristic bot knob {name}={value!r} is not allowed; allowed: a number from 0 to 1")
+        self.game = game
+        self.settings = {
+            "invest_threshold": float(invest_threshold),
+            "divest_threshold": float(divest_threshold),
+            "stake": float(stake),
+            "signal_weight": float(signal_weight),
+        }
+        self.label_to_action = {game.investing.label(a): a for a in range(game.investing.num_actions)}
+
+    def knobs(self) -> dict:
+        return dict(self.settings)
+
+    def choose(self, state: pyspiel.State) -> int:
+        me = self.player_id
+        snap = state.snapshot()
+        if snap["seen"][me]:
+            belief = np.zeros(4)
+            belief[PAYOFF_NAMES.index(snap["card"])] = 1.0
+            informed: set[int] = set()
+        else:
+            mix = np.array(self.game.payoff_mix, dtype=float)
+            belief = mix / mix.sum()
+            informed = {p for p, seen in enumerate(snap["seen"]) if seen and p != me}
+        decisions = []
+        for event in snap["events"]:
+            if event["event"] == "invest":
+                verb, _ = self.game.investing.decode(self.label_to_action[event["decision"]])
+                decisions.append((event["player"], verb))
+        decoded = {int(a): self.game.investing.decode(int(a)) for a in state.legal_actions(me)}
+        hold = next(a for a, (verb, _) in decoded.items() if verb == "hold")
+        return invest_choice(
+            self.settings, belief, informed, decisions, me, snap["claimant"], self.game.num_players(),
+            snap["money"][me], decoded, hold,
+        )
+
+    def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
+        """1 on the action :meth:`choose` takes (the rule is deterministic), 0 on the other legal actions."""
+        chosen = self.choose(state)
+        return {int(a): float(a == chosen) for a in state.legal_actions(self.player_id)}
 
 
 def _distances_to(board, target: int) -> list[int]:
@@ -308,3 +412,4 @@ def make_heuristic(game: pyspiel.Game, player_id: int, rng: np.random.Generator,
 
 
 register_bot(B.SHORT_NAME, "heuristic", make_heuristic)
+register_bot(INVESTMENT_SHORT_NAME, "heuristic", InvestmentHeuristicBot1981)
