@@ -116,3 +116,18 @@ def test_simple_strategies():
     assert rules["always challenge"](state, 1, legal) == [LIAR]
     assert rules["never challenge"](state, 1, legal) == [PASS]
     assert rules["always bluff"](state, 1, legal) is None
+
+
+def test_seat_values_count_set_up_ends_and_match_the_solver():
+    # Three players, values 1-2 in two copies: seat 0 is dealt 2 of the 4 cards, a pair (discarded, hand empty, game
+    # over at the set-up) with chance 2/6. Seat 2 may never act before the cap ends the game: its value is NaN.
+    result = cfr.solve("trustme_liar(players=3,values=2,copies=2,max_play=1,max_turns=4)", algorithm="dcfr",
+                       iterations=30)
+    tables = strategy_stats(result.compiled.game, decision_points(result.compiled, result.average))
+    seats = tables["seat_value"]
+    assert seats["setup_end"].tolist() == pytest.approx([1 / 3] * 3)
+    expected = cfr.expected_values(result.compiled, result.average)
+    assert seats["value"].iloc[:2].tolist() == pytest.approx(list(expected[:2]), abs=1e-9)
+    assert seats["decision_reach"].iloc[2] < 2 / 3 and np.isnan(seats["value"].iloc[2])
+    # Rank utility is zero-sum: the first seat's advantage over the others' mean is 3/2 of its value.
+    assert tables["summary"]["first_seat_advantage"].iloc[0] == pytest.approx(1.5 * expected[0], abs=1e-9)

@@ -16,12 +16,15 @@ discards, the round's value and the size of the last play. Tables:
   of the claim open to the challenge: how often liar is called, overall and when the claim is in truth honest or a
   bluff (read from each history's referee snapshot). ``unseen`` splits the public count further by what the player
   can also rule out: its own cards of the value in hand and in this round's pile.
-- ``seat_value``: each seat's expected utility under the policy, from the value of its first decision (needs the
-  decision points' ``action_values``); ``first`` marks the seat that starts the first round. Games ended at set-up
-  (a hand emptied by the pair discards) reach no decision and are left out: ``decision_reach`` says how much of the
-  game the values cover.
+- ``seat_value``: each seat's expected utility under the policy: the value of its first decision (needs the
+  decision points' ``action_values``) plus the returns of the deals that end the game at the set-up (a hand emptied
+  by the pair discards: ``setup_end`` is their probability). ``first`` marks the seat that starts the first round.
+  The value is exact when every game either ends at the set-up or reaches the seat's first decision
+  (``decision_reach + setup_end = 1``), as for the starter and for both seats of a two-player game; otherwise (a
+  seat that may never act before the turn cap or a challenge ends the game) it is NaN.
 - ``summary``: one row: the mode, the utility, the overall bluff share of plays, the overall challenge rate, and the
-  value of going first (the first seat's value minus the mean of the others'). :func:`compare_modes` sets two
+  value of going first (the first seat's value minus the mean of the others'; with a zero-sum utility the others'
+  mean is minus the first seat's value over ``players - 1`` even where their own values are NaN). :func:`compare_modes` sets two
   summaries (Classique and Trust Me) side by side.
 
 It also registers the simple strategies "always bluff", "never bluff", "always challenge" and "never challenge".
@@ -63,6 +66,24 @@ def _acted_before(snapshot: dict, player: int) -> bool:
         if kind == "liar" and event["accuser"] == player:
             return True
     return False
+
+
+def setup_end(game: pyspiel.Game) -> tuple[float, np.ndarray]:
+    """Probability that the deal ends the game at the set-up, and the expected returns it adds (returns x chance).
+
+    Walks the deal (chance nodes only) down to the first decision or a terminal set-up end; the deal of a reduced
+    variant has few outcomes (the solver walked the whole tree already).
+    """
+    prob, returns = 0.0, np.zeros(game.num_players())
+    stack = [(game.new_initial_state(), 1.0)]
+    while stack:
+        state, p = stack.pop()
+        if state.is_terminal():
+            prob += p
+            returns += p * np.asarray(state.returns())
+        elif state.is_chance_node():
+            stack.extend((state.child(a), p * q) for a, q in state.chance_outcomes())
+    return prob, returns
 
 
 def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str, pd.DataFrame]:
@@ -144,13 +165,19 @@ def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str,
         for (phase, public, unseen, size), a in sorted(calls.items())
     ]
     n = game.num_players()
-    seat_rows = [
-        {"player": p, "first": p == config.first_player, "decision_reach": covered[p],
-         "value": value[p] if value_known[p] else float("nan")}
-        for p in range(n)
-    ]
+    setup_prob, setup_returns = setup_end(game)
+    seat_rows = []
+    for p in range(n):
+        exact = value_known[p] and abs(covered[p] + setup_prob - 1.0) <= 1e-9
+        seat_rows.append({"player": p, "first": p == config.first_player, "decision_reach": covered[p],
+                          "setup_end": setup_prob, "value": value[p] + setup_returns[p] if exact else float("nan")})
+        value_known[p] = exact
+        value[p] += setup_returns[p]
     first = value[config.first_player] if value_known[config.first_player] else float("nan")
     others = [value[p] if value_known[p] else float("nan") for p in range(n) if p != config.first_player]
+    if np.isnan(others).any() and config.utility_in_force in ("rank", "difference"):
+        # Zero-sum utilities: the others' values add up to minus the first seat's, known or not.
+        others = [-first / (n - 1)] * (n - 1)
     summary = pd.DataFrame([{
         "mode": config.mode,
         "utility": config.utility_in_force,
@@ -168,7 +195,7 @@ def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str,
         "challenge_rate": pd.DataFrame(
             call_rows, columns=["phase", "public_count", "unseen", "claim_size", "reach", "challenge_rate",
                                 "reach_honest", "challenge_rate_honest", "reach_bluff", "challenge_rate_bluff"]),
-        "seat_value": pd.DataFrame(seat_rows, columns=["player", "first", "decision_reach", "value"]),
+        "seat_value": pd.DataFrame(seat_rows, columns=["player", "first", "decision_reach", "setup_end", "value"]),
         "summary": summary,
     }
 
