@@ -186,7 +186,14 @@ def run_solve(
     folder = storage.solution_dir(outdir, spec.name)
     started = time.perf_counter()
     game = pyspiel.load_game(spec.game)
-    cg = cfr.compile_game(game, max_histories=spec.max_histories)
+    try:
+        cg = cfr.compile_game(game, max_histories=spec.max_histories)
+    except cfr.TreeTooLargeError as exc:
+        # Statistics, best responses and the exploitability all read the compiled tree, so even the sampling solvers
+        # need it here: the remedy is a smaller variant (or a larger max_histories).
+        raise ValueError(f"solve {spec.name!r}: {str(exc).split('; ')[0]}; the solve layer needs the whole tree "
+                         "compiled: choose smaller parameters or raise max_histories") from None
+    sampled = spec.algorithm in ("es-mccfr", "os-mccfr")
     metric = metric_of(cg)
     target = spec.absolute_target(game)
     remaining = None if spec.time_limit is None else max(spec.time_limit - cg.compile_seconds, 1e-3)
@@ -235,7 +242,7 @@ def run_solve(
         "game": str(game),
         "short_name": game.get_type().short_name,
         "algorithm": spec.algorithm,
-        "exact": True,
+        "exact": not sampled,
         "sizes": {k: summary[k] for k in ("histories", "terminals", "infosets_per_player", "slots", "max_depth")},
         "metric": metric,
         "value": final,
@@ -303,7 +310,8 @@ def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None =
     lines = [
         f"solve {result['name']!r}: {result['game']}",
         f"  tree: {s['histories']} histories, information sets per player {s['infosets_per_player']}, "
-        f"{s['slots']} slots (compiled exactly)",
+        f"{s['slots']} slots (compiled; solved " + ("exactly" if result.get("exact", True) else "by sampling")
+        + ", evaluated exactly)",
         f"  {result['algorithm']}: {result['iterations']} iterations, stop: {result['stop_reason']}; "
         f"{result['metric']} = {result['value']:.6g} "
         f"({100 * (result['value_share_of_range'] or 0):.3g}% of the utility range {result['utility_range']:g})",
