@@ -135,3 +135,12 @@ def test_sweep_spec_reports_bad_solve_sections(tmp_path):
     path.write_text('game = "trustme_pinocchio"\n[[solve]]\nname = "a b"\niterations = 3\n')
     with pytest.raises(SpecError, match=r"solve\[0\]\.name"):
         load_spec(path)
+
+
+def test_a_tree_too_large_is_refused_with_the_remedy(tmp_path):
+    from trustme_analysis.solve.run import run_solve
+
+    spec = parse_solve({"name": "big", "game": PINOCCHIO_TINY, "iterations": 5, "max_histories": 50})
+    with pytest.raises(ValueError, match="exceeds max_histories=50.*choose smaller parameters"):
+        run_solve(spec, tmp_path, quiet=True)
+    assert not (tmp_path / "solve" / "big").exists()
