@@ -51,7 +51,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     out = args.out or spec.out
     try:
         for section in solves:
-            run_solve(section, out, quiet=args.quiet, extra={"title": spec.title})
+            order = [s.name for s in spec.solves].index(section.name)
+            run_solve(section, out, quiet=args.quiet, extra={"title": spec.title, "order": order})
         from trustme_analysis.report.solve_pages import build_solve_report
 
         report = build_solve_report(out)

@@ -355,7 +355,8 @@ def ensure_solved(
                       file=stream, flush=True)
             results.append({**stored, "reused": True})
             continue
-        results.append({**run_solve(spec, outdir, quiet=quiet, stream=stream), "reused": False})
+        results.append({**run_solve(spec, outdir, quiet=quiet, stream=stream, extra={"order": len(results)}),
+                        "reused": False})
     return results
 
 

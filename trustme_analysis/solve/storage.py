@@ -86,11 +86,19 @@ def load_policy(path: str | Path) -> dict[str, Any]:
 
 
 def solutions(outdir: str | Path) -> list[Path]:
-    """The solution folders stored under ``OUTDIR/solve/`` (those with a ``result.json``), by name."""
+    """The solution folders stored under ``OUTDIR/solve/`` (those with a ``result.json``), in the order of their
+    spec's ``[[solve]]`` sections (then by name)."""
     root = Path(outdir) / SOLVE_DIR
     if not root.is_dir():
         return []
-    return sorted(p for p in root.iterdir() if (p / RESULT).is_file())
+    found = [p for p in root.iterdir() if (p / RESULT).is_file()]
+
+    def order(p: Path) -> tuple[int, str]:
+        with open(p / RESULT, encoding="utf-8") as fh:
+            value = json.load(fh).get("order")
+        return (value if isinstance(value, int) else 1_000_000, p.name)
+
+    return sorted(found, key=order)
 
 
 def load_solution(folder: str | Path) -> dict[str, Any]:
