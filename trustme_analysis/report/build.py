@@ -7,8 +7,6 @@ one-page summary of what changed most versus the baseline, the seat-balance page
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 
 import matplotlib
@@ -19,6 +17,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 
+from trustme_analysis.atomic import atomic_path  # noqa: E402
 from trustme_analysis.report import front, generic  # noqa: E402
 from trustme_analysis.report.context import ReportContext  # noqa: E402
 from trustme_analysis.report.layout import RC  # noqa: E402
@@ -75,19 +74,14 @@ def build_report(outdir: str | Path) -> Path:
 def _write_pdf(ctx: ReportContext, path: Path) -> None:
     ordered = [p for section in SECTIONS for p in ctx.pages if p.section == section]
     total = len(ordered)
-    # Write next to the target and rename, so a reader never sees a half-written report.
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".pdf", dir=path.parent)
-    os.close(fd)
     try:
-        with PdfPages(tmp, metadata={"Title": ctx.game_title, "Subject": "Trust Me sweep report"}) as pdf:
+        with atomic_path(path) as tmp, PdfPages(tmp, metadata={"Title": ctx.game_title,
+                                                               "Subject": "Trust Me sweep report"}) as pdf:
             for number, page in enumerate(ordered, start=1):
                 page.figure.text(0.95, 0.025, f"{ctx.game_title} \u2014 page {number} of {total}", ha="right",
                                  fontsize=7, color="0.4")
                 pdf.savefig(page.figure)
                 plt.close(page.figure)
-        os.replace(tmp, path)
     finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
         for page in ctx.pages:
             plt.close(page.figure)

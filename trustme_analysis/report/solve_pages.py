@@ -9,8 +9,6 @@ report; :func:`build_solve_report` writes them alone to ``OUTDIR/solve/report.pd
 
 from __future__ import annotations
 
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +22,7 @@ from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
+from trustme_analysis.atomic import atomic_path  # noqa: E402
 from trustme_analysis.report.layout import (  # noqa: E402
     BOTTOM,
     LEFT,
@@ -53,7 +52,7 @@ READING = (
     "NashConv (otherwise: the sum of every player's best-response gain); every number below is exact for this "
     "policy, but is an equilibrium figure only up to that distance. Rates are weighted by how often play reaches "
     "each decision; a 'reach' above 1 means the decision comes up more than once per game. Figures for the full "
-    "game may differ: the variant is smaller (fewer Characters, values, turns) than the rulebook's."
+    "game may differ: the variant is smaller (fewer cards, values, players or turns) than the rulebook's game."
 )
 
 
@@ -271,17 +270,14 @@ def build_solve_report(outdir: str | Path) -> Path | None:
     if not folders:
         return None
     path = Path(outdir) / storage.SOLVE_DIR / "report.pdf"
-    fd, tmp = tempfile.mkstemp(prefix=".report-", suffix=".pdf", dir=path.parent)
-    os.close(fd)
-    try:
-        with matplotlib.rc_context(RC), PdfPages(tmp, metadata={"Title": "Solved variants"}) as pdf:
-            pages = [p for folder in folders for p in solution_figures(folder)]
-            for number, (fig, _title) in enumerate(pages, start=1):
-                fig.text(RIGHT, 0.025, f"Solved variants \u2014 page {number} of {len(pages)}", ha="right",
-                         fontsize=7, color="0.4")
-                pdf.savefig(fig)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with (
+        atomic_path(path) as tmp,
+        matplotlib.rc_context(RC),
+        PdfPages(tmp, metadata={"Title": "Solved variants"}) as pdf,
+    ):
+        pages = [p for folder in folders for p in solution_figures(folder)]
+        for number, (fig, _title) in enumerate(pages, start=1):
+            fig.text(RIGHT, 0.025, f"Solved variants \u2014 page {number} of {len(pages)}", ha="right",
+                     fontsize=7, color="0.4")
+            pdf.savefig(fig)
     return path

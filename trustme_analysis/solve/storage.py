@@ -18,12 +18,12 @@ Files of one solution:
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 import pandas as pd
+
+from trustme_analysis.atomic import atomic_path
 
 SOLVE_DIR = "solve"
 POLICY = "policy.json"
@@ -43,15 +43,8 @@ def solution_dir(outdir: str | Path, name: str) -> Path:
 
 def write_json(path: Path, data: Any) -> None:
     """Write JSON atomically (a reader never sees half a file)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, indent=1, default=_plain)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1, default=_plain)
 
 
 def _plain(value: Any) -> Any:
