@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from trustme_analysis.report.board1981_pages import by_category, cells, ci, grouped_intervals, page_table, pct
 from trustme_analysis.report.context import ReportContext
 from trustme_analysis.report.layout import interval_plot, new_page
+from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
 from trustme_analysis.stats import liar_stats as ls
 from trustme_analysis.stats.liar import SOURCES
 

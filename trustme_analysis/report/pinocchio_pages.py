@@ -22,27 +22,12 @@ from trustme_analysis.report.layout import (
     new_page,
     table_pages,
 )
+from trustme_analysis.report.panels import ci, pct
 from trustme_analysis.stats import pinocchio_stats as ps
 from trustme_analysis.stats.intervals import mean_t
 
 #: At most this many variants share one line plot; more go to further panels/pages.
 LINES_PER_PANEL = 8
-
-
-def _ci(est: float, low: float, high: float, digits: int = 2) -> str:
-    if np.isnan(est):
-        return "-"
-    if np.isnan(low) or np.isnan(high):
-        return f"{est:.{digits}f}"
-    return f"{est:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
-
-
-def _pct(est: float, low: float, high: float) -> str:
-    if np.isnan(est):
-        return "-"
-    if np.isnan(low) or np.isnan(high):
-        return f"{100 * est:.0f}%"
-    return f"{100 * est:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
 
 
 def _variant_lines(
@@ -119,18 +104,18 @@ def _scores_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFr
         {
             "variant": variants,
             "games": s["games"].to_numpy(),
-            "mean score [95%]": [_ci(*r) for r in s[["score_mean", "score_low", "score_high"]].to_numpy()],
+            "mean score [95%]": [ci(*r, digits=2) for r in s[["score_mean", "score_low", "score_high"]].to_numpy()],
             "sd": [f"{x:.1f}" for x in s["score_sd"].to_numpy(dtype=float)],
             "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
                                    s[["score_q10", "score_median", "score_q90"]].to_numpy()],
-            "winner's score [95%]": [_ci(*r) for r in
+            "winner's score [95%]": [ci(*r, digits=2) for r in
                                      s[["winner_score_mean", "winner_score_low", "winner_score_high"]].to_numpy()],
-            "margin [95%]": [_ci(*r) for r in s[["margin_mean", "margin_low", "margin_high"]].to_numpy()],
+            "margin [95%]": [ci(*r, digits=2) for r in s[["margin_mean", "margin_low", "margin_high"]].to_numpy()],
         }
     )
     if "lead_changes_mean" in s.columns:
         table["lead changes per game [95%]"] = [
-            _ci(*r) for r in s[["lead_changes_mean", "lead_changes_low", "lead_changes_high"]].to_numpy()
+            ci(*r, digits=2) for r in s[["lead_changes_mean", "lead_changes_low", "lead_changes_high"]].to_numpy()
         ]
     shown = table.head(12)
     tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
@@ -324,8 +309,8 @@ def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
     fig.text(0.47, BOTTOM + 0.335, "Median turn in which the stack of each value ran out (games where it did)",
              fontsize=8.5, fontweight="bold")
     tally = pd.DataFrame({"variant": variants, "trusted tall tales": t["tall_trusted"].to_numpy(),
-                          "lower [95%]": [_pct(*r) for r in t[["lower_share", "lower_low", "lower_high"]].to_numpy()],
-                          "none [95%]": [_pct(*r) for r in t[["none_share", "none_low", "none_high"]].to_numpy()]})
+                          "lower [95%]": [pct(*r) for r in t[["lower_share", "lower_low", "lower_high"]].to_numpy()],
+                          "none [95%]": [pct(*r) for r in t[["none_share", "none_low", "none_high"]].to_numpy()]})
     tax2 = fig.add_axes((0.05, BOTTOM + 0.02, 0.37, 0.30))
     draw_table(tax2, format_frame(tally.head(12)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
     ctx.add(fig, title, "game")
@@ -364,16 +349,16 @@ def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
     table = pd.DataFrame({
         "variant": variants,
         "games": s["games"].to_numpy(),
-        "turns [95%]": [_ci(*r, digits=1) for r in s[["turns_mean", "turns_low", "turns_high"]].to_numpy()],
+        "turns [95%]": [ci(*r, digits=1) for r in s[["turns_mean", "turns_low", "turns_high"]].to_numpy()],
         "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
                                s[["turns_q10", "turns_median", "turns_q90"]].to_numpy()],
-        "ended by deck [95%]": [_pct(*r) for r in s[["end_deck", "end_deck_low", "end_deck_high"]].to_numpy()],
-        "ended by stacks [95%]": [_pct(*r) for r in s[["end_stacks", "end_stacks_low", "end_stacks_high"]].to_numpy()],
-        "reached the night [95%]": [_pct(*r) for r in
+        "ended by deck [95%]": [pct(*r) for r in s[["end_deck", "end_deck_low", "end_deck_high"]].to_numpy()],
+        "ended by stacks [95%]": [pct(*r) for r in s[["end_stacks", "end_stacks_low", "end_stacks_high"]].to_numpy()],
+        "reached the night [95%]": [pct(*r) for r in
                                     s[["reached_night", "reached_night_low", "reached_night_high"]].to_numpy()],
-        "bonus turns per game [95%]": [_ci(*r, digits=1) for r in
+        "bonus turns per game [95%]": [ci(*r, digits=1) for r in
                                        s[["bonus_turns_mean", "bonus_turns_low", "bonus_turns_high"]].to_numpy()],
-        "Coin tosses per game [95%]": [_ci(*r, digits=1) for r in
+        "Coin tosses per game [95%]": [ci(*r, digits=1) for r in
                                        s[["coin_tosses_mean", "coin_tosses_low", "coin_tosses_high"]].to_numpy()],
     })
     tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))

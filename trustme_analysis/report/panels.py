@@ -1,0 +1,89 @@
+"""Table cells and interval panels shared by the games' report pages.
+
+A statistics table here has one row per variant (or per variant and category) and, for each measure ``m``, the
+columns ``m``, ``m_low`` and ``m_high`` (the estimate and its 95% interval); these helpers turn such columns into
+table cells and into one coloured interval series per measure or category.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+
+from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, format_frame, interval_plot, table_pages
+
+#: Rows of a page's table; longer tables continue on table pages.
+TABLE_ROWS = 12
+
+
+def ci(est: float, low: float, high: float, digits: int = 1) -> str:
+    """``est [low, high]`` for a table cell ("-" when there is no estimate)."""
+    if est is None or np.isnan(est):
+        return "-"
+    if np.isnan(low) or np.isnan(high):
+        return f"{est:.{digits}f}"
+    return f"{est:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def pct(est: float, low: float, high: float) -> str:
+    """A share as ``est% [low, high]`` for a table cell."""
+    if est is None or np.isnan(est):
+        return "-"
+    if np.isnan(low) or np.isnan(high):
+        return f"{100 * est:.0f}%"
+    return f"{100 * est:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
+
+
+def cells(table: pd.DataFrame, prefix: str, fmt=ci, **kwargs) -> list[str]:
+    """Table cells of the ``prefix``/``prefix_low``/``prefix_high`` columns."""
+    return [fmt(*r, **kwargs) for r in table[[prefix, f"{prefix}_low", f"{prefix}_high"]].to_numpy(dtype=float)]
+
+
+def grouped_intervals(
+    ax: Axes,
+    variants: Sequence[str],
+    table: pd.DataFrame,
+    groups: Sequence[tuple[str, str]],
+    ylabel: str,
+    title: str,
+) -> None:
+    """One coloured series per group over the variants; ``groups`` are ``(column prefix, label)`` of a table with
+    one row per variant and ``prefix``/``prefix_low``/``prefix_high`` columns."""
+    k = len(groups)
+    for i, (col, label) in enumerate(groups):
+        sub = table.set_index("variant").reindex(variants)
+        interval_plot(ax, list(variants), sub[col], sub[f"{col}_low"], sub[f"{col}_high"], ylabel, color=f"C{i}",
+                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label)
+    ax.set_xlabel("variant")
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=7)
+
+
+def by_category(
+    ax: Axes, variants: Sequence[str], table: pd.DataFrame, category: str, categories: Sequence, labels: Sequence[str],
+    col: str, ylabel: str, title: str,
+) -> None:
+    """One coloured series per category value (rows of a long table) over the variants."""
+    k = len(categories)
+    for i, (value, label) in enumerate(zip(categories, labels)):
+        sub = table[table[category] == value].set_index("variant").reindex(variants)
+        interval_plot(ax, list(variants), sub[col], sub[f"{col}_low"], sub[f"{col}_high"], ylabel, color=f"C{i}",
+                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label)
+    ax.set_xlabel("variant")
+    ax.set_title(title)
+    ax.legend(loc="best", fontsize=7)
+
+
+def page_table(ctx: ReportContext, fig, table: pd.DataFrame, title: str, widths: Sequence[float],
+               height: float = 0.33, fontsize: float = 7.0) -> None:
+    """Draw the first rows of ``table`` at the foot of ``fig``; the whole table goes on further pages if longer."""
+    shown = table.head(TABLE_ROWS)
+    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, height))
+    draw_table(tax, format_frame(shown), widths=list(widths)[: len(shown.columns)], fontsize=fontsize)
+    ctx.add(fig, title, "game")
+    if len(table) > len(shown):
+        ctx.add_all(table_pages(f"{title} (all variants)", format_frame(table)), title, "game")
