@@ -16,6 +16,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from trustme_analysis.games.gametype import with_utility
 from trustme_analysis.games.liar import deal, plays, scoring
 from trustme_analysis.games.liar.config import DEFAULTS, SHORT_NAME, LiarConfig
 from trustme_analysis.games.liar.plays import BURN, FIRST_PLAY, LIAR, PASS
@@ -42,23 +43,7 @@ GAME_TYPE = pyspiel.GameType(
 
 def _game_type(config: LiarConfig) -> pyspiel.GameType:
     # Rank and difference utilities are zero-sum, which solvers can exploit; points are general-sum.
-    zero_sum = config.utility_in_force in ("rank", "difference")
-    return pyspiel.GameType(
-        short_name=GAME_TYPE.short_name,
-        long_name=GAME_TYPE.long_name,
-        dynamics=GAME_TYPE.dynamics,
-        chance_mode=GAME_TYPE.chance_mode,
-        information=GAME_TYPE.information,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if zero_sum else pyspiel.GameType.Utility.GENERAL_SUM,
-        reward_model=GAME_TYPE.reward_model,
-        max_num_players=GAME_TYPE.max_num_players,
-        min_num_players=GAME_TYPE.min_num_players,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=True,
-        provides_observation_tensor=False,
-        parameter_specification=dict(DEFAULTS),
-    )
+    return with_utility(GAME_TYPE, config.utility_in_force in ("rank", "difference"))
 
 
 class LiarRules:
