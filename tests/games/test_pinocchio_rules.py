@@ -374,6 +374,30 @@ def test_day_end_with_pending_bonus_gives_a_free_use_reputation_without_a_card()
     assert last(t, "turn") == {"kind": "turn", "turn": 3, "player": 0, "bonus": False, "day": "night"}
 
 
+def test_free_use_reputation_that_empties_the_last_stack_needed_ends_the_game_that_turn():
+    # "The game ends at the end of the active player's turn when ... all the Tickets in any four stacks" are taken:
+    # the free action is part of the turn in which the deck ran out, so no Night turn follows.
+    t = Table("trustme_pinocchio(players=2,values=3,copies=3,two_player_removed=0,park_size=3,stacks=1/1/1,"
+              "stacks_to_end=1)", park=[1, 2, 3], hands=[[1], [2]])
+    t.draw(1)
+    t.tale(park=1, hand=1)
+    t.vote(False)  # true and distrusted: bonus turn
+    t.draw(2)
+    t.tale(park=2, hand=2)
+    t.vote(False)
+    t.draw(3)
+    t.tale(park=3, hand=3)
+    t.vote(False)
+    t.draw(3)  # the Park refill empties the deck: the pending bonus becomes a free Use Reputation action
+    assert t.snap["phase"] == "free_reputation"
+    t.free_reputation(start=1, length=1)
+    s = t.snap
+    assert t.events("game_end") == [{"kind": "game_end", "turn": s["turn"], "trigger": "stacks"}]
+    assert s["end_trigger"] == "stacks" and s["phase"] in ("terminal", "tie_break")
+    assert t.events("day_end") == []
+    assert s["tickets"][0] == [1, 0, 0]
+
+
 def test_bonus_turn_is_forfeited_when_the_game_ends_that_turn():
     t = Table(TINY.replace(")", ",runouts_to_end=1)"), park=[1, 2], hands=[[1], [2]])
     t.draw(3)

@@ -385,6 +385,10 @@ class PinocchioState(pyspiel.State):
             self._gain_ticket(p, move.combo.length, route, exact=True)
             if kind == A.REPUTATION:
                 self._end_turn()
+            elif self._stacks_end_reached():
+                # The free action belongs to the turn in which the deck ran out, so emptying the last stack needed
+                # ends the game at the end of that turn, before a Night begins.
+                self._end_game("stacks")
             else:
                 self._finish_day()
         elif kind == A.TAKE:
@@ -512,18 +516,11 @@ class PinocchioState(pyspiel.State):
     def _end_turn(self) -> None:
         rules = self._rules
         p = self._active
-        if self._end_trigger is None:
-            if self._runouts >= rules.runouts_to_end:
-                self._end_trigger = "deck"
-            elif sum(1 for s in self._stacks if not s) >= rules.stacks_needed:
-                self._end_trigger = "stacks"
-        if self._end_trigger is not None:
-            if self._bonus:
-                self._bonus = False
-                self._events.append(("bonus_forfeited", self._turn, p))
-            self._events.append(("game_end", self._turn, self._end_trigger))
-            self._log.append((-1, "", f"end:{self._end_trigger}"))
-            self._score()
+        if self._runouts >= rules.runouts_to_end:
+            self._end_game("deck")
+            return
+        if self._stacks_end_reached():
+            self._end_game("stacks")
             return
         if self._ran_out:
             # The day ends; a pending bonus turn becomes a free Use Reputation action (no card played).
@@ -539,6 +536,19 @@ class PinocchioState(pyspiel.State):
             self._begin_turn(p, bonus=True)
         else:
             self._begin_turn((p + 1) % rules.players, bonus=False)
+
+    def _stacks_end_reached(self) -> bool:
+        return sum(1 for s in self._stacks if not s) >= self._rules.stacks_needed
+
+    def _end_game(self, trigger: str) -> None:
+        """The game ends at the end of the active player's turn; a pending bonus turn is forfeited."""
+        self._end_trigger = trigger
+        if self._bonus:
+            self._bonus = False
+            self._events.append(("bonus_forfeited", self._turn, self._active))
+        self._events.append(("game_end", self._turn, trigger))
+        self._log.append((-1, "", f"end:{trigger}"))
+        self._score()
 
     def _finish_day(self) -> None:
         """Every Reputation is discarded, the discard pile becomes the new deck, and the next player goes on."""
