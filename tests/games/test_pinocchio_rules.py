@@ -642,3 +642,6 @@ def test_assumptions_list_each_open_point_in_force():
         assert name in params
     assert all(set(a) == {"parameter", "value", "text"} and a["text"] for a in g.assumptions())
     assert "coin_tossers" not in [a["parameter"] for a in pyspiel.load_game(G3).assumptions()]
+    assert "discard_pile_known" in params and "two_player_tie_coin" not in params
+    two = [a["parameter"] for a in pyspiel.load_game("trustme_pinocchio(players=2)").assumptions()]
+    assert "two_player_tie_coin" in two

@@ -108,6 +108,8 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
     for item in manifest["assumptions"]["v00"]:
         assert f"{item['parameter']} = {item['value']}" in front
     assert "In all variants:" in front
+    # Only the 2-player variant reads the rule texts' two-player Coin sentences; it is listed apart, once.
+    assert "In variants v00 also:" in front and front.count("two_player_tie_coin") == 1
     summary = next(p for p in pages if "Summary: what changed most" in p)
     assert re.search(r"1 variant\(s\) compared with the baseline on \d+ measures", summary)
     assert f"The baseline v00 at a glance ({GAMES} games): seat win rates" in summary

@@ -114,19 +114,25 @@ def add_front_pages(ctx: ReportContext) -> None:
     assumptions = m.get("assumptions") or {}
     if not assumptions:
         lines += text_lines("The manifest records no assumptions.")
-    # Variants usually share their assumptions; print each distinct set once with the variants it applies to.
+    # Variants usually share most of their assumptions: print those in force everywhere once, then each distinct
+    # remainder once with the variants it applies to.
+    def key(item: dict) -> str:
+        return json.dumps(item, sort_keys=True)
+
+    per_variant = {vid: [key(a) for a in assumptions.get(vid, [])] for vid in ctx.variant_ids}
+    common = [k for k in per_variant[ctx.variant_ids[0]] if all(k in ks for ks in per_variant.values())]
     groups: dict[str, list[str]] = defaultdict(list)
-    for vid in ctx.variant_ids:
-        items = assumptions.get(vid, [])
-        groups[json.dumps(items, sort_keys=True)].append(vid)
+    for vid, keys in per_variant.items():
+        groups[json.dumps([k for k in keys if k not in common])].append(vid)
     if assumptions:
-        for key, vids in groups.items():
-            items = json.loads(key)
-            who = "all variants" if len(vids) == len(ctx.variant_ids) else "variants " + ", ".join(vids)
+        sections = [("all variants", common)]
+        sections += [("variants " + ", ".join(vids) + " also", json.loads(rest))
+                     for rest, vids in groups.items() if json.loads(rest)]
+        for who, keys in sections:
             lines += text_lines(f"In {who}:", "h2")
-            if not items:
+            if not keys:
                 lines += text_lines("(none recorded)", indent=4)
-            for a in items:
+            for a in map(json.loads, keys):
                 lines += text_lines(
                     f"- {a.get('parameter', '?')} = {a.get('value', '?')}: {a.get('text', '')}", indent=4
                 )

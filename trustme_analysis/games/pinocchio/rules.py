@@ -103,6 +103,18 @@ FIXED_ASSUMPTIONS: tuple[dict[str, str], ...] = (
         "text": "Tickets lie face-down but every gain is announced by the play (set size, revealed tale), so the "
         "Tickets each player holds are public information.",
     },
+    {
+        "parameter": "discard_pile_known",
+        "value": "known",
+        "text": "'Players may not check the discard pile', but every discarded Character was seen face-up, so a "
+        "player with perfect recall knows its contents: information states and observations show them.",
+    },
+    {
+        "parameter": "two_player_tie_coin",
+        "value": "coin",
+        "text": "'The Coin is not used in the 2-player game', yet the tie-break sentence ends with a Coin toss; a "
+        "2-player tie on points and Tickets is still decided by the Coin (the texts disagree).",
+    },
 )
 
 #: Character names from Components, by value.
@@ -241,5 +253,7 @@ class Rules:
         if self.stacks_to_end > self.values:
             out.append({"parameter": "stacks_to_end", "value": self.stacks_to_end,
                         "text": f"Only {self.values} stacks exist: the game ends when all of them are empty."})
-        out.extend(dict(a) for a in FIXED_ASSUMPTIONS)
+        # The two-player Coin reading only matters, and is only listed, when two players play.
+        out.extend(dict(a) for a in FIXED_ASSUMPTIONS
+                   if a["parameter"] != "two_player_tie_coin" or self.players == 2)
         return out
