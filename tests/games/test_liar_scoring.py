@@ -9,31 +9,10 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
+from liar_table import P0, P1, T2, act, play, table
 from trustme_analysis.games.liar import BURN, LIAR, PASS
 
-P0 = [1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 6]
-P1 = [1, 1, 2, 3, 3, 3, 5, 5, 5, 6, 6, 6]
 THREE = [[1, 1, 2, 2, 3, 3, 4, 5], [1, 2, 3, 4, 5, 6, 6, 6], [1, 2, 3, 4, 4, 5, 5, 6]]
-T2 = "trustme_liar(players=2,values=6,mode=trustme,utility=points)"
-
-
-def table(game_string, hands=(P0, P1)):
-    game = pyspiel.load_game(game_string)
-    state = game.new_initial_state()
-    for action in game.deal_actions([list(h) for h in hands]):
-        state.apply_action(action)
-    return game, state
-
-
-def play(game, state, cards, announced):
-    action = game.play_action(cards, announced)
-    assert action in state.legal_actions(), (cards, announced, state)
-    state.apply_action(action)
-
-
-def act(state, action):
-    assert action in state.legal_actions(), (action, state)
-    state.apply_action(action)
 
 
 def every_source_game(game_string):
