@@ -27,7 +27,7 @@ import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.sweep.play import sample_chance, seat_bots
-from trustme_analysis.sweep.plugins import get_plugin
+from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.seeding import game_generators, game_seeds
 from trustme_analysis.sweep.spec import Spec, load_spec, parse_spec
@@ -35,7 +35,7 @@ from trustme_analysis.sweep.spec import Spec, load_spec, parse_spec
 
 def bare_loop(spec: Spec, with_records: bool) -> tuple[int, float]:
     """Play every game of ``spec`` in a plain loop; returns (games, seconds)."""
-    records = get_plugin(spec.game).records if with_records else None
+    records = game_entry(spec.game).part("records") if with_records else None
     games = 0
     start = time.perf_counter()
     for variant in spec.variants:

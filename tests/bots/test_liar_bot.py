@@ -6,8 +6,8 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
-from trustme_analysis.bots import bot_kinds, make_bot
-from trustme_analysis.bots.liar import LiarHeuristicBot
+from trustme_analysis.players import bot_kinds, make_bot
+from trustme_analysis.games.liar.bots import LiarHeuristicBot
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
 
 # After the pair discards both hands are {2, 3, 5, 6}; values 1 and 4 are entirely discarded; of the 5s, two are

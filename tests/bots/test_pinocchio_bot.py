@@ -5,8 +5,8 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
-from trustme_analysis.bots import bot_kinds, make_bot
-from trustme_analysis.bots.pinocchio import KNOB_NAMES, PinocchioHeuristicBot, chance_teller_holds
+from trustme_analysis.players import bot_kinds, make_bot
+from trustme_analysis.games.pinocchio.bots import KNOB_NAMES, PinocchioHeuristicBot, chance_teller_holds
 from trustme_analysis.games.pinocchio.script import Table
 
 

@@ -8,7 +8,7 @@ import pytest
 from pypdf import PdfReader
 
 from trustme_analysis.report import build_report
-from trustme_analysis.sweep.layout import load_records
+from trustme_analysis.outdir import load_records
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.spec import parse_spec
 

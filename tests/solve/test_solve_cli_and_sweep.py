@@ -72,7 +72,7 @@ def test_cli_exits_2_on_a_bad_spec(tmp_path, capsys):
 
 def test_sweep_spec_with_solve_runs_the_solve_then_policy_bots(tmp_path, monkeypatch):
     from trustme_analysis.report.solve_pages import solution_figures
-    from trustme_analysis.sweep.layout import load_records
+    from trustme_analysis.outdir import load_records
     from trustme_analysis.sweep.runner import run_sweep
 
     out = tmp_path / "out"

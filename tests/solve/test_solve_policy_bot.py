@@ -9,7 +9,7 @@ import pyspiel
 import pytest
 
 from tests.solve.conftest import PINOCCHIO_TINY
-from trustme_analysis.bots import bot_kinds, make_bot
+from trustme_analysis.players import bot_kinds, make_bot
 from trustme_analysis.solve import storage
 
 

@@ -21,10 +21,10 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
-import trustme_analysis.bots  # noqa: F401  (registers the bots)
-from trustme_analysis.bots import make_bot
-from trustme_analysis.stats import board1981 as B
-from trustme_analysis.stats import board1981_stats as bs
+import trustme_analysis.players  # noqa: F401  (registers the bots)
+from trustme_analysis.players import make_bot
+from trustme_analysis.games.board1981 import records as B
+from trustme_analysis.games.board1981 import stats as bs
 from trustme_analysis.sweep.play import play_game
 
 ONE, TWO, EMPTY, HAD = B.PAYOFF_ROWS

@@ -16,10 +16,10 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
-import trustme_analysis.bots  # noqa: F401  (registers the bots)
-from trustme_analysis.bots import make_bot
-from trustme_analysis.stats import liar as L
-from trustme_analysis.stats import liar_stats as ls
+import trustme_analysis.players  # noqa: F401  (registers the bots)
+from trustme_analysis.players import make_bot
+from trustme_analysis.games.liar import records as L
+from trustme_analysis.games.liar import stats as ls
 from trustme_analysis.sweep.play import play_game
 
 

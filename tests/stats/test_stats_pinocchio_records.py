@@ -10,8 +10,8 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.games.pinocchio import score_breakdown
-from trustme_analysis.stats.pinocchio import records, records_from_snapshot, score_trace
-from trustme_analysis.sweep.plugins import get_plugin
+from trustme_analysis.games.pinocchio.records import records, records_from_snapshot, score_trace
+from trustme_analysis.registry import game_entry
 
 CHART = (1, 3, 6)
 
@@ -84,11 +84,11 @@ def _play(game, seed):
 )
 def test_records_of_real_games_agree_with_the_engine(game_string):
     game = pyspiel.load_game(game_string)
-    plugin = get_plugin("trustme_pinocchio")
+    registered_records = game_entry("trustme_pinocchio").part("records")
     for seed in range(3):
         state = _play(game, seed)
         snap = state.snapshot()
-        rows = plugin.records(game, state)
+        rows = registered_records(game, state)
         assert rows == records(game, state)
         assert len(rows) == game.num_players()
         assert sum(r["win"] for r in rows) == 1

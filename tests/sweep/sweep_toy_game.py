@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pyspiel
 
-from trustme_analysis.bots import TrustMeBot, register_bot
-from trustme_analysis.sweep.plugins import GamePlugin, register_plugin
+from trustme_analysis.players import TrustMeBot, register_bot
+from trustme_analysis.registry import GameEntry, register_game
 
 HERE = Path(__file__).resolve().parent
 
@@ -72,5 +72,5 @@ def goofspiel_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
 
 
 register_bot("kuhn_poker", "edge", make_edge_bot)
-register_plugin(GamePlugin("kuhn_poker", records=kuhn_records))
-register_plugin(GamePlugin("goofspiel", records=goofspiel_records))
+register_game(GameEntry("kuhn_poker", records=kuhn_records))
+register_game(GameEntry("goofspiel", records=goofspiel_records))

@@ -11,7 +11,7 @@ import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in)
 
 import trustme_analysis.report
 from trustme_analysis.sweep.__main__ import main
-from trustme_analysis.sweep.layout import REPORT, load_records
+from trustme_analysis.outdir import REPORT, load_records
 from trustme_analysis.sweep.progress import Progress
 
 SPEC = 'title = "cli"\ngame = "kuhn_poker"\ngames = 6\nchunk_size = 4\n[grid]\nplayers = [2, 3]\n'

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in and the "edge" bot)
 
-from trustme_analysis.sweep.layout import RECORDS, load_manifest, load_records
+from trustme_analysis.outdir import RECORDS, load_manifest, load_records
 from trustme_analysis.sweep.play import COMMON_COLUMNS, replay_game
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.seeding import game_generators, game_seeds

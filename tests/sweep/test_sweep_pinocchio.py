@@ -8,7 +8,7 @@ import json
 import pandas as pd
 import pytest
 
-from trustme_analysis.sweep.layout import load_manifest, load_records
+from trustme_analysis.outdir import load_manifest, load_records
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.spec import SpecError, load_spec, parse_spec
 

@@ -15,7 +15,7 @@ import pytest
 import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in)
 
 from trustme_analysis.sweep.__main__ import main
-from trustme_analysis.sweep.layout import RECORDS, chunk_path, load_manifest, load_records
+from trustme_analysis.outdir import RECORDS, chunk_path, load_manifest, load_records
 from trustme_analysis.sweep.runner import SweepError, run_sweep
 from trustme_analysis.sweep.spec import load_spec, parse_spec
 

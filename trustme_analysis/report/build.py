@@ -22,8 +22,8 @@ from trustme_analysis.report import front, generic  # noqa: E402
 from trustme_analysis.report.context import ReportContext  # noqa: E402
 from trustme_analysis.report.layout import RC  # noqa: E402
 from trustme_analysis.stats.balance import games_table  # noqa: E402
-from trustme_analysis.sweep.layout import REPORT, STATS, load_manifest, load_records  # noqa: E402
-from trustme_analysis.sweep.plugins import get_plugin  # noqa: E402
+from trustme_analysis.outdir import REPORT, STATS, load_manifest, load_records  # noqa: E402
+from trustme_analysis.registry import find_game  # noqa: E402
 
 SECTIONS = ("front", "summary", "balance", "game", "solve", "comparisons")
 
@@ -42,7 +42,8 @@ def build_report(outdir: str | Path) -> Path:
     outdir = Path(outdir)
     manifest = load_manifest(outdir)
     records = load_records(outdir)
-    plugin = get_plugin(manifest["game"]) if manifest.get("game") else None
+    entry = find_game(manifest["game"]) if manifest.get("game") else None
+    pages = entry.part("pages") if entry is not None else None
     # Bootstrap intervals draw from a generator seeded by the sweep's own seed, so rebuilding gives the same report.
     rng = np.random.default_rng([int(manifest.get("seed", 0)), 0x5EED])
     with matplotlib.rc_context(RC):
@@ -56,8 +57,8 @@ def build_report(outdir: str | Path) -> Path:
         )
         generic.set_default_comparisons(ctx)
         generic.add_balance_pages(ctx)
-        if plugin is not None and plugin.pages is not None:
-            plugin.pages(ctx)
+        if pages is not None:
+            pages(ctx)
         if (outdir / "solve").is_dir():
             # Solved reduced variants of the same spec ([[solve]] sections): their pages follow the game's own.
             from trustme_analysis.report.solve_pages import add_solve_pages

@@ -29,7 +29,7 @@ class ReportContext:
 
     Attributes:
         outdir: the sweep folder.
-        manifest: the sweep's manifest (see :mod:`trustme_analysis.sweep.layout`).
+        manifest: the sweep's manifest (see :mod:`trustme_analysis.outdir`).
         records: all stored records (one row per game and seat).
         games: the generic per-game table (:func:`trustme_analysis.stats.balance.games_table`).
         rng: the only randomness (bootstrap intervals); seeded from the sweep's seed so reports are reproducible.

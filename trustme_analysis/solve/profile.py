@@ -141,7 +141,7 @@ def bots_policy(
 
     Args:
         cg: the compiled tree.
-        bots: seat -> a :class:`~trustme_analysis.bots.base.TrustMeBot` that implements ``action_probabilities``.
+        bots: seat -> a :class:`~trustme_analysis.players.base.TrustMeBot` that implements ``action_probabilities``.
         base: the slot array for the seats not in ``bots`` (default uniform).
 
     Raises:

@@ -3,7 +3,7 @@
 Compile the reduced variant, run the solver to its stopping rule, then, on the average policy: the seat values, the
 final exploitability (two-player constant-sum games) or NashConv (otherwise), the decision points and the game's
 strategy statistics, a best response against every bot line-up named in the section, and the game's simple
-strategies (see :func:`trustme_analysis.solve.strategy.register_simple_strategies`) checked for near-optimality.
+strategies (the ``simple_strategies`` part of its registry entry) checked for near-optimality.
 Everything is stored under ``OUTDIR/solve/<name>/`` (see :mod:`trustme_analysis.solve.storage`) and the headline
 figures are printed with the metric's name, so no number is read as exact when it is not.
 """

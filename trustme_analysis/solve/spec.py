@@ -137,7 +137,7 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
     """Validate one ``[[solve]]`` section (``index`` is its position, for the error messages)."""
     from cfr import algorithm_names
 
-    import trustme_analysis.bots  # noqa: F401  (registers the bots the line-ups name)
+    import trustme_analysis.players  # noqa: F401  (registers the bots the line-ups name)
 
     where = f"solve[{index}]"
     if not isinstance(data, dict):
@@ -261,7 +261,7 @@ def load_solve_file(path: str | Path) -> SolveFile:
 
 def make_lineup_bots(game: pyspiel.Game, lineup: LineUp, seed: int = 0) -> dict[int, Any]:
     """The bots of a fixed-seat line-up, one per seat (their generators are unused by exact evaluation)."""
-    from trustme_analysis.bots import make_bot
+    from trustme_analysis.players import make_bot
 
     n = game.num_players()
     return {

@@ -3,7 +3,7 @@
 Files of one solution:
 
 - ``policy.json``: ``{"game", "algorithm", "metric", "value", "policy": {information state: [[action, prob], ...]}}``
-  (the :func:`cfr.to_dict` form; :func:`load_policy` reads it back, :class:`~trustme_analysis.bots.policy.PolicyBot`
+  (the :func:`cfr.to_dict` form; :func:`~trustme_analysis.players.policy.load_policy` reads it back, :class:`~trustme_analysis.players.policy.PolicyBot`
   plays it);
 - ``result.json``: the summary (game, sizes, timing, metric and its final value, seat values, stop reason, the
   section as given, the exploitation and simple-strategy summaries, the variant's assumptions);
@@ -24,9 +24,9 @@ from typing import Any
 import pandas as pd
 
 from trustme_analysis.atomic import atomic_path
+from trustme_analysis.players.policy import POLICY, load_policy  # noqa: F401  (the policy file belongs to the bot)
 
 SOLVE_DIR = "solve"
-POLICY = "policy.json"
 RESULT = "result.json"
 CURVE = "curve.csv"
 DECISIONS = "decisions.csv"
@@ -59,23 +59,6 @@ def write_csv(path: Path, table: pd.DataFrame) -> None:
     """Write a table as CSV (folders created)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     table.to_csv(path, index=False)
-
-
-def load_policy(path: str | Path) -> dict[str, Any]:
-    """Read a stored ``policy.json`` (or the folder holding one): the dict with ``game`` and ``policy`` keys, the
-    policy as ``{information state: {action: probability}}``."""
-    p = Path(path)
-    if p.is_dir():
-        p = p / POLICY
-    if not p.is_file():
-        raise FileNotFoundError(f"no stored policy at {str(p)!r}; run the solve first "
-                                "(python -m trustme_analysis.solve SPEC.toml)")
-    with open(p, encoding="utf-8") as fh:
-        data = json.load(fh)
-    if not isinstance(data, dict) or "game" not in data or "policy" not in data:
-        raise ValueError(f"{str(p)!r} is not a stored policy (needs 'game' and 'policy' keys)")
-    data["policy"] = {k: {int(a): float(q) for a, q in v} for k, v in data["policy"].items()}
-    return data
 
 
 def solutions(outdir: str | Path) -> list[Path]:

@@ -1,8 +1,8 @@
 """Strategy statistics of a solved policy, in each rulebook's words: the contract between solver and games.
 
 The solve layer walks a solved (or any fixed) policy profile over a reduced variant and hands each game's statistics
-function one :class:`DecisionPoint` per information state, with how often it is reached. The game's function (in
-``trustme_analysis.stats.<game>_strategy``) classifies decisions by what the acting player knows (through
+function one :class:`DecisionPoint` per information state, with how often it is reached. The game's function (the
+``strategy`` part of its registry entry, in ``trustme_analysis/games/<game>/strategy.py``) classifies decisions by what the acting player knows (through
 ``player_view``/``snapshot`` of a representative state and the action strings) and returns named tables, e.g.
 Pinocchio's "tale rate by card difference". It never re-implements a rule: it only reads states and actions.
 """
@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 import pyspiel
+
+from trustme_analysis.registry import find_game
 
 
 @dataclass
@@ -53,19 +55,11 @@ class DecisionPoint:
 #: ``fn(game, decision_points) -> {table name: DataFrame}``; tables are small and labelled in the rulebook's words.
 StrategyStatsFn = Callable[[pyspiel.Game, list[DecisionPoint]], dict[str, pd.DataFrame]]
 
-_STRATEGY_STATS: dict[str, StrategyStatsFn] = {}
-
-
-def register_strategy_stats(short_name: str, fn: StrategyStatsFn) -> None:
-    """Make ``fn`` the strategy-statistics function of game ``short_name``."""
-    _STRATEGY_STATS[short_name] = fn
-
 
 def strategy_stats_for(short_name: str) -> StrategyStatsFn | None:
-    """The registered strategy-statistics function for a game, or ``None`` if it has none."""
-    import trustme_analysis.stats  # noqa: F401  (the per-game modules register on import)
-
-    return _STRATEGY_STATS.get(short_name)
+    """The game's strategy-statistics function (its registry entry's ``strategy``), or ``None`` if it has none."""
+    entry = find_game(short_name)
+    return entry.part("strategy") if entry is not None else None
 
 
 # ------------------------------------------------------------------------------------------------ simple strategies
@@ -80,18 +74,10 @@ SimpleRule = Callable[[pyspiel.State, int, list[int]], "list[int] | None"]
 #: ``fn(game) -> {name: rule}``: a game's named simple strategies (e.g. "always bluff", "always trust").
 SimpleStrategiesFn = Callable[[pyspiel.Game], dict[str, SimpleRule]]
 
-_SIMPLE: dict[str, SimpleStrategiesFn] = {}
-
-
-def register_simple_strategies(short_name: str, fn: SimpleStrategiesFn) -> None:
-    """Make ``fn`` the source of game ``short_name``'s simple strategies (optional hook; games without one simply
-    have no "simple strategy near-optimal" check)."""
-    _SIMPLE[short_name] = fn
-
 
 def simple_strategies_for(game: pyspiel.Game) -> dict[str, SimpleRule]:
-    """The named simple strategies of ``game`` (empty if its strategy module registers none)."""
-    import trustme_analysis.stats  # noqa: F401  (the per-game modules register on import)
-
-    fn = _SIMPLE.get(game.get_type().short_name)
+    """The named simple strategies of ``game`` (its registry entry's ``simple_strategies``; empty if it has none, and
+    then there is no "simple strategy near-optimal" check)."""
+    entry = find_game(game.get_type().short_name)
+    fn = entry.part("simple_strategies") if entry is not None else None
     return dict(fn(game)) if fn is not None else {}

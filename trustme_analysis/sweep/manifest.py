@@ -14,7 +14,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from trustme_analysis.sweep.layout import manifest_path
+from trustme_analysis.outdir import manifest_path
 from trustme_analysis.sweep.play import cached_game
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME
 from trustme_analysis.sweep.spec import Spec

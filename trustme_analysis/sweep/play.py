@@ -18,8 +18,8 @@ import pandas as pd
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (Python games register with pyspiel at import; workers need them)
-import trustme_analysis.bots  # noqa: F401  (registers every game's bots)
-from trustme_analysis.bots import TrustMeBot, make_bot
+import trustme_analysis.players  # noqa: F401  (registers every game's bots)
+from trustme_analysis.players import TrustMeBot, make_bot
 from trustme_analysis.sweep.seeding import game_generators, game_seeds
 from trustme_analysis.sweep.spec import LineUp, Seat, Spec
 

@@ -20,10 +20,10 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from trustme_analysis.sweep import storage
-from trustme_analysis.sweep.layout import REPORT, load_manifest, manifest_path
+from trustme_analysis.outdir import REPORT, load_manifest, manifest_path
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, chunk_tasks, run_chunk
-from trustme_analysis.sweep.plugins import get_plugin
+from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME
 from trustme_analysis.sweep.spec import Spec
@@ -234,7 +234,7 @@ def run_sweep(
     outdir = Path(out if out is not None else spec.out)
     workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
     stored = _check_outdir(spec, outdir)
-    plugin = get_plugin(spec.game)
+    records = game_entry(spec.game).part("records")
     if dask is not None:
         _require_dask()  # before anything is written
 
@@ -249,7 +249,7 @@ def run_sweep(
         solved_now = any(not r["reused"] for r in ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream))
     else:
         solved_now = False
-    tasks = chunk_tasks(spec, plugin.records)
+    tasks = chunk_tasks(spec, records)
     done = storage.finished_chunks(outdir, [(t.variant_id, t.chunk_index) for t in tasks])
     todo = [t for t in tasks if (t.variant_id, t.chunk_index) not in done]
     games_done = sum(t.num_games for t in tasks if (t.variant_id, t.chunk_index) in done)

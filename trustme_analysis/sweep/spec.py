@@ -59,7 +59,7 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class Seat:
-    """One bot: its ``kind`` (as registered with :func:`trustme_analysis.bots.register_bot`) and its knobs."""
+    """One bot: its ``kind`` (as registered with :func:`trustme_analysis.players.register_bot`) and its knobs."""
 
     bot: str
     knobs: Mapping[str, Any] = field(default_factory=dict)
@@ -227,9 +227,7 @@ def load_spec(path: str | Path | None = None) -> Spec:
 
 def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = None) -> Spec:
     """Validate a spec given as a dict (as read from TOML) and expand its variants."""
-    # Imported here: registering bots and plug-ins imports every game's bot and statistics modules.
-    import trustme_analysis.bots  # noqa: F401
-    from trustme_analysis.sweep.plugins import get_plugin, plugin_games
+    from trustme_analysis.registry import find_game, game_names
 
     _check_keys("", data, TOP_LEVEL_KEYS)
 
@@ -237,12 +235,12 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     registered = sorted(pyspiel.registered_names())
     if game not in registered:
         raise SpecError("game", f"unknown game {game!r}{_did_you_mean(game, registered)}")
-    try:
-        get_plugin(game)
-    except ValueError:
+    entry = find_game(game)
+    if entry is None or entry.records is None:
         raise SpecError(
-            "game", f"game {game!r} has no sweep plug-in; games that can be swept: {', '.join(plugin_games())}"
-        ) from None
+            "game", f"game {game!r} cannot be swept (it registers no records); games that can be swept: "
+            f"{', '.join(game_names('records'))}"
+        )
     spec_params = pyspiel.load_game(game).get_type().parameter_specification
 
     title = _optional(data, "title", str, name)
@@ -460,7 +458,7 @@ def _parse_lineups(table: Any) -> dict[str, LineUp]:
 
 
 def _check_bot(game: pyspiel.Game, key: str, seat: Seat, player: int) -> None:
-    from trustme_analysis.bots import bot_kinds, make_bot
+    from trustme_analysis.players import bot_kinds, make_bot
 
     kinds = bot_kinds(game.get_type().short_name)
     if seat.bot not in kinds:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from trustme_analysis.sweep.layout import RECORDS, chunk_path
+from trustme_analysis.outdir import RECORDS, chunk_path
 
 #: Marker in the names of chunk files being written (``chunk-00003.parquet.tmp-<pid>``).
 TEMP_MARKER = ".tmp-"

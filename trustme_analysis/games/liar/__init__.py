@@ -10,10 +10,29 @@ Modules, in the rule text's order: :mod:`.config` (parameters and assumptions), 
 the pair discards), :mod:`.plays` (the action encoding), :mod:`.game` (rounds, challenges, passing, burning, going
 out, the turn timer), :mod:`.scoring` (Classique ranking, Trust Me points, utilities), :mod:`.variants` (reduced
 variants for exact solvers).
+
+What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
+:mod:`.bots` (the heuristic), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the game's
+statistics), :mod:`.pages` (its report pages) and :mod:`.strategy` (statistics of a solved policy).
 """
 
 from trustme_analysis.games.liar.config import LiarConfig
 from trustme_analysis.games.liar.game import LiarGame, LiarObserver, LiarState, timeout_action
+from trustme_analysis.games.liar.config import SHORT_NAME
 from trustme_analysis.games.liar.plays import BURN, LIAR, PASS
+from trustme_analysis.registry import GameEntry, register_game
+
+register_game(
+    GameEntry(
+        SHORT_NAME,
+        title="Liar",
+        package=__name__,
+        records="records:records",
+        bots="bots",
+        pages="pages:add_pages",
+        strategy="strategy:strategy_stats",
+        simple_strategies="strategy:simple_strategies",
+    )
+)
 
 __all__ = ["BURN", "LIAR", "PASS", "LiarConfig", "LiarGame", "LiarObserver", "LiarState", "timeout_action"]

@@ -8,12 +8,31 @@ Importing this package registers the game. The pieces, in the rulebook's words:
 - :mod:`.state`: a turn, step by step, and :meth:`~.state.PinocchioState.snapshot`.
 - :mod:`.observer`: information states and observation tensors.
 - :mod:`.game`: the pyspiel game type and registration.
+- :mod:`.script`: scripted deals for scenario tests.
+
+What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
+:mod:`.bots` (the heuristic), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the game's
+statistics), :mod:`.pages` (its report pages) and :mod:`.strategy` (statistics of a solved policy).
 """
 
 from trustme_analysis.games.pinocchio.actions import ActionCodec, Combo, Move
 from trustme_analysis.games.pinocchio.game import GAME_TYPE, PinocchioGame
 from trustme_analysis.games.pinocchio.rules import DEFAULTS, PARAMETERS, SHORT_NAME, Rules, score_breakdown
 from trustme_analysis.games.pinocchio.state import PHASE_NAMES, PinocchioState
+from trustme_analysis.registry import GameEntry, register_game
+
+register_game(
+    GameEntry(
+        SHORT_NAME,
+        title="Pinocchio",
+        package=__name__,
+        records="records:records",
+        bots="bots",
+        pages="pages:add_pages",
+        strategy="strategy:strategy_stats",
+        simple_strategies="strategy:simple_strategies",
+    )
+)
 
 Game = PinocchioGame
 State = PinocchioState

@@ -1,7 +1,7 @@
 """The Liar (``trustme_liar``) pages of the report: ranks and points by mode, Trust Me points by source, game length
 and end, plays and claim sizes with the bluff rate per size, and challenges, burns, pickups and going out.
 
-Called through the game's plug-in (:func:`trustme_analysis.stats.liar.pages`). Every plot shows 95% intervals; the
+Called through the game's plug-in (:func:`trustme_analysis.games.liar.records.pages`). Every plot shows 95% intervals; the
 numbers behind each page are written to ``OUTDIR/stats/*.csv``.
 """
 
@@ -13,8 +13,8 @@ import pandas as pd
 from trustme_analysis.report.context import ReportContext
 from trustme_analysis.report.layout import interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
-from trustme_analysis.stats import liar_stats as ls
-from trustme_analysis.stats.liar import SOURCES
+from trustme_analysis.games.liar import stats as ls
+from trustme_analysis.games.liar.records import SOURCES
 
 SOURCE_LABELS = {
     "going_out": "going out (+10)",

@@ -35,7 +35,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.sweep.plugins import GamePlugin, register_plugin
 
 SHORT_NAME = "trustme_liar"
 
@@ -176,13 +175,3 @@ def records_from_snapshot(snap: Mapping[str, Any], max_play: int) -> list[dict[s
 def records(game: Any, state: Any) -> list[dict[str, Any]]:
     """The sweep's records function for ``trustme_liar``: one row per seat of a finished game."""
     return records_from_snapshot(state.snapshot(), int(game.get_parameters()["max_play"]))
-
-
-def pages(context: Any) -> None:
-    """Adds the Liar pages to the report (see :mod:`trustme_analysis.report.liar_pages`)."""
-    from trustme_analysis.report.liar_pages import add_pages
-
-    add_pages(context)
-
-
-register_plugin(GamePlugin(SHORT_NAME, records=records, pages=pages))

@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.bots.base import TrustMeBot
-from trustme_analysis.bots.registry import register_bot
+from trustme_analysis.players.base import TrustMeBot
+from trustme_analysis.players.registry import register_bot
 from trustme_analysis.games.pinocchio import actions as A
 
 SHORT_NAME = "trustme_pinocchio"

@@ -1,6 +1,6 @@
 """The board of Trust Me (1981) as data: spaces, their kinds, connections, and movement by exact count.
 
-A board is a TOML file (the default is ``trustme_analysis/games/data/board1981.toml``) with ``[[property]]`` tables
+A board is a TOML file (the default is ``trustme_analysis/games/board1981/board.toml``) with ``[[property]]`` tables
 (``name``, ``street``) and ``[[space]]`` tables (``id``, ``kind``, ``links``, and ``property`` for a colored property
 space or ``area`` -- a street -- for a Hot Tip space; ``pos = [x, y]`` only for drawing). :func:`load_board` checks it
 and fails naming the space and the problem (unknown kind, link to an unknown space, unreachable space, no Company, ...).
@@ -125,7 +125,7 @@ class Board:
 
 def _read(board: str) -> tuple[dict, str]:
     if board == DEFAULT_BOARD:
-        text = resources.files("trustme_analysis.games").joinpath("data/board1981.toml").read_text("utf-8")
+        text = resources.files(__package__).joinpath("board.toml").read_text("utf-8")
         return tomllib.loads(text), DEFAULT_BOARD
     path = Path(board)
     if not path.is_file():

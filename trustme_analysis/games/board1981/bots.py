@@ -24,12 +24,12 @@ from collections import deque
 import numpy as np
 import pyspiel
 
-from trustme_analysis.bots.base import TrustMeBot
-from trustme_analysis.bots.registry import register_bot
-from trustme_analysis.games import board1981 as B
-from trustme_analysis.games.board1981_board import HOT_TIP, PROPERTY, WILD_GOOSE_CHASE
-from trustme_analysis.games.board1981_investing import BEEN_HAD, BUY, DIVEST, EMPTY, ONE_STACK, PAYOFF_NAMES, TWO_STACKS
-from trustme_analysis.games.investment1981 import SHORT_NAME as INVESTMENT_SHORT_NAME
+from trustme_analysis.players.base import TrustMeBot
+from trustme_analysis.players.registry import register_bot
+from trustme_analysis.games.board1981 import game as B
+from trustme_analysis.games.board1981.board import HOT_TIP, PROPERTY, WILD_GOOSE_CHASE
+from trustme_analysis.games.board1981.investing import BEEN_HAD, BUY, DIVEST, EMPTY, ONE_STACK, PAYOFF_NAMES, TWO_STACKS
+from trustme_analysis.games.board1981.investment import SHORT_NAME as INVESTMENT_SHORT_NAME
 
 GOOD = (ONE_STACK, TWO_STACKS)
 

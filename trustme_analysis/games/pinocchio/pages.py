@@ -1,7 +1,7 @@
 """The Pinocchio pages of the report: scores, the score over the game, the scoring chart, Ticket values, game length
 and end triggers, and bluffing and trust per row of the tale table.
 
-Called through the game's plug-in (:func:`trustme_analysis.stats.pinocchio.pages`). Every plot shows 95% intervals;
+Called through the game's plug-in (:func:`trustme_analysis.games.pinocchio.records.pages`). Every plot shows 95% intervals;
 the numbers behind each page are written to ``OUTDIR/stats/*.csv``.
 """
 
@@ -23,7 +23,7 @@ from trustme_analysis.report.layout import (
     table_pages,
 )
 from trustme_analysis.report.panels import ci, pct
-from trustme_analysis.stats import pinocchio_stats as ps
+from trustme_analysis.games.pinocchio import stats as ps
 from trustme_analysis.stats.intervals import mean_t
 
 #: At most this many variants share one line plot; more go to further panels/pages.

@@ -15,8 +15,8 @@ DecisionPoint`'s ``reach``), so a decision met in one game out of a hundred coun
   player (expected utility, as the policy continues) of the best true tale, the best tall tale and the best take,
   and of the policy's own mix.
 
-It also registers the simple strategies "always tell a tall tale", "never tell a tall tale", "always trust" and
-"never trust" (:func:`~trustme_analysis.solve.strategy.register_simple_strategies`).
+It also defines the simple strategies "always tell a tall tale", "never tell a tall tale", "always trust" and
+"never trust" (the ``simple_strategies`` part of the game's registry entry).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ import pandas as pd
 import pyspiel
 
 from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.solve.strategy import DecisionPoint, register_simple_strategies, register_strategy_stats
+from trustme_analysis.solve.strategy import DecisionPoint
 
 SHORT_NAME = "trustme_pinocchio"
 
@@ -162,7 +162,3 @@ def simple_strategies(game: pyspiel.Game) -> dict:
         "always trust": of_kind(lambda m: m.kind == A.TRUST),
         "never trust": of_kind(lambda m: m.kind == A.DISTRUST),
     }
-
-
-register_strategy_stats(SHORT_NAME, strategy_stats)
-register_simple_strategies(SHORT_NAME, simple_strategies)

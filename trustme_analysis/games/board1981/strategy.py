@@ -1,6 +1,6 @@
 """Strategy statistics of a fixed (e.g. solved) policy of the 1981 investing round, in the rulebook's words.
 
-For ``trustme_1981_investment`` (:mod:`trustme_analysis.games.investment1981`): one claim goes to the Trust Me
+For ``trustme_1981_investment`` (:mod:`trustme_analysis.games.board1981.investment`): one claim goes to the Trust Me
 Investment Company; from the claimant's left, each player buys shares, divests or holds; the claimant decides last;
 then the briefcase is revealed. Every figure is weighted by how often play reaches the decision
 (:class:`~trustme_analysis.solve.strategy.DecisionPoint`'s ``reach``). What a player *knows* is read from the state:
@@ -30,9 +30,9 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.board1981_investing import BUY, DIVEST, DIVEST_ALL, HOLD, PAYOFF_NAMES, PAYOFF_SHORT
-from trustme_analysis.games.investment1981 import SHORT_NAME
-from trustme_analysis.solve.strategy import DecisionPoint, register_simple_strategies, register_strategy_stats
+from trustme_analysis.games.board1981.investing import BUY, DIVEST, DIVEST_ALL, HOLD, PAYOFF_NAMES, PAYOFF_SHORT
+from trustme_analysis.games.board1981.investment import SHORT_NAME
+from trustme_analysis.solve.strategy import DecisionPoint
 
 #: Columns shared by the two investing tables.
 _RATE_COLUMNS = ["reach", "buy_rate", "hold_rate", "divest_rate", "shares_bought", "shares_divested", "net_shares"]
@@ -175,7 +175,3 @@ def simple_strategies(game: pyspiel.Game) -> dict:
         return [a for a in legal if a not in bought] if bought else None
 
     return {"always invest": always_invest, "never invest": never_invest}
-
-
-register_strategy_stats(SHORT_NAME, strategy_stats)
-register_simple_strategies(SHORT_NAME, simple_strategies)

@@ -51,7 +51,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.sweep.plugins import GamePlugin, register_plugin
 
 SHORT_NAME = "trustme_1981"
 SHORT_NAME_INVESTMENT = "trustme_1981_investment"
@@ -81,7 +80,7 @@ def _decision_amounts(shares_change: int) -> tuple[int, int]:
 
 def _parse_decision(label: str) -> tuple[str, int]:
     """The engine's decision label (``hold``, ``buy 5``, ``divest 1``, ``divest all``) as ``(verb, amount)``."""
-    from trustme_analysis.games import board1981_investing as rules
+    from trustme_analysis.games.board1981 import investing as rules
 
     if label == "hold":
         return rules.HOLD, 0
@@ -281,7 +280,7 @@ def investment_records_from_snapshot(
     """
     if snap.get("phase") != "over" or "wealth" not in snap:
         raise ValueError("records need a terminal snapshot: phase is not 'over' (the round is not finished)")
-    from trustme_analysis.games import board1981_investing as rules
+    from trustme_analysis.games.board1981 import investing as rules
 
     n = len(snap["money"])
     claimant = int(snap["claimant"])
@@ -359,21 +358,3 @@ def records(game: Any, state: Any) -> list[dict[str, Any]]:
 def investment_records(game: Any, state: Any) -> list[dict[str, Any]]:
     """The sweep's records function for ``trustme_1981_investment``: one row per seat of a finished round."""
     return investment_records_from_snapshot(state.snapshot(), game.start_money, game.start_shares)
-
-
-def pages(context: Any) -> None:
-    """Adds the ``trustme_1981`` pages to the report (see :mod:`trustme_analysis.report.board1981_pages`)."""
-    from trustme_analysis.report.board1981_pages import add_pages
-
-    add_pages(context)
-
-
-def investment_pages(context: Any) -> None:
-    """Adds the ``trustme_1981_investment`` pages (see :mod:`trustme_analysis.report.board1981_pages`)."""
-    from trustme_analysis.report.board1981_pages import add_investment_pages
-
-    add_investment_pages(context)
-
-
-register_plugin(GamePlugin(SHORT_NAME, records=records, pages=pages))
-register_plugin(GamePlugin(SHORT_NAME_INVESTMENT, records=investment_records, pages=investment_pages))

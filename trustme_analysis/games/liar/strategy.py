@@ -40,7 +40,7 @@ import pyspiel
 
 from trustme_analysis.games.liar.config import SHORT_NAME
 from trustme_analysis.games.liar.plays import FIRST_PLAY, LIAR
-from trustme_analysis.solve.strategy import DecisionPoint, register_simple_strategies, register_strategy_stats
+from trustme_analysis.solve.strategy import DecisionPoint
 
 PLAY_PHASES = ("start", "respond", "add_or_burn")
 CALL_PHASES = ("respond", "last_cards")
@@ -241,7 +241,3 @@ def simple_strategies(game: pyspiel.Game) -> dict:
 
     return {"always bluff": always_bluff, "never bluff": never_bluff, "always challenge": always_challenge,
             "never challenge": never_challenge}
-
-
-register_strategy_stats(SHORT_NAME, strategy_stats)
-register_simple_strategies(SHORT_NAME, simple_strategies)

@@ -2,7 +2,7 @@
 trigger, claims, investing by what the investor had seen, payoff rows, the claimant's reserve, Wild Goose Chase sends,
 Trust Me cards and challenges; and the pages of the investing round alone (``trustme_1981_investment``).
 
-Called through the games' plug-ins (:mod:`trustme_analysis.stats.board1981`). Every plot shows 95% intervals; the
+Called through the games' plug-ins (:mod:`trustme_analysis.games.board1981.records`). Every plot shows 95% intervals; the
 numbers behind each page are written to ``OUTDIR/stats/*.csv``.
 """
 
@@ -14,8 +14,8 @@ import pandas as pd
 from trustme_analysis.report.context import ReportContext
 from trustme_analysis.report.layout import BOTTOM, LEFT, interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, grouped_intervals, page_table, pct
-from trustme_analysis.stats import board1981_stats as bs
-from trustme_analysis.stats.board1981 import ROW_LABELS
+from trustme_analysis.games.board1981 import stats as bs
+from trustme_analysis.games.board1981.records import ROW_LABELS
 from trustme_analysis.stats.intervals import mean_t
 
 # --- trustme_1981 --------------------------------------------------------------------------------------------------

@@ -16,24 +16,46 @@ fails at that first decision with a message saying to run the solve.
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from trustme_analysis.bots.base import TrustMeBot, UniformRandomBot
-from trustme_analysis.bots.registry import make_bot, register_bot
+from trustme_analysis.players.base import TrustMeBot, UniformRandomBot
 
 KNOB_NAMES = ("policy", "fallback")
+#: The file name of a stored policy inside a solution folder.
+POLICY = "policy.json"
+
+#: ``make_bot(game, kind, player_id, rng)``: how the policy bot builds its fallback bot (handed in by the registry).
+BotMaker = Callable[..., TrustMeBot]
+
+
+def load_policy(path: str | Path) -> dict[str, Any]:
+    """Read a stored ``policy.json`` (or the folder holding one): the dict with ``game`` and ``policy`` keys, the
+    policy as ``{information state: {action: probability}}``."""
+    p = Path(path)
+    if p.is_dir():
+        p = p / POLICY
+    if not p.is_file():
+        raise FileNotFoundError(f"no stored policy at {str(p)!r}; run the solve first "
+                                "(python -m trustme_analysis.solve SPEC.toml)")
+    with open(p, encoding="utf-8") as fh:
+        data = json.load(fh)
+    if not isinstance(data, dict) or "game" not in data or "policy" not in data:
+        raise ValueError(f"{str(p)!r} is not a stored policy (needs 'game' and 'policy' keys)")
+    data["policy"] = {k: {int(a): float(q) for a, q in v} for k, v in data["policy"].items()}
+    return data
 
 # Loaded policies by (absolute path, modification time): workers of a sweep build many bots from one file.
 _CACHE: dict[tuple[str, float], dict[str, Any]] = {}
 
 
 def _load(path: str) -> dict[str, Any]:
-    from trustme_analysis.solve.storage import POLICY, load_policy
-
     full = os.path.abspath(path)
     if os.path.isdir(full):
         full = os.path.join(full, POLICY)
@@ -52,6 +74,7 @@ class PolicyBot(TrustMeBot):
         rng: the generator its draws come from.
         policy: path of the stored policy.
         fallback: the bot kind used at information states the policy does not list.
+        make_fallback: builds the fallback bot (``make_bot`` of :mod:`trustme_analysis.players.registry`).
 
     Attributes:
         misses: information states met that the policy does not list (each handled by the fallback).
@@ -60,13 +83,15 @@ class PolicyBot(TrustMeBot):
     kind = "policy"
 
     def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, policy: str,
-                 fallback: str = "random"):
+                 fallback: str = "random", make_fallback: BotMaker | None = None):
         super().__init__(player_id, rng)
         self.game = game
         self.path = policy
         self.fallback_kind = fallback
+        if fallback != "random" and make_fallback is None:
+            raise ValueError(f"fallback={fallback!r} needs make_fallback (the bot registry's make_bot)")
         self.fallback: TrustMeBot = (UniformRandomBot(player_id, rng) if fallback == "random"
-                                     else make_bot(game, fallback, player_id, rng))
+                                     else make_fallback(game, fallback, player_id, rng))
         self._table: dict[str, dict[int, float]] | None = None
         self.misses = 0
         if os.path.exists(policy):
@@ -110,8 +135,9 @@ class PolicyBot(TrustMeBot):
         return int(actions[int(self.rng.choice(len(actions), p=weights / weights.sum()))])
 
 
-def make_policy_bot(game: pyspiel.Game, player_id: int, rng: np.random.Generator, **knobs: Any) -> PolicyBot:
-    """Factory registered as bot ``"policy"`` for every Trust Me game."""
+def make_policy_bot(game: pyspiel.Game, player_id: int, rng: np.random.Generator, make_fallback: BotMaker,
+                    **knobs: Any) -> PolicyBot:
+    """The bot kind ``"policy"`` of every game (``make_fallback`` builds the fallback bot)."""
     unknown = sorted(set(knobs) - set(KNOB_NAMES))
     if unknown:
         raise ValueError(f"unknown knob(s) {unknown} for the policy bot; valid knobs: {', '.join(KNOB_NAMES)}")
@@ -123,8 +149,5 @@ def make_policy_bot(game: pyspiel.Game, player_id: int, rng: np.random.Generator
     if not isinstance(fallback, str) or fallback == "policy":
         raise ValueError(f"policy bot knob fallback={fallback!r} is not allowed; allowed: 'random' or another bot "
                          "kind of the game")
-    return PolicyBot(game, player_id, rng, path, fallback)
+    return PolicyBot(game, player_id, rng, path, fallback, make_fallback)
 
-
-for _game in ("trustme_pinocchio", "trustme_1981", "trustme_1981_investment", "trustme_liar"):
-    register_bot(_game, "policy", make_policy_bot)

@@ -31,8 +31,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.bots.base import TrustMeBot
-from trustme_analysis.bots.registry import register_bot
+from trustme_analysis.players.base import TrustMeBot
+from trustme_analysis.players.registry import register_bot
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
 
 SHORT_NAME = "trustme_liar"

@@ -43,7 +43,6 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.sweep.plugins import GamePlugin, register_plugin
 
 SHORT_NAME = "trustme_pinocchio"
 
@@ -267,13 +266,3 @@ def records(game: Any, state: Any) -> list[dict[str, Any]]:
     """The sweep's records function for Pinocchio: one row per seat of a finished game."""
     chart = parse_chart(game.get_parameters()["chart"])
     return records_from_snapshot(state.snapshot(), chart, _engine_score_fn())
-
-
-def pages(context: Any) -> None:
-    """Adds the Pinocchio statistics pages to the report (see :mod:`trustme_analysis.report.pinocchio_pages`)."""
-    from trustme_analysis.report.pinocchio_pages import add_pages
-
-    add_pages(context)
-
-
-register_plugin(GamePlugin(SHORT_NAME, records=records, pages=pages))

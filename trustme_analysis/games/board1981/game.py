@@ -1,13 +1,13 @@
 """Trust Me (1981), the Parker Brothers board game, as the OpenSpiel game ``trustme_1981``.
 
-Rule text: ``shared/rules/003_0c5ac23cec43b539.txt``. The board is data (:mod:`.board1981_board`); the investing round
-and the Payoff cards live in :mod:`.board1981_investing` (shared with ``trustme_1981_investment``). Every point the text
+Rule text: ``shared/rules/003_0c5ac23cec43b539.txt``. The board is data (:mod:`.board`); the investing round
+and the Payoff cards live in :mod:`.investing` (shared with ``trustme_1981_investment``). Every point the text
 leaves open is a parameter whose default is listed by :meth:`TrustMe1981Game.assumptions`.
 
 A game runs through explicit phases: the Payoff cards are dealt into the briefcases by chance (12 chance nodes, the 4
 left over are set aside unseen), a chance node picks the first player (the die roll for who goes first), the optional
 peek, then turns. A turn is a die roll (chance); a 1 draws a Trust Me card (chance) and any other number moves the
-piece to a chosen space reachable by exact count (see :mod:`.board1981_board`); what follows depends on the space.
+piece to a chosen space reachable by exact count (see :mod:`.board`); what follows depends on the space.
 
 Example:
     >>> import pyspiel, trustme_analysis
@@ -25,7 +25,7 @@ import pyspiel
 
 from trustme_analysis.games import params as P
 from trustme_analysis.games.gametype import with_utility
-from trustme_analysis.games.board1981_board import (
+from trustme_analysis.games.board1981.board import (
     COMPANY,
     DEFAULT_BOARD,
     HOT_TIP,
@@ -33,7 +33,7 @@ from trustme_analysis.games.board1981_board import (
     Board,
     load_board,
 )
-from trustme_analysis.games.board1981_investing import (
+from trustme_analysis.games.board1981.investing import (
     NUM_PAYOFF_KINDS,
     PAYOFF_NAMES,
     PAYOFF_SHORT,

@@ -1,0 +1,118 @@
+"""The one registry of games: what each game package gives the core, looked up by the game's short name.
+
+The core (players, sweep, stats, results, report, solve) never imports a game package: it asks this registry. Each
+game package (``trustme_analysis/games/<game>/``) registers one :class:`GameEntry` per pyspiel game it defines when it
+is imported, and :func:`load_games` imports every game package: the sub-packages of :mod:`trustme_analysis.games`,
+plus any installed package that declares an entry point in the group ``trustme_analysis.games`` (a game kept outside
+this repository). ``import trustme_analysis`` calls :func:`load_games`, so after it every game is registered with
+pyspiel and here.
+
+An entry names each part as ``"module:attribute"`` relative to its package (or gives the object itself); a part is
+imported the first time it is asked for, so importing the games loads only their engines, and matplotlib, say, loads
+only when a report is drawn. The parts:
+
+- ``records``: ``records(game, terminal_state) -> [row per seat]`` (a game without it cannot be swept);
+- ``bots``: a module that registers the game's bot kinds with :func:`trustme_analysis.players.register_bot`;
+- ``statistics``: ``compute(builder)`` adds the game's tables to a results set (:mod:`trustme_analysis.results`);
+- ``pages``: ``draw(report)`` adds the game's report pages, drawn from the results set only;
+- ``strategy``: ``strategy_stats(game, decision_points) -> {name: table}`` for solved policies;
+- ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...).
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import metadata
+from typing import Any
+
+#: Entry-point group through which a separately installed package adds its games.
+ENTRY_POINT_GROUP = "trustme_analysis.games"
+#: The package whose sub-packages are the built-in games.
+GAMES_PACKAGE = "trustme_analysis.games"
+
+#: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
+Part = str | Callable[..., Any] | None
+
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies")
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """What one pyspiel game provides to sweeps, statistics, reports and solves (see the module docstring)."""
+
+    short_name: str
+    title: str = ""
+    package: str = ""
+    records: Part = None
+    bots: Part = None
+    statistics: Part = None
+    pages: Part = None
+    strategy: Part = None
+    simple_strategies: Part = None
+
+    def part(self, name: str) -> Any | None:
+        """The part ``name`` (one of :data:`PARTS`), imported on first use; ``None`` if the game has none."""
+        if name not in PARTS:
+            raise ValueError(f"part={name!r} is not allowed; allowed: {', '.join(PARTS)}")
+        ref = getattr(self, name)
+        if ref is None or not isinstance(ref, str):
+            return ref
+        module_name, _, attribute = ref.partition(":")
+        if self.package and not module_name.startswith(self.package):
+            module_name = f"{self.package}.{module_name}"
+        module = importlib.import_module(module_name)
+        return getattr(module, attribute) if attribute else module
+
+    @property
+    def label(self) -> str:
+        """The game's name for people (its title, else its short name)."""
+        return self.title or self.short_name
+
+
+_GAMES: dict[str, GameEntry] = {}
+_loaded = False
+
+
+def register_game(entry: GameEntry) -> None:
+    """Register ``entry`` under its short name (a later registration replaces an earlier one)."""
+    _GAMES[entry.short_name] = entry
+
+
+def load_games() -> None:
+    """Import every game package once (built-in sub-packages of :mod:`trustme_analysis.games` and entry points)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    games = importlib.import_module(GAMES_PACKAGE)
+    for info in sorted(pkgutil.iter_modules(games.__path__), key=lambda i: i.name):
+        if info.ispkg:
+            importlib.import_module(f"{GAMES_PACKAGE}.{info.name}")
+    for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+        if not ep.value.startswith(GAMES_PACKAGE + "."):
+            ep.load()
+
+
+def game_entry(short_name: str) -> GameEntry:
+    """The entry registered for ``short_name``; a clear error lists the games that have one."""
+    load_games()
+    try:
+        return _GAMES[short_name]
+    except KeyError:
+        known = ", ".join(sorted(_GAMES)) or "none"
+        raise ValueError(f"game={short_name!r} is not registered; registered games: {known}") from None
+
+
+def find_game(short_name: str) -> GameEntry | None:
+    """The entry registered for ``short_name``, or ``None``."""
+    load_games()
+    return _GAMES.get(short_name)
+
+
+def game_names(part: str | None = None) -> list[str]:
+    """Short names of the registered games (those providing ``part`` when given), sorted."""
+    load_games()
+    return sorted(name for name, e in _GAMES.items() if part is None or getattr(e, part) is not None)
