@@ -26,7 +26,8 @@ import time
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.sweep.play import sample_chance, seat_bots
+from trustme_analysis.players.play import sample_chance
+from trustme_analysis.sweep.play import seat_bots
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.seeding import game_generators, game_seeds

@@ -103,7 +103,6 @@ def main(argv: list[str] | None = None) -> int:
         pass
     try:
         import pandas as pd
-        import pyspiel
 
         from cfr.api import solve
         from cfr.evaluate import expected_values

@@ -2,7 +2,7 @@
 
 import pytest
 
-from trustme_analysis.games import params
+from trustme_analysis.engine import params
 
 
 def test_int_in_range_accepts_bounds_and_rejects_outside():

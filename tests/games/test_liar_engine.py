@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
 from trustme_analysis.games.liar.variants import TINY_VARIANTS, tree_size
-from trustme_analysis.games.params import ParameterError
+from trustme_analysis.engine.params import ParameterError
 
 P0 = [1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 6]
 P1 = [1, 1, 2, 3, 3, 3, 5, 5, 5, 6, 6, 6]

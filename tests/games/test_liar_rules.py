@@ -11,14 +11,13 @@ discards show every case and both players keep the same four values:
 After the set-up both hands are {2, 3, 5, 6}.
 """
 
-import json
 
 import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from liar_table import P0, P1, act, play, table
-from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
+from trustme_analysis.games.liar import BURN, LIAR, PASS
 
 G2 = "trustme_liar(players=2,values=6)"
 

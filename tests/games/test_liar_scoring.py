@@ -9,7 +9,7 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from liar_table import P0, P1, T2, act, play, table
+from liar_table import T2, act, play, table
 from trustme_analysis.games.liar import BURN, LIAR, PASS
 
 THREE = [[1, 1, 2, 2, 3, 3, 4, 5], [1, 2, 3, 4, 5, 6, 6, 6], [1, 2, 3, 4, 4, 5, 5, 6]]

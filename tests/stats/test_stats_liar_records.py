@@ -20,7 +20,7 @@ import trustme_analysis.players  # noqa: F401  (registers the bots)
 from trustme_analysis.players import make_bot
 from trustme_analysis.games.liar import records as L
 from trustme_analysis.games.liar import stats as ls
-from trustme_analysis.sweep.play import play_game
+from trustme_analysis.players.play import play_game
 
 
 def play(p, announced, cards, false):

@@ -1,4 +1,4 @@
-"""The Trust Me games, one package per rule text, and the helpers their engines share.
+"""The Trust Me games, one package per rule text.
 
 Each game package holds everything that knows that game: its engine (the only place its rules live), its bots,
 records, statistics, strategy statistics and report pages. It registers itself with pyspiel and with
@@ -10,6 +10,5 @@ records, statistics, strategy statistics and report pages. It registers itself w
   (rule text ``003_0c5ac23cec43b539.txt``)
 - ``trustme_liar``: :mod:`trustme_analysis.games.liar` (rule text ``004_17bc6a636195b0a6.txt``)
 
-Shared by the engines: :mod:`.params` (parsing and checking rule parameters) and :mod:`.gametype` (the pyspiel game
-type of a variant).
+What the engines share (parameter checking, the game type) is in :mod:`trustme_analysis.engine`.
 """

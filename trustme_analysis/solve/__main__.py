@@ -33,7 +33,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     import trustme_analysis  # noqa: F401  (registers the games)
     from trustme_analysis.solve.run import run_solve
     from trustme_analysis.solve.spec import load_solve_file
-    from trustme_analysis.sweep.spec import SpecError
+    from trustme_analysis.specfile import SpecError
 
     try:
         spec = load_solve_file(args.spec)

@@ -31,7 +31,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.sweep.spec import LineUp, SpecError, _check_bot, _check_keys, _parse_lineups
+from trustme_analysis.players import make_bot
+from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
+from trustme_analysis.specfile import SpecError, check_keys
 
 SOLVE_KEYS = (
     "name",
@@ -137,12 +139,10 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
     """Validate one ``[[solve]]`` section (``index`` is its position, for the error messages)."""
     from cfr import algorithm_names
 
-    import trustme_analysis.players  # noqa: F401  (registers the bots the line-ups name)
-
     where = f"solve[{index}]"
     if not isinstance(data, dict):
         raise SpecError(where, f"must be a table, got {data!r}")
-    _check_keys(where, data, SOLVE_KEYS)
+    check_keys(where, data, SOLVE_KEYS)
     name = data.get("name", f"solve{index}")
     if not isinstance(name, str) or not _NAME.match(name):
         raise SpecError(f"{where}.name", f"must be a folder name of letters, digits, '_', '.', '-', got {name!r}")
@@ -195,7 +195,7 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
     lineups: dict[str, LineUp] = {}
     if "lineups" in data:
         try:
-            parsed = _parse_lineups(data["lineups"])
+            parsed = parse_lineups(data["lineups"])
         except SpecError as exc:
             raise SpecError(f"{where}.{exc.key}", str(exc).split(": ", 1)[-1]) from None
         n = game.num_players()
@@ -207,7 +207,7 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
                 raise SpecError(f"{key}.seats", f"has {len(lu.seats)} entries but the game has {n} seats")
             for player, seat in enumerate(lu.seats_for(n)):
                 try:
-                    _check_bot(game, f"{key}.seats[{player if len(lu.seats) > 1 else 0}]", seat, player)
+                    check_bot(game, f"{key}.seats[{player if len(lu.seats) > 1 else 0}]", seat, player)
                 except SpecError:
                     raise
         lineups = parsed
@@ -249,7 +249,7 @@ def load_solve_file(path: str | Path) -> SolveFile:
     if "solve" not in data:
         raise SpecError("solve", f"{p} has no [[solve]] section")
     if "game" not in data:  # a pure solve spec: only its own keys
-        _check_keys("", data, FILE_KEYS)
+        check_keys("", data, FILE_KEYS)
     title = data.get("title", p.stem)
     if not isinstance(title, str):
         raise SpecError("title", f"must be a string, got {title!r}")
@@ -261,8 +261,6 @@ def load_solve_file(path: str | Path) -> SolveFile:
 
 def make_lineup_bots(game: pyspiel.Game, lineup: LineUp, seed: int = 0) -> dict[int, Any]:
     """The bots of a fixed-seat line-up, one per seat (their generators are unused by exact evaluation)."""
-    from trustme_analysis.players import make_bot
-
     n = game.num_players()
     return {
         p: make_bot(game, seat.bot, p, np.random.default_rng([seed, p]), **dict(seat.knobs))

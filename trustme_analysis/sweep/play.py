@@ -20,8 +20,10 @@ import pyspiel
 import trustme_analysis  # noqa: F401  (Python games register with pyspiel at import; workers need them)
 import trustme_analysis.players  # noqa: F401  (registers every game's bots)
 from trustme_analysis.players import TrustMeBot, make_bot
+from trustme_analysis.players.play import play_game
 from trustme_analysis.sweep.seeding import game_generators, game_seeds
-from trustme_analysis.sweep.spec import LineUp, Seat, Spec
+from trustme_analysis.players.lineup import LineUp, Seat
+from trustme_analysis.sweep.spec import Spec
 
 #: The columns the sweep adds to every record, in this order, before the game's own columns.
 COMMON_COLUMNS = (
@@ -81,36 +83,6 @@ def chunk_tasks(spec: Spec, records: Callable[..., list[dict[str, Any]]]) -> lis
 def cached_game(game_string: str) -> pyspiel.Game:
     """``pyspiel.load_game`` once per game string per process."""
     return pyspiel.load_game(game_string)
-
-
-def sample_chance(state: pyspiel.State, rng: np.random.Generator) -> int:
-    """One chance outcome of ``state`` drawn with ``rng`` by its probability."""
-    outcomes = state.chance_outcomes()
-    if len(outcomes) == 1:
-        return outcomes[0][0]
-    cumulative = np.cumsum([p for _, p in outcomes])
-    # The probabilities may not sum to exactly 1 in floating point; scale the draw instead of renormalising.
-    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-    return outcomes[min(index, len(outcomes) - 1)][0]
-
-
-def play_game(game: pyspiel.Game, bots: Sequence[TrustMeBot], rng: np.random.Generator) -> pyspiel.State:
-    """Play one game to its end: chance from ``rng``, each decision from the bot of the seat to act."""
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        elif state.is_simultaneous_node():
-            actions = []
-            for player, bot in enumerate(bots):
-                # A seat with nothing to decide at a simultaneous node still has to submit an action (pyspiel's
-                # convention is a lone legal action, often 0).
-                legal = state.legal_actions(player)
-                actions.append(bot.step(state) if len(legal) > 1 else (legal[0] if legal else 0))
-            state.apply_actions(actions)
-        else:
-            state.apply_action(bots[state.current_player()].step(state))
-    return state
 
 
 def seat_bots(

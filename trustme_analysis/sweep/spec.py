@@ -8,19 +8,19 @@ a :class:`Spec`; any problem raises :class:`SpecError` whose message names the o
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import pyspiel
 
-from trustme_analysis.games.params import LIST_SEPARATOR, ParameterError, format_int_list
+from trustme_analysis.engine.params import LIST_SEPARATOR, ParameterError, format_int_list
+from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
+from trustme_analysis.specfile import SpecError, at_least, check_keys, did_you_mean, optional, require, type_ok
 
 #: Every key a spec may have at its top level.
 TOP_LEVEL_KEYS = (
@@ -37,83 +37,12 @@ TOP_LEVEL_KEYS = (
     "baseline",
     "solve",
 )
-SEAT_KEYS = ("bot", "knobs")
-POOL_KEYS = ("bot", "knobs", "weight")
-LINEUP_KEYS = ("seats", "pool")
 
 #: Name of the embedded default spec (package data) and of its output folder under ``reports/out/``.
 DEFAULT_SPEC_NAME = "default"
 DEFAULT_GAMES = 200
 DEFAULT_CHUNK_SIZE = 50
 DEFAULT_SEED = 0
-DEFAULT_LINEUP = "random"
-
-
-class SpecError(ValueError):
-    """A spec is invalid; ``key`` is the dotted path of the offending key (e.g. ``grid.chart``)."""
-
-    def __init__(self, key: str, message: str):
-        self.key = key
-        super().__init__(f"{key}: {message}" if key else message)
-
-
-@dataclass(frozen=True)
-class Seat:
-    """One bot: its ``kind`` (as registered with :func:`trustme_analysis.players.register_bot`) and its knobs."""
-
-    bot: str
-    knobs: Mapping[str, Any] = field(default_factory=dict)
-    #: Relative weight when the seat is drawn from a pool (unused for fixed seats).
-    weight: float = 1.0
-
-    def describe(self, with_weight: bool = False) -> dict[str, Any]:
-        """A plain dict for the manifest."""
-        out: dict[str, Any] = {"bot": self.bot, "knobs": dict(self.knobs)}
-        if with_weight:
-            out["weight"] = self.weight
-        return out
-
-
-@dataclass(frozen=True)
-class LineUp:
-    """How the seats of a game are filled with bots.
-
-    Exactly one of ``seats`` and ``pool`` is set. ``seats`` holds one bot per seat, or a single bot that then sits in
-    every seat (so one line-up serves every player count of a grid). ``pool`` holds bots with weights; each seat of
-    each game draws its bot from the pool independently, with the game's own generator.
-    """
-
-    name: str
-    seats: tuple[Seat, ...] | None = None
-    pool: tuple[Seat, ...] | None = None
-
-    def seats_for(self, num_players: int) -> tuple[Seat, ...]:
-        """The fixed seats for a game of ``num_players`` (only for a ``seats`` line-up)."""
-        assert self.seats is not None
-        if len(self.seats) == 1:
-            return self.seats * num_players
-        if len(self.seats) != num_players:
-            raise ValueError(f"line-up {self.name!r} has {len(self.seats)} seats; the game has {num_players}")
-        return self.seats
-
-    def pool_probabilities(self) -> np.ndarray:
-        """The pool's weights normalised to probabilities (only for a ``pool`` line-up)."""
-        assert self.pool is not None
-        weights = np.array([s.weight for s in self.pool], dtype=float)
-        return weights / weights.sum()
-
-    def describe(self, num_players: int) -> list[dict[str, Any]] | dict[str, Any]:
-        """The manifest's description: one dict per seat, or ``{"pool": [...]}`` for a pool line-up."""
-        if self.pool is not None:
-            return {"pool": [s.describe(with_weight=True) for s in self.pool]}
-        return [s.describe() for s in self.seats_for(num_players)]
-
-    def as_dict(self) -> dict[str, Any]:
-        """The line-up as written in a spec (normalised)."""
-        if self.pool is not None:
-            return {"pool": [s.describe(with_weight=True) for s in self.pool]}
-        assert self.seats is not None
-        return {"seats": [s.describe() for s in self.seats]}
 
 
 @dataclass(frozen=True)
@@ -229,12 +158,12 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     """Validate a spec given as a dict (as read from TOML) and expand its variants."""
     from trustme_analysis.registry import find_game, game_names
 
-    _check_keys("", data, TOP_LEVEL_KEYS)
+    check_keys("", data, TOP_LEVEL_KEYS)
 
-    game = _require(data, "game", str)
+    game = require(data, "game", str)
     registered = sorted(pyspiel.registered_names())
     if game not in registered:
-        raise SpecError("game", f"unknown game {game!r}{_did_you_mean(game, registered)}")
+        raise SpecError("game", f"unknown game {game!r}{did_you_mean(game, registered)}")
     entry = find_game(game)
     if entry is None or entry.records is None:
         raise SpecError(
@@ -243,21 +172,21 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         )
     spec_params = pyspiel.load_game(game).get_type().parameter_specification
 
-    title = _optional(data, "title", str, name)
-    question = _optional(data, "question", str, f"How do the variants of {title} compare?")
-    games = _optional(data, "games", int, DEFAULT_GAMES)
-    _at_least("games", games, 1)
-    seed = _optional(data, "seed", int, DEFAULT_SEED)
-    _at_least("seed", seed, 0)
-    chunk_size = _optional(data, "chunk_size", int, DEFAULT_CHUNK_SIZE)
-    _at_least("chunk_size", chunk_size, 1)
-    out = _optional(data, "out", str, str(Path("reports") / "out" / name))
+    title = optional(data, "title", str, name)
+    question = optional(data, "question", str, f"How do the variants of {title} compare?")
+    games = optional(data, "games", int, DEFAULT_GAMES)
+    at_least("games", games, 1)
+    seed = optional(data, "seed", int, DEFAULT_SEED)
+    at_least("seed", seed, 0)
+    chunk_size = optional(data, "chunk_size", int, DEFAULT_CHUNK_SIZE)
+    at_least("chunk_size", chunk_size, 1)
+    out = optional(data, "out", str, str(Path("reports") / "out" / name))
     if not out.strip():
         raise SpecError("out", "must be a folder path, got an empty string")
 
-    params = _parse_params(_optional(data, "params", dict, {}), spec_params, game)
+    params = _parse_params(optional(data, "params", dict, {}), spec_params, game)
     grid = _parse_grid(data.get("grid"), spec_params, game, params)
-    lineups = _parse_lineups(data.get("lineups"))
+    lineups = parse_lineups(data.get("lineups"))
     variants = _expand(game, params, grid, lineups)
     baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants)
     solves: tuple[Any, ...] = ()
@@ -284,57 +213,6 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     )
 
 
-# ------------------------------------------------------------------------------------------------- key-level checks
-
-
-def _did_you_mean(word: str, choices: Sequence[str]) -> str:
-    close = difflib.get_close_matches(word, list(choices), n=3)
-    if close:
-        return "; did you mean " + " or ".join(repr(c) for c in close) + "?"
-    return ""
-
-
-def _check_keys(where: str, table: Mapping[str, Any], allowed: Sequence[str]) -> None:
-    for key in table:
-        if key not in allowed:
-            full = f"{where}.{key}" if where else key
-            raise SpecError(
-                full, f"unknown key{_did_you_mean(key, allowed)} (valid keys here: {', '.join(allowed)})"
-            )
-
-
-_TYPE_NAMES = {str: "a string", int: "an integer", dict: "a table", list: "a list", float: "a number"}
-
-
-def _type_ok(value: Any, kind: type) -> bool:
-    if kind is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    return isinstance(value, kind)
-
-
-def _require(table: Mapping[str, Any], key: str, kind: type) -> Any:
-    if key not in table:
-        raise SpecError(key, "missing (required)")
-    return _optional(table, key, kind, None)
-
-
-def _optional(table: Mapping[str, Any], key: str, kind: type, default: Any, where: str = "") -> Any:
-    if key not in table:
-        return default
-    value = table[key]
-    if not _type_ok(value, kind):
-        full = f"{where}.{key}" if where else key
-        raise SpecError(full, f"must be {_TYPE_NAMES[kind]}, got {value!r}")
-    return value
-
-
-def _at_least(key: str, value: int, low: int) -> None:
-    if value < low:
-        raise SpecError(key, f"must be an integer >= {low}, got {value!r}")
-
-
 # -------------------------------------------------------------------------------------------------- rule parameters
 
 
@@ -345,11 +223,11 @@ def _coerce_param(key: str, value: Any, default: Any) -> Any:
             return value
         wanted = "true or false"
     elif isinstance(default, int):
-        if _type_ok(value, int):
+        if type_ok(value, int):
             return value
         wanted = "an integer"
     elif isinstance(default, float):
-        if _type_ok(value, float):
+        if type_ok(value, float):
             return float(value)
         wanted = "a number"
     elif isinstance(default, str):
@@ -357,7 +235,7 @@ def _coerce_param(key: str, value: Any, default: Any) -> Any:
             return value
         # A TOML list of integers is how a spec writes a list-valued rule number (a chart, stacks): the game takes it
         # as a "/"-joined string because a comma breaks OpenSpiel's game-string parser.
-        if isinstance(value, list) and value and all(_type_ok(v, int) for v in value):
+        if isinstance(value, list) and value and all(type_ok(v, int) for v in value):
             return format_int_list(value)
         wanted = f"a string or a non-empty list of integers (written as {LIST_SEPARATOR!r}-joined text)"
     else:  # pragma: no cover - pyspiel parameters are bool/int/float/str
@@ -370,7 +248,7 @@ def _check_param_name(where: str, name: str, spec_params: Mapping[str, Any], gam
         allowed = sorted(spec_params)
         raise SpecError(
             f"{where}.{name}",
-            f"{game} has no parameter {name!r}{_did_you_mean(name, allowed)} (parameters: {', '.join(allowed)})",
+            f"{game} has no parameter {name!r}{did_you_mean(name, allowed)} (parameters: {', '.join(allowed)})",
         )
 
 
@@ -407,69 +285,6 @@ def _parse_grid(
             raise SpecError(key, f"lists the same value twice: {', '.join(dupes)}")
         out[name] = coerced
     return out
-
-
-# ----------------------------------------------------------------------------------------------------------- bots
-
-
-def _parse_seat(key: str, entry: Any, allowed: Sequence[str]) -> Seat:
-    if isinstance(entry, str):  # shorthand: "heuristic" == {bot = "heuristic"}
-        entry = {"bot": entry}
-    if not isinstance(entry, dict):
-        raise SpecError(key, f"must be a table such as {{bot = \"random\"}} or a bot name, got {entry!r}")
-    _check_keys(key, entry, allowed)
-    bot = _require_in(entry, key, "bot", str)
-    knobs = _optional(entry, "knobs", dict, {}, where=key)
-    weight = float(_optional(entry, "weight", float, 1.0, where=key))
-    if weight <= 0:
-        raise SpecError(f"{key}.weight", f"must be a positive number, got {weight!r}")
-    return Seat(bot=bot, knobs=dict(knobs), weight=weight)
-
-
-def _require_in(table: Mapping[str, Any], where: str, key: str, kind: type) -> Any:
-    if key not in table:
-        raise SpecError(f"{where}.{key}", "missing (required)")
-    return _optional(table, key, kind, None, where=where)
-
-
-def _parse_lineups(table: Any) -> dict[str, LineUp]:
-    if table is None:
-        return {DEFAULT_LINEUP: LineUp(DEFAULT_LINEUP, seats=(Seat("random"),))}
-    if not isinstance(table, dict):
-        raise SpecError("lineups", f"must be a table of named line-ups, got {table!r}")
-    if not table:
-        raise SpecError("lineups", "is empty; define at least one line-up or leave lineups out (all random bots)")
-    out = {}
-    for name, body in table.items():
-        key = f"lineups.{name}"
-        if not isinstance(body, dict):
-            raise SpecError(key, f"must be a table with 'seats' or 'pool', got {body!r}")
-        _check_keys(key, body, LINEUP_KEYS)
-        if ("seats" in body) == ("pool" in body):
-            raise SpecError(key, "needs exactly one of 'seats' (bots per seat) or 'pool' (bots drawn per seat)")
-        which = "seats" if "seats" in body else "pool"
-        entries = body[which]
-        if not isinstance(entries, list) or not entries:
-            raise SpecError(f"{key}.{which}", f"must be a non-empty list of bots, got {entries!r}")
-        allowed = SEAT_KEYS if which == "seats" else POOL_KEYS
-        seats = tuple(_parse_seat(f"{key}.{which}[{i}]", e, allowed) for i, e in enumerate(entries))
-        out[name] = LineUp(name, seats=seats) if which == "seats" else LineUp(name, pool=seats)
-    return out
-
-
-def _check_bot(game: pyspiel.Game, key: str, seat: Seat, player: int) -> None:
-    from trustme_analysis.players import bot_kinds, make_bot
-
-    kinds = bot_kinds(game.get_type().short_name)
-    if seat.bot not in kinds:
-        raise SpecError(
-            f"{key}.bot",
-            f"unknown bot kind {seat.bot!r}{_did_you_mean(seat.bot, kinds)} (available: {', '.join(kinds)})",
-        )
-    try:
-        make_bot(game, seat.bot, player, np.random.default_rng(0), **seat.knobs)
-    except (ValueError, TypeError) as exc:
-        raise SpecError(f"{key}.knobs", str(exc)) from None
 
 
 # --------------------------------------------------------------------------------------------------------- variants
@@ -525,11 +340,11 @@ def _expand(
                     )
                 for player, seat in enumerate(lineup.seats_for(n)):
                     index = player if len(lineup.seats) > 1 else 0
-                    _check_bot(loaded, f"{key}.seats[{index}]", seat, player)
+                    check_bot(loaded, f"{key}.seats[{index}]", seat, player)
             else:
                 assert lineup.pool is not None
                 for i, seat in enumerate(lineup.pool):
-                    _check_bot(loaded, f"{key}.pool[{i}]", seat, 0)
+                    check_bot(loaded, f"{key}.pool[{i}]", seat, 0)
             index = len(variants)
             variants.append(
                 Variant(
@@ -553,7 +368,7 @@ def _parse_baseline(
     if not isinstance(table, dict):
         raise SpecError("baseline", f"must be a table of grid values and a lineup name, got {table!r}")
     allowed = [*grid, "lineup"]
-    _check_keys("baseline", table, allowed)
+    check_keys("baseline", table, allowed)
     wanted = {}
     for name, values in grid.items():
         if name not in table:
@@ -561,9 +376,9 @@ def _parse_baseline(
             continue
         # The same spelling as the grid (a TOML list for a chart) is accepted.
         value = table[name]
-        if isinstance(value, list) and all(_type_ok(v, int) for v in value):
+        if isinstance(value, list) and all(type_ok(v, int) for v in value):
             value = LIST_SEPARATOR.join(str(v) for v in value)
-        if isinstance(values[0], float) and _type_ok(value, float):
+        if isinstance(values[0], float) and type_ok(value, float):
             value = float(value)
         if value not in values or isinstance(value, bool) != isinstance(values[0], bool):
             listed = ", ".join(str(v) for v in values)
@@ -572,7 +387,7 @@ def _parse_baseline(
     lineup = table.get("lineup", next(iter(lineups)))
     if lineup not in lineups:
         raise SpecError(
-            "baseline.lineup", f"unknown line-up {lineup!r}{_did_you_mean(str(lineup), list(lineups))} "
+            "baseline.lineup", f"unknown line-up {lineup!r}{did_you_mean(str(lineup), list(lineups))} "
             f"(line-ups: {', '.join(lineups)})"
         )
     for v in variants:

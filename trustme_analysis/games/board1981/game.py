@@ -23,8 +23,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games import params as P
-from trustme_analysis.games.gametype import with_utility
+from trustme_analysis.engine import params as P
+from trustme_analysis.engine.gametype import with_utility
 from trustme_analysis.games.board1981.board import (
     COMPANY,
     DEFAULT_BOARD,

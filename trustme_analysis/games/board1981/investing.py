@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.games import params as P
+from trustme_analysis.engine import params as P
 
 #: Payoff card kinds, in the order of the rule text's table.
 ONE_STACK, TWO_STACKS, EMPTY, BEEN_HAD = 0, 1, 2, 3

@@ -22,8 +22,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games import params as P
-from trustme_analysis.games.gametype import with_utility
+from trustme_analysis.engine import params as P
+from trustme_analysis.engine.gametype import with_utility
 from trustme_analysis.games.board1981.investing import (
     NUM_PAYOFF_KINDS,
     PAYOFF_NAMES,

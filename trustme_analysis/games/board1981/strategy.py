@@ -31,7 +31,6 @@ import pandas as pd
 import pyspiel
 
 from trustme_analysis.games.board1981.investing import BUY, DIVEST, DIVEST_ALL, HOLD, PAYOFF_NAMES, PAYOFF_SHORT
-from trustme_analysis.games.board1981.investment import SHORT_NAME
 from trustme_analysis.solve.strategy import DecisionPoint
 
 #: Columns shared by the two investing tables.

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from trustme_analysis.games import params as p
+from trustme_analysis.engine import params as p
 
 SHORT_NAME = "trustme_liar"
 

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.gametype import with_utility
+from trustme_analysis.engine.gametype import with_utility
 from trustme_analysis.games.liar import deal, plays, scoring
 from trustme_analysis.games.liar.config import DEFAULTS, SHORT_NAME, LiarConfig
 from trustme_analysis.games.liar.plays import BURN, FIRST_PLAY, LIAR, PASS

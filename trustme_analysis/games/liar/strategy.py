@@ -38,7 +38,6 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.liar.config import SHORT_NAME
 from trustme_analysis.games.liar.plays import FIRST_PLAY, LIAR
 from trustme_analysis.solve.strategy import DecisionPoint
 

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from trustme_analysis.games import params as P
+from trustme_analysis.engine import params as P
 
 SHORT_NAME = "trustme_pinocchio"
 
@@ -190,7 +190,7 @@ class Rules:
 
     @classmethod
     def from_params(cls, given: Mapping[str, Any] | None) -> Rules:
-        """Validate pyspiel parameters; a bad value raises :class:`~trustme_analysis.games.params.ParameterError`."""
+        """Validate pyspiel parameters; a bad value raises :class:`~trustme_analysis.engine.params.ParameterError`."""
         g = SHORT_NAME
         p = P.merged(DEFAULTS, given)
         players = P.int_in_range(g, p, "players", 2, 4)

@@ -1,0 +1,136 @@
+"""Line-ups: how the seats of a game are filled with bots, as a spec's ``[lineups.NAME]`` tables write them.
+
+A line-up has fixed ``seats`` (one bot per seat, or one bot sitting in every seat) or a ``pool`` of weighted bots from
+which each seat of each game draws its bot. Sweeps, solves (exploiting the bots) and tuning read line-ups the same
+way, through :func:`parse_lineups` and :func:`check_bot`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.players.registry import bot_kinds, make_bot
+from trustme_analysis.specfile import SpecError, check_keys, did_you_mean, optional, require_in
+
+SEAT_KEYS = ("bot", "knobs")
+POOL_KEYS = ("bot", "knobs", "weight")
+LINEUP_KEYS = ("seats", "pool")
+#: The line-up of a spec that names none: uniform random bots in every seat.
+DEFAULT_LINEUP = "random"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One bot: its ``kind`` (as registered with :func:`trustme_analysis.players.register_bot`) and its knobs."""
+
+    bot: str
+    knobs: Mapping[str, Any] = field(default_factory=dict)
+    #: Relative weight when the seat is drawn from a pool (unused for fixed seats).
+    weight: float = 1.0
+
+    def describe(self, with_weight: bool = False) -> dict[str, Any]:
+        """A plain dict for the manifest."""
+        out: dict[str, Any] = {"bot": self.bot, "knobs": dict(self.knobs)}
+        if with_weight:
+            out["weight"] = self.weight
+        return out
+
+
+@dataclass(frozen=True)
+class LineUp:
+    """How the seats of a game are filled with bots.
+
+    Exactly one of ``seats`` and ``pool`` is set. ``seats`` holds one bot per seat, or a single bot that then sits in
+    every seat (so one line-up serves every player count of a grid). ``pool`` holds bots with weights; each seat of
+    each game draws its bot from the pool independently, with the game's own generator.
+    """
+
+    name: str
+    seats: tuple[Seat, ...] | None = None
+    pool: tuple[Seat, ...] | None = None
+
+    def seats_for(self, num_players: int) -> tuple[Seat, ...]:
+        """The fixed seats for a game of ``num_players`` (only for a ``seats`` line-up)."""
+        assert self.seats is not None
+        if len(self.seats) == 1:
+            return self.seats * num_players
+        if len(self.seats) != num_players:
+            raise ValueError(f"line-up {self.name!r} has {len(self.seats)} seats; the game has {num_players}")
+        return self.seats
+
+    def pool_probabilities(self) -> np.ndarray:
+        """The pool's weights normalised to probabilities (only for a ``pool`` line-up)."""
+        assert self.pool is not None
+        weights = np.array([s.weight for s in self.pool], dtype=float)
+        return weights / weights.sum()
+
+    def describe(self, num_players: int) -> list[dict[str, Any]] | dict[str, Any]:
+        """The manifest's description: one dict per seat, or ``{"pool": [...]}`` for a pool line-up."""
+        if self.pool is not None:
+            return {"pool": [s.describe(with_weight=True) for s in self.pool]}
+        return [s.describe() for s in self.seats_for(num_players)]
+
+    def as_dict(self) -> dict[str, Any]:
+        """The line-up as written in a spec (normalised)."""
+        if self.pool is not None:
+            return {"pool": [s.describe(with_weight=True) for s in self.pool]}
+        assert self.seats is not None
+        return {"seats": [s.describe() for s in self.seats]}
+
+
+def parse_seat(key: str, entry: Any, allowed: Sequence[str]) -> Seat:
+    if isinstance(entry, str):  # shorthand: "heuristic" == {bot = "heuristic"}
+        entry = {"bot": entry}
+    if not isinstance(entry, dict):
+        raise SpecError(key, f"must be a table such as {{bot = \"random\"}} or a bot name, got {entry!r}")
+    check_keys(key, entry, allowed)
+    bot = require_in(entry, key, "bot", str)
+    knobs = optional(entry, "knobs", dict, {}, where=key)
+    weight = float(optional(entry, "weight", float, 1.0, where=key))
+    if weight <= 0:
+        raise SpecError(f"{key}.weight", f"must be a positive number, got {weight!r}")
+    return Seat(bot=bot, knobs=dict(knobs), weight=weight)
+
+
+
+def parse_lineups(table: Any) -> dict[str, LineUp]:
+    if table is None:
+        return {DEFAULT_LINEUP: LineUp(DEFAULT_LINEUP, seats=(Seat("random"),))}
+    if not isinstance(table, dict):
+        raise SpecError("lineups", f"must be a table of named line-ups, got {table!r}")
+    if not table:
+        raise SpecError("lineups", "is empty; define at least one line-up or leave lineups out (all random bots)")
+    out = {}
+    for name, body in table.items():
+        key = f"lineups.{name}"
+        if not isinstance(body, dict):
+            raise SpecError(key, f"must be a table with 'seats' or 'pool', got {body!r}")
+        check_keys(key, body, LINEUP_KEYS)
+        if ("seats" in body) == ("pool" in body):
+            raise SpecError(key, "needs exactly one of 'seats' (bots per seat) or 'pool' (bots drawn per seat)")
+        which = "seats" if "seats" in body else "pool"
+        entries = body[which]
+        if not isinstance(entries, list) or not entries:
+            raise SpecError(f"{key}.{which}", f"must be a non-empty list of bots, got {entries!r}")
+        allowed = SEAT_KEYS if which == "seats" else POOL_KEYS
+        seats = tuple(parse_seat(f"{key}.{which}[{i}]", e, allowed) for i, e in enumerate(entries))
+        out[name] = LineUp(name, seats=seats) if which == "seats" else LineUp(name, pool=seats)
+    return out
+
+
+def check_bot(game: pyspiel.Game, key: str, seat: Seat, player: int) -> None:
+    kinds = bot_kinds(game.get_type().short_name)
+    if seat.bot not in kinds:
+        raise SpecError(
+            f"{key}.bot",
+            f"unknown bot kind {seat.bot!r}{did_you_mean(seat.bot, kinds)} (available: {', '.join(kinds)})",
+        )
+    try:
+        make_bot(game, seat.bot, player, np.random.default_rng(0), **seat.knobs)
+    except (ValueError, TypeError) as exc:
+        raise SpecError(f"{key}.knobs", str(exc)) from None
