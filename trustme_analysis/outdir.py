@@ -1,14 +1,16 @@
-"""Where a sweep's results live on disk, and how to read them back.
+"""Where a run's files live in its output folder, and how to read the manifest and the records back.
 
 ::
 
-    OUTDIR/manifest.json                         spec, variants, seeds, versions, assumptions, timing
+    OUTDIR/manifest.json                              spec, variants, seeds, versions, assumptions, timing
     OUTDIR/records/<variant id>/chunk-00000.parquet   one file per finished chunk (written atomically)
-    OUTDIR/stats/*.csv                           statistics tables written by the report layer
-    OUTDIR/report.pdf                            the designer's report
+    OUTDIR/solve/<name>/                              solved reduced variants ([[solve]] sections)
+    OUTDIR/stats/                                     the results set: every statistic once (Parquet + CSV + index)
+    OUTDIR/report.pdf                                 the designer's report, drawn from the results set
 
-The report layer reads only these files, so ``python -m trustme_analysis.report OUTDIR`` rebuilds everything from
-stored records without simulating.
+The layers below the sweep know a run only through these files: the results layer reads the manifest and the
+records, the report layer reads the results set, so ``python -m trustme_analysis.report OUTDIR`` rebuilds the
+statistics and the PDF without simulating.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ MANIFEST = "manifest.json"
 RECORDS = "records"
 STATS = "stats"
 REPORT = "report.pdf"
+SOLVE = "solve"
 
 
 def manifest_path(outdir: str | Path) -> Path:

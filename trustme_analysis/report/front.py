@@ -1,13 +1,19 @@
-"""The report's first pages: what the sweep asked and ran (with every assumption), and a one-page summary."""
+"""The report's first pages: the question and the headline findings (page 1), what the sweep ran with every
+assumption in force, and a one-page summary of the biggest changes versus the baseline.
+
+Drawn from the results set's ``headlines``, ``variants`` and ``comparisons`` tables and its manifest.
+"""
 
 from __future__ import annotations
 
 import json
 from collections import defaultdict
 
+import math
+
 import pandas as pd
 
-from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import (
     BOTTOM,
     LEFT,
@@ -24,8 +30,89 @@ from trustme_analysis.report.layout import (
 from trustme_analysis.stats.compare import biggest_changes
 
 
-def _games_per_variant(ctx: ReportContext) -> dict[str, int]:
-    return ctx.games.groupby("variant").size().to_dict()
+def _games_per_variant(ctx: Report) -> dict[str, int]:
+    table = ctx["variants"]
+    return dict(zip(table["variant"], table["games"].astype(int)))
+
+
+def _is_share(unit: str) -> bool:
+    return unit.startswith("share") or unit == "win rate of seat 0"
+
+
+def figure_text(value: float, unit: str, signed: bool = False) -> str:
+    """A figure for a sentence: shares as percentages, other values with three significant digits and the unit."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return "-"
+    if _is_share(unit):
+        return f"{100 * value:+.0f}%" if signed else f"{100 * value:.0f}%"
+    text = f"{value:+.3g}" if signed else f"{value:.3g}"
+    return f"{text} {unit}".strip()
+
+
+def interval_text(low: float, high: float, unit: str, signed: bool = False) -> str:
+    """``[low, high]`` in the same form as :func:`figure_text` (without the unit), empty when there is none."""
+    if any(x is None or (isinstance(x, float) and math.isnan(x)) for x in (low, high)):
+        return ""
+    if _is_share(unit):
+        return f" [{100 * low:+.0f}%, {100 * high:+.0f}%]" if signed else f" [{100 * low:.0f}%, {100 * high:.0f}%]"
+    return f" [{low:+.3g}, {high:+.3g}]" if signed else f" [{low:.3g}, {high:.3g}]"
+
+
+def headline_lines(ctx: Report) -> list[str]:
+    """The headline findings as sentences, each with its 95% interval (from the results set's ``headlines``)."""
+    h = ctx["headlines"]
+    base = ctx.baseline
+    out: list[str] = []
+    seats = h[h["kind"] == "seat"]
+    if len(seats):
+        rates = " / ".join(f"{figure_text(r.value, r.unit)}{interval_text(r.low, r.high, r.unit)}"
+                           for r in seats.itertuples())
+        fair = float(seats["reference"].iloc[0])
+        sentence = (f"In the baseline {base} ({ctx.variant_label(base)}), seats 0 to {len(seats) - 1} win "
+                    f"{rates} of the games (fair: {100 * fair:.0f}% each; {int(seats['games'].iloc[0])} games).")
+        test = h[h["kind"] == "balance test"]
+        if len(test) and not math.isnan(float(test["p"].iloc[0])):
+            p = float(test["p"].iloc[0])
+            verdict = "the seats differ" if p < 0.05 else "no evidence that any seat wins more often"
+            sentence += f" Chi-square test of equal seats: p = {format_p(p)} ({verdict})."
+        out.append(sentence)
+    for r in h[h["kind"] == "baseline"].itertuples():
+        out.append(f"{r.measure[:1].upper()}{r.measure[1:]} (baseline): {figure_text(r.value, r.unit)}"
+                   f"{interval_text(r.low, r.high, r.unit)}.")
+    changes = h[h["kind"] == "change"]
+    if len(ctx.variant_ids) < 2:
+        out.append("Only one variant was played, so nothing is compared with a baseline.")
+    elif not len(changes):
+        out.append("No variant differs significantly from the baseline on any compared measure (Holm's correction "
+                   "over all comparisons, family-wise 5%).")
+    for r in changes.itertuples():
+        out.append(f"{r.variant} ({ctx.variant_label(r.variant)}): {r.measure} changes by "
+                   f"{figure_text(r.value, r.unit, signed=True)}{interval_text(r.low, r.high, r.unit, signed=True)} "
+                   f"from the baseline's {figure_text(r.reference, r.unit)} (Holm p {format_p(r.p)}).")
+    return out
+
+
+def add_answer_page(ctx: Report) -> None:
+    """Page 1: what was asked and what the games say, every figure with its 95% interval."""
+    m = ctx.manifest
+    lines: list[Line] = []
+    lines += text_lines("Question", "h1")
+    lines += text_lines(str(m.get("question") or "(the spec states no question)"))
+    lines.append(Line(""))
+    lines += text_lines("What the games say (95% intervals in brackets)", "h1")
+    for sentence in headline_lines(ctx):
+        lines += text_lines("- " + sentence, indent=2)
+    lines.append(Line(""))
+    per_variant = _games_per_variant(ctx)
+    lines += text_lines(
+        f"From {sum(per_variant.values())} games of {len(ctx.variant_ids)} variant(s) of {m.get('game', '?')} "
+        f"(master seed {m.get('seed', '?')}). What was run, the variants and every rule assumption in force follow; "
+        "then the biggest changes versus the baseline, seat balance, the game's own pages and all comparisons."
+    )
+    if not m.get("complete", True):
+        lines += text_lines("The sweep is NOT complete: these results are partial.", "h2")
+    title = ctx.game_title
+    ctx.add_all(flow_pages(title, lines), title, "answer")
 
 
 def game_string_params(game_string: str) -> dict[str, str]:
@@ -58,19 +145,16 @@ def _seats_text(variant: dict) -> str:
     return json.dumps(seats, sort_keys=True)
 
 
-def add_front_pages(ctx: ReportContext) -> None:
-    """The question, the variants with their labels, games, seed, versions, timing and every assumption in force."""
+def add_front_pages(ctx: Report) -> None:
+    """What was run: the variants with their labels, games, seed, versions, timing and every assumption in force."""
     m = ctx.manifest
     per_variant = _games_per_variant(ctx)
     lines: list[Line] = []
-    lines += text_lines("Question", "h1")
-    lines += text_lines(str(m.get("question") or "(the spec states no question)"))
-    lines.append(Line(""))
     lines += text_lines("What was run", "h1")
     timing = m.get("timing") or {}
     facts = [
         f"Game: {m.get('game', '?')}.  Variants: {len(ctx.variant_ids)}.  Baseline: {ctx.baseline}.",
-        f"Games played: {len(ctx.games)} in all ({m.get('games_per_variant', '?')} asked per variant).  "
+        f"Games played: {sum(per_variant.values())} in all ({m.get('games_per_variant', '?')} asked per variant).  "
         f"Master seed: {m.get('seed', '?')}.  Chunk size: {m.get('chunk_size', '?')}.  "
         f"Sweep complete: {'yes' if m.get('complete', True) else 'NO - results are partial'}.",
     ]
@@ -136,31 +220,29 @@ def add_front_pages(ctx: ReportContext) -> None:
                 lines += text_lines(
                     f"- {a.get('parameter', '?')} = {a.get('value', '?')}: {a.get('text', '')}", indent=4
                 )
-    title = ctx.game_title
+    title = f"{ctx.game_title}: what was run"
     ctx.add_all(flow_pages(title, lines), title, "front")
 
 
-def _baseline_at_a_glance(ctx: ReportContext) -> str:
+def _baseline_at_a_glance(ctx: Report) -> str:
     """One paragraph: the baseline's seat win rates and its value on every compared measure."""
+    h = ctx["headlines"]
     base = ctx.baseline
-    games = ctx.comparison_games if ctx.comparison_games is not None else ctx.games
-    games = games[games["variant"] == base]
-    winners = ctx.games.loc[ctx.games["variant"] == base, "winner"]
-    seats = int(ctx.games.loc[ctx.games["variant"] == base, "seats"].iloc[0])
-    rates = " / ".join(f"{100 * (winners == s).mean():.0f}%" for s in range(seats))
-    parts = [f"seat win rates {rates} (fair {100 / seats:.0f}%)"]
-    for metric in ctx.comparison_metrics:
-        if metric.column in games.columns:
-            value = float(games[metric.column].astype(float).mean())
-            if metric.kind == "rate" or metric.unit.startswith("share"):
-                parts.append(f"{metric.name} {100 * value:.0f}%")
-            else:
-                parts.append(f"{metric.name} {value:.2f} {metric.unit}")
-    return f"The baseline {base} at a glance ({len(games)} games): " + "; ".join(parts) + "."
+    seats = h[h["kind"] == "seat"]
+    rates = " / ".join(f"{100 * v:.0f}%" for v in seats["value"])
+    parts = [f"seat win rates {rates} (fair {100 / max(len(seats), 1):.0f}%)"]
+    for r in h[h["kind"] == "baseline"].itertuples():
+        if r.unit.startswith("share"):
+            parts.append(f"{r.measure} {100 * r.value:.0f}%")
+        else:
+            parts.append(f"{r.measure} {r.value:.2f} {r.unit}")
+    games = int(seats["games"].iloc[0]) if len(seats) else 0
+    return f"The baseline {base} at a glance ({games} games): " + "; ".join(parts) + "."
 
 
-def add_summary_page(ctx: ReportContext, comparisons: pd.DataFrame) -> None:
+def add_summary_page(ctx: Report) -> None:
     """One page: the comparisons with the biggest (significant first) changes versus the baseline."""
+    comparisons = ctx["comparisons"]
     title = f"Summary: what changed most versus the baseline {ctx.baseline}"
     fig = new_page(title, f"Baseline {ctx.baseline}: {ctx.variant_label(ctx.baseline)}")
     glance = _baseline_at_a_glance(ctx)

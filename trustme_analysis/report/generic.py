@@ -1,4 +1,7 @@
-"""Report pages every game gets: seat balance, the Ludii balance metrics, and variant-vs-baseline comparisons."""
+"""Report pages every game gets: seat balance, the Ludii balance metrics, and variant-vs-baseline comparisons.
+
+Drawn from the results set's ``seat_win_rates``, ``equal_seats_test``, ``ludii_metrics`` and ``comparisons`` tables.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import (
     BOTTOM,
     LEFT,
@@ -20,16 +23,7 @@ from trustme_analysis.report.layout import (
     table_pages,
     wrap,
 )
-from trustme_analysis.stats.balance import LUDII_METRICS, equal_seats_test, ludii_metrics, seat_win_rates
-from trustme_analysis.stats.compare import GameMetric, compare_to_baseline
-
-#: Compared with the baseline when the game's plug-in sets no metrics of its own.
-DEFAULT_METRICS = (
-    GameMetric("first seat wins", "seat0_win", "rate", "share of games"),
-    GameMetric("best score shared (tie-break)", "top_shared", "rate", "share of games"),
-    GameMetric("turns per game", "turns", "mean", "turns"),
-    GameMetric("lead changes", "lead_changes", "mean", "changes per game"),
-)
+from trustme_analysis.stats.balance import LUDII_METRICS
 
 LUDII_DEFINITIONS = {
     "Balance": "1 - (largest - smallest seat win rate); 1 = every seat wins equally often.",
@@ -43,24 +37,11 @@ LUDII_DEFINITIONS = {
 }
 
 
-def set_default_comparisons(ctx: ReportContext) -> None:
-    """Compare the generic per-game columns unless a game plug-in replaces them."""
-    games = ctx.games.copy()
-    games["seat0_win"] = (games["winner"] == 0).astype(float)
-    if "top_shared" in games.columns:
-        games["top_shared"] = games["top_shared"].astype(float)
-    ctx.set_comparisons(games, DEFAULT_METRICS)
-
-
-def add_balance_pages(ctx: ReportContext) -> None:
+def add_balance_pages(ctx: Report) -> None:
     """Seat win rates with Wilson intervals, the chi-square test of equal seats, and the Ludii metrics."""
-    rates = seat_win_rates(ctx.records)
-    tests = equal_seats_test(ctx.records)
-    metrics = ludii_metrics(ctx.records, ctx.rng, games=ctx.games)
-    ctx.write_csv("seat_win_rates", rates)
-    ctx.write_csv("equal_seats_test", tests)
-    ctx.write_csv("ludii_metrics", metrics)
-    ctx.write_csv("games", ctx.games)
+    rates = ctx["seat_win_rates"]
+    tests = ctx["equal_seats_test"]
+    metrics = ctx["ludii_metrics"]
 
     variants = ctx.variant_ids
     fig = new_page("Seat balance: win rate per seat", "Each point: share of games won from that seat, with its 95% "
@@ -97,7 +78,7 @@ def add_balance_pages(ctx: ReportContext) -> None:
     _ludii_page(ctx, metrics, variants)
 
 
-def _ludii_page(ctx: ReportContext, metrics: pd.DataFrame, variants: list[str]) -> None:
+def _ludii_page(ctx: Report, metrics: pd.DataFrame, variants: list[str]) -> None:
     title = "Balance metrics (Ludii)"
     fig = new_page(title, "Per variant, with 95% intervals (Wilson for shares, t for means, bootstrap over games "
                    "for Balance). Definitions below.")
@@ -120,15 +101,11 @@ def _ludii_page(ctx: ReportContext, metrics: pd.DataFrame, variants: list[str]) 
     ctx.add(fig, title, "balance")
 
 
-def add_comparison_pages(ctx: ReportContext) -> pd.DataFrame:
-    """Every variant against the baseline on each comparison metric; returns the comparison table."""
-    games = ctx.comparison_games if ctx.comparison_games is not None else ctx.games
+def add_comparison_pages(ctx: Report) -> None:
+    """Every variant against the baseline on each comparison metric (the results set's ``comparisons``)."""
+    comp = ctx["comparisons"]
     if len(ctx.variant_ids) < 2:
-        empty = compare_to_baseline(games, [], ctx.baseline)
-        ctx.write_csv("comparisons", empty)
-        return empty
-    comp = compare_to_baseline(games, ctx.comparison_metrics, ctx.baseline)
-    ctx.write_csv("comparisons", comp)
+        return
     metric_names = list(dict.fromkeys(comp["metric"]))
     variants = [v for v in ctx.variant_ids if v != ctx.baseline]
 
@@ -169,4 +146,3 @@ def add_comparison_pages(ctx: ReportContext) -> pd.DataFrame:
         f"Variant vs baseline {ctx.baseline}: all comparisons",
         "comparisons",
     )
-    return comp

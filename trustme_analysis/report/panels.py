@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, format_frame, interval_plot, table_pages
 
 #: Rows of a page's table; longer tables continue on table pages.
@@ -78,7 +78,7 @@ def by_category(
     ax.legend(loc="best", fontsize=7)
 
 
-def page_table(ctx: ReportContext, fig, table: pd.DataFrame, title: str, widths: Sequence[float],
+def page_table(ctx: Report, fig, table: pd.DataFrame, title: str, widths: Sequence[float],
                height: float = 0.33, fontsize: float = 7.0) -> None:
     """Draw the first rows of ``table`` at the foot of ``fig``; the whole table goes on further pages if longer."""
     shown = table.head(TABLE_ROWS)

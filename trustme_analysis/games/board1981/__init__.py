@@ -30,7 +30,8 @@ register_game(
         package=__name__,
         records="records:records",
         bots="bots",
-        pages="pages:add_pages",
+        statistics="stats:compute",
+        pages="pages:draw",
     )
 )
 register_game(
@@ -40,7 +41,8 @@ register_game(
         package=__name__,
         records="records:investment_records",
         bots="bots",
-        pages="pages:add_investment_pages",
+        statistics="stats:compute_investment",
+        pages="pages:draw_investment",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
     )

@@ -2,8 +2,8 @@
 trigger, claims, investing by what the investor had seen, payoff rows, the claimant's reserve, Wild Goose Chase sends,
 Trust Me cards and challenges; and the pages of the investing round alone (``trustme_1981_investment``).
 
-Called through the games' plug-ins (:mod:`trustme_analysis.games.board1981.records`). Every plot shows 95% intervals; the
-numbers behind each page are written to ``OUTDIR/stats/*.csv``.
+The games' registry ``pages`` parts (:func:`draw`, :func:`draw_investment`). Every figure comes from the results set's
+tables (computed by :mod:`trustme_analysis.games.board1981.stats`); every plot shows 95% intervals.
 """
 
 from __future__ import annotations
@@ -11,34 +11,28 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import BOTTOM, LEFT, interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, grouped_intervals, page_table, pct
-from trustme_analysis.games.board1981 import stats as bs
+from trustme_analysis.games.board1981.stats import ROLES
 from trustme_analysis.games.board1981.records import ROW_LABELS
-from trustme_analysis.stats.intervals import mean_t
 
 # --- trustme_1981 --------------------------------------------------------------------------------------------------
 
 
-def add_pages(ctx: ReportContext) -> None:
-    """Compute the ``trustme_1981`` statistics, write their CSV files and add their pages to the report."""
-    records = ctx.records
-    game_rows = bs.games(records, ctx.games)
-    ctx.set_comparisons(game_rows, bs.COMPARISON_METRICS)
-    ctx.write_csv("board1981_games", game_rows)
-    _wealth_page(ctx, records, game_rows)
-    _trace_page(ctx, records)
-    _length_page(ctx, game_rows)
-    _claims_page(ctx, records)
-    _investing_page(ctx, records)
-    _payoff_page(ctx, records)
-    _events_page(ctx, records)
+def draw(ctx: Report) -> None:
+    """Add the ``trustme_1981`` pages to the report, drawn from the results set."""
+    _wealth_page(ctx)
+    _trace_page(ctx)
+    _length_page(ctx)
+    _claims_page(ctx)
+    _investing_page(ctx)
+    _payoff_page(ctx)
+    _events_page(ctx)
 
 
-def _wealth_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFrame) -> None:
-    summary = bs.wealth_summary(records, game_rows, ctx.rng)
-    ctx.write_csv("wealth_summary", summary)
+def _wealth_page(ctx: Report) -> None:
+    summary = ctx["wealth_summary"]
     variants = ctx.variant_ids
     s = summary.set_index("variant").reindex(variants).reset_index()
     title = "Final wealth: money and shares"
@@ -66,40 +60,25 @@ def _wealth_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFr
     page_table(ctx, fig, table, title, [0.6, 0.5, 1.5, 1.3, 1.1, 1.5, 1.4, 1.3])
 
 
-def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+def _trace_page(ctx: Report) -> None:
     """Mean wealth after each turn for the richest seat and the others, with 95% bands, one panel per variant."""
     variants = ctx.variant_ids
+    bands = ctx["wealth_trace"]
     order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
     shown = order[:6]
     title = "Wealth over the game"
     fig = new_page(title, "Mean wealth (money + shares) after each turn, richest seat(s) at the end vs the others, "
                    "with 95% t bands; drawn up to the turn half of the games reached. From the engine's events.")
-    rows_out = []
-    for i, v in enumerate(order):
-        rv = records[records["variant"] == v]
-        traces = [np.asarray(t, dtype=float) for t in rv["score_trace"]]
-        won = rv["win"].to_numpy(dtype=bool)
-        lengths = sorted(len(t) for t in traces) or [0]
-        horizon = int(lengths[len(lengths) // 2])
-        ax = None
-        if i < len(shown):
-            r, c = divmod(i, 3)
-            ax = fig.add_axes((0.07 + c * 0.32, 0.54 - r * 0.41, 0.26, 0.30))
-        for label, mask, color in (("richest", won, "C1"), ("other seats", ~won, "C0")):
-            grid = np.full((int(mask.sum()), horizon), np.nan)
-            for row, t in enumerate(t for t, m in zip(traces, mask) if m):
-                grid[row, : min(len(t), horizon)] = t[:horizon]
-            ivs = [mean_t(grid[:, turn]) for turn in range(horizon)]
-            for turn, iv in enumerate(ivs):
-                rows_out.append({"variant": v, "group": label, "turn": turn + 1, "mean": iv.estimate,
-                                 "low": iv.low, "high": iv.high})
-            if ax is not None and horizon:
-                xs = np.arange(1, horizon + 1)
-                ax.plot(xs, [iv.estimate for iv in ivs], color=color, label=label)
-                ax.fill_between(xs, [iv.low for iv in ivs], [iv.high for iv in ivs], color=color, alpha=0.25,
-                                linewidth=0)
-        if ax is None:
-            continue
+    for i, v in enumerate(shown):
+        r, c = divmod(i, 3)
+        ax = fig.add_axes((0.07 + c * 0.32, 0.54 - r * 0.41, 0.26, 0.30))
+        for label, color in (("richest", "C1"), ("other seats", "C0")):
+            band = bands[(bands["variant"] == v) & (bands["group"] == label)] if len(bands) else bands
+            if len(band):
+                xs = band["turn"].to_numpy(dtype=float)
+                ax.plot(xs, band["mean"].to_numpy(dtype=float), color=color, label=label)
+                ax.fill_between(xs, band["low"].to_numpy(dtype=float), band["high"].to_numpy(dtype=float),
+                                color=color, alpha=0.25, linewidth=0)
         ax.set_title(f"{v}" + (" (baseline)" if v == ctx.baseline else ""))
         ax.set_xlabel("turn")
         ax.set_ylabel("wealth (dollars)")
@@ -107,13 +86,11 @@ def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     if len(variants) > len(shown):
         fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; "
                  "all are in stats/wealth_trace.csv.", fontsize=8)
-    ctx.write_csv("wealth_trace", pd.DataFrame(rows_out))
     ctx.add(fig, title, "game")
 
 
-def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
-    length = bs.game_length(game_rows)
-    ctx.write_csv("game_length", length)
+def _length_page(ctx: Report) -> None:
+    length = ctx["game_length"]
     variants = ctx.variant_ids
     s = length.set_index("variant").reindex(variants).reset_index()
     title = "Game length and what ends the game"
@@ -143,9 +120,8 @@ def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
     page_table(ctx, fig, table, title, [0.6, 0.5, 1.4, 1.2, 1.5, 1.5])
 
 
-def _claims_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    table_c = bs.claims(records, ctx.rng)
-    ctx.write_csv("claims", table_c)
+def _claims_page(ctx: Report) -> None:
+    table_c = ctx["claims"]
     variants = ctx.variant_ids
     s = table_c.set_index("variant").reindex(variants).reset_index()
     title = "Claims: made unseen, after looking, taken"
@@ -176,9 +152,8 @@ def _claims_page(ctx: ReportContext, records: pd.DataFrame) -> None:
 KNOWLEDGE = ("looked", "not looked", "own claim")
 
 
-def _investing_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    inv = bs.investing(records, ctx.rng)
-    ctx.write_csv("investing", inv)
+def _investing_page(ctx: Report) -> None:
+    inv = ctx["investing"]
     variants = ctx.variant_ids
     title = "Investing rounds: shares bought and divested by what the investor had seen"
     fig = new_page(title, "Per investing decision in another player's round, split by whether the investor had "
@@ -204,9 +179,8 @@ def _investing_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.7, 1.4, 1.4, 1.4, 1.2])
 
 
-def _payoff_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    pay = bs.payoff_rows(records, ctx.rng)
-    ctx.write_csv("payoff_rows", pay)
+def _payoff_page(ctx: Report) -> None:
+    pay = ctx["payoff_rows"]
     variants = ctx.variant_ids
     order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
     title = "Payoff rows: what each seat gained or lost per reveal"
@@ -241,9 +215,8 @@ def _payoff_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.6, 1.3, 1.5, 1.5, 1.5], height=0.36)
 
 
-def _events_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    ev = bs.table_events(records, ctx.rng)
-    ctx.write_csv("table_events", ev)
+def _events_page(ctx: Report) -> None:
+    ev = ctx["table_events"]
     variants = ctx.variant_ids
     s = ev.set_index("variant").reindex(variants).reset_index()
     title = "Wild Goose Chase, Trust Me cards and challenges"
@@ -274,19 +247,12 @@ def _events_page(ctx: ReportContext, records: pd.DataFrame) -> None:
 
 # --- trustme_1981_investment ---------------------------------------------------------------------------------------
 
-ROLES = bs.ROLES
 
 
-def add_investment_pages(ctx: ReportContext) -> None:
-    """Compute the investing-round statistics, write their CSV files and add their pages to the report."""
-    records = ctx.records
-    rounds = bs.investment_games(records)
-    ctx.set_comparisons(rounds, bs.INVESTMENT_METRICS)
-    ctx.write_csv("investment_rounds", rounds)
-    by_row = bs.investment_by_row(records)
-    by_knowledge = bs.investment_by_knowledge(records)
-    ctx.write_csv("investment_by_row", by_row)
-    ctx.write_csv("investment_by_knowledge", by_knowledge)
+def draw_investment(ctx: Report) -> None:
+    """Add the ``trustme_1981_investment`` pages to the report, drawn from the results set."""
+    by_row = ctx["investment_by_row"]
+    by_knowledge = ctx["investment_by_knowledge"]
     variants = ctx.variant_ids
     order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
 

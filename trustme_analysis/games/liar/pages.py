@@ -1,8 +1,8 @@
 """The Liar (``trustme_liar``) pages of the report: ranks and points by mode, Trust Me points by source, game length
 and end, plays and claim sizes with the bluff rate per size, and challenges, burns, pickups and going out.
 
-Called through the game's plug-in (:func:`trustme_analysis.games.liar.records.pages`). Every plot shows 95% intervals; the
-numbers behind each page are written to ``OUTDIR/stats/*.csv``.
+The game's registry ``pages`` part (:func:`draw`). Every figure comes from the results set's tables (computed by
+:func:`trustme_analysis.games.liar.stats.compute`); every plot shows 95% intervals.
 """
 
 from __future__ import annotations
@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
-from trustme_analysis.games.liar import stats as ls
 from trustme_analysis.games.liar.records import SOURCES
 
 SOURCE_LABELS = {
@@ -25,22 +24,17 @@ SOURCE_LABELS = {
 }
 
 
-def add_pages(ctx: ReportContext) -> None:
-    """Compute the Liar statistics, write their CSV files and add their pages to the report."""
-    records = ctx.records
-    game_rows = ls.games(records, ctx.games)
-    ctx.set_comparisons(game_rows, ls.COMPARISON_METRICS)
-    ctx.write_csv("liar_games", game_rows)
-    _ranks_page(ctx, records)
-    _sources_page(ctx, records)
-    _length_page(ctx, game_rows)
-    _claims_page(ctx, records)
-    _challenges_page(ctx, records)
+def draw(ctx: Report) -> None:
+    """Add the Liar pages to the report, drawn from the results set."""
+    _ranks_page(ctx)
+    _sources_page(ctx)
+    _length_page(ctx)
+    _claims_page(ctx)
+    _challenges_page(ctx)
 
 
-def _ranks_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    rp = ls.ranks_points(records)
-    ctx.write_csv("ranks_points", rp)
+def _ranks_page(ctx: Report) -> None:
+    rp = ctx["ranks_points"]
     variants = ctx.variant_ids
     seats = sorted(rp["seat"].unique())
     title = "Ranks and points by seat and mode"
@@ -73,9 +67,8 @@ def _ranks_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.4, 1.3, 1.3, 1.4, 1.3])
 
 
-def _sources_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    src = ls.points_by_source(records)
-    ctx.write_csv("points_by_source", src)
+def _sources_page(ctx: Report) -> None:
+    src = ctx["points_by_source"]
     title = "Trust Me points by source"
     fig = new_page(title, "Mean points per seat from each source of the Trust Me chart, all seats and the seats with "
                    "the most points (t 95% over seats); Trust Me variants only.")
@@ -103,9 +96,8 @@ def _sources_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     page_table(ctx, fig, table, title, [0.6, 2.0, 1.4, 1.4, 1.0])
 
 
-def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
-    length = ls.game_length(game_rows)
-    ctx.write_csv("game_length", length)
+def _length_page(ctx: Report) -> None:
+    length = ctx["game_length"]
     variants = ctx.variant_ids
     s = length.set_index("variant").reindex(variants).reset_index()
     title = "Game length and how games end"
@@ -138,9 +130,8 @@ def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.5, 1.3, 1.1, 1.2, 1.2, 1.2])
 
 
-def _claims_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    sizes = ls.claim_sizes(records, ctx.rng)
-    ctx.write_csv("claim_sizes", sizes)
+def _claims_page(ctx: Report) -> None:
+    sizes = ctx["claim_sizes"]
     variants = ctx.variant_ids
     title = "Plays and claim sizes: how often players bluff"
     fig = new_page(title, "By claim size (cards in one play), one series per variant. Left: share of all plays. "
@@ -172,9 +163,8 @@ def _claims_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     page_table(ctx, fig, table, title, [0.6, 0.4, 0.5, 1.3, 1.3, 1.5, 1.5])
 
 
-def _challenges_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    ch = ls.challenges(records, ctx.rng)
-    ctx.write_csv("challenges", ch)
+def _challenges_page(ctx: Report) -> None:
+    ch = ctx["challenges"]
     variants = ctx.variant_ids
     s = ch.set_index("variant").reindex(variants).reset_index()
     title = "Challenges, burns, pickups and going out"

@@ -28,7 +28,8 @@ register_game(
         package=__name__,
         records="records:records",
         bots="bots",
-        pages="pages:add_pages",
+        statistics="stats:compute",
+        pages="pages:draw",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
     )

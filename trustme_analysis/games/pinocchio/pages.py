@@ -1,8 +1,9 @@
 """The Pinocchio pages of the report: scores, the score over the game, the scoring chart, Ticket values, game length
 and end triggers, and bluffing and trust per row of the tale table.
 
-Called through the game's plug-in (:func:`trustme_analysis.games.pinocchio.records.pages`). Every plot shows 95% intervals;
-the numbers behind each page are written to ``OUTDIR/stats/*.csv``.
+The game's registry ``pages`` part (:func:`draw`). Every figure comes from the results set's tables (computed by
+:func:`trustme_analysis.games.pinocchio.stats.compute`, stored under ``OUTDIR/stats/``); every plot shows 95%
+intervals.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
-from trustme_analysis.report.context import ReportContext
+from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import (
     BOTTOM,
     LEFT,
@@ -23,8 +24,6 @@ from trustme_analysis.report.layout import (
     table_pages,
 )
 from trustme_analysis.report.panels import ci, pct
-from trustme_analysis.games.pinocchio import stats as ps
-from trustme_analysis.stats.intervals import mean_t
 
 #: At most this many variants share one line plot; more go to further panels/pages.
 LINES_PER_PANEL = 8
@@ -58,23 +57,18 @@ def _panels(variants: list[str]) -> list[list[str]]:
     return [variants[i : i + LINES_PER_PANEL] for i in range(0, len(variants), LINES_PER_PANEL)] or [[]]
 
 
-def add_pages(ctx: ReportContext) -> None:
-    """Compute the Pinocchio statistics, write their CSV files and add their pages to the report."""
-    records = ctx.records
-    game_rows = ps.games(records, ctx.games)
-    ctx.set_comparisons(game_rows, ps.COMPARISON_METRICS)
-    ctx.write_csv("pinocchio_games", game_rows)
-    _scores_page(ctx, records, game_rows)
-    _trace_page(ctx, records)
-    _chart_page(ctx, records)
-    _tickets_pages(ctx, records)
-    _length_page(ctx, game_rows)
-    _tales_page(ctx, records)
+def draw(ctx: Report) -> None:
+    """Add the Pinocchio pages to the report, drawn from the results set."""
+    _scores_page(ctx)
+    _trace_page(ctx)
+    _chart_page(ctx)
+    _tickets_pages(ctx)
+    _length_page(ctx)
+    _tales_page(ctx)
 
 
-def _scores_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFrame) -> None:
-    summary = ps.score_summary(records, game_rows)
-    ctx.write_csv("score_summary", summary)
+def _scores_page(ctx: Report) -> None:
+    summary = ctx["score_summary"]
     variants = ctx.variant_ids
     title = "Scores"
     fig = new_page(title, "Final scores per variant: mean per seat, winner's score and winner's margin with 95% t "
@@ -125,45 +119,25 @@ def _scores_page(ctx: ReportContext, records: pd.DataFrame, game_rows: pd.DataFr
         ctx.add_all(table_pages("Scores (all variants)", format_frame(table)), "Scores (all variants)", "game")
 
 
-def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
+def _trace_page(ctx: Report) -> None:
     """Mean score after each turn for the winner and the other seats, with a 95% band, one panel per variant."""
     variants = ctx.variant_ids
-    # The baseline first; every variant's curve goes to the CSV, the first six are drawn.
+    bands = ctx["score_trace"]
+    # The baseline first; every variant's curve is in the table, the first six are drawn.
     order = [ctx.baseline] + [v for v in variants if v != ctx.baseline]
     shown = order[:6]
     title = "Score over the game"
     fig = new_page(title, "Mean score after each turn (bonus turns count as turns), winner vs the other seats, "
                    "with 95% t bands; drawn up to the turn that half of the games reached.")
-    rows_out = []
-    for i, v in enumerate(order):
-        rv = records[records["variant"] == v]
-        traces = [np.asarray(t, dtype=float) for t in rv["score_trace"]]
-        won = rv["win"].to_numpy(dtype=bool)
-        lengths = sorted(len(t) for t, w in zip(traces, won) if w) or [0]
-        horizon = int(lengths[len(lengths) // 2])
-        ax = None
-        if i < len(shown):
-            r, c = divmod(i, 3)
-            ax = fig.add_axes((0.07 + c * 0.32, 0.54 - r * 0.41, 0.26, 0.30))
-        for label, mask, color in (("winner", won, "C1"), ("other seats", ~won, "C0")):
-            # Seats x turns, NaN after a game's end, so each turn averages the games still running.
-            grid = np.full((int(mask.sum()), horizon), np.nan)
-            for row, t in enumerate(t for t, m in zip(traces, mask) if m):
-                grid[row, : min(len(t), horizon)] = t[:horizon]
-            intervals = [mean_t(grid[:, turn]) for turn in range(horizon)]
-            means = [iv.estimate for iv in intervals]
-            lows = [iv.low for iv in intervals]
-            highs = [iv.high for iv in intervals]
-            counts = (~np.isnan(grid)).sum(axis=0)
-            for turn, iv in enumerate(intervals):
-                rows_out.append({"variant": v, "group": label, "turn": turn + 1, "mean": iv.estimate,
-                                 "low": iv.low, "high": iv.high, "seats": int(counts[turn])})
-            if ax is not None:
-                xs = np.arange(1, horizon + 1)
-                ax.plot(xs, means, color=color, label=label)
-                ax.fill_between(xs, lows, highs, color=color, alpha=0.25, linewidth=0)
-        if ax is None:
-            continue
+    for i, v in enumerate(shown):
+        r, c = divmod(i, 3)
+        ax = fig.add_axes((0.07 + c * 0.32, 0.54 - r * 0.41, 0.26, 0.30))
+        for label, color in (("winner", "C1"), ("other seats", "C0")):
+            band = bands[(bands["variant"] == v) & (bands["group"] == label)]
+            xs = band["turn"].to_numpy(dtype=float)
+            ax.plot(xs, band["mean"].to_numpy(dtype=float), color=color, label=label)
+            ax.fill_between(xs, band["low"].to_numpy(dtype=float), band["high"].to_numpy(dtype=float), color=color,
+                            alpha=0.25, linewidth=0)
         ax.set_title(f"{v}" + (" (baseline)" if v == ctx.baseline else ""))
         ax.set_xlabel("turn")
         ax.set_ylabel("score (points)")
@@ -171,15 +145,13 @@ def _trace_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     if len(variants) > len(shown):
         fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; "
                  "all are in stats/score_trace.csv.", fontsize=8)
-    ctx.write_csv("score_trace", pd.DataFrame(rows_out))
     ctx.add(fig, title, "game")
 
 
-def _chart_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    shares = ps.chart_shares(records, ctx.rng)
-    dist = ps.different_values(records)
-    ctx.write_csv("chart_shares", shares)
-    ctx.write_csv("different_values", dist)
+def _chart_page(ctx: Report) -> None:
+    shares = ctx["chart_shares"]
+    dist = ctx["different_values"]
+    charts = dict(zip(ctx["charts"]["variant"], ctx["charts"]["chart"]))
     variants = ctx.variant_ids
     colors = _colors(variants)
     title = "Scoring chart: Ticket face value vs set bonus"
@@ -211,7 +183,7 @@ def _chart_page(ctx: ReportContext, records: pd.DataFrame) -> None:
     rows = []
     for v in variants:
         sub = dist[(dist["variant"] == v) & (dist["k"] >= 1)].sort_values("k")
-        row = {"variant": v, "chart": records.loc[records["variant"] == v, "chart"].iloc[0]}
+        row = {"variant": v, "chart": charts[v]}
         for _, r in sub.iterrows():
             row[f"k={int(r['k'])}"] = (f"+{int(r['step_points'])} pts; {100 * r['reached']:.0f}% reach; "
                                        f"win {100 * r['win_rate']:.0f}%" if not np.isnan(r["win_rate"]) else
@@ -229,11 +201,9 @@ def _chart_page(ctx: ReportContext, records: pd.DataFrame) -> None:
         ctx.add_all(table_pages("Scoring chart steps (all variants)", table), "Scoring chart steps", "game")
 
 
-def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
-    tv = ps.ticket_values(records, ctx.rng)
-    tall = ps.tall_tale_tickets(records, ctx.rng)
-    ctx.write_csv("ticket_values", tv)
-    ctx.write_csv("tall_tale_tickets", tall)
+def _tickets_pages(ctx: Report) -> None:
+    tv = ctx["ticket_values"]
+    tall = ctx["tall_tale_tickets"]
     variants = ctx.variant_ids
     colors = _colors(variants)
     title = "Ticket values: how often taken, by whom, and when stacks run out"
@@ -321,9 +291,8 @@ def _tickets_pages(ctx: ReportContext, records: pd.DataFrame) -> None:
             ctx.add_all(table_pages(name, format_frame(table)), name, "game")
 
 
-def _length_page(ctx: ReportContext, game_rows: pd.DataFrame) -> None:
-    length = ps.game_length(game_rows)
-    ctx.write_csv("game_length", length)
+def _length_page(ctx: Report) -> None:
+    length = ctx["game_length"]
     variants = ctx.variant_ids
     s = length.set_index("variant").reindex(variants)
     title = "Game length and what ends the game"
@@ -376,9 +345,8 @@ TALE_ROW_LABELS = {
 }
 
 
-def _tales_page(ctx: ReportContext, records: pd.DataFrame) -> None:
-    tales = ps.tale_table(records, ctx.rng)
-    ctx.write_csv("tale_table", tales)
+def _tales_page(ctx: Report) -> None:
+    tales = ctx["tale_table"]
     variants = ctx.variant_ids
     title = "Tales: bluffing and trust per row of the tale table"
     fig = new_page(title, "Left: share of all tales in each row of the rulebook's table. Right: bluff rate and trust "

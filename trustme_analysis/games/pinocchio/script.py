@@ -33,8 +33,7 @@ class Table:
 
     def __init__(self, game: pyspiel.Game | str, park: list[int], hands: list[list[int]]):
         if isinstance(game, str):
-            import trustme_analysis  # noqa: F401  (registers the game)
-
+            # Importing this module imported its package, which registered the game with pyspiel.
             game = pyspiel.load_game(game)
         self.game = game
         self.codec: A.ActionCodec = game.codec
