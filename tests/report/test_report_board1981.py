@@ -1,4 +1,4 @@
-"""Sweeps of the two Trust Me (1981) games through their plug-ins, and reports built from the stored records alone,
+"""Sweeps of the two Trust Me (1981) games through their registry entries, and reports built from the stored records alone,
 holding the games' pages (text read back with pypdf)."""
 
 from __future__ import annotations

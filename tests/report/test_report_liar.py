@@ -1,4 +1,4 @@
-"""A Liar sweep through its plug-in (both scoring modes, random and heuristic bots), and the report built from the
+"""A Liar sweep through its registry entry (both scoring modes, random and heuristic bots), and the report built from the
 stored records alone, holding the game's pages (text read back with pypdf)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tiny sweep plug-ins for OpenSpiel's ``kuhn_poker`` and ``goofspiel`` so the sweep tests need no Trust Me engine.
+"""Tiny registry entries for OpenSpiel's ``kuhn_poker`` and ``goofspiel`` so the sweep tests need no Trust Me engine.
 
 Imported by the sweep tests (and by the subprocesses they start); registering it makes ``game = "kuhn_poker"`` a valid
 spec. Setting ``SWEEP_TOY_DELAY`` (seconds per game) slows the records down so a test can stop a sweep half-way.

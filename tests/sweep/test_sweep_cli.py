@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 import pytest
-import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in)
+import sweep_toy_game  # noqa: F401  (registers the kuhn_poker entry)
 
 import trustme_analysis.report
 from trustme_analysis.sweep.__main__ import main

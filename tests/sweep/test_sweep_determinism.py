@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in and the "edge" bot)
+import sweep_toy_game  # noqa: F401  (registers the kuhn_poker entry and the "edge" bot)
 
 from trustme_analysis.outdir import RECORDS, load_manifest, load_records
 from trustme_analysis.sweep.play import COMMON_COLUMNS, replay_game

@@ -1,4 +1,4 @@
-"""Sweeps of the Pinocchio engine with its heuristic bot and its statistics plug-in (small variants, few games)."""
+"""Sweeps of the Pinocchio engine with its heuristic bot and its statistics (small variants, few games)."""
 
 from __future__ import annotations
 
@@ -48,7 +48,7 @@ def test_pinocchio_records_carry_common_and_game_columns(swept):
     assert {"variant", "param_players", "param_chart", "game_seed", "seat", "bot", "bot_knobs"} <= set(frame.columns)
     assert set(frame["param_chart"]) == {"1/3/6"}
     assert set(frame["param_players"]) == {2, 3}
-    # One winner per game (the plug-in's ``win`` column), whatever the line-up.
+    # One winner per game (the records' ``win`` column), whatever the line-up.
     assert (frame.groupby(["variant", "game_index"])["win"].sum() == 1).all()
     heuristic = frame[frame["bot"] == "heuristic"]
     assert {json.loads(k).get("bluff_rate") for k in heuristic["bot_knobs"]} >= {0.8}

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in)
+import sweep_toy_game  # noqa: F401  (registers the kuhn_poker entry)
 
 from trustme_analysis.sweep.__main__ import main
 from trustme_analysis.outdir import RECORDS, chunk_path, load_manifest, load_records

@@ -6,7 +6,7 @@ import copy
 import tomllib
 
 import pytest
-import sweep_toy_game  # noqa: F401  (registers the kuhn_poker plug-in and the "edge" bot)
+import sweep_toy_game  # noqa: F401  (registers the kuhn_poker entry and the "edge" bot)
 
 from trustme_analysis.sweep.__main__ import main
 from trustme_analysis.sweep.spec import SpecError, _coerce_param, default_spec_text, parse_spec

@@ -1,7 +1,7 @@
 """The PDF report built from stored sweep results (``python -m trustme_analysis.report OUTDIR``).
 
-:func:`build_report` reads ``OUTDIR/manifest.json`` and the record chunks, writes the statistics tables to
-``OUTDIR/stats/*.csv`` and the report to ``OUTDIR/report.pdf``; it never simulates.
+:func:`build_report` draws ``OUTDIR/report.pdf`` from the sweep's results set (:mod:`trustme_analysis.results`,
+computed from the stored records when missing or stale); it never simulates.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 
 def build_report(outdir: str | Path) -> Path:
-    """Build ``OUTDIR/report.pdf`` and ``OUTDIR/stats/*.csv`` from the sweep stored in ``outdir``; returns the PDF path.
+    """Draw ``OUTDIR/report.pdf`` from the results set of the sweep stored in ``outdir``; returns the PDF path.
 
     See :func:`trustme_analysis.report.build.build_report`.
     """

@@ -12,7 +12,7 @@ def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the exit code (2 when OUTDIR holds no sweep)."""
     parser = argparse.ArgumentParser(
         prog="python -m trustme_analysis.report",
-        description="Rebuild OUTDIR/stats/*.csv and OUTDIR/report.pdf from a stored sweep, without simulating.",
+        description="Rebuild the results set (OUTDIR/stats/) when the records changed, and draw OUTDIR/report.pdf, without simulating.",
     )
     parser.add_argument("outdir", help="the sweep's output folder (holds manifest.json and records/)")
     args = parser.parse_args(argv)

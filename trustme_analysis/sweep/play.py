@@ -2,7 +2,7 @@
 
 Everything here runs inside worker processes (local pool or Dask), so a :class:`ChunkTask` carries all it needs and
 pickles small; the game's records function travels by reference (module + name), and unpickling it imports its
-module, which registers the game's plug-in and, through ``trustme_analysis``, the games themselves.
+module, which (through ``trustme_analysis``) registers the games themselves.
 """
 
 from __future__ import annotations

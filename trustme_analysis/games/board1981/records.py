@@ -1,5 +1,5 @@
 """Records of Trust Me (1981) games for sweeps: the board game ``trustme_1981`` and its investing round alone
-``trustme_1981_investment``, and both games' sweep plug-ins.
+``trustme_1981_investment``: one row per seat of a finished game.
 
 The records read only the terminal ``state.snapshot()`` (its ``events`` included) and the game object's starting money
 and shares; every amount comes from the engine's own events (``invest``, ``payoff``, ``reserve_paid``), so no rule is

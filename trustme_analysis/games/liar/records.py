@@ -1,5 +1,5 @@
-"""Records of ``trustme_liar`` games (Cheat / "Menteur", Classique and Trust Me scoring) for sweeps, and the game's
-sweep plug-in.
+"""Records of ``trustme_liar`` games (Cheat / "Menteur", Classique and Trust Me scoring) for sweeps: one row per seat
+of a finished game.
 
 :func:`records` reads only the terminal ``state.snapshot()``: its ``events`` (plays, passes, challenges, burns, going
 out), its Classique ``ranks``, its ``points_by_source`` and ``end``. Hand sizes are followed through the events (cards

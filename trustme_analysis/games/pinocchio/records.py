@@ -1,4 +1,4 @@
-"""Records of Pinocchio games for sweeps, and the game's sweep plug-in.
+"""Records of Pinocchio games for sweeps: one row per seat of a finished game.
 
 :func:`records` turns a finished game into one row per seat. It reads only the terminal ``state.snapshot()`` and the
 engine's public :func:`trustme_analysis.games.pinocchio.score_breakdown` (the one place scoring lives), so no rule is
