@@ -16,7 +16,9 @@ only when a report is drawn. The parts:
 - ``statistics``: ``compute(builder)`` adds the game's tables to a results set (:mod:`trustme_analysis.results`);
 - ``pages``: ``draw(report)`` adds the game's report pages, drawn from the results set only;
 - ``strategy``: ``strategy_stats(game, decision_points) -> {name: table}`` for solved policies;
-- ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...).
+- ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...);
+- ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
+  one.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "kernel")
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,7 @@ class GameEntry:
     pages: Part = None
     strategy: Part = None
     simple_strategies: Part = None
+    kernel: Part = None
 
     def part(self, name: str) -> Any | None:
         """The part ``name`` (one of :data:`PARTS`), imported on first use; ``None`` if the game has none."""

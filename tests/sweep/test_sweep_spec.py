@@ -111,7 +111,7 @@ def test_no_lineups_means_random_bots_in_every_seat():
          r"^grid\.players: kuhn_poker rejects these parameters: .*\(in the variant players=1\)"),
         ({"params": {"players": 3}}, r"^grid\.players: is also fixed in params\.players"),
         ({"lineups": {"a": {"seats": [{"bot": "clever"}]}}},
-         r"^lineups\.a\.seats\[0\]\.bot: unknown bot kind 'clever'.*available: edge, policy, random"),
+         r"^lineups\.a\.seats\[0\]\.bot: unknown bot kind 'clever'.*available: edge, policy, probe, random, search"),
         ({"lineups": {"a": {"seats": [{"bot": "edge", "knobs": {"edn": "last"}}]}}},
          r"^lineups\.a\.seats\[0\]\.knobs: edge bot: unknown knob\(s\) \['edn'\]; valid knobs: end"),
         ({"lineups": {"a": {"seats": [{"bot": "edge", "knobs": {"end": "middle"}}]}}},
