@@ -18,6 +18,7 @@ import pandas as pd
 
 from trustme_analysis.outdir import RECORDS, load_manifest, load_records
 from trustme_analysis.registry import find_game
+from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
 from trustme_analysis.results.table import ResultSet, Table
 from trustme_analysis.stats.balance import equal_seats_test, games_table, ludii_metrics, seat_win_rates
 from trustme_analysis.stats.compare import GameMetric, biggest_changes, compare_to_baseline
@@ -89,13 +90,16 @@ def _default_comparison_games(games: pd.DataFrame) -> pd.DataFrame:
 def records_key(outdir: str | Path) -> dict[str, Any] | None:
     """What identifies the records of ``outdir`` (the spec's fingerprint and every chunk file with its size), or
     ``None`` when no records are stored."""
-    files = sorted((Path(outdir) / RECORDS).glob("*/chunk-*.parquet"))
+    root = Path(outdir)
+    files = sorted((root / RECORDS).glob("*/chunk-*.parquet"))
     if not files:
         return None
+    # The checks' sub-sweeps (OUTDIR/checks/) feed the trust and skill tables.
+    checks = sorted(root.glob(f"checks/*/{RECORDS}/*/chunk-*.parquet"))
     manifest = load_manifest(outdir)
     return {
         "fingerprint": manifest.get("fingerprint"),
-        "chunks": [[f.parent.name, f.name, f.stat().st_size] for f in files],
+        "chunks": [[str(f.relative_to(root)), f.stat().st_size] for f in files + checks],
     }
 
 
@@ -117,6 +121,8 @@ def compute(outdir: str | Path) -> ResultSet:
     if statistics is not None:
         statistics(b)
     comparisons = _comparisons(b)
+    _lineup_comparison(b)
+    _checks(b, outdir)
     _headlines(b, comparisons)
     return b.results
 
@@ -167,6 +173,64 @@ def _comparisons(b: Builder) -> pd.DataFrame:
     return comp
 
 
+def _lineup_comparison(b: Builder) -> None:
+    """With several line-ups: every compared measure of each rule variant under each line-up, side by side."""
+    variants = b.manifest.get("variants", [])
+    lineups = list(dict.fromkeys(str(v.get("lineup", "")) for v in variants))
+    if len(lineups) < 2:
+        return
+    rows = []
+    for v in variants:
+        vid = v.get("id")
+        games = b.comparison_games[b.comparison_games["variant"] == vid]
+        if games.empty:
+            continue
+        rule = ", ".join(f"{k}={val}" for k, val in (v.get("grid") or {}).items()) or "the spec's rules"
+        for metric in b.comparison_metrics:
+            if metric.column not in games.columns:
+                continue
+            values = games[metric.column].to_numpy(dtype=float)
+            values = values[~np.isnan(values)]
+            if metric.kind == "rate":
+                est, low, high = wilson(int(values.sum()), values.size)
+            else:
+                iv = mean_t(values)
+                est, low, high = iv.estimate, iv.low, iv.high
+            rows.append({"rules": rule, "lineup": str(v.get("lineup", "")), "variant": vid, "measure": metric.name,
+                         "unit": metric.unit, "value": est, "low": low, "high": high, "games": int(values.size)})
+    b.add("lineup_comparison", pd.DataFrame(rows), "Each measure under each line-up",
+          "Per rule variant, the value of every compared measure under each line-up of players, side by side: a "
+          "conclusion holds under competent play when it holds in the competent line-up's row.",
+          "Wilson 95% for shares of games, t 95% for means")
+
+
+def _checks(b: Builder, outdir: str | Path) -> None:
+    """The challengers' win rates, the verdicts and the skill trace, when the spec asked for them."""
+    if not load_index(outdir):
+        return
+    lineup_of = {str(v.get("id")): str(v.get("lineup", "")) for v in b.manifest.get("variants", [])}
+    trust, verdicts = trust_tables(outdir, lineup_of)
+    if len(trust):
+        b.add("trust", trust, "Challengers against the line-ups",
+              "Each challenger (a probe: one of the game's named fixed strategies; or the search player) sits in one "
+              "seat, the line-up's own bots in the others, seats rotating; win rate = share of its games it won; "
+              "fair = 1 / players; edge = win rate - fair.", "Wilson 95%",
+              {"win_rate": "share of games", "fair": "share of games", "edge": "share of games"})
+        b.add("trust_verdicts", verdicts, "Can these players be trusted?",
+              f"Per tested variant, the challenger with the best lower bound. exploitable: its lower 95% bound beats "
+              f"the fair share by more than {MARGIN:.0%}; no weakness found: every challenger's upper bound is within "
+              f"{MARGIN:.0%} of the fair share; inconclusive otherwise.", "Wilson 95%",
+              {"win_rate": "share of games"})
+    trace, summary = skill_tables(outdir)
+    if len(trace):
+        b.add("skill_trace", trace, "Skill trace",
+              "Search players of growing budget, each against the previous one (the stronger in one seat, seats "
+              "rotating): the stronger's win rate at each step.", "Wilson 95%", {"win_rate": "share of games"})
+        b.add("skill_summary", summary, "Skill vs luck",
+              "Mean over the steps of (win rate - fair) / (1 - fair): 0 when more thinking never helps (luck), 1 when "
+              "the stronger player always wins (skill).", "normal approximation 95%")
+
+
 def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
     """The findings the first page states: the baseline's seat balance and measures, then the biggest changes."""
     rows: list[dict[str, Any]] = []
@@ -196,14 +260,20 @@ def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
         rows.append({"kind": "baseline", "variant": base, "measure": metric.name, "unit": metric.unit,
                      "value": est, "low": low, "high": high, "reference": math.nan, "p": math.nan,
                      "games": int(values.size)})
+    if "trust_verdicts" in b.results:
+        for r in b.results["trust_verdicts"].itertuples():
+            rows.append({"kind": "trust", "variant": r.variant, "measure": f"{r.best_challenger} against {r.lineup}",
+                         "unit": "share of games", "value": r.win_rate, "low": r.low, "high": r.high,
+                         "reference": r.fair, "p": math.nan, "games": r.games, "verdict": r.verdict})
     top = biggest_changes(comparisons, limit=HEADLINE_CHANGES)
     for r in top[top["significant"].astype(bool)].itertuples() if len(top) else []:
         rows.append({"kind": "change", "variant": r.variant, "measure": r.metric, "unit": r.unit,
                      "value": r.difference, "low": r.low, "high": r.high, "reference": r.baseline_value,
                      "p": r.p_holm, "games": math.nan})
-    columns = ["kind", "variant", "measure", "unit", "value", "low", "high", "reference", "p", "games"]
+    columns = ["kind", "variant", "measure", "unit", "value", "low", "high", "reference", "p", "games", "verdict"]
     b.add("headlines", pd.DataFrame(rows, columns=columns), "Headline findings",
           "The baseline's seat win rates (reference: the fair rate), the chi-square test of equal seats (p-value), "
           "the baseline's value on every compared measure, and the significant changes versus the baseline "
-          "(value: variant minus baseline; reference: the baseline's value; p: Holm-adjusted).",
+          "(value: variant minus baseline; reference: the baseline's value; p: Holm-adjusted), and for each line-up "
+          "tested, the strongest challenger's win rate (reference: the fair share) with the verdict.",
           "Wilson 95% for shares of games, t 95% for means; changes: Newcombe / Welch 95%")

@@ -26,7 +26,7 @@ from trustme_analysis.sweep.play import ChunkTask, chunk_tasks, run_chunk
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME
-from trustme_analysis.sweep.spec import Spec
+from trustme_analysis.sweep.spec import Spec, parse_spec
 
 
 class SweepError(RuntimeError):
@@ -346,11 +346,13 @@ def run_sweep(
             say(f"all {len(tasks)} chunks are already stored in {outdir}; the manifest now has the spec's new title, "
                 "question or baseline")
 
+    checked_now = run_checks(spec, outdir, workers=workers, dask=dask, quiet=quiet, stream=stream)
+
     report_path: Path | None = None
     if report:
         existing = outdir / REPORT
-        if (not todo and not retitled and not solved_now and existing.is_file() and stored is not None
-                and stored.get("complete")):
+        if (not todo and not retitled and not solved_now and not checked_now and existing.is_file()
+                and stored is not None and stored.get("complete")):
             say(f"report already built: {existing}")
             report_path = existing
         else:
@@ -373,3 +375,24 @@ def run_sweep(
         report=report_path,
     )
 
+
+
+def run_checks(spec: Spec, outdir: Path, *, workers: int | None, dask: Any, quiet: bool, stream: TextIO) -> bool:
+    """Play the sub-sweeps of the spec's ``[trust]`` and ``[skill]`` tables under ``OUTDIR/checks/`` (resuming like
+    any sweep); returns whether any game was played now."""
+    from trustme_analysis.sweep.checks import CHECKS_DIR, checks_of, write_index
+
+    checks = checks_of(spec)
+    if not checks:
+        return False
+    played = False
+    for check in checks:
+        sub = parse_spec(check.data, name=check.name)
+        if not quiet:
+            print(f"check {check.name} ({check.kind}): {len(sub.variants)} line-up(s) x {sub.games} games",
+                  file=stream, flush=True)
+        result = run_sweep(sub, workers=workers, dask=dask, out=outdir / CHECKS_DIR / check.name, report=False,
+                           quiet=True, stream=stream)
+        played = played or result.games_played > 0
+    write_index(outdir, checks)
+    return played

@@ -36,6 +36,8 @@ TOP_LEVEL_KEYS = (
     "chunk_size",
     "baseline",
     "solve",
+    "trust",
+    "skill",
 )
 
 #: Name of the embedded default spec (package data) and of its output folder under ``reports/out/``.
@@ -87,6 +89,9 @@ class Spec:
     variants: tuple[Variant, ...]
     #: The ``[[solve]]`` sections (:class:`trustme_analysis.solve.spec.SolveSpec`), solved before the games are played.
     solves: tuple[Any, ...] = ()
+    #: How far the players can be trusted (:mod:`trustme_analysis.sweep.checks`): challengers, and a skill trace.
+    trust: Any = None
+    skill: Any = None
 
     @property
     def chunks_per_variant(self) -> int:
@@ -122,6 +127,8 @@ class Spec:
             "out": self.out,
             "chunk_size": self.chunk_size,
             "baseline": self.baseline_table(),
+            **({"trust": self.trust.as_dict()} if self.trust is not None else {}),
+            **({"skill": self.skill.as_dict()} if self.skill is not None else {}),
         }
 
     def data_fingerprint(self) -> dict[str, Any]:
@@ -194,6 +201,15 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         from trustme_analysis.solve.spec import parse_solves  # the solve layer builds on this module
 
         solves = parse_solves(data["solve"])
+    trust = skill = None
+    if "trust" in data:
+        from trustme_analysis.sweep.checks import parse_trust
+
+        trust = parse_trust(data["trust"], lineups, pyspiel.load_game(variants[0].game_string))
+    if "skill" in data:
+        from trustme_analysis.sweep.checks import parse_skill
+
+        skill = parse_skill(data["skill"])
     return Spec(
         name=name,
         path=path,
@@ -210,6 +226,8 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         baseline=baseline,
         variants=variants,
         solves=solves,
+        trust=trust,
+        skill=skill,
     )
 
 
