@@ -195,7 +195,7 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     grid = _parse_grid(data.get("grid"), spec_params, game, params)
     lineups = parse_lineups(data.get("lineups"))
     variants = _expand(game, params, grid, lineups)
-    baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants)
+    baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants, spec_params)
     solves: tuple[Any, ...] = ()
     if "solve" in data:
         from trustme_analysis.solve.spec import parse_solves  # the solve layer builds on this module
@@ -379,7 +379,8 @@ def _expand(
 
 
 def _parse_baseline(
-    table: Any, grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, LineUp], variants: Sequence[Variant]
+    table: Any, grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, LineUp], variants: Sequence[Variant],
+    spec_params: Mapping[str, Any],
 ) -> str:
     if table is None:
         return variants[0].id
@@ -392,12 +393,8 @@ def _parse_baseline(
         if name not in table:
             wanted[name] = values[0]  # unspecified: the grid's first value, as for the default baseline
             continue
-        # The same spelling as the grid (a TOML list for a chart) is accepted.
-        value = table[name]
-        if isinstance(value, list) and all(type_ok(v, int) for v in value):
-            value = LIST_SEPARATOR.join(str(v) for v in value)
-        if isinstance(values[0], float) and type_ok(value, float):
-            value = float(value)
+        # Read exactly as the grid's values were (a TOML list for a chart becomes the same "/"-joined text).
+        value = _coerce_param(f"baseline.{name}", table[name], spec_params[name])
         if value not in values or isinstance(value, bool) != isinstance(values[0], bool):
             listed = ", ".join(str(v) for v in values)
             raise SpecError(f"baseline.{name}", f"{table[name]!r} is not one of the grid's values ({listed})")
