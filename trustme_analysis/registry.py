@@ -17,6 +17,8 @@ only when a report is drawn. The parts:
 - ``pages``: ``draw(report)`` adds the game's report pages, drawn from the results set only;
 - ``strategy``: ``strategy_stats(game, decision_points) -> {name: table}`` for solved policies;
 - ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...);
+- ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
+  each candidate world (the search player's belief model);
 - ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
   one.
 """
@@ -38,7 +40,7 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "kernel")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "belief", "kernel")
 
 
 @dataclass(frozen=True)
@@ -54,6 +56,7 @@ class GameEntry:
     pages: Part = None
     strategy: Part = None
     simple_strategies: Part = None
+    belief: Part = None
     kernel: Part = None
 
     def part(self, name: str) -> Any | None:
