@@ -31,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "runouts_to_end": 2,
     "coin_variant": False,
     "voting": "simultaneous",
-    "coin_tossers": "any",
+    "coin_tossers": "dissenters",
     "empty_deck": "skip",
     "utility": "win_loss",
 }
@@ -57,9 +57,11 @@ PARAMETERS: dict[str, str] = {
     "coin_variant": "The 4-Player Coin Variant (only with players=4).",
     "voting": "Assumption: 'simultaneous' (no voter sees another vote before all are cast) or 'sequential' (in turn "
     "order from the active player's left, each voter sees the earlier votes). The text allows both.",
-    "coin_tossers": "Assumption (coin variant): 'any' non-active player with an unused Coin may toss, or only "
-    "'dissenters' who voted against the majority result. The offer goes round in turn order from the active "
-    "player's left; the first toss ends the offers (one toss per turn).",
+    "coin_tossers": "Assumption (coin variant): who may toss, \"to try and change the result of the majority if "
+    "they do not agree with the outcome\": only 'dissenters' (voted against the majority result; the default, the "
+    "text's reading) or 'any' non-active player with an unused Coin. The offer goes round in turn order from the "
+    "active player's left and the first toss ends the offers (\"only one player may choose to toss the Coin per "
+    "turn\"), so the left neighbour has first call on a once-per-game resource.",
     "empty_deck": "Assumption: a draw or Park refill needed while the deck is empty. 'skip': it does not happen "
     "(the Park may stay empty until the deck is refilled; a player without a card passes). 'reshuffle': the discard "
     "pile is shuffled into a new deck at once to make it. Either way a draw that empties the deck, or finds it "
@@ -102,6 +104,24 @@ FIXED_ASSUMPTIONS: tuple[dict[str, str], ...] = (
         "value": "public",
         "text": "Tickets lie face-down but every gain is announced by the play (set size, revealed tale), so the "
         "Tickets each player holds are public information.",
+    },
+    {
+        "parameter": "reputation_needs_a_ticket",
+        "value": "not offered",
+        "text": "'Gain exactly 1 Ticket of a value equal to the number of Characters you are discarding': Use "
+        "Reputation is not offered for a set or run whose Ticket stack is empty (it would gain nothing).",
+    },
+    {
+        "parameter": "deck_runs_out",
+        "value": "last card drawn",
+        "text": "'When the Character deck runs out of Characters': the deck runs out when its last Character is "
+        "drawn (into a hand or the Park), not when a later draw finds it empty.",
+    },
+    {
+        "parameter": "voting_fixed",
+        "value": "whole game",
+        "text": "Players 'decide if they want to declare together or one by one' for each tale; the voting mode "
+        "(the voting parameter) is fixed for a whole game instead.",
     },
     {
         "parameter": "discard_pile_known",
