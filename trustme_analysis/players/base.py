@@ -28,8 +28,12 @@ class TrustMeBot(pyspiel.Bot):
         self.rng = rng
 
     def choose(self, state: pyspiel.State) -> int:
-        """The action this bot takes in ``state`` (where it is this bot's turn to act)."""
-        raise NotImplementedError
+        """The action this bot takes in ``state`` (where it is this bot's turn to act).
+
+        By default a draw from :meth:`action_probabilities`, so a bot that states its mixed strategy plays exactly
+        the strategy that is measured (exploitability, best responses); bots without one override this.
+        """
+        return sample_action(self.action_probabilities(state), self.rng)
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The probability with which this bot takes each legal action in ``state`` (its own turn).
@@ -51,6 +55,18 @@ class TrustMeBot(pyspiel.Bot):
     def knobs(self) -> dict:
         """The bot's tunable settings as a plain dict (recorded with sweep results)."""
         return {}
+
+
+def sample_action(probs: dict[int, float], rng: np.random.Generator) -> int:
+    """One action drawn from ``{action: probability}`` with a single uniform number (in the dict's order); a sure
+    action draws nothing."""
+    if len(probs) == 1:
+        return int(next(iter(probs)))
+    actions = list(probs)
+    cumulative = np.cumsum([probs[a] for a in actions])
+    # Probabilities may not sum to exactly 1 in floating point: scale the draw instead of renormalising.
+    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+    return int(actions[min(index, len(actions) - 1)])
 
 
 class UniformRandomBot(TrustMeBot):

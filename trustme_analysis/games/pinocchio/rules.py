@@ -143,6 +143,20 @@ CHARACTER_NAMES = ("Pinocchio", "The Cat & The Fox", "The Doctors", "The Judge",
 TICKET_NAMES = ("Cotton Candy", "Kite", "Puppet Show", "Merry-Go-Round", "Ferris Wheel", "Roller Coaster")
 
 
+def ticket_for_tale(stacks_left: Sequence[int], difference: int) -> int:
+    """The Ticket a trusted tall tale of card difference ``difference`` gains: "a Ticket equal to the difference
+    ... If there are no Tickets of this value remaining, take a Ticket with the next lower value"; 0 when no lower
+    value is left either (the tale still succeeds, without a Ticket: the ``tall_tale_no_ticket`` assumption).
+
+    >>> ticket_for_tale([1, 0, 2], 2), ticket_for_tale([0, 0, 2], 2)
+    (1, 0)
+    """
+    for value in range(difference, 0, -1):
+        if stacks_left[value - 1] > 0:
+            return value
+    return 0
+
+
 def score_breakdown(tickets_per_value: Sequence[int], chart: Sequence[int]) -> dict[str, int]:
     """Final Scoring for one player: Ticket face values plus the chart for the number of different values.
 

@@ -17,7 +17,7 @@ from typing import Any
 import pyspiel
 
 from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.rules import score_breakdown
+from trustme_analysis.games.pinocchio.rules import score_breakdown, ticket_for_tale
 
 # Phases, in the order they occur.
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
@@ -498,10 +498,7 @@ class PinocchioState(pyspiel.State):
 
     def _gain_ticket(self, p: int, requested: int, route: str, exact: bool) -> None:
         """Take a Ticket of ``requested`` value, or (a tale, ``exact=False``) the next lower one left, or none."""
-        value = requested
-        if not exact:
-            while value >= 1 and not self._stacks[value - 1]:
-                value -= 1
+        value = requested if exact else ticket_for_tale(self._stacks, requested)
         if value >= 1:
             self._stacks[value - 1] -= 1
             self._tickets[p][value - 1] += 1
