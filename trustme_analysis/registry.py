@@ -50,6 +50,9 @@ class GameEntry:
     short_name: str
     title: str = ""
     package: str = ""
+    #: Rule parameters that change only how a finished game is scored (a chart, points, the utility), never the
+    #: play: variants that differ only in them, played by players that do not read them, are the same games.
+    scoring_only: tuple[str, ...] = ()
     records: Part = None
     bots: Part = None
     statistics: Part = None

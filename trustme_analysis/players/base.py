@@ -21,6 +21,10 @@ class TrustMeBot(pyspiel.Bot):
 
     #: Short name used in sweep specs and records (e.g. ``"random"``, ``"heuristic"``).
     kind: str = "bot"
+    #: The game's scoring-only rule parameters (its registry entry's ``scoring_only``) this bot's decisions use;
+    #: ``None``: it may use any (the safe default). A comparison of variants that differ only in parameters no
+    #: bot of the line-up reads compares the same play, scored differently.
+    reads: tuple[str, ...] | None = None
 
     def __init__(self, player_id: int, rng: np.random.Generator):
         pyspiel.Bot.__init__(self)
@@ -73,6 +77,7 @@ class UniformRandomBot(TrustMeBot):
     """Picks uniformly among the legal actions; works for every game."""
 
     kind = "random"
+    reads = ()
 
     def choose(self, state: pyspiel.State) -> int:
         legal = state.legal_actions(self.player_id)

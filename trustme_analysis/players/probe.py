@@ -50,6 +50,7 @@ class ProbeBot(TrustMeBot):
         self.base = base
         self.base_kind = base_kind
         self.base_knobs = dict(base_knobs or {})
+        self.reads = base.reads
 
     def knobs(self) -> dict:
         """The knobs as a plain dict."""

@@ -164,6 +164,8 @@ class PinocchioHeuristicBot(TrustMeBot):
     """
 
     kind = "heuristic"
+    #: Cashing weighs the chart's set bonus; nothing else it decides on is a scoring-only parameter.
+    reads = ("chart",)
 
     def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, knobs: PinocchioKnobs):
         super().__init__(player_id, rng)

@@ -36,6 +36,9 @@ DEFAULTS: dict[str, Any] = {
     "utility": "win_loss",
 }
 
+#: Parameters that change only the scoring of a finished game (Final Scoring's chart, what returns() gives).
+SCORING_ONLY = ("chart", "utility")
+
 #: One line per parameter: what it encodes. "Assumption" marks the points the rule text leaves open.
 PARAMETERS: dict[str, str] = {
     "players": "Number of players, 2 to 4 (Components: 4 Player Aid cards).",
