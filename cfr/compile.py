@@ -85,6 +85,8 @@ __all__ = [
 #: utilities are nearly all distinct would otherwise keep a Python tuple per terminal).
 _MAX_SHARED_UTILITIES = 1 << 16
 
+_CHANCE_ID = int(pyspiel.PlayerId.CHANCE)
+
 _TURN_BASED_HINT = (
     "load it through the game transform turn_based_simultaneous_game, e.g. "
     "pyspiel.load_game('turn_based_simultaneous_game(game=matrix_rps())'), or call "
@@ -194,7 +196,9 @@ def _walk(game: pyspiel.Game, max_histories: int):
             push_utility(row)
             continue
         push_utility(-1)
-        if state.is_chance_node():
+        # One current_player call tells chance from decision nodes (is_chance_node would be a second call).
+        cur = state.current_player()
+        if cur == _CHANCE_ID:
             outcomes = state.chance_outcomes()
             if not outcomes:
                 raise UnsupportedGameError(
@@ -206,7 +210,6 @@ def _walk(game: pyspiel.Game, max_histories: int):
             actions = [a for a, _ in outcomes]
             probs = [p for _, p in outcomes]
         else:
-            cur = state.current_player()
             if cur < 0:
                 hint = f"; {_TURN_BASED_HINT}" if cur == pyspiel.PlayerId.SIMULTANEOUS else ""
                 raise UnsupportedGameError(

@@ -7,20 +7,14 @@ float64 per history for reaches and one for values.
 The probability of the edge into node ``i`` is ``policy[edge_slot[i]]`` for a decision edge and ``chance_prob[i]``
 otherwise; the kernels read it on the fly (``use_policy=True``) rather than keep an edge-probability array. With
 ``use_policy=False`` the caller's ``chance_prob`` argument is a full edge-probability array and ``policy`` is unused.
+
+The hot loops spell that expression out instead of calling a helper: a numba function taking arrays, called once per
+history, costs reference counting on every call (measured 20x slower on liars_dice).
 """
 
 from __future__ import annotations
 
 import numba
-
-
-@numba.njit(cache=True, inline="always")
-def _prob(i, edge_slot, policy, chance_prob, use_policy):
-    if use_policy:
-        s = edge_slot[i]
-        if s >= 0:
-            return policy[s]
-    return chance_prob[i]
 
 
 @numba.njit(cache=True)
@@ -43,7 +37,8 @@ def forward_reach(parent, edge_owner, edge_slot, policy, chance_prob, use_policy
         if skip_player >= 0 and edge_owner[i] == skip_player and edge_slot[i] >= 0:
             p = 1.0
         else:
-            p = _prob(i, edge_slot, policy, chance_prob, use_policy)
+            s = edge_slot[i]
+            p = policy[s] if use_policy and s >= 0 else chance_prob[i]
         out[i] = out[parent[i]] * p
 
 
@@ -59,7 +54,8 @@ def backward_values(child_start, child_count, utility_index, utilities, edge_slo
             lo = child_start[i]
             v = 0.0
             for j in range(lo, lo + c):
-                v += _prob(j, edge_slot, policy, chance_prob, use_policy) * out[j]
+                s = edge_slot[j]
+                v += (policy[s] if use_policy and s >= 0 else chance_prob[j]) * out[j]
             out[i] = v
 
 
@@ -69,7 +65,19 @@ def cfr_regrets(parent, child_start, child_count, player_of, edge_owner, edge_sl
     """One CFR evaluation for ``player``: counterfactual reach down, values up, and every slot's instantaneous
     counterfactual regret ``sum over histories h of reach_-i(h) * (v(h a) - v(h))`` added into ``inst`` (indexed
     from the player's first slot ``slot_lo``)."""
-    forward_reach(parent, edge_owner, edge_slot, policy, chance_prob, True, player, reach)
+    n = parent.shape[0]
+    if n == 0:
+        return
+    reach[0] = 1.0
+    for i in range(1, n):
+        s = edge_slot[i]
+        if s < 0:
+            p = chance_prob[i]
+        elif edge_owner[i] == player:
+            p = 1.0
+        else:
+            p = policy[s]
+        reach[i] = reach[parent[i]] * p
     for i in range(child_start.shape[0] - 1, -1, -1):
         c = child_count[i]
         if c == 0:
@@ -78,7 +86,8 @@ def cfr_regrets(parent, child_start, child_count, player_of, edge_owner, edge_sl
         lo = child_start[i]
         v = 0.0
         for j in range(lo, lo + c):
-            v += _prob(j, edge_slot, policy, chance_prob, True) * val[j]
+            s = edge_slot[j]
+            v += (policy[s] if s >= 0 else chance_prob[j]) * val[j]
         val[i] = v
         if player_of[i] == player:
             r = reach[i]
@@ -129,7 +138,8 @@ def best_response_depthwise(depth_start, child_start, child_count, player_of, in
                 first = child_start[i]
                 v = 0.0
                 for j in range(first, first + c):
-                    v += _prob(j, edge_slot, policy, chance_prob, True) * val[j]
+                    s = edge_slot[j]
+                    v += (policy[s] if s >= 0 else chance_prob[j]) * val[j]
                 val[i] = v
         for i in range(lo, hi):
             if child_count[i] > 0 and player_of[i] == player:
@@ -156,7 +166,8 @@ def best_response_values(child_start, child_count, player_of, infoset, edge_slot
             first = child_start[i]
             v = 0.0
             for j in range(first, first + c):
-                v += _prob(j, edge_slot, policy, chance_prob, True) * val[j]
+                s = edge_slot[j]
+                v += (policy[s] if s >= 0 else chance_prob[j]) * val[j]
             val[i] = v
     return val[0] if val.shape[0] else 0.0
 
