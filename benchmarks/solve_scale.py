@@ -30,6 +30,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -236,6 +237,8 @@ def solve_to_share(game_name: str, share: float, budget: float, algorithm: str, 
         "iterate_s": solver.seconds, "evaluate_s": evaluate_s, "total_s": time.perf_counter() - started,
         "cpu_s": time.process_time() - cpu0, "exploitability": value, "target": target,
         "solved": value <= target and time.perf_counter() - started <= budget,
+        # Lifetime peak of the whole process (interpreter and libraries included), in bytes.
+        "max_rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024,
     }
 
 
@@ -248,12 +251,13 @@ def ladder_table(games: list[str], share: float, budget: float, algorithm: str, 
         rows.append([name, f"{data['histories']:,}", f"{data['compile_s']:.0f}", data["iterations"],
                      f"{data['iterate_s']:.0f}", f"{data['evaluate_s']:.0f}",
                      f"{data['total_s']:.0f} / {data['cpu_s']:.0f}", f"{data['exploitability']:.4g}",
-                     f"{data['target']:.4g}", "yes" if data["solved"] else "NO"])
+                     f"{data['target']:.4g}", f"{data['max_rss'] / 2**30:.2f} ({data['max_rss'] / data['histories']:.0f})",
+                     "yes" if data["solved"] else "NO"])
         if not data["solved"]:
             break
         largest = max(largest, data["histories"])
     header = ["game", "histories", "compile s", "iterations", "iterate s", "evaluate s", "total s (wall / CPU)",
-              "exploitability", "target", f"solved in {budget:.0f} s"]
+              "exploitability", "target", "process peak RSS GiB (B/h)", f"solved in {budget:.0f} s"]
     return _table(header, rows), largest
 
 

@@ -149,6 +149,13 @@ def _slots(depth, player, infoset, action, child_count, num_players, new_of_raw,
 
 
 @numba.njit(cache=True)
+def _depth_counts(depth, out):
+    """``out[d + 1]`` = number of histories at depth ``d`` (np.bincount would first copy the depths to int64)."""
+    for i in range(depth.shape[0]):
+        out[depth[i] + 1] += 1
+
+
+@numba.njit(cache=True)
 def _bfs_order(depth, depth_start, order):
     """Stable counting sort of the preorder by depth: the breadth-first numbering (``order[new] = old``)."""
     n = depth.shape[0]
@@ -313,9 +320,9 @@ def from_preorder(
         uniform[p] = bool(np.all(min_d[lo:hi] == max_d[lo:hi]))
 
     # Breadth-first layout.
-    counts_d = np.bincount(depth, minlength=max_depth + 1) if n else np.zeros(1, dtype=np.int64)
     depth_start = np.zeros(max_depth + 2, dtype=np.int64)
-    np.cumsum(counts_d, out=depth_start[1:])
+    _depth_counts(depth, depth_start)
+    np.cumsum(depth_start, out=depth_start)
     idx = np.int32 if n < 2**31 - 1 else np.int64
     bfs = np.empty(n, dtype=idx)
     _bfs_order(depth, depth_start, bfs)
