@@ -2,10 +2,12 @@
 
 Run: ``python benchmarks/kernels_liar.py [--seconds S] [--repeat R] [--verify N] [--jobs J] [--skip-compile]``.
 
-- **games/s**: for each variant of ``kernel.BENCHMARK_VARIANTS``, uniform random games through the pyspiel API (the
-  loop of ``benchmarks/playouts.py``: ``legal_actions()`` then a uniform pick, chance by ``chance_outcomes()``) and
-  through ``Kernel.play_random`` (records built, columnar), alternating for ``--repeat`` rounds on one core; each figure
-  is its fastest round and the ratio is kernel / pyspiel (the machines are shared and noisy: compare ratios).
+- **games/s per core**: for each variant of ``kernel.BENCHMARK_VARIANTS``, uniform random games through the pyspiel
+  API (the loop of ``benchmarks/playouts.py``: ``legal_actions()`` then a uniform pick, chance by
+  ``chance_outcomes()``) and through ``Kernel.play_random`` (records built, columnar), alternating for ``--repeat``
+  rounds in this one process. Rates are games per CPU second of the process (``time.process_time``), which time
+  spent waiting for a core on a shared machine does not inflate; each figure is its fastest round and the ratio is
+  kernel / pyspiel.
 - **rollouts/s** of ``Kernel.rollouts`` from the position after the deal.
 - **compile**: seconds from a fresh interpreter to the first finished kernel game, with an empty numba cache (cold,
   in a temporary ``NUMBA_CACHE_DIR``) and again with that cache filled (warm); the import of the package counted apart.
@@ -29,7 +31,6 @@ import numpy as np
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from playouts import random_playouts  # the pyspiel-API reference loop (same directory)
 from trustme_analysis.games.liar.kernel import BENCHMARK_VARIANTS, Kernel
 
 #: Reduced variants for ``--verify`` besides the benchmark ones (every parameter of the engine moved somewhere).
@@ -51,36 +52,60 @@ VERIFY_VARIANTS = [
 CHUNK = 10_000
 
 
+def pyspiel_rate(game: pyspiel.Game, seconds: float, seed: int) -> tuple[int, float]:
+    """Uniform random games through the pyspiel API for about ``seconds`` of CPU; return (games, CPU seconds).
+
+    The loop of ``benchmarks/playouts.py``, timed in CPU seconds.
+    """
+    rng = np.random.default_rng(seed)
+    games = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes, probs = zip(*state.chance_outcomes())
+                action = outcomes[rng.choice(len(outcomes), p=np.asarray(probs) / sum(probs))]
+            else:
+                legal = state.legal_actions()
+                action = legal[rng.integers(len(legal))]
+            state.apply_action(action)
+        games += 1
+    return games, time.process_time() - start
+
+
 def kernel_rate(kernel: Kernel, seconds: float, first_seed: int) -> tuple[int, float]:
-    """Play chunks of kernel games for about ``seconds``; return (games, elapsed)."""
+    """Play chunks of kernel games for about ``seconds`` of CPU; return (games, CPU seconds)."""
     games, chunk = 0, 256
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         kernel.play_random(np.arange(first_seed + games, first_seed + games + chunk, dtype=np.uint64))
         games += chunk
         chunk = min(chunk * 2, CHUNK)
-    return games, time.perf_counter() - start
+    return games, time.process_time() - start
 
 
 def speed_table(seconds: float, repeat: int) -> None:
+    print("games (and rollouts) per CPU second of one process, fastest of the rounds")
     print(f"{'variant':20s} {'pyspiel g/s':>12s} {'kernel g/s':>12s} {'ratio':>8s} {'turns/game':>11s} "
           f"{'rollouts/s':>11s}")
     for label, game_string in BENCHMARK_VARIANTS.items():
         game = pyspiel.load_game(game_string)
         kernel = Kernel(game)
         kernel.play_random(np.zeros(1, dtype=np.uint64))  # compiled (or loaded) before timing
+        kernel.rollouts(kernel.new_state(seed=1), 1, seed=0)
         best_py = best_k = 0.0
         for r in range(repeat):
-            n, _, elapsed = random_playouts(game_string, seconds, seed=r)
+            n, elapsed = pyspiel_rate(game, seconds, seed=r)
             best_py = max(best_py, n / elapsed)
             n, elapsed = kernel_rate(kernel, seconds, first_seed=r * 10**9)
             best_k = max(best_k, n / elapsed)
         turns = kernel.play_random(np.arange(2000, dtype=np.uint64)).columns["turns"][:, 0].mean()
         state = kernel.new_state(seed=1)
-        count = 2000
-        start = time.perf_counter()
+        count = 20_000
+        start = time.process_time()
         kernel.rollouts(state, count, seed=2)
-        rollouts = count / (time.perf_counter() - start)
+        rollouts = count / (time.process_time() - start)
         print(f"{label:20s} {best_py:12.0f} {best_k:12.0f} {best_k / best_py:8.1f} {turns:11.1f} {rollouts:11.0f}")
 
 
@@ -139,11 +164,11 @@ def _verify_job(args: tuple[str, int, int]) -> tuple[str, int, int, float]:
 
 
 def verify_all(total: int, jobs: int) -> None:
-    variants = list(BENCHMARK_VARIANTS.values()) + VERIFY_VARIANTS
+    variants = list(dict.fromkeys([*BENCHMARK_VARIANTS.values(), *VERIFY_VARIANTS]))
     # Full-deck games replay slowly through the engine (thousands of legal plays to list per step): a quarter of them.
     weights = np.array([0.25 if "values" not in v else 1.0 for v in variants])
     counts = np.floor(total * weights / weights.sum()).astype(int)
-    counts[-2] += total - counts.sum()
+    counts[-1] += total - counts.sum()
     tasks = []
     for game_string, count in zip(variants, counts):
         for first in range(0, count, 500):

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar import kernel_play
+from trustme_analysis.games.liar import kernel_core
 from trustme_analysis.games.liar.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
 from trustme_analysis.games.liar.kernel_records import COLUMNS
 from trustme_analysis.games.liar.kernel_verify import Mismatch, replay, verify
@@ -120,7 +120,7 @@ def test_the_rth_sampled_action_is_the_rth_legal_action(game_string):
     assert len(positions) > 20
     for state in positions:
         legal = state.legal_actions()
-        picked = [int(kernel_play.nth_legal(kernel.cfg, kernel.tab, state.array, r)) for r in range(len(legal))]
+        picked = [int(kernel_core.nth_legal(kernel.cfg, kernel.tab, state.array, r)) for r in range(len(legal))]
         assert picked == legal
 
 

@@ -1,10 +1,10 @@
 """A compiled (numba) simulation kernel for ``trustme_liar``: whole random games, rollouts and a lock-step state.
 
 The pyspiel engine (:mod:`trustme_analysis.games.liar.game`) is the specification; this kernel re-implements its rules
-over integer arrays (:mod:`.kernel_core`) and plays games in compiled loops (:mod:`.kernel_play`). Action ids, player
-ids, chance outcome ids and probabilities are the engine's, and ``tests/games/test_liar_kernel.py`` replays kernel
-games through the engine step by step (current player, legal actions or chance outcomes with probabilities, returns
-and every record field).
+over integer arrays and plays games in compiled loops (:mod:`.kernel_core`). Action ids, player ids, chance outcome
+ids and probabilities are the engine's, and ``tests/games/test_liar_kernel.py`` replays kernel games through the
+engine step by step (current player, legal actions or chance outcomes with probabilities, returns and every record
+field), as ``benchmarks/kernels_liar.py --verify N`` does for more games.
 
 Usage::
 
@@ -13,7 +13,7 @@ Usage::
     rows = recs.to_rows()   # == records.records(game, state) of each game, seat by seat
     state = kernel.new_state()   # before the deal, like game.new_initial_state()
 
-Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`.kernel_play`), so a game depends only
+Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`.kernel_core`), so a game depends only
 on its seed, not on the batch it is played in. The first compile takes a while; compiled code is cached on disk
 (``__pycache__``), so later processes load it in well under a second or two.
 """
@@ -26,7 +26,6 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games.liar import kernel_core as core
-from trustme_analysis.games.liar import kernel_play as kplay
 from trustme_analysis.games.liar.game import LiarGame
 from trustme_analysis.games.liar.kernel_records import KernelRecords, build_records
 
@@ -41,7 +40,7 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 }
 
 #: Seat kinds the kernel plays.
-SEAT_KINDS = {"random": kplay.RANDOM}
+SEAT_KINDS = {"random": core.RANDOM}
 
 
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
@@ -85,24 +84,24 @@ class KernelState:
             return []
         if self.is_chance_node():
             return [a for a, _ in self.chance_outcomes()]
-        return kplay.legal_actions(self.kernel.cfg, self.kernel.tab, self.array).tolist()
+        return core.legal_actions(self.kernel.cfg, self.kernel.tab, self.array).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(split id, probability)`` of the next value's deal, as the engine lists them."""
         if not self.is_chance_node():
             return []
-        ids, probs = kplay.chance_outcomes(self.kernel.cfg, self.kernel.tab, self.array)
+        ids, probs = core.chance_outcomes(self.kernel.cfg, self.kernel.tab, self.array)
         return list(zip(ids.tolist(), probs.tolist()))
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action (ValueError if it is not legal here)."""
-        if not kplay.apply_checked(self.kernel.cfg, self.kernel.tab, self.array, int(action)):
+        if not core.apply_checked(self.kernel.cfg, self.kernel.tab, self.array, int(action)):
             raise ValueError(f"action {action} is not legal at this position (player {self.current_player()})")
         self._history.append(int(action))
 
     def returns(self) -> list[float]:
         """The utility in force at the end (rank, points or difference), as the engine's ``returns()``; zeros before."""
-        return kplay.state_results(self.kernel.cfg, self.array)[2].tolist()
+        return core.state_results(self.kernel.cfg, self.array)[2].tolist()
 
     def history(self) -> list[int]:
         """Every action applied since the start of the game (chance included)."""
@@ -138,7 +137,7 @@ class Kernel:
         core.init_state(self.cfg, array)
         history: list[int] = []
         if seed is not None:
-            history = kplay.deal_only(self.cfg, self.tab, array, np.uint64(seed)).tolist()
+            history = core.deal_only(self.cfg, self.tab, array, np.uint64(seed)).tolist()
         return KernelState(self, array, history)
 
     def play_random(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
@@ -149,14 +148,14 @@ class Kernel:
             histories: also keep each game's full action sequence (deal included).
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        raw = kplay.play_random(self.cfg, self.tab, seeds, self._kinds, histories)
+        raw = core.play_random(self.cfg, self.tab, seeds, self._kinds, histories)
         if raw[-1]:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return build_records(self.config, seeds, raw, histories)
 
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns (one per seat) of ``n`` uniform-random playouts from ``state`` (one stream from ``seed``)."""
-        means, error = kplay.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds)
+        means, error = core.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds)
         if error:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return means
@@ -166,4 +165,4 @@ class Kernel:
         uniform legal action (drawn without listing the legal actions)."""
         if state.is_terminal():
             raise ValueError("the game is over: no action to draw")
-        return kplay.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds)
+        return core.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds)

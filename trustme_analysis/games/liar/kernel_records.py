@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from trustme_analysis.games.liar.kernel_core import END_NAMES, REC_FIELDS, SIZE_FIELDS
-from trustme_analysis.games.liar.kernel_play import SEAT_INTS
+from trustme_analysis.games.liar.kernel_core import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
 
 #: Record columns in the order ``records.records_from_snapshot`` builds a row.
 COLUMNS = (
@@ -87,7 +86,7 @@ class KernelRecords:
 
 
 def build_records(config, seeds, raw, histories: bool) -> KernelRecords:
-    """Columns from the arrays of :func:`kernel_play.play_random` (booleans and winners derived here)."""
+    """Columns from the arrays of :func:`.kernel_core.play_random` (booleans and winners derived here)."""
     (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
     games, n = returns.shape
     cols: dict[str, np.ndarray] = {}
