@@ -9,8 +9,9 @@ Run: ``python benchmarks/kernels_liar.py [--seconds S] [--repeat R] [--verify N]
   spent waiting for a core on a shared machine does not inflate; each figure is its fastest round and the ratio is
   kernel / pyspiel.
 - **rollouts/s** of ``Kernel.rollouts`` from the position after the deal.
-- **compile**: seconds from a fresh interpreter to the first finished kernel game, with an empty numba cache (cold,
-  in a temporary ``NUMBA_CACHE_DIR``) and again with that cache filled (warm); the import of the package counted apart.
+- **compile**: seconds (wall and CPU) from a fresh interpreter to the first finished kernel game, with an empty numba
+  cache (cold, in a temporary ``NUMBA_CACHE_DIR``) and again with that cache filled (warm); the import of the package
+  (pyspiel, numba and the games) counted apart.
 - **memory**: peak resident memory of a process playing G games in chunks of 10,000 (records built then dropped, as a
   sweep does chunk by chunk), for two values of G: flat means the same peak.
 - ``--verify N``: N kernel games replayed step by step through the engine (``kernel_verify``), spread over the
@@ -111,15 +112,15 @@ def speed_table(seconds: float, repeat: int) -> None:
 
 _COMPILE_CHILD = """
 import time
-t0 = time.perf_counter()
+t0, c0 = time.perf_counter(), time.process_time()
 import numpy as np, pyspiel
 import trustme_analysis
 from trustme_analysis.games.liar.kernel import Kernel
-t1 = time.perf_counter()
+t1, c1 = time.perf_counter(), time.process_time()
 kernel = Kernel(pyspiel.load_game("trustme_liar(players=4)"))
 kernel.play_random(np.zeros(1, dtype=np.uint64))
-t2 = time.perf_counter()
-print(f"{t1 - t0:.3f} {t2 - t1:.3f}")
+t2, c2 = time.perf_counter(), time.process_time()
+print(t1 - t0, t2 - t1, c1 - c0, c2 - c1)
 """
 
 
@@ -127,9 +128,10 @@ def compile_times() -> None:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
         for label in ("cold (empty cache)", "warm (cache filled)"):
-            out = subprocess.run([sys.executable, "-c", _COMPILE_CHILD], env=env, capture_output=True, text=True,
-                                 check=True).stdout.split()
-            print(f"compile {label:22s}: import {float(out[0]):6.2f} s, first game {float(out[1]):6.2f} s")
+            out = [float(x) for x in subprocess.run([sys.executable, "-c", _COMPILE_CHILD], env=env,
+                                                    capture_output=True, text=True, check=True).stdout.split()]
+            print(f"compile {label:20s}: import {out[0]:6.2f} s (CPU {out[2]:5.2f} s), kernel to the first game "
+                  f"{out[1]:6.2f} s (CPU {out[3]:5.2f} s)")
 
 
 _MEMORY_CHILD = """

@@ -42,6 +42,8 @@ REPLAYED = [
     ("trustme_liar(players=4)", 10),
     ("trustme_liar(players=6,mode=trustme)", 10),
     ("trustme_liar(players=2,mode=trustme,last_cards=until_covered,announce_gone=forbidden)", 10),
+    # The largest deck and plays the engine accepts (230,229 multisets): action ids in the millions.
+    ("trustme_liar(players=2,values=20,copies=8,max_play=6)", 2),
 ]
 
 

@@ -198,7 +198,7 @@ def build_tables(cfg: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- small helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def binom(cfg, tab, r, k):
     """C(r, k) for r <= deck, k <= copies."""
     if k < 0 or k > r:
@@ -206,19 +206,19 @@ def binom(cfg, tab, r, k):
     return tab[cfg[T_BINOM] + r * (cfg[C] + 1) + k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hand_at(cfg, p, v):
     """Index in S of seat ``p``'s count of value ``v``."""
     return cfg[O_HANDS] + p * cfg[V] + v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rec_at(cfg, p, field):
     """Index in S of seat ``p``'s record counter ``field``."""
     return cfg[O_REC] + p * NREC + field
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def size_at(cfg, p, which, size):
     """Index in S of seat ``p``'s per-size list ``which`` (0..2, :data:`SIZE_FIELDS`) at claim size ``size``."""
     return cfg[O_SIZE] + (p * 3 + which) * cfg[M] + size - 1
@@ -244,7 +244,7 @@ def init_state(cfg, S):
         S[cfg[O_TARGET] + p] = base + (1 if p < extra else 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def current_player(cfg, S):
     """The seat to act; CHANCE (-1) during the deal; TERMINAL (-4) at the end."""
     if S[S_END] != END_NONE:
@@ -417,7 +417,7 @@ def legal_shape(cfg, S, p):
     return 3, 1, True
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def count_extras(extras):
     return (extras & 1) + ((extras >> 1) & 1) + ((extras >> 2) & 1)
 
@@ -431,7 +431,7 @@ def legal_count(cfg, S, p):
     return count_extras(extras) + fill_hand_table(cfg, S, p) * announced
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def announced_value(cfg, S, i):
     """The ``i``-th value a play may announce now (see :func:`legal_shape`)."""
     if S[S_RVALUE] >= 0:
@@ -734,14 +734,14 @@ def burn(cfg, S, p):
     new_round(S, p)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def clear_pile(S):
     S[S_PLEN] = 0
     S[S_PCARDS] = 0
     S[S_CREDITED] = 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def new_round(S, starter):
     S[S_RVALUE] = -1
     S[S_RSTARTER] = starter
@@ -749,7 +749,7 @@ def new_round(S, starter):
     S[S_CURRENT] = starter
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def go_out(cfg, S, p):
     """Seat ``p`` is out (the engine's ``out`` event)."""
     S[cfg[O_OUT] + p] = 1
@@ -757,7 +757,7 @@ def go_out(cfg, S, p):
         S[rec_at(cfg, p, R_LAST_HELD)] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def credit(cfg, S, upto):
     """Score the false cards of the plays ``[credited, upto)`` of the pile: they were accepted."""
     for i in range(S[S_CREDITED], upto):
@@ -766,7 +766,7 @@ def credit(cfg, S, upto):
         S[S_CREDITED] = upto
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def finish(cfg, S, end):
     """The game is over; whatever is still face down and unrevealed was accepted."""
     credit(cfg, S, S[S_PLEN])
@@ -776,7 +776,7 @@ def finish(cfg, S, end):
 # ------------------------------------------------------------------------------------------------------ results
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def points_of(cfg, S, p):
     """Seat ``p``'s Trust Me points (every source, computed in both modes as the engine does)."""
     return (
@@ -862,7 +862,7 @@ _NSI = len(SEAT_INTS)
 ERR_NO_ACTION = 1  # a seat to act had no legal action (the engine would return an empty list)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def next_u64(rng):
     """The next output of the SplitMix64 stream whose state is ``rng[0]``."""
     rng[0] += _GAMMA
@@ -872,7 +872,7 @@ def next_u64(rng):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mul128(a, b):
     """``(high, low)`` 64-bit halves of the 128-bit product of two uint64 (numba has no 128-bit integers)."""
     a_lo, a_hi = a & _LOW32, a >> _S32
@@ -885,7 +885,7 @@ def _mul128(a, b):
     return high, low
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rand_below(rng, n):
     """A uniform integer in ``[0, n)`` (``1 <= n < 2**63``): Lemire's multiply-and-reject, exact, rarely divides.
 
