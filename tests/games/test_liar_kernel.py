@@ -197,7 +197,7 @@ def test_histories_are_only_kept_on_request():
 def test_kernel_state_clone_is_independent_and_illegal_actions_are_refused():
     kernel = Kernel(pyspiel.load_game("trustme_liar(players=2,values=4,copies=2)"))
     state = kernel.new_state(5)
-    assert state.current_player() == 0 and not state.is_chance_node() and not state.is_terminal()
+    assert state.current_player() == 0 and state.is_chance_node() is False and state.is_terminal() is False
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[0])
     assert copy.history() != state.history() and state.current_player() == 0

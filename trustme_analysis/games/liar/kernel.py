@@ -72,7 +72,7 @@ class KernelState:
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return self.array[core.S_END] != core.END_NONE
+        return bool(self.array[core.S_END] != core.END_NONE)
 
     def is_chance_node(self) -> bool:
         """Whether the next action deals a value."""
