@@ -314,3 +314,15 @@ def test_a_mismatch_is_reported_with_its_step(monkeypatch):
 def test_benchmark_variants_are_supported():
     for label, game_string in BENCHMARK_VARIANTS.items():
         assert label.startswith("1981") and kernel_supports(pyspiel.load_game(game_string)) is None
+
+
+def test_no_games_and_one_turn_games():
+    game = pyspiel.load_game("trustme_1981(players=2,max_turns=1)")
+    kernel = Kernel(game, seat_kinds=["random", "random"])
+    assert kernel.play_random(np.zeros(0, np.uint64)).to_rows() == []
+    assert verify_games(game, np.arange(20, dtype=np.uint64), kernel=kernel) == 20
+    rows = kernel.play_random(np.arange(20, dtype=np.uint64)).to_rows()
+    assert {r["turns"] for r in rows} == {1} and {r["end_trigger"] for r in rows} == {"turn_cap"}
+    assert all(len(r["score_trace"]) == 1 for r in rows)
+    with pytest.raises(ValueError, match="one per seat"):
+        Kernel(game, seat_kinds=["random"] * 3)

@@ -61,12 +61,12 @@ class KernelRecords:
         top = wealth == best
         tied = top.sum(axis=1)
         others = np.where(top, np.iinfo(np.int64).min, wealth).max(axis=1)
-        margin = np.where((tied == 1) & (tied < n), best[:, 0] - others, 0)
+        margin = np.where(tied == 1, best[:, 0] - others, 0)  # a sole leader's lead; 0 when shared
         winner = np.where(tied == 1, wealth.argmax(axis=1), -1)
         rank = 1 + (wealth[:, None, :] > wealth[:, :, None]).sum(axis=2)
         end = finals[:, K.END]
-        counts = finals[:, K.COUNTS : K.COUNTS + K.NUM_COUNTERS * K.MAX_PLAYERS].reshape(games, K.NUM_COUNTERS, -1)
-        rows = finals[:, K.ROWS : K.REVEALS_PER_ROW].reshape(games, K.NUM_ROW_LISTS, K.NUM_PAYOFF_KINDS, -1)
+        counts = finals[:, K.COUNTS : K.COUNTS + K.NUM_COUNTERS * K.MAX_PLAYERS].reshape(games, K.NUM_COUNTERS, K.MAX_PLAYERS)
+        rows = finals[:, K.ROWS : K.REVEALS_PER_ROW].reshape(games, K.NUM_ROW_LISTS, K.NUM_PAYOFF_KINDS, K.MAX_PLAYERS)
 
         cols: dict[str, np.ndarray] = {
             "players": np.full((games, n), n, np.int64),
@@ -105,16 +105,14 @@ class KernelRecords:
 
     def _rows(self, games: range) -> list[dict[str, Any]]:
         sl = slice(games.start, games.stop)
-        lists = {name: values[sl].tolist() for name, values in self.columns.items()}
-        names = list(lists)
-        out = []
-        for i, g in enumerate(games):
-            trace = self.score_trace(g).T.tolist()
-            for p in range(self.num_players):
-                row = {name: lists[name][i][p] for name in names}
-                row["score_trace"] = trace[p] if trace else []
-                out.append(row)
-        return out
+        names = list(self.columns)
+        # One flat list per column over (game, seat), zipped into the rows (much faster than a dict per lookup).
+        flat = [values[sl].reshape(-1, *values.shape[2:]).tolist() for values in self.columns.values()]
+        traces = [seat for g in games for seat in self.score_trace(g).T.tolist()]
+        rows = [dict(zip(names, values)) for values in zip(*flat)]
+        for row, trace in zip(rows, traces):
+            row["score_trace"] = trace
+        return rows
 
 
 def _returns(utility: str, wealth: np.ndarray, top: np.ndarray, tied: np.ndarray) -> np.ndarray:

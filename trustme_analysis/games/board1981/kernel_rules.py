@@ -18,7 +18,7 @@ The fixed data of a game (board graph, decks, action layout) is one int64 array 
 
 Random numbers: SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014) with the
 game's seed as its state; an integer below ``k`` is ``floor(u * k)`` with ``u`` the top 53 bits as a float in [0, 1)
-(bias below 2**-40 for every ``k`` used here). A game depends on its seed alone.
+(bias at most ``k / 2**53``, below ``2**-40`` for every ``k`` used here). A game depends on its seed alone.
 """
 
 from __future__ import annotations
@@ -939,7 +939,8 @@ def sample_chance(st, r, rng, actions, weights):
 
 @njit(cache=True, inline="always")
 def choose(st, r, rng, seat_kinds, legal):
-    """The current player's action; ``seat_kinds[p]`` picks the player (only SEAT_RANDOM so far)."""
+    """The current player's action. ``seat_kinds[p]`` names seat ``p``'s player; only SEAT_RANDOM (uniform over the
+    legal actions) exists so far: policy-table and heuristic players get their own codes and branches here."""
     k = legal_actions(st, r, legal)
     return legal[below(rng, k)]
 
@@ -980,6 +981,9 @@ def play_out(st, r, rng, seat_kinds, legal, weights, trace, history, keep):
             a = choose(st, r, rng, seat_kinds, legal)
         apply_action(st, r, a)
         if keep:
+            if hused == history.shape[0]:
+                # Never met: the engine's max_game_length bounds every game (a guard, the views are unchecked).
+                raise IndexError("a game ran past the engine's max_game_length")
             history[hused] = a
             hused += 1
             if st[TURNS] != turns:
