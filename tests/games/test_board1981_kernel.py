@@ -185,16 +185,22 @@ def test_a_game_depends_on_its_seed_alone():
         assert alone.game_rows(0) == together.game_rows(g) == reordered.game_rows(len(seeds) - 1 - g)
         assert alone.histories[0].tolist() == together.histories[g].tolist()
     assert together.histories[0].tolist() != together.histories[1].tolist()
+    assert kernel.play_random(seeds).to_rows() == together.to_rows()  # keeping histories changes nothing
 
 
 def test_chance_is_drawn_by_its_probabilities():
-    # The opening chance nodes of many games: the first Payoff card dealt follows payoff_mix, the first player is
-    # uniform. Bounds are 5 standard deviations (a correct sampler fails about once in 10**6 runs).
+    # The opening chance nodes of many games: the first Payoff card dealt follows payoff_mix, the first player and
+    # the first die roll are uniform. Bounds are 5 standard deviations (a correct sampler fails once in 10**6 runs).
     game = pyspiel.load_game("trustme_1981(players=4,max_turns=1)")
     played = Kernel(game).play_random(np.arange(4000, dtype=np.uint64), histories=True)
     first_card = Counter(int(h[0]) for h in played.histories)
     first_player = Counter(int(h[game.num_props]) for h in played.histories)
-    for counts, probs in ((first_card, np.asarray(game.payoff_mix) / sum(game.payoff_mix)), (first_player, [0.25] * 4)):
+    first_roll = Counter(int(h[game.num_props + 1]) for h in played.histories)
+    for counts, probs in (
+        (first_card, np.asarray(game.payoff_mix) / sum(game.payoff_mix)),
+        (first_player, [1 / 4] * 4),
+        (first_roll, [1 / 6] * 6),
+    ):
         for outcome, p in enumerate(probs):
             expected, sd = 4000 * p, (4000 * p * (1 - p)) ** 0.5
             assert abs(counts[outcome] - expected) <= 5 * sd, (outcome, counts[outcome], expected)
