@@ -1,7 +1,8 @@
 """A compiled simulation kernel for ``trustme_1981``: whole games in machine code, identical to the engine.
 
-The engine (:mod:`.game`) is the specification; :mod:`.kernel_rules` restates its rules as numba-compiled functions
-over one integer array per state, and the tests (``tests/games/test_board1981_kernel.py``) and
+The engine (:mod:`~trustme_analysis.games.board1981.game`) is the specification;
+:mod:`~trustme_analysis.games.board1981.kernel_rules` restates its rules as numba-compiled functions over one integer
+array per state, and the tests (``tests/games/test_board1981_kernel.py``) and
 ``benchmarks/kernels_board1981.py --verify N`` replay the kernel's games through the engine step by step: current
 player, legal actions, chance outcomes with their probabilities, returns and every record field must be identical.
 Action ids, player ids and chance outcome ids are the engine's.
@@ -15,9 +16,10 @@ Use:
   rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API, and
   ``rollouts(state, n, seed)`` the mean returns of random playouts from it.
 
-Every parameter of the game is supported on any board with at most :data:`~.kernel_rules.MAX_PROPS` briefcases
-whose amounts fit in 64-bit integers; seats must be uniform random for now (the compiled loop dispatches on a seat
-kind code, so policy-table and heuristic players can be added there).
+Every parameter of the game is supported on any board with at most
+:data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers; seats
+must be uniform random for now (the compiled loop dispatches on a seat kind code, so policy-table and heuristic players
+can be added there).
 
 Compilation: ``@njit(cache=True)``: the first run compiles (tens of seconds) and stores machine code in
 ``__pycache__``; later processes load it.
@@ -95,7 +97,8 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 
 
 def compile_rules(game: pyspiel.Game) -> np.ndarray:
-    """The fixed data of a loaded ``trustme_1981`` game as the rules array (:func:`.kernel_rules.pack_rules`)."""
+    """The fixed data of a loaded ``trustme_1981`` game as the rules array
+    (:func:`~trustme_analysis.games.board1981.kernel_rules.pack_rules`)."""
     b = game.board
     S, Pn = b.num_spaces, game.num_props
     faces = DIE_FACES
@@ -229,7 +232,7 @@ class Kernel:
             yield self.play_random(seeds[start : start + chunk])
 
     def rollouts(self, state: "KernelState", n: int, seed: int) -> np.ndarray:
-        """Mean returns of ``n`` uniform-random playouts from ``state`` (playout ``i`` depends on ``seed`` and ``i``)."""
+        """Mean returns of ``n`` uniform-random playouts from ``state``; playout ``i`` depends on ``seed`` and ``i``."""
         return K.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds)
 
 

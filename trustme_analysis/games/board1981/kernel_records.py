@@ -1,9 +1,11 @@
-"""The record fields of kernel-played ``trustme_1981`` games as NumPy columns, and as the rows of :mod:`.records`.
+"""The record fields of kernel-played ``trustme_1981`` games as NumPy columns, and as the rows of
+:mod:`~trustme_analysis.games.board1981.records`.
 
-The compiled state carries the per-seat counters that :func:`.records.records_from_snapshot` derives from the
-engine's events; this module reads them out of the final states and adds the outcome columns (rank, win, winner,
-top_shared, margin) and the score traces. :meth:`KernelRecords.to_rows` gives exactly the rows ``records.records``
-gives for the engine's terminal state of the same game (same keys in the same order, equal values).
+The compiled state carries the per-seat counters that
+:func:`~trustme_analysis.games.board1981.records.records_from_snapshot` derives from the engine's events; this module
+reads them out of the final states and adds the outcome columns (rank, win, winner, top_shared, margin) and the score
+traces. :meth:`KernelRecords.to_rows` gives exactly the rows ``records.records`` gives for the engine's terminal state
+of the same game (same keys in the same order, equal values).
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ class KernelRecords:
         winner = np.where(tied == 1, wealth.argmax(axis=1), -1)
         rank = 1 + (wealth[:, None, :] > wealth[:, :, None]).sum(axis=2)
         end = finals[:, K.END]
-        counts = finals[:, K.COUNTS : K.COUNTS + K.NUM_COUNTERS * K.MAX_PLAYERS].reshape(games, K.NUM_COUNTERS, K.MAX_PLAYERS)
+        counts = finals[:, K.COUNTS : K.ROWS].reshape(games, K.NUM_COUNTERS, K.MAX_PLAYERS)
         rows = finals[:, K.ROWS : K.REVEALS_PER_ROW].reshape(games, K.NUM_ROW_LISTS, K.NUM_PAYOFF_KINDS, K.MAX_PLAYERS)
 
         cols: dict[str, np.ndarray] = {

@@ -1,9 +1,10 @@
 """The compiled rules of ``trustme_1981``: the state as one integer array, legal actions, chance outcomes, the
 effect of an action, and whole games played in compiled code.
 
-This is a second implementation of the rules in :mod:`.game` (the engine, which is the specification). It is proven
-identical to the engine step by step by ``tests/games/test_board1981_kernel.py`` and ``benchmarks/kernels_board1981.py
---verify``; any change to the engine's rules must be mirrored here (the functions carry the engine's method names).
+This is a second implementation of the rules in :mod:`~trustme_analysis.games.board1981.game` (the engine, which is the
+specification). It is proven identical to the engine step by step by ``tests/games/test_board1981_kernel.py`` and
+``benchmarks/kernels_board1981.py --verify``; any change to the engine's rules must be mirrored here (the functions
+carry the engine's method names).
 
 Why everything compiled lives in this one module: numba's on-disk cache (``cache=True``) is invalidated only when the
 source file of the cached function changes, not when a function or constant it uses from *another* module changes.
@@ -11,10 +12,11 @@ With all compiled code and the state layout in one file, editing any of it recom
 
 The state is a ``int64`` array; its fields sit at the offsets below (``st[MONEY + p]`` is player ``p``'s money).
 Sizes are fixed by :data:`MAX_PLAYERS` and :data:`MAX_PROPS`. The state also carries the per-seat record counters
-that :mod:`.records` derives from the engine's events, updated where the engine logs the event.
+that :mod:`~trustme_analysis.games.board1981.records` derives from the engine's events, updated where the engine
+logs the event.
 
 The fixed data of a game (board graph, decks, action layout) is one int64 array too, packed by
-:func:`pack_rules` from what :mod:`.kernel` reads off the loaded pyspiel game.
+:func:`pack_rules` from what :mod:`~trustme_analysis.games.board1981.kernel` reads off the loaded pyspiel game.
 
 Random numbers: SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014) with the
 game's seed as its state; an integer below ``k`` is ``floor(u * k)`` with ``u`` the top 53 bits as a float in [0, 1)
@@ -1019,7 +1021,8 @@ def play_games(r, seeds, seat_kinds, keep_history):
     trace_buf = np.empty(trace_size, np.int64)
     history_buf = np.empty(history_size, np.int64)
     st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
-    rv, kinds, game_trace, game_history = unmanaged(r), unmanaged(seat_kinds), unmanaged(trace_buf), unmanaged(history_buf)
+    rv, kinds = unmanaged(r), unmanaged(seat_kinds)
+    game_trace, game_history = unmanaged(trace_buf), unmanaged(history_buf)
     used = 0
     hused = 0
     for g in range(games):

@@ -1,10 +1,11 @@
 """Proof that the ``trustme_1981`` kernel plays the engine's game: replay kernel games through the engine in lock-step.
 
-For each game the kernel played (:meth:`.kernel.Kernel.play_random` with its action sequence), the engine's state and
-a :class:`~.kernel.KernelState` take the same actions from the start; before every action the current player and the
-legal actions (at chance nodes the outcomes with their probabilities) must be identical, and the action the kernel
-took must be one of them. At the end both must be terminal with identical returns, and the kernel's records (from
-the compiled loop and from the ``KernelState``) must equal ``records.records`` of the engine's terminal state.
+For each game the kernel played (:meth:`~trustme_analysis.games.board1981.kernel.Kernel.play_random` with its action
+sequence), the engine's state and a :class:`~trustme_analysis.games.board1981.kernel.KernelState` take the same actions
+from the start; before every action the current player and the legal actions (at chance nodes the outcomes with their
+probabilities) must be identical, and the action the kernel took must be one of them. At the end both must be terminal
+with identical returns, and the kernel's records (from the compiled loop and from the ``KernelState``) must equal
+``records.records`` of the engine's terminal state.
 
 Used by ``tests/games/test_board1981_kernel.py`` and ``benchmarks/kernels_board1981.py --verify N``.
 """
