@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -26,6 +27,7 @@ import pyspiel
 
 import cfr
 from cfr import evaluate
+from trustme_analysis.players.policy import policy_fingerprint
 from trustme_analysis.solve import storage
 from trustme_analysis.solve.profile import (
     Representatives,
@@ -266,6 +268,8 @@ def run_solve(
     tolerance = max(0.01 * urange, 2.0 * final)
     simple_rows = simple_strategies(cg, avg, tolerance, shared)
 
+    policy_table = {k: [[int(a), float(q)] for a, q in v] for k, v in cfr.to_dict(cg, avg).items()}
+    fingerprint = policy_fingerprint(str(game), policy_table)
     summary = cg.summary()
     out: dict[str, Any] = {
         "name": spec.name,
@@ -294,6 +298,7 @@ def run_solve(
         "simple_tolerance": tolerance,
         "exploitation_skipped": skipped,
         "spec": spec.as_dict(),
+        "policy_fingerprint": fingerprint,
         "assumptions": _assumptions(game),
         "parameters": {k: v for k, v in game.get_parameters().items()},
     }
@@ -312,17 +317,31 @@ def run_solve(
     storage.write_csv(folder / storage.SIMPLE, pd.DataFrame(
         simple_rows, columns=["strategy", "seat", "infosets", "largest_change", "seat_value_vs_solved", "regret",
                               "worst_case_loss", "loss", "near_optimal"]))
-    storage.write_json(folder / storage.POLICY, {
-        "game": str(game),
-        "algorithm": spec.algorithm,
-        "metric": metric,
-        "value": final,
-        "policy": {k: [[a, p] for a, p in v] for k, v in cfr.to_dict(cg, avg).items()},
-    })
+    _write_policy(folder, spec, game, metric, final, out["iterations"], result.stop_reason, policy_table, fingerprint)
     storage.write_json(folder / storage.RESULT, out)
     if not quiet:
         print(describe(out, exploitation_rows, simple_rows), file=stream, flush=True)
     return out
+
+
+def _write_policy(folder: Path, spec: SolveSpec, game: pyspiel.Game, metric: str, value: float, iterations: int,
+                  stop_reason: str, policy_table: dict[str, list[list]], fingerprint: str) -> None:
+    """``policy.json``: the policy with its fingerprint and the solve that made it."""
+    storage.write_json(folder / storage.POLICY, {
+        "game": str(game),
+        "algorithm": spec.algorithm,
+        "metric": metric,
+        "value": value,
+        "fingerprint": fingerprint,
+        # The solve that made the policy: a sweep reuses it only for a [[solve]] section of the same inputs.
+        "made_by": {
+            "solve": spec.name,
+            "section": spec.policy_inputs(),
+            "reached": {"metric": metric, "value": value, "iterations": iterations, "stop_reason": stop_reason},
+            "versions": _versions(),
+        },
+        "policy": policy_table,
+    })
 
 
 def _compile(game: pyspiel.Game, max_histories: int) -> cfr.CompiledGame:
@@ -370,6 +389,8 @@ def _run_uncompiled(spec: SolveSpec, game: pyspiel.Game, folder: Path, started: 
     compile_attempt = time.perf_counter() - started
     found = solve_uncompiled(spec, game, started)
     bound = found.bound
+    policy_table = {k: [[int(a), float(q)] for a, q in v] for k, v in found.policy.items()}
+    fingerprint = policy_fingerprint(str(game), policy_table)
     metric = f"{bound.metric}_lower_bound"
     urange = spec.utility_range(game)
     target = spec.absolute_target(game)
@@ -419,23 +440,30 @@ def _run_uncompiled(spec: SolveSpec, game: pyspiel.Game, folder: Path, started: 
         "exploitation_skipped": [{"lineup": name, "reason": "the tree was not compiled; an exact best response needs "
                                   "every history"} for name in spec.lineups],
         "spec": spec.as_dict(),
+        "policy_fingerprint": fingerprint,
         "assumptions": _assumptions(game),
         "parameters": {k: v for k, v in game.get_parameters().items()},
     }
     out.update(extra or {})
     out["total_seconds"] = time.perf_counter() - started
     storage.write_csv(folder / storage.CURVE, found.curve)
-    storage.write_json(folder / storage.POLICY, {
-        "game": str(game),
-        "algorithm": spec.algorithm,
-        "metric": metric,
-        "value": bound.bound,
-        "policy": {k: [[int(a), float(q)] for a, q in v] for k, v in found.policy.items()},
-    })
+    _write_policy(folder, spec, game, metric, bound.bound, found.iterations, found.stop_reason, policy_table,
+                  fingerprint)
     storage.write_json(folder / storage.RESULT, out)
     if not quiet:
         print(describe(out), file=stream, flush=True)
     return out
+
+
+def _versions() -> dict[str, str]:
+    # The code that made a policy (the solvers live in this distribution, their kernels compiled by numba).
+    found = {}
+    for dist in ("trustme-analysis", "open_spiel", "numpy", "numba"):
+        try:
+            found[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            found[dist] = "not installed"
+    return found
 
 
 def _assumptions(game: pyspiel.Game) -> list[dict[str, Any]]:
@@ -502,6 +530,9 @@ def ensure_solved(
     """Run the ``[[solve]]`` sections of a sweep spec whose stored solution is missing or was made from a different
     section; a stored solution of the same section is reused (and its summary printed again).
 
+    A stored solution is the same section's when its ``result.json`` holds the same section and its ``policy.json``
+    was made by the same policy inputs (:func:`~trustme_analysis.solve.storage.stored_policy`); a stale policy (other
+    solve parameters, or one stored without saying which solve made it) is solved again, with a line saying why.
     The sweep calls this before playing, so policy bots of its line-ups find the policies they name. Each summary
     returned has ``reused`` (True when the stored solution was kept).
     """
@@ -512,12 +543,15 @@ def ensure_solved(
         stored = None
         if (folder / storage.RESULT).is_file() and (folder / storage.POLICY).is_file():
             stored = storage.load_solution(folder)["result"]
-        if stored is not None and stored.get("spec") == _json_roundtrip(spec.as_dict()):
+        fingerprint, why = storage.stored_policy(outdir, spec)
+        if stored is not None and fingerprint is not None and stored.get("spec") == _json_roundtrip(spec.as_dict()):
             if not quiet:
-                print(f"solve {spec.name!r}: already stored in {folder} ({stored['metric']} = {stored['value']:.6g})",
-                      file=stream, flush=True)
+                print(f"solve {spec.name!r}: already stored in {folder} ({stored['metric']} = {stored['value']:.6g}, "
+                      f"policy {fingerprint})", file=stream, flush=True)
             results.append({**stored, "reused": True})
             continue
+        if stored is not None and fingerprint is None and not quiet:
+            print(f"solve {spec.name!r}: {why}; solving again", file=stream, flush=True)
         results.append({**run_solve(spec, outdir, quiet=quiet, stream=stream, extra={"order": len(results)}),
                         "reused": False})
     return results

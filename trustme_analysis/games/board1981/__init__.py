@@ -33,6 +33,7 @@ register_game(
         bots="bots",
         statistics="stats:compute",
         pages="pages:draw",
+        kernel="kernel",
     )
 )
 register_game(

@@ -34,6 +34,7 @@ register_game(
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
         belief="bots:belief",
+        narrate="narrate:narrate",
     )
 )
 

@@ -51,6 +51,10 @@ VOTE_RULES = ("expected_value", "threshold")
 class PinocchioKnobs:
     """The heuristic bot's settings (all have defaults; a sweep spec may set any of them).
 
+    The defaults of ``bluff_rate``, ``assumed_bluff_rate`` and ``bonus_turn_value`` were chosen on a grid (0.1-0.3,
+    0.15-0.3, 1-4) as the setting no probe ("never/always tell a tall tale", "always/never trust") beats in 2-player
+    games (``benchmarks/players.py`` measures it).
+
     Attributes:
         bluff_rate: chance, each turn it can tell a tale, of telling a tall tale instead (0..1).
         bluff_cards: which tall tale: ``"big_gap"`` (largest difference, the biggest Ticket), ``"small_gap"``
@@ -62,10 +66,6 @@ class PinocchioKnobs:
         assumed_bluff_rate: how often it believes the others tell tall tales (0..1), for the expected-value vote.
         bonus_turn_value: what it believes a bonus turn is worth to the teller, in points, for the same vote.
         cash_at: uses Reputation as soon as a Ticket adds at least this many points to its score (chart included).
-
-    The defaults of ``bluff_rate``, ``assumed_bluff_rate`` and ``bonus_turn_value`` were chosen on a grid (0.1-0.3,
-    0.15-0.3, 1-4) as the setting no probe ("never/always tell a tall tale", "always/never trust") beats in 2-player
-    games (``benchmarks/players.py`` measures it).
         cash_before_runout: also cashes any Ticket when the deck has this many Characters or fewer.
         park_pick: which Park Character to take: ``"fit"`` (the one that best extends a set or run in its
             Reputation), ``"high"`` (highest value), or ``"random"``.
