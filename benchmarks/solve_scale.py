@@ -62,13 +62,15 @@ TRUSTME_COMPILE_GAMES = [
     "runouts_to_end=1)",
     "trustme_1981_investment(players=3,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/2/3/5/10,utility=wealth)",
 ]
-#: Two-player Liar variants of growing size (Knuth estimates: 0.13, 0.56, 1.0, 3.4 and 7.4 million histories).
+#: Two-player Liar variants of growing size: 0.13, 0.61, 1.03, 3.71, 5.48 and about 10 million histories (the last a
+#: Knuth estimate).
 TRUSTME_LADDER = [
     "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
     "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
     "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=9)",
     "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=10)",
     "trustme_liar(players=2,values=4,copies=2,max_play=1,max_turns=8)",
+    "trustme_liar(players=2,values=5,copies=2,max_play=1,max_turns=7)",
 ]
 
 

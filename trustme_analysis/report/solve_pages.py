@@ -155,11 +155,12 @@ def _lower_bound_lines(result: dict[str, Any]) -> list[Line]:
 
 def _curve_page(name: str, result: dict[str, Any], curve: pd.DataFrame | None,
                 strategy: dict[str, pd.DataFrame]) -> Figure:
-    fig = new_page(f"Solve {name}: convergence and strategy",
-                   f"{result['metric'].replace('_', ' ')} of the average policy as the solver runs"
-                   + (" (not evaluated along the way)" if result.get("evaluation") == "lower_bound" else "")
-                   + "; strategy rates "
-                   "weighted by reach")
+    subtitle = (f"{result['metric'].replace('_', ' ')} of the average policy as the solver runs; strategy rates "
+                "weighted by reach")
+    if result.get("evaluation") == "lower_bound":
+        subtitle = ("information states visited as the solver runs; the policy was judged once, at the end (a lower "
+                    "bound)")
+    fig = new_page(f"Solve {name}: convergence and strategy", subtitle)
     ax = fig.add_axes((LEFT + 0.03, BOTTOM + 0.08, 0.40, TOP - BOTTOM - 0.14))
     metric = result["metric"]
     if curve is not None and len(curve) and metric not in curve.columns:
@@ -167,7 +168,7 @@ def _curve_page(name: str, result: dict[str, Any], curve: pd.DataFrame | None,
         ax.plot(curve["iteration"], curve["infosets"], marker="o", ms=3)
         ax.set_xlabel("iteration")
         ax.set_ylabel("information states visited")
-        ax.set_title("not evaluated along the way (tree not compiled)", fontsize=8)
+        ax.set_title("tree not compiled: no evaluation along the way", fontsize=8)
     elif curve is not None and len(curve):
         values = curve[metric].clip(lower=1e-12)
         ax.plot(curve["iteration"], values, marker="o", ms=3, label=metric.replace("_", " "))

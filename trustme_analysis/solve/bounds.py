@@ -17,8 +17,8 @@ by playing games:
 For two-player constant-sum games the estimate is ``(u_0(t_0, s_1) + u_1(s_0, t_1) - utility sum) / 2`` (the
 exploitability as :func:`cfr.exploitability` defines it); otherwise ``sum_i u_i(t_i, s_-i) - u_i(s)`` (NashConv). The
 true value is at least the expected estimate; the one-sided 95% figure ``max(0, estimate - 1.645 * standard error)``
-is what the pages call the lower bound. It is a *bound from below*: a small figure does not show that the policy is close to
-an equilibrium, only a large one shows that it is not.
+is what the pages call the lower bound. It is a *bound from below*: a small figure does not show that the policy is
+close to an equilibrium, only a large one shows that it is not.
 
 The policy is a table ``{information state: [(action, probability), ...]}`` (the stored ``policy.json`` form);
 information states it does not list are played uniformly, as the policy bot's default ``random`` fallback does.
