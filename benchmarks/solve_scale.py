@@ -146,6 +146,7 @@ def _memory_child(game_name: str) -> None:
     """In a fresh process: compile, one CFR+ iteration, one exploitability; print JSON of bytes and seconds."""
     import cfr
 
+    _register_games()
     warm = cfr.compile_game("kuhn_poker")  # load the compiled kernels before measuring
     solver = cfr.TreeSolver(warm, "cfr+")
     solver.iterate(2)
