@@ -148,7 +148,7 @@ def _run(args: argparse.Namespace) -> int:
         return 2
     try:
         outdir = resolve_outdir(spec, args.out)
-        check_dask(args.dask)
+        check_dask(args.dask, probe=args.check)  # a run probes when it connects
         stored = check_outdir(spec, outdir)
     except SweepError as exc:
         _error(str(exc))

@@ -227,8 +227,9 @@ _DASK_ADDRESS = re.compile(
 )
 
 
-def check_dask(target: Any) -> None:
-    """Refuse a ``--dask`` value that cannot work, before anything is written: Dask missing, or not an address.
+def check_dask(target: Any, probe: bool = False) -> None:
+    """Refuse a ``--dask`` value that cannot work, before anything is written: Dask missing, or not an address; with
+    ``probe``, also an address where nothing listens (a quick TCP connection, no Dask handshake).
 
     Raises:
         SweepError: one line naming the value and what is allowed.
@@ -247,6 +248,8 @@ def check_dask(target: Any) -> None:
             f"--dask: {target!r} is not a Dask scheduler address; allowed: 'local' (a new cluster on this machine) or "
             "an address such as tcp://host:8786"
         )
+    if probe:
+        _probe_scheduler(str(target))
 
 
 def _probe_scheduler(address: str) -> None:
@@ -265,6 +268,34 @@ def _probe_scheduler(address: str) -> None:
     except OSError as exc:
         raise SweepError(f"--dask: cannot reach the Dask scheduler at {address!r}: {exc.strerror or exc}; start "
                          "one there with: dask scheduler (or check the address)") from None
+
+
+def _connect(client_class: Any, address: str) -> Any:
+    """A Client of the scheduler at ``address``, or a one-line :class:`SweepError` within about
+    :data:`DASK_CONNECT_SECONDS`: the client's own timeout does not cover a peer that accepts the connection and then
+    says nothing, so the wait runs in a thread that is given up on."""
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = client_class(address, timeout=f"{DASK_CONNECT_SECONDS}s")
+        except BaseException as exc:  # handed to the waiting thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(DASK_CONNECT_SECONDS + 2)
+    if thread.is_alive():
+        raise SweepError(f"--dask: nothing answered as a Dask scheduler at {address!r} within {DASK_CONNECT_SECONDS} "
+                         "s (the address accepts connections but says nothing); check the address")
+    exc = outcome.get("error")
+    if isinstance(exc, (OSError, TimeoutError)):
+        raise SweepError(f"--dask: cannot connect to the Dask scheduler at {address!r} within {DASK_CONNECT_SECONDS} "
+                         f"s: {_first_line(exc)}")
+    if exc is not None:  # something listens there, but it does not speak Dask's protocol
+        raise SweepError(f"--dask: what answers at {address!r} is not a Dask scheduler ({type(exc).__name__}: "
+                         f"{_first_line(exc)}); check the address")
+    return outcome["client"]
 
 
 class _DaskBackend:
@@ -293,14 +324,7 @@ class _DaskBackend:
             address = str(target)
             _probe_scheduler(address)
             say(f"connecting to the Dask scheduler at {address} (waiting up to {DASK_CONNECT_SECONDS} s)")
-            try:
-                self.client = Client(address, timeout=f"{DASK_CONNECT_SECONDS}s")
-            except (OSError, TimeoutError) as exc:
-                raise SweepError(f"--dask: cannot connect to the Dask scheduler at {address!r} within "
-                                 f"{DASK_CONNECT_SECONDS} s: {_first_line(exc)}") from None
-            except Exception as exc:  # something listens there, but it does not speak Dask's protocol
-                raise SweepError(f"--dask: what answers at {address!r} is not a Dask scheduler ({type(exc).__name__}: "
-                                 f"{_first_line(exc)}); check the address") from None
+            self.client = _connect(Client, address)
             self._owned = [self.client]
         self.futures: dict[Any, ChunkTask] = {}
 
@@ -666,7 +690,8 @@ def run_sweep(
         if failure is not None:
             if raise_as is None:
                 raise failure
-            raise raise_as from failure
+            # A chunk's error keeps its cause (the worker's traceback, for the log); the others say all there is.
+            raise raise_as from (failure if isinstance(failure, ChunkFailed) else None)
     elif stored is not None and stored.get("complete") and not retitled and not recorded_changed:
         say(f"nothing to do: all {total} chunks are already stored in {outdir}")
     else:
