@@ -9,7 +9,7 @@ records always give the same tables.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,30 @@ class Builder:
             return frame[list(columns)] if columns is not None else frame
         return self._source.read_variant(variant_id, columns)
 
+    def per_variant(self, table: Callable[[pd.DataFrame], pd.DataFrame], columns: Sequence[str] | None = None,
+                    variants: Sequence[str] | None = None) -> pd.DataFrame:
+        """``table`` computed on one variant's records at a time (only ``columns``), the pieces joined in order.
+
+        For a statistic written over all records that handles the variants one after the other (``for variant in
+        sorted(records["variant"].unique())``), this gives the same table, bootstrap draws included (they come in
+        the same order), while only one variant's columns are in memory. ``variants`` sets the order of the pieces
+        (default: :attr:`variant_ids`).
+        """
+        pieces = []
+        for vid in variants if variants is not None else self.variant_ids:
+            pieces.append(table(self.variant_records(vid, self._present(columns))))
+        filled = [p for p in pieces if len(p)]
+        if not filled:  # keep the columns of an empty table
+            return pieces[0] if pieces else pd.DataFrame()
+        return pd.concat(filled, ignore_index=True) if len(filled) > 1 else filled[0].reset_index(drop=True)
+
+    def _present(self, columns: Sequence[str] | None) -> list[str] | None:
+        # Records of older runs may lack a column added later; the statistics fill those in themselves.
+        if columns is None:
+            return None
+        have = self._source.columns if self._records is None and self._source is not None else self.records.columns
+        return [c for c in have if c in set(columns)]
+
     @property
     def variant_ids(self) -> list[str]:
         """Variant ids with records, in order."""
@@ -115,15 +139,15 @@ SEAT_COLUMNS = ("variant", "seat", "win")
 
 
 def _generic_rows(source: ChunkSource) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The per-game table and the (variant, seat, win) rows, one variant at a time: a variant's games never share
-    rows with another's, and :func:`games_table` orders by variant first, so the pieces join into the same tables as
-    from all records at once."""
+    """The per-game table and the (variant, seat, win) rows, one chunk at a time: a game's rows are all in one chunk,
+    chunks hold consecutive games, and :func:`games_table` orders by variant and game, so the pieces join into the
+    same tables as from all records at once, and a chunk's score traces are dropped before the next is read."""
     games, seats = [], []
+    columns = source.present(GAME_TABLE_COLUMNS)
     for vid in source.variant_ids:
-        frame = source.read_variant(vid, source.present(GAME_TABLE_COLUMNS))
-        games.append(games_table(frame))
-        seats.append(frame[list(SEAT_COLUMNS)])
-        del frame  # the score traces of one variant: the largest part, dropped before the next variant is read
+        for frame in source.iter_chunks(vid, columns):
+            games.append(games_table(frame))
+            seats.append(frame[list(SEAT_COLUMNS)])
     return pd.concat(games, ignore_index=True), pd.concat(seats, ignore_index=True)
 
 

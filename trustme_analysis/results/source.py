@@ -7,7 +7,7 @@ columns instead of the whole sweep's records.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
@@ -58,6 +58,11 @@ class ChunkSource:
         """One variant's records (only ``columns`` when given), in chunk order."""
         frames = [self._read(path, columns) for path in self.files.get(variant_id, [])]
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(columns or []))
+
+    def iter_chunks(self, variant_id: str, columns: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
+        """One variant's records chunk by chunk (only ``columns`` when given), in chunk order."""
+        for path in self.files.get(variant_id, []):
+            yield self._read(path, columns)
 
     def read_all(self) -> pd.DataFrame:
         """Every record, as :func:`trustme_analysis.outdir.load_records` reads them."""
