@@ -41,8 +41,6 @@ class Builder:
 
     Attributes:
         manifest: the sweep's manifest.
-        records: every stored record (one row per game and seat); read from the chunk files the first time a game's
-            statistics ask for it (the tables every game gets are computed a variant at a time without it).
         games: the generic per-game table (:func:`trustme_analysis.stats.balance.games_table`).
         rng: the only randomness (bootstrap intervals), seeded from the sweep's seed.
         results: the results set being filled.
@@ -72,7 +70,9 @@ class Builder:
 
     @property
     def records(self) -> pd.DataFrame:
-        """Every stored record, one row per game and seat (read on first use when built from chunk files)."""
+        """Every stored record, one row per game and seat: read from the chunk files on first use when built from
+        them, so a statistic that needs one variant at a time should use :meth:`per_variant` or
+        :meth:`variant_records` instead (every record at once is what makes memory grow with the sweep)."""
         if self._records is None:
             assert self._source is not None
             self._records = self._source.read_all()

@@ -666,7 +666,12 @@ def run_sweep(
         finally:
             restore_sigterm()
             if runner is not None:
-                runner.close(interrupted)
+                try:
+                    runner.close(interrupted)
+                except Exception:
+                    if not interrupted:
+                        raise
+                    # Stopping already: a backend that fails to close must not hide why the sweep stopped.
             elapsed = time.perf_counter() - started
             timing["seconds"] = round(timing["seconds"] + elapsed, 3)
             timing["games"] += games_played
@@ -704,10 +709,12 @@ def run_sweep(
         except OSError as exc:
             raise SweepError(f"cannot write {manifest_path(outdir)}: {exc.strerror or exc}") from None
         if retitled:
-            say(f"all {total} chunks are already stored in {outdir}; the manifest now has the spec's new title, "
-                "question or baseline")
+            now = "has the spec's new title, question or baseline"
+        elif recorded_changed:
+            now = "records their checksums"
         else:
-            say(f"all {total} chunks are already stored in {outdir}; the manifest now records their checksums")
+            now = "marks the sweep complete"
+        say(f"all {total} chunks are already stored in {outdir}; the manifest now {now}")
 
     report_path: Path | None = None
     if report:
