@@ -2,7 +2,8 @@
 
 ::
 
-    OUTDIR/manifest.json                              spec, variants, seeds, versions, assumptions, timing
+    OUTDIR/manifest.json                              spec, variants, seeds, versions, assumptions, timing, and
+                                                      each stored chunk's checksum
     OUTDIR/records/<variant id>/chunk-00000.parquet   one file per finished chunk (written atomically)
     OUTDIR/solve/<name>/                              solved reduced variants ([[solve]] sections)
     OUTDIR/stats/                                     the results set: every statistic once (Parquet + CSV + index)
@@ -80,8 +81,14 @@ def load_manifest(outdir: str | Path) -> dict[str, Any]:
 
 
 def stored_chunk_files(outdir: str | Path) -> list[Path]:
-    """Every chunk file under ``OUTDIR/records/``, in (variant, chunk) order."""
-    return sorted((Path(outdir) / RECORDS).glob("*/chunk-*.parquet"))
+    """Every chunk file under ``OUTDIR/records/``, in (variant, chunk) order (chunk numbers compared as numbers: past
+    chunk 99999 the names grow a digit)."""
+    return sorted((Path(outdir) / RECORDS).glob("*/chunk-*.parquet"), key=_chunk_order)
+
+
+def _chunk_order(path: Path) -> tuple[str, int, str]:
+    number = path.name[len("chunk-"):-len(".parquet")]
+    return path.parent.name, int(number) if number.isdigit() else -1, path.name
 
 
 def load_records(outdir: str | Path, columns: list[str] | None = None) -> pd.DataFrame:
