@@ -11,9 +11,9 @@ Two ways of computing are measured on the same folders:
 
 - **compute**: ``compute(outdir)`` as the report runs it (the tables every game gets a variant at a time from the
   columns they need; the records read whole only when the game's statistics ask for them);
-- **all at once**: ``compute_from(manifest, load_records(outdir))``, every record read into one frame first: the way
-  results sets were computed before, kept as the reference (both give identical tables; see
-  ``tests/report/test_report_failures.py``).
+- **all at once**: ``compute_from(manifest, load_records(outdir))`` with every table computed from all records at
+  once (``Builder.per_variant`` replaced by one call on the whole frame): the way results sets were computed before,
+  kept as the reference (both give identical tables; see ``tests/report/test_report_failures.py``).
 
 The first size is the reference: the "x ref" columns divide each figure by the reference's; "KB/game" is the growth
 per added game from the previous size (fixed costs, such as the bootstrap's resampling blocks of up to 2,000,000
@@ -51,7 +51,7 @@ SEED_SPEC = {
 CHILD = r"""
 import json, sys
 import trustme_analysis, scipy.stats, trustme_analysis.games.pinocchio.stats  # noqa: F401 (imports not measured)
-from trustme_analysis.results.build import compute, compute_from
+from trustme_analysis.results.build import Builder, compute, compute_from
 from trustme_analysis.outdir import load_manifest, load_records
 
 def status(key):
@@ -61,7 +61,11 @@ def status(key):
 
 base = status("VmRSS")
 out, how = sys.argv[1], sys.argv[2]
-res = compute(out) if how == "compute" else compute_from(load_manifest(out), load_records(out))
+if how == "compute":
+    res = compute(out)
+else:  # as before: every record in one frame, each table computed from all of it
+    Builder.per_variant = lambda self, table, columns=None, variants=None: table(self.records)
+    res = compute_from(load_manifest(out), load_records(out), outdir=out)
 print(json.dumps({"base_mb": base, "peak_mb": status("VmHWM"), "tables": len(list(res))}))
 """
 

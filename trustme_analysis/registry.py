@@ -16,7 +16,11 @@ only when a report is drawn. The parts:
 - ``statistics``: ``compute(builder)`` adds the game's tables to a results set (:mod:`trustme_analysis.results`);
 - ``pages``: ``draw(report)`` adds the game's report pages, drawn from the results set only;
 - ``strategy``: ``strategy_stats(game, decision_points) -> {name: table}`` for solved policies;
-- ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...).
+- ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...);
+- ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
+  each candidate world (the search player's belief model);
+- ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
+  one.
 """
 
 from __future__ import annotations
@@ -36,7 +40,7 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "belief", "kernel")
 
 
 @dataclass(frozen=True)
@@ -46,12 +50,17 @@ class GameEntry:
     short_name: str
     title: str = ""
     package: str = ""
+    #: Rule parameters that change only how a finished game is scored (a chart, points, the utility), never the
+    #: play: variants that differ only in them, played by players that do not read them, are the same games.
+    scoring_only: tuple[str, ...] = ()
     records: Part = None
     bots: Part = None
     statistics: Part = None
     pages: Part = None
     strategy: Part = None
     simple_strategies: Part = None
+    belief: Part = None
+    kernel: Part = None
 
     def part(self, name: str) -> Any | None:
         """The part ``name`` (one of :data:`PARTS`), imported on first use; ``None`` if the game has none."""

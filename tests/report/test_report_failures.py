@@ -48,7 +48,7 @@ def test_tables_read_a_variant_at_a_time_equal_those_from_all_records_at_once(sp
     # As results sets were computed before: every record in one frame, each table computed from all of it at once
     # (the bootstrap generator then draws table by table, variant by variant: the order per_variant keeps).
     monkeypatch.setattr(Builder, "per_variant", lambda self, table, columns=None, variants=None: table(self.records))
-    at_once = compute_from(load_manifest(tmp_path), load_records(tmp_path))
+    at_once = compute_from(load_manifest(tmp_path), load_records(tmp_path), outdir=tmp_path)
     assert list(streamed) == list(at_once)
     for name in at_once:
         pd.testing.assert_frame_equal(streamed[name], at_once[name], check_exact=True, obj=name)

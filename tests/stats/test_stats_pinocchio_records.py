@@ -145,3 +145,20 @@ def test_coins_votes_and_tie_break_of_a_hand_made_three_player_game():
         assert (r["top_shared"], r["tie_break"], r["margin"], r["days"], r["ended_at_night"]) == (
             True, "coin", 0, 2, True)
     assert p2["score_trace"] == [0, 0, 2] and p1["score_trace"] == [0, 2, 2]
+
+
+def test_a_one_entry_chart_the_engine_accepts_gives_records_and_statistics():
+    # chart=5/ is the game-string spelling of a one-entry chart; records and statistics read the engine's parsed chart.
+    from trustme_analysis.games.pinocchio.stats import different_values
+    from trustme_analysis.players import make_bot
+    from trustme_analysis.players.play import play_game
+
+    game = pyspiel.load_game("trustme_pinocchio(players=2,values=1,copies=8,stacks=3/,chart=5/,two_player_removed=0)")
+    rng = np.random.default_rng(0)
+    rows = []
+    for g in range(3):
+        state = play_game(game, [make_bot(game, "random", p, rng) for p in range(2)], rng)
+        rows += [{**r, "variant": "v00", "game_index": g, "seat": s} for s, r in enumerate(records(game, state))]
+    assert {r["chart"] for r in rows} == {"5"}
+    table = different_values(pd.DataFrame(rows))
+    assert list(table["k"]) == [0, 1] and table.loc[table["k"] == 1, "step_points"].iloc[0] == 5

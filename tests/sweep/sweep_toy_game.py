@@ -76,5 +76,11 @@ def goofspiel_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
 
 
 register_bot("kuhn_poker", "edge", make_edge_bot)
-register_game(GameEntry("kuhn_poker", records=kuhn_records))
+def kuhn_simple_strategies(game: pyspiel.Game) -> dict:
+    """Two probes for the checks' tests: always bet (action 1) and always pass (action 0)."""
+    return {"always bet": lambda state, player, legal: [1] if 1 in legal else None,
+            "always pass": lambda state, player, legal: [0] if 0 in legal else None}
+
+
+register_game(GameEntry("kuhn_poker", records=kuhn_records, simple_strategies=kuhn_simple_strategies))
 register_game(GameEntry("goofspiel", records=goofspiel_records))

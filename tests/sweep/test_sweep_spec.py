@@ -111,7 +111,7 @@ def test_no_lineups_means_random_bots_in_every_seat():
          r"^grid\.players: kuhn_poker rejects these parameters: .*\(in the variant players=1\)"),
         ({"params": {"players": 3}}, r"^grid\.players: is also fixed in params\.players"),
         ({"lineups": {"a": {"seats": [{"bot": "clever"}]}}},
-         r"^lineups\.a\.seats\[0\]\.bot: unknown bot kind 'clever'.*available: edge, policy, random"),
+         r"^lineups\.a\.seats\[0\]\.bot: unknown bot kind 'clever'.*available: edge, policy, probe, random, search"),
         ({"lineups": {"a": {"seats": [{"bot": "edge", "knobs": {"edn": "last"}}]}}},
          r"^lineups\.a\.seats\[0\]\.knobs: edge bot: unknown knob\(s\) \['edn'\]; valid knobs: end"),
         ({"lineups": {"a": {"seats": [{"bot": "edge", "knobs": {"end": "middle"}}]}}},
@@ -157,3 +157,12 @@ def test_embedded_default_spec_is_the_checked_in_reports_default():
 
     root = Path(__file__).resolve().parents[2]
     assert tomllib.loads(default_spec_text()) == tomllib.loads((root / "reports" / "default.toml").read_text())
+
+
+def test_baseline_reads_a_one_entry_chart_as_the_grid_does():
+    # A one-entry chart is "5/" in a game string; the baseline's TOML list must be read the same way as the grid's.
+    spec = parse_spec({"game": "trustme_pinocchio", "params": {"players": 2, "values": 1, "copies": 8,
+                                                                 "stacks": [3], "two_player_removed": 0},
+                       "grid": {"chart": [[5], [7]]}, "baseline": {"chart": [7]}, "games": 1})
+    assert [v.grid["chart"] for v in spec.variants] == ["5/", "7/"]
+    assert spec.baseline == spec.variants[1].id

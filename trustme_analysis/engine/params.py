@@ -45,17 +45,6 @@ def int_in_range(game: str, params: Mapping[str, Any], name: str, low: int, high
     return value
 
 
-def float_in_range(game: str, params: Mapping[str, Any], name: str, low: float, high: float) -> float:
-    """``params[name]`` as a float in ``[low, high]``."""
-    value = params[name]
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ParameterError(game, name, value, f"a number from {low} to {high}")
-    value = float(value)
-    if not low <= value <= high:
-        raise ParameterError(game, name, value, f"a number from {low} to {high}")
-    return value
-
-
 def choice(game: str, params: Mapping[str, Any], name: str, choices: Iterable[str]) -> str:
     """``params[name]`` as one of ``choices`` (strings)."""
     options = list(choices)

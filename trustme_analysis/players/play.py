@@ -6,7 +6,7 @@ Everything that plays games (sweeps, tests, benchmarks, search players) uses :fu
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import pyspiel
@@ -25,20 +25,34 @@ def sample_chance(state: pyspiel.State, rng: np.random.Generator) -> int:
     return outcomes[min(index, len(outcomes) - 1)][0]
 
 
-def play_game(game: pyspiel.Game, bots: Sequence[TrustMeBot], rng: np.random.Generator) -> pyspiel.State:
-    """Play one game to its end: chance from ``rng``, each decision from the bot of the seat to act."""
-    state = game.new_initial_state()
+def joint_action(state: pyspiel.State, pick: Callable[[pyspiel.State, int], int],
+                 fixed: Mapping[int, int] | None = None) -> list[int]:
+    """One action per seat at a simultaneous node: ``fixed`` seats as given; a seat with nothing to decide submits its
+    lone legal action (pyspiel's convention, often 0); the others ``pick(state, seat)``, in seat order."""
+    actions = []
+    for player in range(state.num_players()):
+        legal = state.legal_actions(player)
+        if fixed is not None and player in fixed:
+            actions.append(int(fixed[player]))
+        elif len(legal) > 1:
+            actions.append(int(pick(state, player)))
+        else:
+            actions.append(legal[0] if legal else 0)
+    return actions
+
+
+def play_out(state: pyspiel.State, bots: Sequence[TrustMeBot], rng: np.random.Generator) -> pyspiel.State:
+    """Play ``state`` on to its end (in place): chance from ``rng``, each decision from the bot of the seat to act."""
     while not state.is_terminal():
         if state.is_chance_node():
             state.apply_action(sample_chance(state, rng))
         elif state.is_simultaneous_node():
-            actions = []
-            for player, bot in enumerate(bots):
-                # A seat with nothing to decide at a simultaneous node still has to submit an action (pyspiel's
-                # convention is a lone legal action, often 0).
-                legal = state.legal_actions(player)
-                actions.append(bot.step(state) if len(legal) > 1 else (legal[0] if legal else 0))
-            state.apply_actions(actions)
+            state.apply_actions(joint_action(state, lambda s, p: bots[p].step(s)))
         else:
             state.apply_action(bots[state.current_player()].step(state))
     return state
+
+
+def play_game(game: pyspiel.Game, bots: Sequence[TrustMeBot], rng: np.random.Generator) -> pyspiel.State:
+    """Play one game to its end: chance from ``rng``, each decision from the bot of the seat to act."""
+    return play_out(game.new_initial_state(), bots, rng)

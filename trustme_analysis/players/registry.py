@@ -1,7 +1,8 @@
 """Which bots exist for which game, by the names a spec uses.
 
-Two kinds exist for every game: ``"random"`` (uniform over the legal actions) and ``"policy"`` (a stored, e.g.
-solved, policy: :mod:`.policy`). A game's own kinds (``"heuristic"``, ...) are registered by its ``bots`` module
+Four kinds exist for every game: ``"random"`` (uniform over the legal actions), ``"policy"`` (a stored, e.g. solved,
+policy: :mod:`.policy`), ``"search"`` (information-set search: :mod:`.search`; for games whose states resample their
+hidden information) and ``"probe"`` (one of the game's named simple strategies: :mod:`.probe`). A game's own kinds (``"heuristic"``, ...) are registered by its ``bots`` module
 (:func:`register_bot`), which the game's registry entry names and which is imported the first time the game's bots
 are asked for.
 """
@@ -16,12 +17,14 @@ import pyspiel
 
 from trustme_analysis.players.base import TrustMeBot, UniformRandomBot
 from trustme_analysis.players.policy import make_policy_bot
+from trustme_analysis.players.probe import make_probe_bot
+from trustme_analysis.players.search import make_search_bot
 from trustme_analysis.registry import find_game
 
 BotFactory = Callable[..., TrustMeBot]
 
 #: Kinds every game has.
-GENERIC_KINDS = ("policy", "random")
+GENERIC_KINDS = ("policy", "probe", "random", "search")
 
 _BOTS: dict[tuple[str, str], BotFactory] = {}
 
@@ -38,7 +41,7 @@ def _load_game_bots(game_short_name: str) -> None:
 
 
 def bot_kinds(game_short_name: str) -> list[str]:
-    """The bot kinds a spec may name for this game (always includes ``"random"`` and ``"policy"``)."""
+    """The bot kinds a spec may name for this game (always includes the generic kinds)."""
     _load_game_bots(game_short_name)
     kinds = set(GENERIC_KINDS) | {k for (g, k) in _BOTS if g == game_short_name}
     return sorted(kinds)
@@ -59,4 +62,8 @@ def make_bot(
         return UniformRandomBot(player_id, rng)
     if kind == "policy":
         return make_policy_bot(game, player_id, rng, make_bot, **knobs)
+    if kind == "search":
+        return make_search_bot(game, player_id, rng, make_bot, **knobs)
+    if kind == "probe":
+        return make_probe_bot(game, player_id, rng, make_bot, bot_kinds(short), **knobs)
     raise ValueError(f"unknown bot kind {kind!r} for game {short!r}; available: {', '.join(bot_kinds(short))}")

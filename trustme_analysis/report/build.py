@@ -2,7 +2,8 @@
 
 Order of the report: the answer (the question and the headline findings with their intervals), what was run (the
 variants, games, seed, versions and every rule assumption in force), a one-page summary of what changed most versus
-the baseline, the seat-balance pages, the game's own pages (its registry entry's ``pages``), the solved variants, and
+the baseline, how far the players can be trusted (challengers, skill trace, each measure under each line-up), the
+seat-balance pages, the game's own pages (its registry entry's ``pages``), the solved variants, and
 the full variant-vs-baseline comparison. Every figure comes from the results set (:func:`trustme_analysis.results.load`
 computes it once and stores it under ``OUTDIR/stats/``); no page computes a statistic.
 """
@@ -22,11 +23,11 @@ from trustme_analysis import results  # noqa: E402
 from trustme_analysis.atomic import atomic_path  # noqa: E402
 from trustme_analysis.outdir import REPORT, SOLVE  # noqa: E402
 from trustme_analysis.registry import find_game  # noqa: E402
-from trustme_analysis.report import front, generic  # noqa: E402
+from trustme_analysis.report import checks_pages, front, generic  # noqa: E402
 from trustme_analysis.report.context import Report  # noqa: E402
 from trustme_analysis.report.layout import RC  # noqa: E402
 
-SECTIONS = ("answer", "front", "summary", "balance", "game", "solve", "comparisons")
+SECTIONS = ("answer", "front", "summary", "checks", "balance", "game", "solve", "comparisons")
 
 
 def build_report(outdir: str | Path) -> Path:
@@ -48,6 +49,7 @@ def build_report(outdir: str | Path) -> Path:
         front.add_answer_page(ctx)
         front.add_front_pages(ctx)
         front.add_summary_page(ctx)
+        checks_pages.add_pages(ctx)
         generic.add_balance_pages(ctx)
         if game_pages is not None:
             game_pages(ctx)

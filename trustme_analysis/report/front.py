@@ -79,6 +79,10 @@ def headline_lines(ctx: Report) -> list[str]:
     for r in h[h["kind"] == "baseline"].itertuples():
         out.append(f"{r.measure[:1].upper()}{r.measure[1:]} (baseline): {figure_text(r.value, r.unit)}"
                    f"{interval_text(r.low, r.high, r.unit)}.")
+    for r in h[h["kind"] == "trust"].itertuples():
+        out.append(f"Can the players of {r.variant} be trusted? The strongest challenger, {r.measure}, wins "
+                   f"{figure_text(r.value, r.unit)}{interval_text(r.low, r.high, r.unit)} of its games (fair: "
+                   f"{figure_text(r.reference, r.unit)}): {r.verdict}.")
     changes = h[h["kind"] == "change"]
     if len(ctx.variant_ids) < 2:
         out.append("Only one variant was played, so nothing is compared with a baseline.")

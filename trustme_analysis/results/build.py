@@ -15,9 +15,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyspiel
 
-from trustme_analysis.outdir import load_manifest, stored_chunk_files, verify_chunks
+from trustme_analysis.outdir import RECORDS, load_manifest, stored_chunk_files, verify_chunks
+from trustme_analysis.players import make_bot
 from trustme_analysis.registry import find_game
+from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
 from trustme_analysis.results.source import ChunkSource
 from trustme_analysis.results.table import ResultSet, Table
 from trustme_analysis.stats.balance import equal_seats_test, games_table, ludii_metrics, seat_win_rates
@@ -162,13 +165,16 @@ def _default_comparison_games(games: pd.DataFrame) -> pd.DataFrame:
 def records_key(outdir: str | Path) -> dict[str, Any] | None:
     """What identifies the records of ``outdir`` (the spec's fingerprint and every chunk file with its size), or
     ``None`` when no records are stored."""
+    root = Path(outdir)
     files = stored_chunk_files(outdir)
     if not files:
         return None
+    # The checks' sub-sweeps (OUTDIR/checks/) feed the trust and skill tables.
+    checks = sorted(root.glob(f"checks/*/{RECORDS}/*/chunk-*.parquet"))
     manifest = load_manifest(outdir)
     return {
         "fingerprint": manifest.get("fingerprint"),
-        "chunks": [[f.parent.name, f.name, f.stat().st_size] for f in files],
+        "chunks": [[str(f.relative_to(root)), f.stat().st_size] for f in files + checks],
     }
 
 
@@ -185,12 +191,13 @@ def compute(outdir: str | Path) -> ResultSet:
     """
     manifest = load_manifest(outdir)
     verify_chunks(outdir, manifest)
-    return compute_from(manifest, None, source=ChunkSource(outdir))
+    return compute_from(manifest, None, source=ChunkSource(outdir), outdir=outdir)
 
 
-def compute_from(manifest: dict[str, Any], records: pd.DataFrame | None,
-                 source: ChunkSource | None = None) -> ResultSet:
-    """Every statistic from a manifest and the records (a frame, or a :class:`ChunkSource` to read them from)."""
+def compute_from(manifest: dict[str, Any], records: pd.DataFrame | None, source: ChunkSource | None = None,
+                 outdir: str | Path | None = None) -> ResultSet:
+    """Every statistic from a manifest and the records (a frame, or a :class:`ChunkSource` to read them from); the
+    checks' tables (trust, skill) too when ``outdir`` holds them."""
     # Bootstrap intervals draw from a generator seeded by the sweep's own seed, so recomputing gives the same tables.
     rng = np.random.default_rng([int(manifest.get("seed", 0)), 0x5EED])
     b = Builder(manifest, records, rng, source=source)
@@ -201,6 +208,10 @@ def compute_from(manifest: dict[str, Any], records: pd.DataFrame | None,
     if statistics is not None:
         statistics(b)
     comparisons = _comparisons(b)
+    _what_differs(b, entry)
+    _lineup_comparison(b)
+    if outdir is not None:
+        _checks(b, outdir)
     _headlines(b, comparisons)
     return b.results
 
@@ -251,6 +262,103 @@ def _comparisons(b: Builder) -> pd.DataFrame:
     return comp
 
 
+def _seat_reads(game: pyspiel.Game, seats: Any) -> tuple[str, ...] | None:
+    """The scoring-only parameters any bot of a line-up reads (``None``: some bot may read any)."""
+    entries = seats.get("pool", []) if isinstance(seats, dict) else list(seats or [])
+    read: set[str] = set()
+    for seat in entries:
+        bot = make_bot(game, seat.get("bot", "random"), 0, np.random.default_rng(0), **(seat.get("knobs") or {}))
+        if bot.reads is None:
+            return None
+        read |= set(bot.reads)
+    return tuple(sorted(read))
+
+
+def _what_differs(b: Builder, entry: Any) -> None:
+    """For every variant: the rule parameters that set it apart from the baseline, and whether they only change the
+    scoring and go unread by its players (then it is the same play as the baseline's, scored differently)."""
+    variants = {str(v.get("id")): v for v in b.manifest.get("variants", [])}
+    base = variants.get(b.baseline, {})
+    scoring_only = set(entry.scoring_only) if entry is not None else set()
+    rows = []
+    for vid in b.variant_ids:
+        v = variants.get(vid, {})
+        params, base_params = v.get("params") or {}, base.get("params") or {}
+        differs = sorted(k for k in set(params) | set(base_params) if params.get(k) != base_params.get(k))
+        only_scoring = bool(differs) and set(differs) <= scoring_only and v.get("lineup") == base.get("lineup")
+        read = None
+        if only_scoring and v.get("game_string"):
+            read = _seat_reads(pyspiel.load_game(str(v["game_string"])), v.get("seats"))
+        unread = only_scoring and read is not None and not set(differs) & set(read)
+        rows.append({"variant": vid, "differs_in": ", ".join(differs), "scoring_only": only_scoring,
+                     "read_by_players": "" if read is None else ", ".join(read), "same_play": unread})
+    b.add("variant_differences", pd.DataFrame(rows, columns=["variant", "differs_in", "scoring_only",
+                                                             "read_by_players", "same_play"]),
+          "What sets each variant apart from the baseline",
+          "The rule parameters whose values differ from the baseline's; scoring_only: they change only how a "
+          "finished game is scored (the game's declaration); same_play: and no player of the line-up reads them, so "
+          "the variant's games are played as the baseline's would be and only the scoring differs (a difference in "
+          "game length or play between them is then chance, not the rule).")
+
+
+def _lineup_comparison(b: Builder) -> None:
+    """With several line-ups: every compared measure of each rule variant under each line-up, side by side."""
+    variants = b.manifest.get("variants", [])
+    lineups = list(dict.fromkeys(str(v.get("lineup", "")) for v in variants))
+    if len(lineups) < 2:
+        return
+    rows = []
+    for v in variants:
+        vid = v.get("id")
+        games = b.comparison_games[b.comparison_games["variant"] == vid]
+        if games.empty:
+            continue
+        rule = ", ".join(f"{k}={val}" for k, val in (v.get("grid") or {}).items()) or "the spec's rules"
+        for metric in b.comparison_metrics:
+            if metric.column not in games.columns:
+                continue
+            values = games[metric.column].to_numpy(dtype=float)
+            values = values[~np.isnan(values)]
+            if metric.kind == "rate":
+                est, low, high = wilson(int(values.sum()), values.size)
+            else:
+                iv = mean_t(values)
+                est, low, high = iv.estimate, iv.low, iv.high
+            rows.append({"rules": rule, "lineup": str(v.get("lineup", "")), "variant": vid, "measure": metric.name,
+                         "unit": metric.unit, "value": est, "low": low, "high": high, "games": int(values.size)})
+    b.add("lineup_comparison", pd.DataFrame(rows), "Each measure under each line-up",
+          "Per rule variant, the value of every compared measure under each line-up of players, side by side: a "
+          "conclusion holds under competent play when it holds in the competent line-up's row.",
+          "Wilson 95% for shares of games, t 95% for means")
+
+
+def _checks(b: Builder, outdir: str | Path) -> None:
+    """The challengers' win rates, the verdicts and the skill trace, when the spec asked for them."""
+    if not load_index(outdir):
+        return
+    lineup_of = {str(v.get("id")): str(v.get("lineup", "")) for v in b.manifest.get("variants", [])}
+    trust, verdicts = trust_tables(outdir, lineup_of)
+    if len(trust):
+        b.add("trust", trust, "Challengers against the line-ups",
+              "Each challenger (a probe: one of the game's named fixed strategies; or the search player) sits in one "
+              "seat, the line-up's own bots in the others, seats rotating; win rate = share of its games it won; "
+              "fair = 1 / players; edge = win rate - fair.", "Wilson 95%",
+              {"win_rate": "share of games", "fair": "share of games", "edge": "share of games"})
+        b.add("trust_verdicts", verdicts, "Can these players be trusted?",
+              f"Per tested variant, the challenger with the best lower bound. exploitable: its lower 95% bound beats "
+              f"the fair share by more than {MARGIN:.0%}; no weakness found: every challenger's upper bound is within "
+              f"{MARGIN:.0%} of the fair share; inconclusive otherwise.", "Wilson 95%",
+              {"win_rate": "share of games"})
+    trace, summary = skill_tables(outdir)
+    if len(trace):
+        b.add("skill_trace", trace, "Skill trace",
+              "Search players of growing budget, each against the previous one (the stronger in one seat, seats "
+              "rotating): the stronger's win rate at each step.", "Wilson 95%", {"win_rate": "share of games"})
+        b.add("skill_summary", summary, "Skill vs luck",
+              "Mean over the steps of (win rate - fair) / (1 - fair): 0 when more thinking never helps (luck), 1 when "
+              "the stronger player always wins (skill).", "normal approximation 95%")
+
+
 def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
     """The findings the first page states: the baseline's seat balance and measures, then the biggest changes."""
     rows: list[dict[str, Any]] = []
@@ -280,14 +388,20 @@ def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
         rows.append({"kind": "baseline", "variant": base, "measure": metric.name, "unit": metric.unit,
                      "value": est, "low": low, "high": high, "reference": math.nan, "p": math.nan,
                      "games": int(values.size)})
+    if "trust_verdicts" in b.results:
+        for r in b.results["trust_verdicts"].itertuples():
+            rows.append({"kind": "trust", "variant": r.variant, "measure": f"{r.best_challenger} against {r.lineup}",
+                         "unit": "share of games", "value": r.win_rate, "low": r.low, "high": r.high,
+                         "reference": r.fair, "p": math.nan, "games": r.games, "verdict": r.verdict})
     top = biggest_changes(comparisons, limit=HEADLINE_CHANGES)
     for r in top[top["significant"].astype(bool)].itertuples() if len(top) else []:
         rows.append({"kind": "change", "variant": r.variant, "measure": r.metric, "unit": r.unit,
                      "value": r.difference, "low": r.low, "high": r.high, "reference": r.baseline_value,
                      "p": r.p_holm, "games": math.nan})
-    columns = ["kind", "variant", "measure", "unit", "value", "low", "high", "reference", "p", "games"]
+    columns = ["kind", "variant", "measure", "unit", "value", "low", "high", "reference", "p", "games", "verdict"]
     b.add("headlines", pd.DataFrame(rows, columns=columns), "Headline findings",
           "The baseline's seat win rates (reference: the fair rate), the chi-square test of equal seats (p-value), "
           "the baseline's value on every compared measure, and the significant changes versus the baseline "
-          "(value: variant minus baseline; reference: the baseline's value; p: Holm-adjusted).",
+          "(value: variant minus baseline; reference: the baseline's value; p: Holm-adjusted), and for each line-up "
+          "tested, the strongest challenger's win rate (reference: the fair share) with the verdict.",
           "Wilson 95% for shares of games, t 95% for means; changes: Newcombe / Welch 95%")

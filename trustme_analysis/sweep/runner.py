@@ -43,9 +43,10 @@ from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep import storage
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk
+from trustme_analysis.sweep.policies import PolicyError, resolve_policies
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
-from trustme_analysis.sweep.spec import Spec
+from trustme_analysis.sweep.spec import Spec, parse_spec
 
 
 class SweepError(RuntimeError):
@@ -542,6 +543,8 @@ def run_sweep(
     outdir = resolve_outdir(spec, out)
     workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
     check_dask(dask)  # before anything is written
+    # Policy seats: the fingerprints of the policies stored now are part of the data fingerprint (sweep/policies.py).
+    spec = resolve_policies(spec, outdir, require=False)
     stored = check_outdir(spec, outdir)
     records = game_entry(spec.game).part("records")
 
@@ -560,6 +563,13 @@ def run_sweep(
         solved_now = any(not r["reused"] for r in solved)
     else:
         solved_now = False
+    if spec.policies:
+        try:
+            spec = resolve_policies(spec, outdir, require=True)
+        except PolicyError as exc:
+            raise SweepError(str(exc)) from None
+        if stored is not None:
+            check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
     entries, bad = _sound_chunks(spec, outdir, stored)
     for line in bad:
         say(f"{line}: playing it again")
@@ -716,10 +726,13 @@ def run_sweep(
             now = "marks the sweep complete"
         say(f"all {total} chunks are already stored in {outdir}; the manifest now {now}")
 
+    checked_now = run_checks(spec, outdir, workers=workers, dask=dask, quiet=quiet, stream=stream)
+
     report_path: Path | None = None
     if report:
         existing = outdir / REPORT
-        if (not todo_count and not retitled and not solved_now and not recorded_changed and existing.is_file()
+        if (not todo_count and not retitled and not solved_now and not recorded_changed and not checked_now
+                and existing.is_file()
                 and stored is not None and stored.get("complete")):
             say(f"report already built: {existing}")
             report_path = existing
@@ -763,3 +776,24 @@ def _stop_reason(exc: BaseException, stored: int, total: int, outdir: Path) -> E
     if isinstance(exc, ChunkFailed):
         return SweepFailed(f"{exc}; {_stored_text(stored, total, outdir, 'fix the cause (this chunk fails again until then), ')}")
     return None
+
+
+def run_checks(spec: Spec, outdir: Path, *, workers: int | None, dask: Any, quiet: bool, stream: TextIO) -> bool:
+    """Play the sub-sweeps of the spec's ``[trust]`` and ``[skill]`` tables under ``OUTDIR/checks/`` (resuming like
+    any sweep); returns whether any game was played now."""
+    from trustme_analysis.sweep.checks import CHECKS_DIR, checks_of, write_index
+
+    checks = checks_of(spec)
+    if not checks:
+        return False
+    played = False
+    for check in checks:
+        sub = parse_spec(check.data, name=check.name)
+        if not quiet:
+            print(f"check {check.name} ({check.kind}): {len(sub.variants)} line-up(s) x {sub.games} games",
+                  file=stream, flush=True)
+        result = run_sweep(sub, workers=workers, dask=dask, out=outdir / CHECKS_DIR / check.name, report=False,
+                           quiet=True, stream=stream)
+        played = played or result.games_played > 0
+    write_index(outdir, checks)
+    return played

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -45,6 +45,8 @@ TOP_LEVEL_KEYS = (
     "chunk_size",
     "baseline",
     "solve",
+    "trust",
+    "skill",
 )
 
 #: Name of the embedded default spec (package data) and of its output folder under ``reports/out/``.
@@ -100,6 +102,12 @@ class Spec:
     variants: tuple[Variant, ...]
     #: The ``[[solve]]`` sections (:class:`trustme_analysis.solve.spec.SolveSpec`), solved before the games are played.
     solves: tuple[Any, ...] = ()
+    #: How far the players can be trusted (:mod:`trustme_analysis.sweep.checks`): challengers, and a skill trace.
+    trust: Any = None
+    skill: Any = None
+    #: The fingerprints of the stored policies the policy seats play, once a run has resolved them
+    #: (:func:`trustme_analysis.sweep.policies.resolve_policies`); part of :meth:`data_fingerprint`.
+    policies: Mapping[str, str | None] = field(default_factory=dict)
 
     @property
     def chunks_per_variant(self) -> int:
@@ -135,12 +143,20 @@ class Spec:
             "out": self.out,
             "chunk_size": self.chunk_size,
             "baseline": self.baseline_table(),
+            **({"trust": self.trust.as_dict()} if self.trust is not None else {}),
+            **({"skill": self.skill.as_dict()} if self.skill is not None else {}),
         }
 
     def data_fingerprint(self) -> dict[str, Any]:
-        """The keys that decide the records; two specs with equal fingerprints produce identical chunks."""
+        """The keys that decide the records; two specs with equal fingerprints produce identical chunks.
+
+        With policy seats, ``policies`` holds the fingerprints of the policies they play, so games of a policy solved
+        again with other settings never mix with the stored ones."""
         full = self.as_dict()
-        return {k: full[k] for k in ("game", "params", "grid", "lineups", "games", "seed", "chunk_size")}
+        out = {k: full[k] for k in ("game", "params", "grid", "lineups", "games", "seed", "chunk_size")}
+        if self.policies:
+            out["policies"] = dict(self.policies)
+        return out
 
 
 # --------------------------------------------------------------------------------------------------------- loading
@@ -198,12 +214,23 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     lineups = parse_lineups(data.get("lineups"))
     _check_size(games, chunk_size, grid, lineups)
     variants = _expand(game, params, grid, lineups)
-    baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants)
+    baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants, spec_params)
     solves: tuple[Any, ...] = ()
-    if "solve" in data:
-        from trustme_analysis.solve.spec import parse_solves  # the solve layer builds on this module
+    from trustme_analysis.solve.spec import check_policy_seats, parse_solves
 
+    if "solve" in data:
         solves = parse_solves(data["solve"])
+    # A policy seat may name a [[solve]] section (knobs = {solve = NAME}): it must exist and solve the seat's variant.
+    check_policy_seats(lineups, [(v.lineup.name, v.game_string, v.label) for v in variants], solves)
+    trust = skill = None
+    if "trust" in data:
+        from trustme_analysis.sweep.checks import parse_trust
+
+        trust = parse_trust(data["trust"], lineups, pyspiel.load_game(variants[0].game_string))
+    if "skill" in data:
+        from trustme_analysis.sweep.checks import parse_skill
+
+        skill = parse_skill(data["skill"])
     return Spec(
         name=name,
         path=path,
@@ -220,6 +247,8 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         baseline=baseline,
         variants=variants,
         solves=solves,
+        trust=trust,
+        skill=skill,
     )
 
 
@@ -389,7 +418,8 @@ def _expand(
 
 
 def _parse_baseline(
-    table: Any, grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, LineUp], variants: Sequence[Variant]
+    table: Any, grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, LineUp], variants: Sequence[Variant],
+    spec_params: Mapping[str, Any],
 ) -> str:
     if table is None:
         return variants[0].id
@@ -402,12 +432,8 @@ def _parse_baseline(
         if name not in table:
             wanted[name] = values[0]  # unspecified: the grid's first value, as for the default baseline
             continue
-        # The same spelling as the grid (a TOML list for a chart) is accepted.
-        value = table[name]
-        if isinstance(value, list) and all(type_ok(v, int) for v in value):
-            value = LIST_SEPARATOR.join(str(v) for v in value)
-        if isinstance(values[0], float) and type_ok(value, float):
-            value = float(value)
+        # Read exactly as the grid's values were (a TOML list for a chart becomes the same "/"-joined text).
+        value = _coerce_param(f"baseline.{name}", table[name], spec_params[name])
         if value not in values or isinstance(value, bool) != isinstance(values[0], bool):
             listed = ", ".join(str(v) for v in values)
             raise SpecError(f"baseline.{name}", f"{table[name]!r} is not one of the grid's values ({listed})")

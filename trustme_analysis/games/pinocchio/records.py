@@ -53,16 +53,6 @@ TICKET_ROUTES = {"tale": "tickets_tale_per_value", "reputation": "tickets_reputa
                  "free_reputation": "tickets_free_per_value"}
 
 
-def parse_chart(chart: str | Sequence[int]) -> tuple[int, ...]:
-    """The scoring chart as a tuple of ints, from the game parameter's ``"1/3/6/10/15/21"`` form or a sequence."""
-    if isinstance(chart, str):
-        try:
-            return tuple(int(x) for x in chart.split("/"))
-        except ValueError:
-            raise ValueError(f"chart={chart!r} is not allowed; allowed: '/'-separated integers") from None
-    return tuple(int(x) for x in chart)
-
-
 def _engine_score_fn() -> ScoreFn:
     from trustme_analysis.games.pinocchio import score_breakdown
 
@@ -116,7 +106,7 @@ def records_from_snapshot(
         raise ValueError("records need a terminal snapshot: 'scores' and 'winner' are None (the game is not over)")
     n = int(snap["players"])
     values = len(snap["stacks_left"])
-    chart = parse_chart(chart)
+    chart = tuple(int(c) for c in chart)
     events = snap["events"]
     winner = int(snap["winner"])
 
@@ -264,5 +254,5 @@ def records_from_snapshot(
 
 def records(game: Any, state: Any) -> list[dict[str, Any]]:
     """The sweep's records function for Pinocchio: one row per seat of a finished game."""
-    chart = parse_chart(game.get_parameters()["chart"])
-    return records_from_snapshot(state.snapshot(), chart, _engine_score_fn())
+    # The chart as the engine parsed it (a one-entry chart is written "5/" in a game string).
+    return records_from_snapshot(state.snapshot(), game.rules.chart, _engine_score_fn())

@@ -17,7 +17,9 @@ from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import CONFIDENCE, mean_t, ratio_of_sums, wilson
 from trustme_analysis.stats.traces import trace_bands
-from trustme_analysis.games.pinocchio.records import TALE_ROWS, parse_chart
+from trustme_analysis.engine.params import int_list
+from trustme_analysis.games.pinocchio.records import TALE_ROWS
+from trustme_analysis.games.pinocchio.rules import SHORT_NAME
 
 GAME_KEY = ["variant", "game_index"]
 
@@ -180,7 +182,8 @@ def different_values(records: pd.DataFrame, confidence: float = CONFIDENCE) -> p
     rows = []
     for variant in variants(records):
         rv = records[records["variant"] == variant]
-        chart = parse_chart(rv["chart"].iloc[0])
+        # The records write the chart as "/"-joined text; the engine's own parser reads it back.
+        chart = int_list(SHORT_NAME, {"chart": str(rv["chart"].iloc[0])}, "chart")
         n = len(rv)
         k_held = rv["different_values"].to_numpy(dtype=int)
         won = rv["win"].to_numpy(dtype=bool)

@@ -23,5 +23,5 @@ def test_random_bot_exists_for_any_game_and_is_seeded():
 def test_unknown_bot_kind_names_the_choices():
     # tic_tac_toe: a game no module of this project registers bots for, so only the generic kinds are offered.
     game = pyspiel.load_game("tic_tac_toe")
-    with pytest.raises(ValueError, match=r"unknown bot kind 'clever' for game 'tic_tac_toe'; available: policy, random$"):
+    with pytest.raises(ValueError, match=r"unknown bot kind 'clever' for game 'tic_tac_toe'; available: policy, probe, random, search$"):
         make_bot(game, "clever", 0, np.random.default_rng(0))

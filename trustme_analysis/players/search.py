@@ -1,0 +1,219 @@
+"""The search player (bot kind ``"search"``): information-set search over determinizations, for any game whose states
+can resample their hidden information.
+
+At each decision the player samples *worlds*: full states consistent with what it has seen
+(``state.resample_from_infostate(player, sampler)``, which the Trust Me engines implement: every arrangement of the
+unseen cards equally likely). With ``belief`` on, and where the game models it (the ``belief`` part of its registry
+entry: ``belief(state, player, worlds) -> weights``), it draws several candidate worlds and keeps one in proportion to
+how likely the other players' observed choices were in each (in Pinocchio: would the teller have told this tale with
+that hand?). It scores every legal
+action by playing the game out from each world after that action (*rollouts*) and keeps the action with the best mean
+return. The budget (rollouts per decision) is spread by sequential halving (Karnin, Koren and Somekh, "Almost optimal
+exploration in multi-armed bandits", ICML 2013): every round scores the remaining actions on the same worlds (paired,
+so the comparison is not blurred by the luck of the deal), then keeps the better half.
+
+Rollouts run in the game's compiled kernel when it has one that supports the variant (tens of thousands per second),
+else through the pyspiel API with the rollout policy's bots. Everything random comes from the bot's generator, so a
+seeded game replays exactly.
+
+Knobs: ``budget`` (rollouts per decision), ``rollout`` (the bot kind playing every seat in rollouts: ``"random"``, or
+a game's ``"heuristic"`` on the pyspiel path), ``belief`` (weight worlds by the observed choices, where the game
+models them), ``rollouts_per_world`` (rollouts from each sampled world and action), ``engine`` (``"auto"``, ``"kernel"``
+or ``"pyspiel"``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.players.base import TrustMeBot
+from trustme_analysis.players.play import joint_action, play_out
+from trustme_analysis.registry import find_game
+
+KNOBS = ("budget", "rollout", "belief", "rollouts_per_world", "engine")
+DEFAULT_BUDGET = 400
+#: Candidate worlds drawn per kept world when the belief weighs them.
+BELIEF_CANDIDATES = 8
+ENGINES = ("auto", "kernel", "pyspiel")
+
+#: ``make_bot(game, kind, player_id, rng)``: builds the rollout players (handed in by the bot registry).
+BotMaker = Callable[..., TrustMeBot]
+
+
+class PyspielRollouts:
+    """Play-outs through the pyspiel API, every seat played by a bot of the rollout kind."""
+
+    def __init__(self, game: pyspiel.Game, kind: str, rng: np.random.Generator, make_bot: BotMaker):
+        self.rng = rng
+        self.bots = [make_bot(game, kind, p, rng) for p in range(game.num_players())]
+
+    def pick(self, state: pyspiel.State, player: int) -> int:
+        """The rollout bot's action for ``player`` at a simultaneous node."""
+        return int(self.bots[player].step(state))
+
+    def mean_returns(self, world: pyspiel.State, n: int) -> np.ndarray:
+        """Mean returns of ``n`` play-outs from ``world`` (left unchanged)."""
+        total = np.zeros(len(self.bots))
+        for _ in range(n):
+            total += np.asarray(play_out(world.clone(), self.bots, self.rng).returns(), dtype=float)
+        return total / n
+
+
+class KernelRollouts:
+    """Play-outs in the game's compiled kernel: the world (a pyspiel state) is copied into a kernel state
+    (``Kernel.state_from``), then played out with uniform-random players in compiled code."""
+
+    def __init__(self, kernel: Any, rng: np.random.Generator):
+        self.kernel = kernel
+        self.rng = rng
+
+    def pick(self, state: pyspiel.State, player: int) -> int:
+        """A uniform-random action for ``player`` at a simultaneous node (the kernel's rollout players are random)."""
+        legal = state.legal_actions(player)
+        return int(legal[self.rng.integers(len(legal))])
+
+    def mean_returns(self, world: pyspiel.State, n: int) -> np.ndarray:
+        """Mean returns of ``n`` random play-outs from ``world``."""
+        state = self.kernel.state_from(world)
+        seed = int(self.rng.integers(2**63))
+        return np.asarray(self.kernel.rollouts(state, n, seed), dtype=float)
+
+
+def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
+    """The game's compiled kernel when it exists, can start from any pyspiel state (``state_from``) and supports this
+    variant with ``rollout`` players; else None."""
+    entry = find_game(game.get_type().short_name)
+    module = entry.part("kernel") if entry is not None else None
+    if module is None or not hasattr(module.Kernel, "state_from"):
+        return None
+    if module.kernel_supports(game, (rollout,)) is not None:
+        return None
+    return module.Kernel(game)
+
+
+class SearchBot(TrustMeBot):
+    """Determinized search with sequential halving over the legal actions; see the module docstring.
+
+    Args:
+        game: the game being played.
+        player_id: its seat.
+        rng: every random choice (worlds, rollouts, ties) is drawn from it.
+        make_bot: builds rollout players (the bot registry's ``make_bot``).
+        budget: rollouts per decision.
+        rollout: bot kind of every seat in the rollouts.
+        belief: weight worlds by how likely the others' observed choices were (games that model it).
+        rollouts_per_world: rollouts from each (world, action) pair.
+        engine: ``"kernel"`` (compiled rollouts; the game must support it), ``"pyspiel"``, or ``"auto"``.
+    """
+
+    kind = "search"
+
+    def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, make_bot: BotMaker,
+                 budget: int = DEFAULT_BUDGET, rollout: str = "random", belief: bool = True,
+                 rollouts_per_world: int = 1, engine: str = "auto"):
+        super().__init__(player_id, rng)
+        _check_int("budget", budget, 1)
+        _check_int("rollouts_per_world", rollouts_per_world, 1)
+        if not isinstance(belief, bool):
+            raise ValueError(f"search bot knob belief={belief!r} is not allowed; allowed: true or false")
+        if engine not in ENGINES:
+            raise ValueError(f"search bot knob engine={engine!r} is not allowed; allowed: {', '.join(ENGINES)}")
+        if rollout == "search":
+            raise ValueError("search bot knob rollout='search' is not allowed; allowed: a bot kind other than search")
+        self.game = game
+        self.budget = int(budget)
+        self.rollout = rollout
+        self.rollouts_per_world = int(rollouts_per_world)
+        self.engine = engine
+        self.perfect_information = (game.get_type().information
+                                    == pyspiel.GameType.Information.PERFECT_INFORMATION)
+        if not self.perfect_information and not hasattr(game.new_initial_state(), "resample_from_infostate"):
+            raise ValueError(f"the search bot needs states that resample their hidden information; "
+                             f"{game.get_type().short_name} has no resample_from_infostate")
+        entry = find_game(game.get_type().short_name)
+        self._belief = entry.part("belief") if entry is not None and belief else None
+        self.belief = self._belief is not None
+        kernel = kernel_for(game, rollout) if engine in ("auto", "kernel") else None
+        if engine == "kernel" and kernel is None:
+            raise ValueError(f"search bot knob engine='kernel' is not allowed for {game}: the game has no compiled "
+                             f"kernel for this variant with {rollout!r} rollouts; allowed here: 'pyspiel' or 'auto'")
+        self.rollouts = KernelRollouts(kernel, rng) if kernel is not None else PyspielRollouts(game, rollout, rng,
+                                                                                                  make_bot)
+        self.engine_used = "kernel" if kernel is not None else "pyspiel"
+
+    def knobs(self) -> dict:
+        """The knobs as a plain dict (recorded with sweep results)."""
+        return {"budget": self.budget, "rollout": self.rollout, "belief": self.belief,
+                "rollouts_per_world": self.rollouts_per_world, "engine": self.engine}
+
+    def sample_world(self, state: pyspiel.State) -> pyspiel.State:
+        """A full state consistent with what this seat has seen in ``state`` (weighted by the belief, when on)."""
+        if self.perfect_information:
+            return state.clone()
+        if self._belief is None:
+            return state.resample_from_infostate(self.player_id, self.rng.random)
+        worlds = [state.resample_from_infostate(self.player_id, self.rng.random) for _ in range(BELIEF_CANDIDATES)]
+        weights = np.asarray(self._belief(state, self.player_id, worlds), dtype=float)
+        total = weights.sum()
+        if not total > 0:  # no candidate explains the observed choices: keep them all equally
+            return worlds[int(self.rng.integers(len(worlds)))]
+        return worlds[int(self.rng.choice(len(worlds), p=weights / total))]
+
+    def _after(self, world: pyspiel.State, action: int) -> pyspiel.State:
+        child = world.clone()
+        if child.is_simultaneous_node():
+            child.apply_actions(joint_action(child, self.rollouts.pick, {self.player_id: action}))
+        else:
+            child.apply_action(action)
+        return child
+
+    def action_values(self, state: pyspiel.State) -> dict[int, float]:
+        """The mean return to this seat of each legal action that survived to the last round of halving (the others
+        carry the mean of the rounds they were scored in)."""
+        legal = list(state.legal_actions(self.player_id))
+        if len(legal) == 1:
+            return {int(legal[0]): math.nan}
+        rounds = max(1, math.ceil(math.log2(len(legal))))
+        per_round = max(1, self.budget // rounds)
+        sums = dict.fromkeys(legal, 0.0)
+        counts = dict.fromkeys(legal, 0)
+        candidates = list(legal)
+        for _ in range(rounds):
+            worlds = max(1, per_round // (len(candidates) * self.rollouts_per_world))
+            for _ in range(worlds):
+                world = self.sample_world(state)
+                for a in candidates:
+                    returns = self.rollouts.mean_returns(self._after(world, a), self.rollouts_per_world)
+                    sums[a] += float(returns[self.player_id]) * self.rollouts_per_world
+                    counts[a] += self.rollouts_per_world
+            if len(candidates) > 1:
+                ranked = sorted(candidates, key=lambda a: sums[a] / counts[a], reverse=True)
+                candidates = ranked[: max(1, math.ceil(len(candidates) / 2))]
+        return {int(a): sums[a] / counts[a] for a in legal}
+
+    def choose(self, state: pyspiel.State) -> int:
+        values = self.action_values(state)
+        if len(values) == 1:
+            return next(iter(values))
+        best = max(values.values())
+        tied = [a for a, v in values.items() if v == best]
+        return int(tied[int(self.rng.integers(len(tied)))])
+
+
+def _check_int(name: str, value: Any, low: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or value < low:
+        raise ValueError(f"search bot knob {name}={value!r} is not allowed; allowed: an integer >= {low}")
+
+
+def make_search_bot(game: pyspiel.Game, player_id: int, rng: np.random.Generator, make_bot: BotMaker,
+                    **knobs: Any) -> SearchBot:
+    """The bot kind ``"search"`` of every game whose states resample their hidden information."""
+    unknown = sorted(set(knobs) - set(KNOBS))
+    if unknown:
+        raise ValueError(f"unknown knob(s) {unknown} for the search bot; valid knobs: {', '.join(KNOBS)}")
+    return SearchBot(game, player_id, rng, make_bot, **knobs)

@@ -1,0 +1,132 @@
+"""Report pages that say how far the players behind the figures can be trusted: challengers against each tested
+line-up ("Can these players be trusted?"), the skill trace, and each measure under each line-up side by side.
+
+Drawn from the results set's ``trust``, ``trust_verdicts``, ``skill_trace``, ``skill_summary`` and
+``lineup_comparison`` tables; a page is drawn only when its tables are there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from trustme_analysis.report.context import Report
+from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, interval_plot, new_page, wrap
+from trustme_analysis.report.panels import pct
+from trustme_analysis.results.checks import VERDICTS
+
+#: Measures drawn per page of the line-up comparison.
+MEASURES_PER_PAGE = 8
+
+
+def add_pages(ctx: Report) -> None:
+    """The checks' pages, where the spec asked for checks (section ``checks``), and the line-up comparison."""
+    if "trust" in ctx.results:
+        for variant in dict.fromkeys(ctx["trust"]["variant"]):
+            _trust_page(ctx, str(variant))
+    if "skill_trace" in ctx.results:
+        _skill_page(ctx)
+    if "lineup_comparison" in ctx.results:
+        _lineup_pages(ctx)
+
+
+def _trust_page(ctx: Report, variant: str) -> None:
+    table = ctx["trust"]
+    rows = table[table["variant"] == variant].reset_index(drop=True)
+    verdict = ctx["trust_verdicts"].set_index("variant").loc[variant]
+    title = f"Can these players be trusted? {variant} ({rows['lineup'].iloc[0]})"
+    fig = new_page(title, f"{variant} = {ctx.variant_label(variant)}. Each challenger sits in one seat against the "
+                   "line-up's own bots in the others (seats rotating); its win rate with the 95% Wilson interval, "
+                   "against the fair share (dashed).")
+    ax = fig.add_axes((0.07, 0.47, 0.55, 0.38))
+    labels = list(rows["challenger"])
+    interval_plot(ax, labels, rows["win_rate"], rows["low"], rows["high"], "challenger's win rate",
+                  reference=float(rows["fair"].iloc[0]), reference_label="fair share")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(loc="upper right", fontsize=7.5)
+    sentence = (f"Verdict: {VERDICTS[verdict['verdict']]}. The strongest challenger, {verdict['best_challenger']}, wins "
+                f"{pct(verdict['win_rate'], verdict['low'], verdict['high'])} of {int(verdict['games'])} games "
+                f"(fair: {100 * verdict['fair']:.0f}%). ")
+    if verdict["verdict"] == "exploitable":
+        sentence += ("The figures of this line-up describe players a simple strategy beats; read them as the "
+                     "behaviour of these bots, not of the game under good play.")
+    elif verdict["verdict"] == "no weakness found":
+        sentence += "No probe and no search player found a weakness at this number of games."
+    else:
+        sentence += "More games would tell whether the challenger's edge is real."
+    fig.text(0.66, 0.85, wrap(sentence, 58), fontsize=9, va="top")
+    shown = pd.DataFrame({
+        "challenger": rows["challenger"],
+        "games": rows["games"],
+        "win rate [95%]": [pct(*r) for r in rows[["win_rate", "low", "high"]].to_numpy(dtype=float)],
+        "fair share": [f"{100 * f:.0f}%" for f in rows["fair"]],
+        "edge": [f"{100 * e:+.0f} points" for e in rows["edge"]],
+    })
+    tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
+    draw_table(tax, shown, widths=[2.2, 0.8, 1.6, 1.0, 1.0])
+    ctx.add(fig, title, "checks")
+
+
+def _skill_page(ctx: Report) -> None:
+    trace = ctx["skill_trace"]
+    summary = ctx["skill_summary"].set_index("variant")
+    title = "Skill trace: does thinking longer win more?"
+    fig = new_page(title, "Search players of growing budget, each against the previous one (the stronger in one "
+                   "seat, seats rotating): the stronger's win rate with its 95% Wilson interval; dashed: the fair "
+                   "share.")
+    ax = fig.add_axes((0.07, 0.47, 0.55, 0.38))
+    for i, (variant, grp) in enumerate(trace.groupby("variant", sort=True)):
+        x = np.arange(len(grp)) + (i - 0.5 * (trace["variant"].nunique() - 1)) * 0.08
+        est = grp["win_rate"].to_numpy(dtype=float)
+        yerr = np.clip(np.vstack([est - grp["low"].to_numpy(dtype=float), grp["high"].to_numpy(dtype=float) - est]),
+                       0, None)
+        ax.errorbar(x, est, yerr=yerr, marker="o", capsize=3, label=variant, color=f"C{i}")
+    first = trace[trace["variant"] == trace["variant"].iloc[0]]
+    ax.set_xticks(np.arange(len(first)),
+                  [f"{b} vs {p}" for b, p in zip(first["budget"], first["previous"])])
+    ax.axhline(float(trace["fair"].iloc[0]), color="0.4", linestyle="--", linewidth=1)
+    ax.set_xlabel("rollouts per decision: stronger vs weaker")
+    ax.set_ylabel("stronger player's win rate")
+    ax.set_ylim(-0.02, 1.02)
+    ax.legend(loc="upper right", fontsize=7.5, title="variant")
+    lines = []
+    for variant, r in summary.iterrows():
+        lines.append(f"{variant} ({ctx.variant_label(str(variant))}): skill vs luck {r['skill_vs_luck']:.2f} "
+                     f"[{r['low']:.2f}, {r['high']:.2f}] over {int(r['steps'])} steps.")
+    text = ("Skill vs luck is the mean over the steps of (win rate - fair) / (1 - fair): 0 when more thinking never "
+            "helps, 1 when the stronger player always wins. " + " ".join(lines))
+    fig.text(0.66, 0.85, wrap(text, 58), fontsize=9, va="top")
+    shown = pd.DataFrame({
+        "variant": trace["variant"],
+        "stronger vs weaker": [f"{b} vs {p}" for b, p in zip(trace["budget"], trace["previous"])],
+        "games": trace["games"],
+        "stronger's win rate [95%]": [pct(*r) for r in trace[["win_rate", "low", "high"]].to_numpy(dtype=float)],
+        "fair share": [f"{100 * f:.0f}%" for f in trace["fair"]],
+    }).head(12)
+    tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
+    draw_table(tax, shown, widths=[0.8, 1.6, 0.8, 2.0, 1.0])
+    ctx.add(fig, title, "checks")
+
+
+def _lineup_pages(ctx: Report) -> None:
+    table = ctx["lineup_comparison"]
+    # The rule variant of the baseline first: that is where the line-ups are compared on the first page.
+    base_rules = table.loc[table["variant"] == ctx.baseline, "rules"]
+    order = list(dict.fromkeys(list(base_rules) + list(table["rules"])))
+    measures = list(dict.fromkeys(table["measure"]))
+    lineups = list(dict.fromkeys(table["lineup"]))
+    for rules in order:
+        sub = table[table["rules"] == rules]
+        for start in range(0, len(measures), MEASURES_PER_PAGE):
+            names = measures[start : start + MEASURES_PER_PAGE]
+            title = f"Each measure under each line-up: {rules}"
+            fig = new_page(title, "The same rules played by each line-up, with 95% intervals: a conclusion holds under "
+                           "competent play when it holds for the competent line-up too.")
+            for i, name in enumerate(names):
+                r, c = divmod(i, 4)
+                ax = fig.add_axes((0.07 + c * 0.235, 0.50 - r * 0.41, 0.17, 0.29))
+                m = sub[sub["measure"] == name].set_index("lineup").reindex(lineups)
+                unit = str(m["unit"].dropna().iloc[0]) if m["unit"].notna().any() else ""
+                interval_plot(ax, lineups, m["value"], m["low"], m["high"], wrap(unit, 24), title=wrap(name, 34))
+                ax.set_xlabel("line-up")
+            ctx.add(fig, title, "checks")

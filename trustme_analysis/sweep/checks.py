@@ -1,0 +1,221 @@
+"""How far a sweep's players can be trusted: the spec's ``[trust]`` and ``[skill]`` tables, played as sub-sweeps.
+
+``[trust]`` puts a *challenger* in one seat of a line-up, the line-up's own bots in the others, and counts how often
+the challenger wins: each of the game's probes (named simple strategies such as "never bluff", over the seat's own
+bot kind elsewhere) and the search player. A challenger that wins far more than its fair share has found a weakness:
+the line-up's statistics describe exploitable players. Seats rotate: the challenger sits in every seat for an equal
+share of the games.
+
+``[skill]`` is a skill trace (after Ludii's SkillTrace): search players with budgets b1 < b2 < ... , each one against
+the previous (one seat the stronger, the others the weaker, seats rotating). If doubling the thinking keeps winning,
+skill matters; if the win rate stays at the fair share, the game is luck.
+
+Both are ordinary sweeps stored under ``OUTDIR/checks/<name>/`` (one per rule variant), with their own seeds (derived
+from the spec's seed), so they resume and stay deterministic like the main sweep; ``OUTDIR/checks/checks.json`` says
+which line-up of which sub-sweep is which challenger in which seat. The results layer turns them into the
+``trust`` and ``skill_trace`` tables (:mod:`trustme_analysis.results.checks`).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.atomic import atomic_path
+from trustme_analysis.players.probe import probe_strategies
+from trustme_analysis.specfile import SpecError, check_keys, optional
+
+TRUST_KEYS = ("games", "lineups", "probes", "search")
+SKILL_KEYS = ("games", "budgets", "knobs")
+CHECKS_DIR = "checks"
+CHECKS_INDEX = "checks.json"
+#: Seeds of the checks are drawn from (spec seed, this tag, check number), apart from the main sweep's.
+SEED_TAG = 0xC0FFEE
+
+
+@dataclass(frozen=True)
+class TrustSpec:
+    """The ``[trust]`` table: challengers against the tested line-ups."""
+
+    games: int
+    lineups: tuple[str, ...]
+    probes: tuple[str, ...] | None  # None: every probe of the game
+    search: Mapping[str, Any] | None  # the search challenger's knobs; None: no search challenger
+
+    def as_dict(self) -> dict[str, Any]:
+        """As written in a spec (normalised)."""
+        return {"games": self.games, "lineups": list(self.lineups),
+                "probes": "all" if self.probes is None else list(self.probes),
+                "search": dict(self.search) if self.search is not None else False}
+
+
+@dataclass(frozen=True)
+class SkillSpec:
+    """The ``[skill]`` table: a trace of search players of growing budget."""
+
+    games: int
+    budgets: tuple[int, ...]
+    knobs: Mapping[str, Any] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        """As written in a spec (normalised)."""
+        return {"games": self.games, "budgets": list(self.budgets), "knobs": dict(self.knobs)}
+
+
+def parse_trust(table: Any, lineups: Mapping[str, Any], game: pyspiel.Game) -> TrustSpec:
+    """Validate the ``[trust]`` table (``lineups``: the spec's line-ups; ``game``: a loaded variant, for its probes)."""
+    if not isinstance(table, dict):
+        raise SpecError("trust", f"must be a table (games, lineups, probes, search), got {table!r}")
+    check_keys("trust", table, TRUST_KEYS)
+    games = optional(table, "games", int, 200, where="trust")
+    if games < 1:
+        raise SpecError("trust.games", f"must be an integer >= 1, got {games!r}")
+    fixed = [name for name, lu in lineups.items() if lu.seats is not None]
+    names = optional(table, "lineups", list, fixed, where="trust")
+    for name in names:
+        if name not in lineups:
+            raise SpecError("trust.lineups", f"unknown line-up {name!r}; line-ups: {', '.join(lineups)}")
+        if lineups[name].seats is None:
+            raise SpecError("trust.lineups", f"line-up {name!r} draws its seats from a pool; a challenger needs "
+                            f"fixed seats; allowed: {', '.join(fixed) or 'none'}")
+    known = list(probe_strategies(game))
+    probes = table.get("probes", "all")
+    if probes == "all":
+        chosen: tuple[str, ...] | None = None
+    elif isinstance(probes, list) and all(isinstance(p, str) for p in probes):
+        for p in probes:
+            if p not in known:
+                raise SpecError("trust.probes", f"{p!r} is not allowed; allowed: 'all' or a list of "
+                                f"{', '.join(repr(k) for k in known) or 'none (the game defines no probes)'}")
+        chosen = tuple(probes)
+    else:
+        raise SpecError("trust.probes", f"must be 'all' or a list of probe names, got {probes!r}")
+    search = table.get("search", {})
+    if search is False:
+        search_knobs = None
+    elif isinstance(search, dict):
+        search_knobs = dict(search)
+    else:
+        raise SpecError("trust.search", f"must be a table of search-player knobs or false, got {search!r}")
+    return TrustSpec(games=games, lineups=tuple(names), probes=chosen, search=search_knobs)
+
+
+def parse_skill(table: Any) -> SkillSpec:
+    """Validate the ``[skill]`` table."""
+    if not isinstance(table, dict):
+        raise SpecError("skill", f"must be a table (games, budgets, knobs), got {table!r}")
+    check_keys("skill", table, SKILL_KEYS)
+    games = optional(table, "games", int, 200, where="skill")
+    if games < 1:
+        raise SpecError("skill.games", f"must be an integer >= 1, got {games!r}")
+    budgets = optional(table, "budgets", list, [25, 50, 100, 200], where="skill")
+    if (len(budgets) < 2 or not all(isinstance(b, int) and not isinstance(b, bool) and b >= 1 for b in budgets)
+            or sorted(set(budgets)) != budgets):
+        raise SpecError("skill.budgets", f"must be at least two increasing integers >= 1, got {budgets!r}")
+    knobs = optional(table, "knobs", dict, {}, where="skill")
+    if "budget" in knobs:
+        raise SpecError("skill.knobs.budget", "is set by skill.budgets; remove it from the knobs")
+    return SkillSpec(games=games, budgets=tuple(budgets), knobs=dict(knobs))
+
+
+# ----------------------------------------------------------------------------------------------------- sub-sweeps
+
+
+@dataclass(frozen=True)
+class Check:
+    """One sub-sweep: its name (folder under ``OUTDIR/checks/``), kind, the main variant it checks, the spec data to
+    play, and which seat of which of its line-ups is the challenger."""
+
+    name: str
+    kind: str  # "trust" or "skill"
+    variant: str  # the main variant (trust) or the first main variant of the rule point (skill)
+    data: dict[str, Any]
+    seats: dict[str, dict[str, Any]]  # line-up name -> {"challenger", "seat", ...}
+
+
+def _seat_dict(seat: Any) -> dict[str, Any]:
+    return {"bot": seat.bot, "knobs": dict(seat.knobs)}
+
+
+def check_seed(seed: int, index: int) -> int:
+    """The master seed of check ``index``: drawn from (the spec's seed, a tag, the index), apart from the main sweep."""
+    return int(np.random.SeedSequence([int(seed), SEED_TAG, index]).generate_state(1, np.uint32)[0])
+
+
+def _base_data(spec: Any, variant: Any, index: int, games: int) -> dict[str, Any]:
+    return {"title": f"{spec.title}: checks of {variant.id}", "game": spec.game, "params": dict(variant.params),
+            "games": games, "seed": check_seed(spec.seed, index), "chunk_size": spec.chunk_size}
+
+
+def checks_of(spec: Any) -> list[Check]:
+    """The sub-sweeps the spec's ``[trust]`` and ``[skill]`` tables ask for, in a fixed order."""
+    out: list[Check] = []
+    trust: TrustSpec | None = spec.trust
+    if trust is not None:
+        for variant in spec.variants:
+            if variant.lineup.name not in trust.lineups:
+                continue
+            n = variant.num_players
+            seats = [_seat_dict(s) for s in variant.lineup.seats_for(n)]
+            challengers: list[tuple[str, dict[str, Any]]] = []
+            game = pyspiel.load_game(variant.game_string)
+            for probe in (trust.probes if trust.probes is not None else tuple(probe_strategies(game))):
+                challengers.append((probe, {"bot": "probe", "knobs": {"strategy": probe}}))
+            if trust.search is not None:
+                challengers.append(("search player", {"bot": "search", "knobs": dict(trust.search)}))
+            lineups: dict[str, Any] = {}
+            roles: dict[str, dict[str, Any]] = {}
+            for c, (label, challenger) in enumerate(challengers):
+                for s in range(n):
+                    row = [dict(x) for x in seats]
+                    if challenger["bot"] == "probe":
+                        # The probe plays the seat's own bot kind wherever its strategy says nothing (a search seat
+                        # states no mixed strategy to restrict: the probe then builds on the heuristic).
+                        own = seats[s]["bot"] not in ("search", "probe")
+                        base = {"base": seats[s]["bot"], **({"base_knobs": seats[s]["knobs"]} if seats[s]["knobs"]
+                                                            else {})} if own else {"base": "heuristic"}
+                        ch = {"bot": "probe", "knobs": {**challenger["knobs"], **base}}
+                    else:
+                        ch = challenger
+                    row[s] = ch
+                    name = f"c{c}s{s}"
+                    lineups[name] = {"seats": row}
+                    roles[name] = {"challenger": label, "seat": s}
+            data = {**_base_data(spec, variant, len(out), -(-trust.games // n)), "lineups": lineups}
+            out.append(Check(f"trust-{variant.id}", "trust", variant.id, data, roles))
+    skill: SkillSpec | None = spec.skill
+    if skill is not None:
+        seen: set[str] = set()
+        for variant in spec.variants:
+            if variant.game_string in seen:
+                continue
+            seen.add(variant.game_string)
+            n = variant.num_players
+            lineups, roles = {}, {}
+            for k in range(1, len(skill.budgets)):
+                weak = {"bot": "search", "knobs": {**skill.knobs, "budget": skill.budgets[k - 1]}}
+                strong = {"bot": "search", "knobs": {**skill.knobs, "budget": skill.budgets[k]}}
+                for s in range(n):
+                    name = f"k{k}s{s}"
+                    lineups[name] = {"seats": [strong if p == s else weak for p in range(n)]}
+                    roles[name] = {"challenger": f"budget {skill.budgets[k]} vs {skill.budgets[k - 1]}", "seat": s,
+                                   "step": k, "budget": skill.budgets[k], "previous": skill.budgets[k - 1]}
+            data = {**_base_data(spec, variant, len(out), -(-skill.games // n)), "lineups": lineups}
+            out.append(Check(f"skill-{variant.id}", "skill", variant.id, data, roles))
+    return out
+
+
+def write_index(outdir: str | Path, checks: Sequence[Check]) -> Path:
+    """Write ``OUTDIR/checks/checks.json``: every check's name, kind, variant and challenger seats."""
+    path = Path(outdir) / CHECKS_DIR / CHECKS_INDEX
+    path.parent.mkdir(parents=True, exist_ok=True)
+    index = [{"name": c.name, "kind": c.kind, "variant": c.variant, "lineups": c.seats} for c in checks]
+    with atomic_path(path) as tmp:
+        Path(tmp).write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
+    return path
