@@ -139,6 +139,7 @@ def _run(args: argparse.Namespace) -> int:
         resolve_outdir,
         run_sweep,
     )
+    from trustme_analysis.sweep.policies import resolve_policies
     from trustme_analysis.sweep.spec import SpecError, load_spec
 
     try:
@@ -149,7 +150,8 @@ def _run(args: argparse.Namespace) -> int:
     try:
         outdir = resolve_outdir(spec, args.out)
         check_dask(args.dask, probe=args.check)  # a run probes when it connects
-        stored = check_outdir(spec, outdir)
+        # As the run does: policy seats' stored policies are part of what the folder's sweep must match.
+        stored = check_outdir(resolve_policies(spec, outdir, require=False), outdir)
     except SweepError as exc:
         _error(str(exc))
         return 2
