@@ -151,12 +151,13 @@ def _run(args: argparse.Namespace) -> int:
         outdir = resolve_outdir(spec, args.out)
         check_dask(args.dask, probe=args.check)  # a run probes when it connects
         # As the run does: policy seats' stored policies are part of what the folder's sweep must match.
-        stored = check_outdir(resolve_policies(spec, outdir, require=False), outdir)
+        resolved = resolve_policies(spec, outdir, require=False)
+        stored = check_outdir(resolved, outdir)
     except SweepError as exc:
         _error(str(exc))
         return 2
     if args.check:
-        text = describe(spec, outdir, work_line(spec, args.workers))
+        text = describe(spec, outdir, work_line(resolved, args.workers))
         if stored is not None:
             text = text.replace(f"output folder: {outdir}", f"output folder: {outdir} (holds this sweep: a run plays "
                                 "only the chunks it lacks)", 1)
