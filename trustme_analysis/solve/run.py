@@ -27,6 +27,7 @@ from trustme_analysis.solve import storage
 from trustme_analysis.solve.profile import bots_policy, decision_points, rule_policy
 from trustme_analysis.solve.spec import SolveSpec, make_lineup_bots
 from trustme_analysis.solve.strategy import DecisionPoint, simple_strategies_for, strategy_stats_for
+from trustme_analysis.solve.treesize import estimate_histories
 
 #: Best-response decisions listed per line-up and seat (the most often reached ones).
 TOP_DECISIONS = 15
@@ -188,6 +189,7 @@ def run_solve(
     folder = storage.solution_dir(outdir, spec.name)
     started = time.perf_counter()
     game = pyspiel.load_game(spec.game)
+    _refuse_early_or_announce(spec, game, quiet)
     try:
         cg = cfr.compile_game(game, max_histories=spec.max_histories)
     except cfr.TreeTooLargeError as exc:
@@ -316,6 +318,31 @@ def _versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             found[dist] = "not installed"
     return found
+
+
+#: The estimate must exceed max_histories this many times over before a solve is refused without compiling (the
+#: estimate is rough; below that, compiling decides).
+REFUSE_FACTOR = 4
+#: Trees estimated above this many histories take a while to compile: say so before starting.
+ANNOUNCE_HISTORIES = 200_000
+
+
+def _refuse_early_or_announce(spec: SolveSpec, game: pyspiel.Game, quiet: bool) -> None:
+    """Estimate the tree's size in about a second; refuse a tree clearly too large before compiling it, and announce a
+    large one (compiling prints nothing until it ends)."""
+    est = estimate_histories(game, seed=spec.seed,
+                             enough_below=min(REFUSE_FACTOR * spec.max_histories, ANNOUNCE_HISTORIES) / 10)
+    if est is None:
+        return
+    if est.low > REFUSE_FACTOR * spec.max_histories:
+        raise ValueError(
+            f"solve {spec.name!r}: {game}: the tree is estimated at about {est.low:.2g} histories ({est.walks} random "
+            f"walks, Knuth's estimator), so it exceeds max_histories={spec.max_histories}; the solve layer needs the "
+            "whole tree compiled: choose smaller parameters or raise max_histories"
+        )
+    if est.histories > ANNOUNCE_HISTORIES and not quiet:
+        print(f"solve {spec.name!r}: compiling the tree of {game} (about {est.histories:.2g} histories estimated; "
+              f"refused past max_histories={spec.max_histories}) ...", file=sys.stderr, flush=True)
 
 
 def _assumptions(game: pyspiel.Game) -> list[dict[str, Any]]:
