@@ -33,6 +33,7 @@ register_game(
         pages="pages:draw",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
+        describe="describe",
     )
 )
 
