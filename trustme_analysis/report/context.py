@@ -26,7 +26,7 @@ SECTIONS: dict[str, str] = {
     "glossary": "Glossary",
 }
 #: Sections whose pages name variants by their codes (v00, ...): their foot explains the codes.
-KEYED_SECTIONS = ("summary", "balance", "game", "comparisons")
+KEYED_SECTIONS = ("summary", "balance", "game", "comparisons", "front")
 
 
 @dataclass

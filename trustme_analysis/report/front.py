@@ -33,6 +33,7 @@ from trustme_analysis.report.words import (
     figure,
     in_words,
     interval,
+    label_words,
     missing,
     number,
     p_value,
@@ -43,9 +44,11 @@ from trustme_analysis.report.words import (
 from trustme_analysis.stats.compare import biggest_changes
 
 #: Variants whose seat balance the first page states one by one; with more, the least balanced ones.
-SEAT_SENTENCES = 4
+SEAT_SENTENCES = 3
 #: Findings of the pages repeated on the first page.
-FRONT_FINDINGS = 8
+FRONT_FINDINGS = 6
+#: Significant changes versus the baseline stated on the first page (the summary page lists more).
+FRONT_CHANGES = 4
 
 
 def _games_per_variant(ctx: Report) -> dict[str, int]:
@@ -71,7 +74,7 @@ def coverage_lines(ctx: Report) -> list[str]:
     if not m.get("complete", True) or gone:
         out.append("The sweep is NOT complete: these results are partial.")
     if gone:
-        named = "; ".join(f"{v} ({in_words(labels.get(v, v))})" for v in gone)
+        named = "; ".join(f"{v} ({label_words(labels.get(v, v))})" for v in gone)
         out.append(f"{len(gone)} of {len(m.get('variants', []))} variants have no records in this folder and are left "
                    f"out of every page: {named}.")
     asked = m.get("games_per_variant")
@@ -160,7 +163,10 @@ def headline_lines(ctx: Report) -> list[str]:
                    "compared measure (Holm's correction over all comparisons).")
     else:
         out.append(f"What changes most against the baseline {ctx.variant_name(ctx.baseline)}:")
-        out += [change_sentence(ctx, r) for r in changes.itertuples()]
+        out += [change_sentence(ctx, r) for r in changes.head(FRONT_CHANGES).itertuples()]
+        if len(changes) > FRONT_CHANGES:
+            out.append(f"{len(changes) - FRONT_CHANGES} more significant changes are on the page \"What changed "
+                       "most\".")
     return out
 
 
@@ -192,7 +198,7 @@ def add_answer_page(ctx: Report) -> None:
     lines += text_lines(
         f"From {count(sum(per_variant.values()))} games of {len(ctx.variant_ids)} variant(s) of {m.get('game', '?')} "
         f"(master seed {m.get('seed', '?')}). The contents follow on the next page; a glossary of every term is on "
-        "the last page, and the codes v00, v01, ... are explained at the foot of each page that uses them."
+        "the last page, and codes such as v03 are explained at the foot of each page that uses them."
     )
     title = ctx.game_title
     ctx.add_all(flow_pages(title, lines), title, "answer")

@@ -22,7 +22,7 @@ LUDII_NAMES = {
 
 #: Term -> one sentence, in the order of the page (the game, the figures, balance, then solving).
 TERMS: dict[str, str] = {
-    "Variant": "One set of rules and players the sweep played (codes v00, v01, ... are explained at the foot of "
+    "Variant": "One set of rules and players the sweep played (codes such as v03 are explained at the foot of "
                "every page that uses them).",
     "Baseline": "The variant every other variant is compared with, named by the spec.",
     "Line-up": "Which kind of player sits in each seat (the same bot in every seat unless the spec says otherwise).",
@@ -82,5 +82,5 @@ def glossary_pages(title: str = "Glossary") -> list:
     lines: list[Line] = text_lines("Each term as the report uses it; the statistics guide gives the formulas.")
     lines.append(Line(""))
     for term, sentence in TERMS.items():
-        lines += text_lines(f"{term}: {sentence}", indent=4)
+        lines += text_lines(f"{term}: {sentence}", "small", indent=4)
     return flow_pages(title, lines)

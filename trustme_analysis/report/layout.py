@@ -185,6 +185,7 @@ STYLES = {
     "h2": {"fontsize": 10.5, "fontweight": "bold", "gap": 1.6},
     "body": {"fontsize": BODY_FONT, "fontweight": "normal", "gap": 1.3},
     "mono": {"fontsize": 8.0, "fontweight": "normal", "gap": 1.3, "family": "monospace"},
+    "small": {"fontsize": 8.0, "fontweight": "normal", "gap": 1.25},
 }
 
 
@@ -192,6 +193,8 @@ def text_lines(text: str, style: str = "body", indent: int = 0, width: int = LIN
     """``text`` wrapped into :class:`Line` objects of one style, indented by ``indent`` spaces after the first."""
     if style == "mono":
         width = int(width * 0.9)
+    elif style == "small":
+        width = int(width * BODY_FONT / STYLES["small"]["fontsize"])
     lines = textwrap.wrap(str(text), width=width - indent, subsequent_indent=" " * indent) or [""]
     return [Line(line, style) for line in lines]
 

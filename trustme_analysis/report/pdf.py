@@ -175,11 +175,15 @@ def _add_outline(source: Path, target: Path, entries: Sequence[Entry], number: C
         for child in entry.children:
             add(child, item)
 
-    top = list(entries)
-    for i, entry in enumerate(top):
-        add(entry)
-        if contents_at is not None and i == 0:
+    # The contents' bookmark sits where its pages are: after the entries of the pages before it.
+    placed = contents_at is None
+    for entry in entries:
+        if not placed and number(entry.page) - 1 > contents_at:
             writer.add_outline_item(title="Contents", page_number=contents_at)
+            placed = True
+        add(entry)
+    if not placed:
+        writer.add_outline_item(title="Contents", page_number=contents_at)
     # Viewers open the outline panel beside the first page.
     writer.page_mode = "/UseOutlines"
     with open(target, "wb") as fh:

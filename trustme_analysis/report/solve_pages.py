@@ -54,8 +54,8 @@ from trustme_analysis.report.words import (  # noqa: E402
 )
 from trustme_analysis.solve import storage  # noqa: E402
 
-#: Best-response decisions shown per line-up and seat.
-BR_ROWS = 6
+#: Best-response decisions shown per line-up and seat (the most reached; one page in all, the CSV files hold all).
+BR_ROWS = 4
 #: Rows of a strategy table shown on its page (the most reached ones); the CSV holds them all.
 MAX_TABLE_ROWS = 26
 #: Rows of a strategy table drawn as a bar chart beside the convergence curve.
@@ -65,12 +65,10 @@ METRIC_WORDS = {"exploitability": "exploitability", "nash_conv": "NashConv"}
 STOP_WORDS = {"target": "reaching its target", "time_limit": "its time limit", "iterations": "its iteration count"}
 
 READING = (
-    "How to read these pages. The policy is an approximate equilibrium of the reduced variant named here, found by "
-    "the solver on the whole game tree (every deal and every action). Its distance from an equilibrium is the "
-    "exploitability (two players, zero-sum: what a best response gains on average) or NashConv (otherwise: every "
-    "player's best-response gain added up); every number below is exact for this policy, but is an equilibrium "
-    "figure only up to that distance. Rates are weighted by how often play reaches each decision. Figures for the "
-    "full game may differ: the variant is smaller (fewer cards, values, players or turns) than the rulebook's game."
+    "How to read these pages: the policy is an approximate equilibrium of this reduced variant, solved on its whole "
+    "game tree. Every figure is exact for the policy, but an equilibrium figure only up to its exploitability (or "
+    "NashConv; see the glossary). Rates are weighted by how often play reaches each decision. The rulebook's game is "
+    "larger (more cards, values, players or turns), and its figures may differ."
 )
 
 
@@ -175,9 +173,9 @@ def _result_lines(result: dict[str, Any], findings: list[str]) -> list[Line]:
         lines += text_lines("Assumptions in force", "h1")
         for a in assumptions:
             lines += text_lines(f"- {setting(a.get('parameter'), a.get('value'))}: {in_words(a.get('text'))}",
-                                indent=2)
-    lines += text_lines("", "body")
-    lines += text_lines(READING)
+                                "small", indent=2)
+    lines += text_lines("", "small")
+    lines += text_lines(READING, "small")
     return lines
 
 
@@ -410,11 +408,15 @@ def solution_pages(folder: str | Path) -> list[Page]:
                                  number(r["gain_over_next_best"])})
         if rows:
             title = f"Solved variant {words(name)}: what the best response does"
+            table = pd.DataFrame(rows)
+            widths = [1.1, 5.0, 0.8, 2.2, 1.0]
+            fits = fit_rows(table, widths)
             note = ("Per line-up and seat, the best response's most reached decisions: the situation as the player "
-                    "sees it, and what the best response plays there. Every decision is in "
-                    f"solve/{name}/{storage.BEST_RESPONSE}/ (one CSV file per line-up and seat).")
-            for fig in table_pages(title, pd.DataFrame(rows), widths=[1.1, 5.0, 0.8, 2.2, 1.0], rows_per_page=18,
-                                   note=note):
+                    "sees it, and what the best response plays there. "
+                    + (f"The first {fits} of {len(table)} rows shown; " if fits < len(table) else "")
+                    + f"every decision is in solve/{name}/{storage.BEST_RESPONSE}/ (one CSV file per line-up and "
+                    "seat).")
+            for fig in table_pages(title, table.head(fits), widths=widths, note=note):
                 keep(fig, title)
     skipped = result.get("exploitation_skipped") or []
     if skipped:

@@ -141,7 +141,11 @@ TABLES: dict[str, dict[str, str]] = {
 
 
 def cell(column: str, value) -> str | None:
-    """Key cells need no rewording in this game."""
+    """Key cells in words: "difference 2", "Ticket 3 at stake" ("no Ticket left" for 0)."""
+    if column == "difference":
+        return f"difference {value}"
+    if column == "ticket_at_stake":
+        return f"Ticket {value} at stake" if value else "no Ticket left"
     return None
 
 
