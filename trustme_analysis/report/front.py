@@ -291,7 +291,9 @@ def add_front_pages(ctx: Report) -> None:
     known = {v.get("id"): v for v in m.get("variants", [])}
     ids = list(ctx.variant_ids) + missing_variants(ctx)
     # Print the rule parameters all variants share once; each variant then lists only what sets it apart.
-    params = {vid: game_string_params(str(known.get(vid, {}).get("game_string", ""))) for vid in ids}
+    # Parameters left empty (``money_each=``: one value for every player) say nothing.
+    params = {vid: {k: v for k, v in game_string_params(str(known.get(vid, {}).get("game_string", ""))).items() if v}
+              for vid in ids}
     common = dict(params[ids[0]]) if params else {}
     for p in params.values():
         common = {k: v for k, v in common.items() if p.get(k) == v}

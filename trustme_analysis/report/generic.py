@@ -32,7 +32,7 @@ from trustme_analysis.stats.compare import biggest_changes
 #: Rows of the equal-seats table on the seat-balance page; the rest go on their own pages.
 BALANCE_ROWS = 12
 #: Comparison rows per table page.
-COMPARISON_ROWS = 24
+COMPARISON_ROWS = 30
 
 
 def add_balance_pages(ctx: Report) -> None:
@@ -66,7 +66,7 @@ def add_balance_pages(ctx: Report) -> None:
         "games": [count(g) for g in tests["games"]],
         "chi-square": [number(x) for x in tests["chi2"]],
         "p-value": [p_value(p) for p in tests["p_value"]],
-        "first-seat advantage (win rate minus fair rate)": [percent(x, signed=True) for x in
+        "first seat advantage (win rate - 1/players)": [percent(x, signed=True) for x in
                                                             tests["first_seat_advantage"]],
         "verdict": [_verdict(p) for p in tests["p_value"]],
     })
@@ -185,7 +185,7 @@ def add_comparison_pages(ctx: Report) -> None:
         table_pages(
             f"Every variant against the baseline {ctx.baseline}: all comparisons",
             shown,
-            widths=[0.7, 3.4, 0.9, 0.9, 1.9, 0.8, 0.8, 0.8],
+            widths=[0.55, 4.2, 0.8, 0.8, 1.9, 0.7, 0.7, 0.85],
             rows_per_page=COMPARISON_ROWS,
             note=note,
         ),

@@ -29,7 +29,7 @@ TERMS: dict[str, str] = {
     "Seat": "A player's place in the turn order; seat 0 plays first.",
     "Win rate": "The share of games a seat wins, after the rulebook's tie-breaks.",
     "Fair rate": "The win rate every seat would have if no seat had an advantage: one over the number of players.",
-    "First-seat advantage": "The first seat's win rate minus the fair rate (last-seat advantage: the same for the "
+    "First seat advantage": "The first seat's win rate minus the fair rate (last-seat advantage: the same for the "
                             "last seat).",
     "95% interval": "The range the true figure lies in with 95% confidence, given the games played (in brackets "
                     "after each figure); more games make it narrower.",

@@ -103,7 +103,8 @@ def add_findings(fig: Figure, sentences: Sequence[str]) -> None:
     top = SUBTITLE_Y + 0.004
     shift = band + 0.008
     old_top = TOP
-    scale = (old_top - shift - _SQUEEZE_FLOOR) / (old_top - _SQUEEZE_FLOOR)
+    # A little more room than the band itself: axes titles stand above their axes, under the (moved) subtitle.
+    scale = (old_top - shift - 0.02 - _SQUEEZE_FLOOR) / (old_top - _SQUEEZE_FLOOR)
 
     def squeeze(y: float) -> float:
         return _SQUEEZE_FLOOR + (y - _SQUEEZE_FLOOR) * scale
@@ -142,12 +143,13 @@ def add_footer(fig: Figure, right: str, key: str | None = None) -> None:
     fig.text(RIGHT, 0.015, plain(right), ha="right", va="bottom", fontsize=7, color="0.4")
     lines: list[str] = []
     if has_undefined(fig):
-        lines.append(UNDEFINED_NOTE)
+        lines += textwrap.wrap(UNDEFINED_NOTE, 110)
     if key:
-        wrapped = textwrap.wrap(key, 150)
+        # Narrow enough to leave the page number its room at the right.
+        wrapped = textwrap.wrap(key, 110)
         lines += wrapped[:2]
         if len(wrapped) > 2:
-            lines[-1] = shorten(lines[-1] + " \u2026", 150) + " (all: the page \"What was run\")"
+            lines[-1] = shorten(lines[-1], 80) + " \u2026 (all: the page \"What was run\")"
     if lines:
         fig.text(LEFT, 0.015, plain("\n".join(lines)), ha="left", va="bottom", fontsize=6.8, color="0.3", linespacing=1.3)
 
@@ -232,10 +234,9 @@ def _format(value: object, digits: int) -> str:
         return count(value)
     if isinstance(value, (float, np.floating)):
         return number(value, digits=digits)
-    if value is None or (isinstance(value, str) and value in ("nan", "None")) or missing(value) and not isinstance(
-            value, str):
-        return DASH
-    return str(value)
+    if isinstance(value, str):
+        return DASH if value in ("nan", "None") else value
+    return DASH if missing(value) else str(value)
 
 
 def format_p(p: float) -> str:
@@ -291,7 +292,7 @@ def draw_table(
     pad = 0.25
     # At most about 13 points per line of text, so a short table does not stretch over the whole axes.
     most = 0.022 / max(ax.get_position().height, 0.01)
-    line_height = min(0.06, most, 1.0 / max(total_lines + pad * len(lines_per_row), 1))
+    line_height = min(most, 1.0 / max(total_lines + pad * len(lines_per_row), 1))
     for (r, _c), cell in table.get_celld().items():
         cell.set_height(line_height * (lines_per_row[r] + pad))
         cell.PAD = 0.02

@@ -73,13 +73,15 @@ def by_category(
 
 def page_table(ctx: Report, fig, table: pd.DataFrame, title: str, widths: Sequence[float],
                height: float = 0.33, fontsize: float = 7.0, findings: Sequence[str] = (), front: int = 1,
-               source: str | None = None) -> None:
+               source: str | None = None, note: str = "") -> None:
     """Draw the first rows of ``table`` at the foot of ``fig`` and keep the page (opening with ``findings``); a
-    longer table is cut there, and the page names the results set's CSV (``stats/<source>.csv``) that holds it all."""
+    longer table is cut there, and the page names the results set's CSV (``stats/<source>.csv``) that holds it all.
+    ``note``: what else the line under the table says (it starts it)."""
     shown = table.head(TABLE_ROWS)
     tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, height))
     draw_table(tax, format_frame(shown), widths=list(widths)[: len(shown.columns)], fontsize=fontsize)
-    if len(table) > len(shown):
-        where = f"stats/{source}.csv" if source else "the results set (stats/)"
-        foot_note(fig, f"The first {len(shown)} of {len(table)} rows; every row is in {where}.")
+    where = f"stats/{source}.csv" if source else "the results set (stats/)"
+    cut = f"The first {len(shown)} of {len(table)} rows; every row is in {where}." if len(table) > len(shown) else ""
+    if note or cut:
+        foot_note(fig, " ".join(x for x in (note, cut) if x))
     ctx.add(fig, title, "game", findings=findings, front=front)

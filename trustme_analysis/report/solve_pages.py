@@ -29,15 +29,19 @@ from trustme_analysis.report.layout import (  # noqa: E402
     BOTTOM,
     LEFT,
     RC,
+    RIGHT,
     TOP,
     Line,
     add_findings,
+    draw_table,
     fit_rows,
     flow_pages,
     new_page,
     percent_axis,
+    plain,
     table_pages,
     text_lines,
+    wrap,
 )
 from trustme_analysis.report.words import (  # noqa: E402
     DASH,
@@ -58,8 +62,10 @@ from trustme_analysis.solve import storage  # noqa: E402
 BR_ROWS = 4
 #: Rows of a strategy table shown on its page (the most reached ones); the CSV holds them all.
 MAX_TABLE_ROWS = 26
+#: Strategy tables this short share a page (as many as fit).
+SMALL_TABLE_ROWS = 8
 #: Rows of a strategy table drawn as a bar chart beside the convergence curve.
-MAX_PLOT_ROWS = 12
+MAX_PLOT_ROWS = 16
 
 METRIC_WORDS = {"exploitability": "exploitability", "nash_conv": "NashConv"}
 STOP_WORDS = {"target": "reaching its target", "time_limit": "its time limit", "iterations": "its iteration count"}
@@ -168,14 +174,15 @@ def _result_lines(result: dict[str, Any], findings: list[str]) -> list[Line]:
         + ", ".join(f"seat {i}: {number(v, signed=True)}" for i, v in enumerate(result["seat_values"]))
         + f" (expected {_utility_words(result)})."
     )
+    lines += text_lines("", "small")
+    lines += text_lines(READING, "small")
+    # The assumptions come last: a long list runs on to a second page without splitting the rest.
     assumptions = result.get("assumptions") or []
     if assumptions:
         lines += text_lines("Assumptions in force", "h1")
         for a in assumptions:
             lines += text_lines(f"- {setting(a.get('parameter'), a.get('value'))}: {in_words(a.get('text'))}",
                                 "small", indent=2)
-    lines += text_lines("", "small")
-    lines += text_lines(READING, "small")
     return lines
 
 
@@ -240,7 +247,8 @@ def _curve_page(name: str, result: dict[str, Any], curve: pd.DataFrame | None,
         ax.set_ylabel(f"{metric} ({_utility_words(result)}, log scale)")
         ax.legend(loc="upper right")
         top = ax.secondary_xaxis("top", functions=_iteration_to_seconds(curve))
-        top.xaxis.set_major_locator(MaxNLocator(4))
+        top.xaxis.set_major_locator(MaxNLocator(3))
+        top.tick_params(labelsize=7)
         top.set_xlabel("solver seconds")
     columns = _columns(describe)
     cell = getattr(describe, "cell", None)
@@ -256,6 +264,9 @@ def _curve_page(name: str, result: dict[str, Any], curve: pd.DataFrame | None,
                 return text
             if columns.get(c, ("", ""))[1] == "seat":
                 return f"seat {v}"
+            if isinstance(v, (int, np.integer)):
+                # A bare number says nothing on its own: name it ("cards played 2").
+                return f"{columns.get(c, (words(c), ''))[0]} {v}"
             return in_words(v)
 
         for i, (table, df) in enumerate(plots):
@@ -314,6 +325,44 @@ def _rate_columns(df: pd.DataFrame, columns: dict[str, tuple[str, str]]) -> list
             and pd.api.types.is_numeric_dtype(df[c])][:4]
 
 
+def _block_height(shown: pd.DataFrame, note: str) -> float:
+    """The height (figure fraction) of a short table with its heading and note on a shared page."""
+    lines = wrap(note, 175).count("\n") + 1 if note else 0
+    return 0.03 + 0.026 * (len(shown) + 2) + 0.01 + 0.016 * lines + 0.03
+
+
+def _pack(tables: list[tuple[str, pd.DataFrame, str]]) -> list[list[tuple[str, pd.DataFrame, str]]]:
+    """Short tables in page-sized groups, in order."""
+    pages: list[list[tuple[str, pd.DataFrame, str]]] = []
+    room = 0.0
+    for item in tables:
+        need = _block_height(item[1], item[2])
+        if not pages or need > room:
+            pages.append([])
+            room = TOP - BOTTOM
+        pages[-1].append(item)
+        room -= need
+    return pages
+
+
+def _small_tables_page(title: str, tables: list[tuple[str, pd.DataFrame, str]]) -> Figure:
+    """Short tables one under the other, each with its heading and note."""
+    fig = new_page(title)
+    y = TOP
+    for heading, shown, note in tables:
+        fig.text(LEFT, y, plain(heading[:1].upper() + heading[1:]), fontsize=10, fontweight="bold", va="top")
+        height = 0.026 * (len(shown) + 2)
+        ax = fig.add_axes((LEFT, y - 0.03 - height, RIGHT - LEFT, height))
+        draw_table(ax, shown)
+        y -= 0.03 + height + 0.01
+        if note:
+            wrapped = wrap(note, 175)
+            fig.text(LEFT, y, plain(wrapped), fontsize=7.5, va="top", color="0.25")
+            y -= 0.016 * (wrapped.count("\n") + 1)
+        y -= 0.03
+    return fig
+
+
 def _table_text(describe: Any | None, table: str) -> dict[str, str]:
     return dict((getattr(describe, "TABLES", {}) or {}).get(table, {}))
 
@@ -349,11 +398,17 @@ def solution_pages(folder: str | Path) -> list[Page]:
     ]
     keep(_curve_page(name, result, sol["curve"], sol["strategy"], describe),
          f"Solved variant {words(name)}: convergence", curve_findings)
+    small: list[tuple[str, pd.DataFrame, str]] = []
     for table, df in sol["strategy"].items():
         text = _table_text(describe, table)
-        title = f"Solved variant {words(name)}: {text.get('title', words(table))}"
-        note = text.get("note")
+        heading = text.get("title", words(table))
+        title = f"Solved variant {words(name)}: {heading}"
+        note = text.get("note") or ""
         shown = words_frame(df, columns, describe)
+        if len(df) <= SMALL_TABLE_ROWS:
+            # Short tables share a page (one after the other) instead of each leaving a page nearly empty.
+            small.append((heading, shown, note))
+            continue
         fits = min(MAX_TABLE_ROWS, fit_rows(shown))
         if len(df) > fits:
             # A long table (one row per history of signals, say) is cut to its most reached rows on one page.
@@ -366,8 +421,11 @@ def solution_pages(folder: str | Path) -> list[Page]:
                    f"solve/{name}/{storage.STRATEGY}/{table}.csv.")
             note = f"{note} {cut}" if note else cut
             shown = shown.head(fits)
-        for fig in table_pages(title, shown, note=note, rows_per_page=MAX_TABLE_ROWS):
+        for fig in table_pages(title, shown, note=note or None, rows_per_page=MAX_TABLE_ROWS):
             keep(fig, title)
+    for group_tables in _pack(small):
+        title = f"Solved variant {words(name)}: " + ", ".join(h for h, _, _ in group_tables)
+        keep(_small_tables_page(title, group_tables), title)
     exploitation = sol["exploitation"]
     if exploitation is not None and len(exploitation):
         title = f"Solved variant {words(name)}: exploiting the bots"

@@ -19,8 +19,7 @@ from typing import Any
 #: What a page prints for a figure that is not defined (an en dash, used for nothing else in the report).
 DASH = "\u2013"
 #: The footnote of every page that shows :data:`DASH`.
-UNDEFINED_NOTE = (f"{DASH} : not defined (no games, decisions or cases to take a share or a mean of, e.g. a variant "
-                  "with a single game).")
+UNDEFINED_NOTE = f"{DASH} : not defined (no games or cases to take a share or a mean of)."
 
 
 def missing(value: Any) -> bool:
@@ -53,6 +52,9 @@ def number(value: Any, signed: bool = False, digits: int = 3) -> str:
     sign = "+" if signed and x > 0 else ""
     if x == 0:
         return "0"
+    if abs(x) < 1e-6:
+        # Solver noise around zero (a probability of 1e-9): no digits a designer could use.
+        return "\u22480"
     magnitude = math.floor(math.log10(abs(x)))
     if magnitude >= digits - 1:
         text = f"{round(x):,}"

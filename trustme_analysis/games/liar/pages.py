@@ -80,43 +80,38 @@ def _ranks_page(ctx: Report) -> None:
 
 def _sources_page(ctx: Report) -> None:
     src = ctx["points_by_source"]
+    if not len(src):
+        # No variant scores Trust Me points (Classique only): there is nothing to draw.
+        return
     title = "Trust Me points by source"
     fig = new_page(title, "Mean points per seat from each source of the Trust Me chart, all seats and the seats with "
                    "the most points (t 95% over seats); Trust Me variants only.")
     ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
     ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
-    if len(src):
-        trust = sorted(src["variant"].unique())
-        labels = [SOURCE_LABELS[s] for s in SOURCES]
-        by_category(ax, trust, src, "source", SOURCES, labels, "all", "points per seat", "All seats")
-        by_category(ax2, trust, src, "source", SOURCES, labels, "top", "points per seat", "Seats with the most points")
-        for a in (ax, ax2):
-            a.axhline(0, color="0.5", linewidth=0.8)
-        table = pd.DataFrame({
-            "variant": src["variant"],
-            "source": [SOURCE_LABELS[s] for s in src["source"]],
-            "points per seat, all seats [95%]": cells(src, "all"),
-            "points per seat, seats with the most points [95%]": cells(src, "top"),
-            "share of all points": [percent(x) for x in src["share_of_points"]],
-        })
-        base = src[src["variant"] == trust[0]]
-        findings = []
-        if base["share_of_points"].notna().any():
-            r = base.loc[base["share_of_points"].abs().idxmax()]
-            findings.append(f"In {ctx.variant_name(trust[0])} most points come from "
-                            f"{SOURCE_LABELS[r['source']]}: {percent(r['share_of_points'])} of all points, "
-                            f"{value_of(r, 'all', 'points')} per seat.")
-        if base["top"].notna().any():
-            r = base.loc[(base["top"] - base["all"]).abs().idxmax()]
-            findings.append(f"The seats with the most points stand out most in {SOURCE_LABELS[r['source']]}: "
-                            f"{value_of(r, 'top', 'points')} per seat against {value_of(r, 'all', 'points')} for "
-                            "all seats.")
-    else:
-        findings = ["No variant of this sweep scores Trust Me points, so this page is empty."]
-        for a in (ax, ax2):
-            a.text(0.5, 0.5, "no Trust Me variant in this sweep", transform=a.transAxes, ha="center", va="center",
-                   color="0.4")
-        table = pd.DataFrame({"variant": [DASH], "source": ["no Trust Me variant in this sweep"]})
+    trust = sorted(src["variant"].unique())
+    labels = [SOURCE_LABELS[s] for s in SOURCES]
+    by_category(ax, trust, src, "source", SOURCES, labels, "all", "points per seat", "All seats")
+    by_category(ax2, trust, src, "source", SOURCES, labels, "top", "points per seat", "Seats with the most points")
+    for a in (ax, ax2):
+        a.axhline(0, color="0.5", linewidth=0.8)
+    table = pd.DataFrame({
+        "variant": src["variant"],
+        "source": [SOURCE_LABELS[s] for s in src["source"]],
+        "points per seat, all seats [95%]": cells(src, "all"),
+        "points per seat, seats with the most points [95%]": cells(src, "top"),
+        "share of all points": [percent(x) for x in src["share_of_points"]],
+    })
+    base = src[src["variant"] == trust[0]]
+    findings = []
+    if base["share_of_points"].notna().any():
+        r = base.loc[base["share_of_points"].abs().idxmax()]
+        findings.append(f"In {ctx.variant_name(trust[0])} most points come from {SOURCE_LABELS[r['source']]}: "
+                        f"{percent(r['share_of_points'])} of all points, {value_of(r, 'all', 'points')} per seat.")
+    if base["top"].notna().any():
+        r = base.loc[base["top"].idxmax()]
+        findings.append(f"The seats with the most points get most from {SOURCE_LABELS[r['source']]}: "
+                        f"{value_of(r, 'top', 'points')} per seat, against {value_of(r, 'all', 'points')} for all "
+                        "seats.")
     page_table(ctx, fig, table, title, [0.6, 2.0, 1.4, 1.4, 1.0], findings=findings, source="points_by_source")
 
 

@@ -23,6 +23,7 @@ from trustme_analysis.report.layout import (
     format_frame,
     interval_plot,
     new_page,
+    percent_axis,
 )
 from trustme_analysis.report.panels import ci, pct
 from trustme_analysis.report.words import DASH, count, estimate, number, percent
@@ -213,6 +214,7 @@ def _chart_page(ctx: Report) -> None:
         _variant_lines(ax2, dist, group, "k", "share", "share_low", "share_high", colors)
         ax2.set_xlabel("different Ticket values held (k)")
         ax2.set_ylabel("share of seats")
+        percent_axis(ax2)
         ax2.set_title("Different values at the end")
         ax2.legend(loc="upper right", ncol=1, title="variant", fontsize=6.5, title_fontsize=7, framealpha=0.7)
     # Marginal value of each chart step: what the k-th different value adds, and how many seats got there.
@@ -303,6 +305,7 @@ def _tickets_pages(ctx: Report) -> None:
             ax.set_xticks(sorted(tv["value"].unique()))
             if est != "per_game":
                 ax.set_ylim(-0.02, 1.02)
+                percent_axis(ax)
             if i == 1:
                 ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="variant")
         ctx.add(fig, title, "game", findings=_ticket_findings(ctx, tv) if panel_no == 0 else ())
@@ -340,13 +343,13 @@ def _tickets_pages(ctx: Report) -> None:
     routes_all = pd.DataFrame(route_rows)
     routes = routes_all.head(TABLE_ROWS)
     tax = fig.add_axes((0.47, 0.52, 0.50, 0.31))
-    draw_table(tax, routes, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
+    draw_table(tax, routes, widths=[0.8] + [1.2] * len(values), fontsize=6.5)
     fig.text(0.47, 0.845, "How Tickets of each value were gained: tall tale / Reputation (/ free Reputation)",
              fontsize=8.5, fontweight="bold")
     outs_all = pd.DataFrame(out_rows)
     outs = outs_all.head(TABLE_ROWS)
     tax3 = fig.add_axes((0.47, BOTTOM + 0.02, 0.50, 0.30))
-    draw_table(tax3, outs, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
+    draw_table(tax3, outs, widths=[0.8] + [1.2] * len(values), fontsize=6.5)
     fig.text(0.47, BOTTOM + 0.335, "Median turn in which the stack of each value ran out (games where it did)",
              fontsize=8.5, fontweight="bold")
     tally = pd.DataFrame({"variant": variants, "trusted tall tales": [count(x) for x in t["tall_trusted"]],
