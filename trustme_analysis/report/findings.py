@@ -13,10 +13,6 @@ import pandas as pd
 
 from trustme_analysis.report.words import estimate, figure, missing
 
-#: Variants named in a sentence about extremes; more go to the tables and the CSV files.
-MAX_NAMED = 2
-
-
 def capital(text: str) -> str:
     """``text`` with its first letter in upper case."""
     return text[:1].upper() + text[1:] if text else text
@@ -76,14 +72,3 @@ def extremes(ctx, table: pd.DataFrame, column: str, subject: str, unit: str, low
     return (f"{capital(subject)} is lowest in {ctx.variant_name(lo_row['variant'])}: "
             f"{value_of(lo_row, column, unit, low, high)}, and highest in {ctx.variant_name(hi_row['variant'])}: "
             f"{value_of(hi_row, column, unit, low, high)}{tail}.")
-
-
-def baseline_value(ctx, table: pd.DataFrame, column: str, subject: str, unit: str, low: str | None = None,
-                   high: str | None = None) -> str:
-    """"In the baseline v01 (3 players), <subject> is <value [interval]>." ("" when the baseline has no figure)."""
-    rows = table[table["variant"] == ctx.baseline]
-    if rows.empty or missing(rows.iloc[0][column]):
-        return ""
-    prefix = f"In the baseline {ctx.variant_name(ctx.baseline)}, " if len(ctx.variant_ids) > 1 else ""
-    text = f"{subject} is {value_of(rows.iloc[0], column, unit, low, high)}"
-    return f"{prefix}{text}." if prefix else f"{capital(text)}."

@@ -209,9 +209,12 @@ def flow_pages(title: str, lines: Sequence[Line], continued: str = " (continued)
     fig = new_page(title)
     y = TOP
     points_per_fig = PAGE_SIZE[1] * 72.0
+    total = sum(STYLES[line.style]["fontsize"] * STYLES[line.style]["gap"] for line in lines) / points_per_fig
+    # A text a few lines too long for one page closes up its line spacing instead of spilling a line or two over.
+    squeeze = (TOP - BOTTOM) / total if TOP - BOTTOM < total <= 1.08 * (TOP - BOTTOM) else 1.0
     for line in lines:
         st = STYLES[line.style]
-        step = st["fontsize"] * st["gap"] / points_per_fig
+        step = st["fontsize"] * st["gap"] * squeeze / points_per_fig
         if y - step < BOTTOM:
             pages.append(fig)
             fig = new_page(title + continued)

@@ -81,7 +81,9 @@ def page_table(ctx: Report, fig, table: pd.DataFrame, title: str, widths: Sequen
     tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, height))
     draw_table(tax, format_frame(shown), widths=list(widths)[: len(shown.columns)], fontsize=fontsize)
     where = f"stats/{source}.csv" if source else "the results set (stats/)"
-    cut = f"The first {len(shown)} of {len(table)} rows; every row is in {where}." if len(table) > len(shown) else ""
+    cut = ""
+    if len(table) > len(shown):
+        cut = f"The first {len(shown)} of {len(table)} rows" + ("." if where in note else f"; every row is in {where}.")
     if note or cut:
         foot_note(fig, " ".join(x for x in (note, cut) if x))
     ctx.add(fig, title, "game", findings=findings, front=front)

@@ -247,7 +247,7 @@ def _curve_page(name: str, result: dict[str, Any], curve: pd.DataFrame | None,
         ax.set_ylabel(f"{metric} ({_utility_words(result)}, log scale)")
         ax.legend(loc="upper right")
         top = ax.secondary_xaxis("top", functions=_iteration_to_seconds(curve))
-        top.xaxis.set_major_locator(MaxNLocator(3))
+        top.xaxis.set_major_locator(MaxNLocator(3, prune="upper"))
         top.tick_params(labelsize=7)
         top.set_xlabel("solver seconds")
     columns = _columns(describe)

@@ -78,7 +78,7 @@ def action(state: pyspiel.State, player: int, action: int) -> str:
     return text.replace("_", " ")
 
 
-#: Headers and units of the strategy tables' columns (units: "share" is printed as a percentage).
+#: Each strategy-table column: its header in words and its unit (a "share" is printed as a percentage).
 COLUMNS: dict[str, tuple[str, str]] = {
     "player": ("seat", "seat"),
     "role": ("role", ""),

@@ -364,8 +364,8 @@ def draw_investment(ctx: Report) -> None:
                         f"{value_of(r, 'change', 'dollars', signed=True)} when You've Been Had is revealed.")
     page_table(ctx, fig, table, title, [0.6, 0.8, 1.2, 0.5, 1.5, 1.5, 0.9], height=0.36, findings=findings[:3],
                source="investment_by_row",
-               note="The table shows the baseline's rows (every variant's are in the CSV)." if len(variants) > 1
-               else "")
+               note="The table shows the baseline's rows; every variant's are in stats/investment_by_row.csv."
+               if len(variants) > 1 else "")
 
     title = "Investing round: shares bought and divested by what the seat had seen"
     fig = new_page(title, "Per seat and role: shares bought and divested (95% t), share of seats that bought or "

@@ -80,7 +80,7 @@ def action(state: pyspiel.State, player: int, action: int) -> str:
     return f"play {cards(values)} as {claim}" + ("" if honest else " (a bluff)")
 
 
-#: Headers and units of the strategy tables' columns (units: "share" is printed as a percentage).
+#: Each strategy-table column: its header in words and its unit (a "share" is printed as a percentage).
 COLUMNS: dict[str, tuple[str, str]] = {
     "phase": ("when", ""),
     "claim_size": ("cards played", ""),
@@ -174,8 +174,9 @@ def strategy_findings(tables: dict[str, pd.DataFrame]) -> list[str]:
     if calls is not None and len(calls) and calls["reach_bluff"].gt(0).any():
         # The most often reached challenge situation, in words.
         r = calls.loc[calls["reach"].idxmax()]
+        honest = r["challenge_rate_honest"]
         out.append(f"In the most common challenge situation ({int(r['claim_size'])} card(s) claimed, "
                    f"{int(r['public_count'])} copies not yet discarded) liar is called on "
-                   f"{percent(r['challenge_rate_bluff'])} of bluffs and {percent(r['challenge_rate_honest'])} of "
-                   "honest claims.")
+                   f"{percent(r['challenge_rate_bluff'])} of bluffs"
+                   + ("" if pd.isna(honest) else f" and {percent(honest)} of honest claims") + ".")
     return out

@@ -87,7 +87,7 @@ def action(state: pyspiel.State, player: int, action: int) -> str:
     return state.action_to_string(player, action)
 
 
-#: Headers and units of the strategy tables' columns (units: "share" is printed as a percentage).
+#: Each strategy-table column: its header in words and its unit (a "share" is printed as a percentage).
 COLUMNS: dict[str, tuple[str, str]] = {
     "player": ("seat", "seat"),
     "voter": ("voting seat", "seat"),
