@@ -7,7 +7,7 @@ import copy
 import pandas as pd
 import pytest
 
-from stub import StubEvaluator
+from tune_stub import StubEvaluator
 from trustme_analysis.tune import tables
 from trustme_analysis.tune.run import run_tuning
 from trustme_analysis.tune.spec import parse_tune_spec

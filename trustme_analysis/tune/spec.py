@@ -257,7 +257,26 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
             parse_spec(spec.candidate_data(rules, budget.games_per_candidate), name=name)
         except SpecError as exc:
             raise _remap(exc, rulebook) from None
+    _check_choices(spec, spec_params)
     return spec
+
+
+def _check_choices(spec: TuneSpec, spec_params: Mapping[str, Any]) -> None:
+    """Each listed choice must be a rule the game accepts with the rulebook's other rules (a typo in a chart is
+    caught here, not as failed trials)."""
+    from trustme_analysis.tune.space import Choice
+
+    for param in spec.space.parameters:
+        if not isinstance(param, Choice):
+            continue
+        for i, value in enumerate(param.choices):
+            rules = {**spec.params, **spec.rulebook, param.name: value}
+            try:
+                pyspiel.load_game(spec.game, {k: v for k, v in rules.items() if k in spec_params})
+            except (pyspiel.SpielError, ValueError, TypeError, RuntimeError) as exc:
+                message = "; ".join(line.strip() for line in str(exc).strip().splitlines())
+                raise SpecError(f"search.{param.name}.choices[{i}]", f"{spec.game} rejects {value!r} with the "
+                                f"rulebook's other rules: {message}") from None
 
 
 def _first_value(param: Any) -> Any:
