@@ -127,5 +127,5 @@ def test_check_describes_and_writes_nothing(tuned, tmp_path, capsys):
     out = tmp_path / "never"
     assert main([str(spec_path), "--check", "--out", str(out)]) == 0
     text = capsys.readouterr().out
-    assert "search space (3 candidates)" in text and "interval: low/high" in text and "50, 100, 200" in text
+    assert "search space (3 points)" in text and "interval: low/high" in text and "50, 100, 200" in text
     assert not Path(out).exists()

@@ -168,3 +168,23 @@ def test_budget_is_a_ceiling(tmp_path, racing):
     result, _ = run(spec, StubEvaluator({"score": planted_score}, seed=8), tmp_path)
     assert result.search.games_spent <= 2000
     assert "budget" in result.search.stopped
+
+
+def test_racing_a_grid_in_step_picks_the_grid_best_with_fewer_games(tmp_path):
+    search = {"park_size": {"low": 2, "high": 8}, "chart": BASE["search"]["chart"]}
+    truth = {"score": lambda r: 0.1 * abs(r["park_size"] - 5) + (0 if r["chart"] == TARGET_CHART else 0.3)}
+    picks, games = {}, {}
+    for racing in ("off", "interval"):
+        spec = spec_of(search=search, sampler={"kind": "grid"},
+                       budget={"games": 28 * 800, "games_per_candidate": 800, "first_rung": 50, "chunk_size": 50,
+                               "racing": racing})
+        result, res = run(spec, StubEvaluator(truth, seed=9), tmp_path / racing)
+        trials = res["tune_trials"]
+        assert len(trials) == 28 and trials["rules"].nunique() == 28
+        full = trials[trials["state"] == "complete"]
+        assert (full["games"] == 800).all()
+        picks[racing] = full.sort_values("obj0_loss").iloc[0]["rules"]
+        games[racing] = result.search.games_spent
+    assert picks["off"] == picks["interval"] == f"park_size=5, chart={TARGET_CHART}"
+    assert games["off"] == 28 * 800
+    assert games["interval"] * 3 <= games["off"]

@@ -9,6 +9,7 @@ again to continue); 1 any other failure.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 from collections.abc import Sequence
@@ -34,6 +35,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--workers processes (needs dask[distributed])",
     )
     parser.add_argument("--out", default=None, metavar="DIR", help="output folder (default: the spec's 'out')")
+    parser.add_argument(
+        "--budget", type=int, default=None, metavar="GAMES",
+        help="all games the search may play, in place of the spec's [budget] games (a larger budget continues a "
+        "finished study)",
+    )
     parser.add_argument("--no-confirm", action="store_true", help="skip the confirmation sweeps")
     parser.add_argument("--no-report", action="store_true", help="skip the tuning report")
     parser.add_argument("--quiet", action="store_true", help="no progress messages")
@@ -53,7 +59,7 @@ def describe(spec: TuneSpec, intervals: dict, out: str | None = None) -> str:
         f"tuning spec {spec.path} is valid: {spec.title}",
         f"game {spec.game}; fixed rules: {', '.join(f'{k}={v}' for k, v in spec.params.items()) or 'none'}; "
         f"line-up {spec.lineup_name}: {spec.lineup}",
-        f"search space ({size if size is not None else 'continuous'} candidates):",
+        f"search space ({size if size is not None else 'continuous'} points):",
         *[f"  {p.name}: {p.describe()} (rulebook: {spec.rulebook[p.name]})" for p in spec.space.parameters],
         f"rulebook in the search space: {'yes' if spec.space.encode(spec.rulebook) is not None else 'no'}",
         "objectives:",
@@ -75,6 +81,16 @@ def describe(spec: TuneSpec, intervals: dict, out: str | None = None) -> str:
     return "\n".join(lines)
 
 
+def with_budget(spec: TuneSpec, games: int) -> TuneSpec:
+    """``spec`` with another budget of games (``--budget``), checked like the spec's own."""
+    from trustme_analysis.specfile import SpecError
+
+    if games < spec.budget.games_per_candidate:
+        raise SpecError("--budget", f"must be at least budget.games_per_candidate ({spec.budget.games_per_candidate}), "
+                        f"got {games}")
+    return dataclasses.replace(spec, budget=dataclasses.replace(spec.budget, games=games))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     args = build_parser().parse_args(argv)
@@ -89,6 +105,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         spec = load_tune_spec(args.spec)
+        if args.budget is not None:
+            spec = with_budget(spec, args.budget)
         if args.check:
             print(describe(spec, check_measures(spec), args.out))
             return 0

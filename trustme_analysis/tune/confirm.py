@@ -14,7 +14,6 @@ range).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,19 +131,3 @@ def run_confirmation(spec: TuneSpec, outdir: str | Path, chosen: Sequence[Pick],
                   stream=stream)
         folders[pick.name] = folder
     return folders
-
-
-def mover(a: float, a_low: float, a_high: float, b: float, b_low: float, b_high: float) -> tuple[float, float, float]:
-    """The difference ``a - b`` of two estimates with the interval built from their own intervals (MOVER: Zou and
-    Donner, "Construction of confidence limits about effect measures: a general approach", Statistics in Medicine
-    27, 2008). Conservative when ``a`` and ``b`` are positively correlated (common random numbers).
-
-    >>> [round(x, 3) for x in mover(0.5, 0.4, 0.6, 0.3, 0.2, 0.4)]
-    [0.2, 0.059, 0.341]
-    """
-    d = a - b
-    if any(math.isnan(x) for x in (a_low, a_high, b_low, b_high)):
-        return d, math.nan, math.nan
-    low = d - math.sqrt((a - a_low) ** 2 + (b_high - b) ** 2)
-    high = d + math.sqrt((a_high - a) ** 2 + (b - b_low) ** 2)
-    return d, low, high

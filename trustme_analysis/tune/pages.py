@@ -61,6 +61,10 @@ def answer_lines(res: ResultSet) -> list[str]:
     out.append(f"Every figure below comes from {games} fresh games per rule set (confirmation seed "
                f"{manifest.get('spec', {}).get('confirm', {}).get('seed', '?')}), none of which the search saw; "
                "95% intervals in brackets.")
+    base_missed = rulebook[(rulebook["kind"] == "constraint") & (rulebook["constraint"] == "missed")]
+    if len(base_missed):
+        out.append("The rulebook's rules miss " + "; ".join(
+            f"{r.measure} ({r.wanted}): {_iv(r.value, r.low, r.high)}" for r in base_missed.itertuples()) + ".")
     improved = []
     for name, grp in conf[conf["name"] != "rulebook"].groupby("name", sort=False):
         objs = grp[grp["kind"] == "objective"]
@@ -76,16 +80,22 @@ def answer_lines(res: ResultSet) -> list[str]:
             parts.append(f"{r.measure} ({r.wanted}) {_iv(r.value, r.low, r.high)}{b}: {r.verdict}")
         for r in cons.itertuples():
             parts.append(f"{r.measure} ({r.wanted}) {_iv(r.value, r.low, r.high)}: {r.constraint}")
-        out.append(f"{name} [{grp['rules'].iloc[0]}]: " + "; ".join(parts) + ".")
-        if better and not worse and not missed:
+        same = grp["candidate"].iloc[0] == (rulebook["candidate"].iloc[0] if len(rulebook) else None)
+        label = f"{name} [{grp['rules'].iloc[0]}]" + (" (the rulebook's rule set)" if same else "")
+        out.append(f"{label}: " + "; ".join(parts) + ".")
+        if same or missed:
+            continue
+        if (better and not worse) or (len(base_missed) and not (cons["constraint"] == "uncertain").any()):
             improved.append(name)
     if improved:
-        out.insert(1, f"Recommended: {improved[0]} ({conf[conf['name'] == improved[0]]['rules'].iloc[0]}), better "
-                   "than the rulebook with confidence on at least one objective and worse on none"
+        first = conf[conf["name"] == improved[0]]["rules"].iloc[0]
+        why = ("it meets the constraints the rulebook misses" if len(base_missed) else
+               "better than the rulebook with confidence on at least one objective and worse on none")
+        out.insert(1, f"Recommended: {improved[0]} ({first}): {why}"
                    + (f"; also {', '.join(improved[1:])}." if len(improved) > 1 else "."))
     else:
         out.insert(1, "No better rule set: no confirmed rule set beats the rulebook with confidence on an objective "
-                   "without being worse on another (or missing a constraint) on the fresh games.")
+                   "without being worse on another or missing a constraint, on the fresh games.")
     return out
 
 
@@ -189,8 +199,8 @@ def _pareto_pages(res: ResultSet) -> list[Figure]:
     done = trials[trials["state"] == "complete"]
     rec = res["tune_recommended"]
     pairs = [(a, b) for i, a in enumerate(objs["key"]) for b in list(objs["key"])[i + 1:]][:4]
-    fig = new_page("The Pareto front", "Complete trials by their objectives' figures (search estimates); filled: on the "
-                   "front of the candidates meeting the constraints; squares: the confirmed rule sets.")
+    fig = new_page("The Pareto front", "Complete trials by their objectives' figures (search estimates); filled: on "
+                   "the front of the candidates meeting the constraints; squares: the confirmed rule sets.")
     names = dict(zip(objs["key"], objs["name"]))
     for j, (a, b) in enumerate(pairs):
         ax = fig.add_axes((0.07 + (j % 2) * 0.47, 0.52 - (j // 2) * 0.42, 0.40, 0.32))
@@ -244,8 +254,11 @@ def _race_pages(res: ResultSet) -> list[Figure]:
     looks = res["tune_looks"]
     if looks.empty or looks["rung"].max() == 0:
         return []
-    fig = new_page("The race", "First objective's loss with its 95% interval at each look (rung) of every trial; red: "
-                   "trials the race stopped, blue: trials played to the end.")
+    # A rule set proposed again shows its stored games again: only trials that played games are drawn.
+    played = looks.groupby("trial")["played"].sum()
+    looks = looks[looks["trial"].isin(played[played > 0].index)]
+    fig = new_page("The race", "First objective's loss with its 95% interval at each look (rung) of every trial that "
+                   "played games; red: trials the race stopped, blue: trials played to the end.")
     ax = fig.add_axes((0.07, 0.10, 0.88, 0.74))
     for trial, grp in looks.groupby("trial"):
         color = "C3" if grp["state"].iloc[0] == "stopped by the race" else "C0"

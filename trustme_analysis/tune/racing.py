@@ -4,23 +4,25 @@ A candidate is looked at after the games of each rung (``first_rung``, ``x reduc
 At each look before the last, the ``interval`` rule stops it when the games so far already show that it cannot win
 (Maron and Moore's Hoeffding races, 1994; Birattari et al.'s F-Race, 2002, with intervals in place of their tests):
 
-- it misses a constraint with confidence (the whole interval of the constraint's figure lies outside the limit), or
-- a finished candidate that meets the constraints is better on every objective with confidence (each of its loss
-  intervals lies entirely below this candidate's).
+- it misses a constraint with confidence (the whole 95% interval of the constraint's figure lies outside the limit),
+  or
+- a finished candidate that meets the constraints is better on every objective with confidence: for each objective,
+  the 95% interval of the difference in loss (this candidate's minus the finished one's), built from the two losses'
+  own intervals (MOVER, :func:`~trustme_analysis.tune.measures.mover`), lies above 0.
 
-Both sides' intervals are 95% intervals of the results set, and the rule asks them not to overlap, so a stop is a
-conservative call; a figure without an interval never stops a candidate. ``halving`` instead asks Optuna's
-successive-halving pruner (keep the best ``1/reduction`` at each rung, by estimate alone).
+The intervals are the results set's; both candidates played the same game seeds, whose positive correlation the
+difference's interval ignores, so a stop is a conservative call. A figure without an interval never stops a
+candidate. ``halving`` instead asks Optuna's successive-halving pruner (keep the best ``1/reduction`` at each rung,
+by estimate alone).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from trustme_analysis.tune.measures import Constraint, Figure, Objective
+from trustme_analysis.tune.measures import Constraint, Figure, Objective, mover
 
 
 @dataclass(frozen=True)
@@ -77,9 +79,10 @@ def look(games: int, figures: Mapping[str, Figure], objectives: Sequence[Objecti
 
 
 def surely_better(a: Look, b: Look) -> bool:
-    """``a`` beats ``b`` on every objective with confidence (each loss interval of ``a`` below ``b``'s)."""
+    """``a`` beats ``b`` on every objective with confidence (the interval of each difference in loss, ``b``'s minus
+    ``a``'s, lies above 0)."""
     # NaN ends (no interval) compare False: a figure without an interval never decides.
-    return bool(a.losses) and all(x.high < y.low for x, y in zip(a.losses, b.losses))
+    return bool(a.losses) and all(mover(*y[:3], *x[:3])[1] > 0 for x, y in zip(a.losses, b.losses))
 
 
 def stop_reason(candidate: Look, finished: Iterable[Look]) -> str | None:

@@ -88,8 +88,8 @@ def check_folder(spec: TuneSpec, outdir: Path) -> None:
     if stored != current:
         differing = sorted(k for k in set(stored) | set(current) if stored.get(k) != current.get(k))
         raise TuneError(f"{outdir} holds a study made from a different tuning spec (differs in: "
-                        f"{', '.join(differing)}); choose another --out (or out = ... in the spec) or delete the folder "
-                        "to start over")
+                        f"{', '.join(differing)}); choose another --out (or out = ... in the spec) or delete the "
+                        "folder to start over")
 
 
 def write_state(spec: TuneSpec, outdir: Path, summary: dict[str, Any] | None = None) -> None:

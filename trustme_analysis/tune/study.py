@@ -1,9 +1,15 @@
 """The search: an Optuna study in ``OUT/study.db`` (SQLite), whose trials are candidate rule sets raced on games.
 
-One trial = one candidate rule set. The sampler proposes it (TPE for one objective, NSGA-II for several, or random,
-or every candidate of the space for ``grid``); the candidate is played rung by rung (:mod:`.evaluate`) and stopped
-early by the race (:mod:`.racing`); the trial's values are its losses after its last rung. Several trials run at
-once (``parallel``, default: one per worker), all proposed and finished in this thread, played on one shared pool.
+One trial = one candidate rule set, played rung by rung (:mod:`.evaluate`) and stopped early by the race
+(:mod:`.racing`); the trial's values are its losses at its last look. Two ways to run trials:
+
+- **a search** (TPE for one objective, NSGA-II for several, or random): the sampler proposes one candidate at a time,
+  ``parallel`` trials run at once (default: one per worker) on one shared pool, and each candidate races against
+  the candidates already finished;
+- **a grid** (``sampler.kind = "grid"``): every candidate of the space, raced in step (F-Race): all play to the first
+  look, those beaten with confidence by another at the same games stop, the rest play on to the next look.
+
+Sampling, telling and the race's decisions happen in this thread; only playing and reading figures run in threads.
 
 Stopping and resuming. The study lives in a SQLite file (every write is a transaction) and every chunk of games in
 its own file, so a run killed at any moment (even by SIGKILL) loses at most the chunks being played. Running the same
@@ -11,8 +17,8 @@ command again finds the trials that were running (``RUNNING`` in the study: one 
 so they are orphans), marks each as failed and queues a new trial with the same rule set, which finds that
 candidate's chunks already stored and plays only the missing ones. So no candidate is lost and no game is played
 twice; finished trials keep their values. The search stops when the budget of games could not pay for one more full
-candidate, at ``max_trials`` finished trials, when the sampler only proposes rule sets already played, or (grid) when
-every candidate has been tried.
+candidate (the budget is a ceiling), at ``max_trials`` finished trials, when the sampler has converged (it keeps
+proposing rule sets already played), or when every candidate of a grid has been raced.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -250,14 +256,11 @@ class Search:
         for i, games in enumerate(rungs):
             if self.stop_event.is_set():
                 raise Interrupted()
-            played = self._play(trial.number, cand, games)
-            figures = self.evaluator.figures(cand)
-            last = racing.look(cand.games_stored, figures, self.spec.objectives, self.spec.constraints,
-                               trial=trial.number)
+            last, played = self._look((trial, cand), games)
             looks.append({**last.as_attr(), "played": played})
             trial.set_user_attr("looks", looks)
             if any(math.isnan(f.value) for f in (*last.losses, *last.violations)):
-                missing = [name for name, f in figures.items() if math.isnan(f.value)]
+                missing = [name for name, f in last.figures.items() if math.isnan(f.value)]
                 trial.set_user_attr("error", f"no figure for {', '.join(missing)} after {games} games")
                 return TrialState.FAIL, None
             if len(self.spec.objectives) == 1:
@@ -309,11 +312,35 @@ class Search:
         started = time.perf_counter()
         study = self.prepare_study()
         finished_states = (TrialState.COMPLETE, TrialState.PRUNED)
+        finished_before = len(study.get_trials(deepcopy=False, states=finished_states))
+        try:
+            if self.spec.sampler_kind == "grid":
+                stopped = self._race_in_step(study)
+            else:
+                stopped = self._search(study, finished_before)
+        except KeyboardInterrupt:
+            self._stop()
+            raise
         finished = len(study.get_trials(deepcopy=False, states=finished_states))
-        finished_before = finished
-        grid_left = None
-        if self.spec.sampler_kind == "grid":
-            grid_left = len(study.get_trials(deepcopy=False, states=(TrialState.WAITING,)))
+        return SearchSummary(
+            trials_finished=finished,
+            trials_now=finished - finished_before,
+            games_spent=self.evaluator.games_spent(),
+            games_now=self.games_now,
+            seconds=time.perf_counter() - started,
+            stopped=stopped,
+        )
+
+    def _stop(self) -> None:
+        """Ask running trials to stop after the chunks being played (Ctrl-C, SIGTERM)."""
+        self.stop_event.set()
+        stop = getattr(self.evaluator, "stop_event", None)
+        if stop is not None:
+            stop.set()
+
+    def _search(self, study: optuna.Study, finished: int) -> str:
+        """Trials proposed one by one by the sampler, ``parallel`` at a time, each raced against the finished ones."""
+        finished_states = (TrialState.COMPLETE, TrialState.PRUNED)
         recent: collections.deque[bool] = collections.deque(maxlen=STALL_WINDOW)  # did the trial play new games?
         errors = 0
         stopped = ""
@@ -324,8 +351,6 @@ class Search:
                 while len(running) < self.parallel and not stopped:
                     spent = self.evaluator.games_spent()
                     why = self._may_start(spent, finished)
-                    if why is None and grid_left is not None and grid_left <= 0:
-                        why = "every candidate of the grid was tried"
                     if why is None and len(recent) == STALL_WINDOW and sum(recent) <= STALL_NEW:
                         why = (f"the search converged: {STALL_WINDOW - sum(recent)} of the last {STALL_WINDOW} trials "
                                "proposed rule sets already played")
@@ -335,8 +360,6 @@ class Search:
                         stopped = why
                         break
                     trial = study.ask()
-                    if grid_left is not None:
-                        grid_left -= 1
                     rules = self.spec.space.suggest(trial)
                     with self._lock:
                         self._playing[trial.number] = 0
@@ -365,27 +388,99 @@ class Search:
                         recent.append(played > 0)
                     self._progress(study, trial.number, state)
         except KeyboardInterrupt:
-            self.stop_event.set()
-            stop = getattr(self.evaluator, "stop_event", None)
-            if stop is not None:
-                stop.set()
+            self._stop()  # before waiting for the threads: they stop at their next chunk (the stored ones stay)
             raise
         finally:
-            # On an interruption the running trials stop at their next chunk (their chunks so far are stored).
             threads.shutdown(wait=True, cancel_futures=True)
-        return SearchSummary(
-            trials_finished=finished,
-            trials_now=finished - finished_before,
-            games_spent=self.evaluator.games_spent(),
-            games_now=self.games_now,
-            seconds=time.perf_counter() - started,
-            stopped=stopped,
-        )
+        return stopped
+
+    def _race_in_step(self, study: optuna.Study) -> str:
+        """Every queued candidate of a grid, raced in step (F-Race): all play to the first look, those beaten with
+        confidence by another at the same games stop, the others play on to the next look, and so on. As many
+        candidates as the budget can pay in full are raced; the rest stay queued for a larger budget."""
+        b = self.spec.budget
+        queued = study.get_trials(deepcopy=False, states=(TrialState.WAITING,))
+        affordable = max(0, (b.games - self.evaluator.games_spent()) // b.games_per_candidate)
+        if b.max_trials is not None:
+            done = len(study.get_trials(deepcopy=False, states=(TrialState.COMPLETE, TrialState.PRUNED)))
+            affordable = min(affordable, max(0, b.max_trials - done))
+        if not queued:
+            return "every candidate of the grid was tried"
+        if affordable == 0:
+            return f"the budget of {b.games} games cannot pay for another full candidate"
+        alive: dict[int, tuple[optuna.Trial, Candidate]] = {}
+        for _ in range(min(len(queued), affordable)):
+            trial = study.ask()
+            rules = self.spec.space.suggest(trial)
+            game_rules = {k: as_game_value(v) for k, v in rules.items()}
+            try:
+                cand = self.evaluator.prepare(rules)
+            except InvalidRules as exc:
+                trial.set_user_attr("candidate", {"id": None, "rules": game_rules, "invalid": str(exc)})
+                study.tell(trial, state=TrialState.FAIL)
+                continue
+            trial.set_user_attr("candidate", {"id": cand.id, "rules": game_rules})
+            alive[trial.number] = (trial, cand)
+        history: dict[int, list[dict[str, Any]]] = {n: [] for n in alive}
+        threads = ThreadPoolExecutor(self.parallel, thread_name_prefix="tune-race")
+        try:
+            for i, games in enumerate(b.rungs):
+                if self.stop_event.is_set():
+                    raise Interrupted()
+                numbers = list(alive)
+                looked = dict(zip(numbers, threads.map(lambda n: self._look(alive[n], games), numbers)))
+                for n, (look, played) in looked.items():
+                    trial = alive[n][0]
+                    history[n].append({**look.as_attr(), "played": played})
+                    trial.set_user_attr("looks", history[n])
+                    if len(self.spec.objectives) == 1:
+                        trial.report(look.losses[0].value, step=games)
+                last_rung = i == len(b.rungs) - 1
+                for n, (look, _) in looked.items():
+                    trial = alive[n][0]
+                    if any(math.isnan(f.value) for f in (*look.losses, *look.violations)):
+                        missing = [name for name, f in look.figures.items() if math.isnan(f.value)]
+                        trial.set_user_attr("error", f"no figure for {', '.join(missing)} after {games} games")
+                        study.tell(trial, state=TrialState.FAIL)
+                        del alive[n]
+                        continue
+                    reason = None
+                    if not last_rung and b.racing == "interval":
+                        others = [other for m, (other, _) in looked.items() if m != n and m in alive]
+                        reason = racing.stop_reason(look, others)
+                    elif not last_rung and b.racing == "halving" and trial.should_prune():
+                        reason = f"successive halving after {games} games"
+                    if reason is not None or last_rung:
+                        self._constrain(trial, look)
+                    if reason is not None:
+                        trial.set_user_attr("stopped", reason)
+                        study.tell(trial, state=TrialState.PRUNED)
+                        del alive[n]
+                    elif last_rung:
+                        study.tell(trial, [f.value for f in look.losses])
+                        del alive[n]
+                    self._progress(study, n, study.get_trials(deepcopy=False)[n].state)
+        except KeyboardInterrupt:
+            self._stop()
+            raise
+        finally:
+            threads.shutdown(wait=True, cancel_futures=True)
+        left = len(queued) - len(history)
+        return "every candidate of the grid was tried" if left <= 0 else \
+            f"the budget of {b.games} games paid for {len(history)} of the grid's {len(queued)} candidates"
+
+    def _look(self, entry: tuple[optuna.Trial, Candidate], games: int) -> tuple[Look, int]:
+        trial, cand = entry
+        played = self._play(trial.number, cand, games)
+        figures = self.evaluator.figures(cand)
+        return racing.look(cand.games_stored, figures, self.spec.objectives, self.spec.constraints,
+                           trial=trial.number), played
 
     def _progress(self, study: optuna.Study, number: int, state: TrialState) -> None:
         if self.quiet:
             return
-        t = study.get_trials(deepcopy=False)[number] if number < len(study.trials) else None
+        trials = study.get_trials(deepcopy=False)
+        t = trials[number] if number < len(trials) else None
         what = {TrialState.COMPLETE: "done", TrialState.PRUNED: "stopped by the race",
                 TrialState.FAIL: "failed"}.get(state, str(state))
         info = trial_info(t) if t is not None else {"games": 0, "rules": {}}

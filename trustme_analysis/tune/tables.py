@@ -30,9 +30,9 @@ from optuna.trial import TrialState
 
 from trustme_analysis import results
 from trustme_analysis.results import ResultSet, Table
-from trustme_analysis.tune.confirm import Pick, mover
+from trustme_analysis.tune.confirm import Pick
 from trustme_analysis.tune.evaluate import read_figures
-from trustme_analysis.tune.measures import Figure
+from trustme_analysis.tune.measures import Figure, mover
 from trustme_analysis.tune.racing import pareto_front
 from trustme_analysis.tune.spec import TuneSpec
 from trustme_analysis.tune.study import trial_info
@@ -94,7 +94,8 @@ def trials_table(spec: TuneSpec, study: optuna.Study) -> tuple[pd.DataFrame, pd.
         row["feasible"] = bool(last) and all(v[0] <= 0 for v in last["violations"])
         rows.append(row)
         for r, h in enumerate(history):
-            entry = {"trial": t.number, "rung": r, "games": h["games"], "state": row["state"]}
+            entry = {"trial": t.number, "rung": r, "games": h["games"], "played": int(h.get("played", 0)),
+                     "state": row["state"]}
             for i in range(len(spec.objectives)):
                 entry.update({f"obj{i}_loss": h["losses"][i][0], f"obj{i}_loss_low": h["losses"][i][1],
                               f"obj{i}_loss_high": h["losses"][i][2]})
