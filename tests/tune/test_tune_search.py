@@ -188,3 +188,14 @@ def test_racing_a_grid_in_step_picks_the_grid_best_with_fewer_games(tmp_path):
     assert picks["off"] == picks["interval"] == f"park_size=5, chart={TARGET_CHART}"
     assert games["off"] == 28 * 800
     assert games["interval"] * 3 <= games["off"]
+
+
+def test_successive_halving_prunes_a_search(tmp_path):
+    spec = spec_of(sampler={"kind": "random"},
+                   budget={"games": 20000, "games_per_candidate": 400, "first_rung": 50, "chunk_size": 50,
+                           "racing": "halving", "max_trials": 30})
+    _, res = run(spec, StubEvaluator({"score": planted_score}, seed=10), tmp_path)
+    trials = res["tune_trials"]
+    halved = trials[trials["note"].str.contains("successive halving", na=False)]
+    assert len(halved) >= 5 and (halved["games"] < 400).all()
+    assert (trials["state"] == "complete").sum() >= 1

@@ -100,6 +100,10 @@ def test_two_objectives_choose_nsga2_and_the_fingerprint_ignores_the_budget():
     ("lineups", {"a": {"seats": [{"bot": "wizard"}]}}, "lineups.a.seats[0].bot", "unknown bot kind 'wizard'"),
     ("confirm", {"seed": 0}, "confirm.seed", "must differ from the search's seed"),
     ("sampler", {"kind": "tpe"}, None, None),
+    ("confirm", {"references": {"flat": {"chart": [1, 2, 3, 4, 5, 6]}}}, None, None),
+    ("confirm", {"references": {"flat": {"players": 3}}}, "confirm.references.flat.players", "not a searched rule"),
+    ("confirm", {"references": {"flat": {"park_size": 40}}}, "confirm.references.flat", "park_size"),
+    ("confirm", {"references": {"best-1": {"park_size": 3}}}, "confirm.references.best-1", "choose another"),
 ])
 def test_bad_specs_name_their_key(path, value, key, fragment):
     data = with_changes(path, value)
@@ -124,6 +128,18 @@ def test_halving_and_tpe_need_one_objective():
     data["sampler"] = {"kind": "tpe"}
     with pytest.raises(SpecError, match="sampler.kind"):
         parse_tune_spec(data)
+
+
+def test_cli_budget_replaces_the_spec_budget(tmp_path, capsys):
+    path = tmp_path / "ok.toml"
+    path.write_text('game = "trustme_pinocchio"\n[lineups.r]\nseats = ["random"]\n[search]\n'
+                    'park_size = { low = 3, high = 5 }\n[[objective]]\nname = "x"\ntable = "game_length"\n'
+                    'column = "turns_mean"\ngoal = "maximize"\n[budget]\ngames = 1000\ngames_per_candidate = 200\n',
+                    encoding="utf-8")
+    assert main([str(path), "--check", "--budget", "5000", "--out", str(tmp_path / "o")]) == 0
+    assert "budget 5000 games" in capsys.readouterr().out
+    assert main([str(path), "--check", "--budget", "100"]) == 2
+    assert capsys.readouterr().err.startswith("spec error: --budget: must be at least")
 
 
 def test_cli_prints_one_line_and_exits_2(tmp_path, capsys):

@@ -41,6 +41,8 @@ class Pick:
     rules: Mapping[str, Any]
     trial: int | None
     candidate: str
+    #: "rulebook", "reference" (named in the spec) or "recommended" (found by the search).
+    role: str = "recommended"
 
 
 def _distinct_finished(study: optuna.Study) -> list[FrozenTrial]:
@@ -91,8 +93,11 @@ def choose(study: optuna.Study, objectives: int, best: int) -> list[FrozenTrial]
 
 
 def picks(spec: TuneSpec, study: optuna.Study) -> list[Pick]:
-    """The rulebook and the recommended rule sets (``best-1``, ...), rulebook first."""
-    out = [Pick(RULEBOOK, dict(spec.rulebook), None, _confirm_id(spec, spec.rulebook))]
+    """The rulebook, the spec's named references, then the recommended rule sets (``best-1``, ...)."""
+    out = [Pick(RULEBOOK, dict(spec.rulebook), None, _confirm_id(spec, spec.rulebook), "rulebook")]
+    for name, changes in spec.confirm.references.items():
+        rules = {**spec.rulebook, **changes}
+        out.append(Pick(name, rules, None, _confirm_id(spec, rules), "reference"))
     for i, t in enumerate(choose(study, len(spec.objectives), spec.confirm.best), start=1):
         rules = dict(trial_info(t)["rules"])
         out.append(Pick(f"best-{i}", rules, t.number, _confirm_id(spec, rules)))

@@ -73,17 +73,24 @@ def answer_lines(res: ResultSet) -> list[str]:
         worse = (objs["verdict"] == "worse").sum()
         missed = (cons["constraint"] == "missed").sum()
         parts = []
+        versus = res["tune_versus"] if "tune_versus" in res else None
         for r in objs.itertuples():
             base = rulebook[rulebook["key"] == r.key]
             b = f"; rulebook {_iv(base['value'].iloc[0], base['low'].iloc[0], base['high'].iloc[0])}" if len(base) \
                 else ""
-            parts.append(f"{r.measure} ({r.wanted}) {_iv(r.value, r.low, r.high)}{b}: {r.verdict}")
+            others = ""
+            if versus is not None and len(versus):
+                refs = versus[(versus["name"] == name) & (versus["key"] == r.key) & (versus["against"] != "rulebook")]
+                others = "".join(f"; against {v.against}: {v.verdict}" for v in refs.itertuples())
+            parts.append(f"{r.measure} ({r.wanted}) {_iv(r.value, r.low, r.high)}{b}: {r.verdict}{others}")
         for r in cons.itertuples():
             parts.append(f"{r.measure} ({r.wanted}) {_iv(r.value, r.low, r.high)}: {r.constraint}")
         same = grp["candidate"].iloc[0] == (rulebook["candidate"].iloc[0] if len(rulebook) else None)
-        label = f"{name} [{grp['rules'].iloc[0]}]" + (" (the rulebook's rule set)" if same else "")
+        reference = "role" in grp.columns and grp["role"].iloc[0] == "reference"
+        label = f"{name} [{grp['rules'].iloc[0]}]" + (" (the rulebook's rule set)" if same else "") + \
+            (" (a reference named in the spec)" if reference else "")
         out.append(f"{label}: " + "; ".join(parts) + ".")
-        if same or missed:
+        if same or missed or reference:
             continue
         if (better and not worse) or (len(base_missed) and not (cons["constraint"] == "uncertain").any()):
             improved.append(name)
@@ -110,9 +117,11 @@ def _answer_pages(res: ResultSet) -> list[Figure]:
     s = m.get("summary", {})
     lines += [Line("The search", "h2")]
     lines += text_lines(
-        f"{s.get('trials_finished', 0)} candidate rule sets evaluated ({s.get('complete', 0)} to the full "
+        f"{s.get('trials_finished', 0)} trials evaluated {s.get('candidates', 0)} distinct rule sets "
+        f"({s.get('complete', 0)} trials to the full "
         f"{m.get('spec', {}).get('budget', {}).get('games_per_candidate', '?')} games, {s.get('pruned', 0)} stopped "
-        f"early by the race, {s.get('failed', 0)} failed or rejected by the game) with {s.get('games_spent', 0)} of "
+        f"early by the race, {s.get('failed', 0)} failed or rejected by the game; {s.get('interrupted', 0)} "
+        f"interrupted by a stop and re-run) with {s.get('games_spent', 0)} of "
         f"the budget's {m.get('spec', {}).get('budget', {}).get('games', '?')} games; stopped because "
         f"{s.get('stopped') or 'the run ended'}.")
     return flow_pages(m.get("title", "Rule tuning"), lines)

@@ -34,7 +34,7 @@ from trustme_analysis.tune import tables
 from trustme_analysis.tune.confirm import picks, run_confirmation
 from trustme_analysis.tune.evaluate import Evaluator, GameEvaluator, check_measures
 from trustme_analysis.tune.spec import TuneSpec
-from trustme_analysis.tune.study import SearchSummary, open_study, run_search
+from trustme_analysis.tune.study import SearchSummary, open_study, run_search, trial_info
 from trustme_analysis.tune.workers import DaskCluster, make_executor
 
 STATE = "tune.json"
@@ -120,9 +120,15 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 def _counts(study: Any) -> dict[str, int]:
     from optuna.trial import TrialState
 
-    states = [t.state for t in study.get_trials(deepcopy=False)]
-    return {"complete": states.count(TrialState.COMPLETE), "pruned": states.count(TrialState.PRUNED),
-            "failed": states.count(TrialState.FAIL), "trials": len(states)}
+    trials = study.get_trials(deepcopy=False)
+    states = [t.state for t in trials]
+    # A trial a killed run left running is failed and its rule set re-run by a later trial (retry_of).
+    interrupted = {t.user_attrs["retry_of"] for t in trials if "retry_of" in t.user_attrs}
+    finished = [t for t in trials if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
+    return {"candidates": len({trial_info(t)["candidate"] for t in finished}),
+            "complete": states.count(TrialState.COMPLETE), "pruned": states.count(TrialState.PRUNED),
+            "failed": states.count(TrialState.FAIL) - len(interrupted), "interrupted": len(interrupted),
+            "trials": len(states)}
 
 
 def finish(spec: TuneSpec, outdir: Path, *, confirm: bool, report: bool, workers: int, dask: Any,

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,7 @@ TOP_LEVEL_KEYS = ("title", "question", "game", "params", "lineups", "search", "o
 BUDGET_KEYS = ("games", "games_per_candidate", "first_rung", "reduction", "racing", "chunk_size", "max_trials",
                "parallel")
 SAMPLER_KEYS = ("kind", "population", "startup_trials", "rulebook_first")
-CONFIRM_KEYS = ("best", "games", "seed", "reports")
+CONFIRM_KEYS = ("best", "games", "seed", "reports", "references")
 RACING = ("interval", "halving", "off")
 SAMPLERS = ("auto", "tpe", "nsga2", "random", "grid")
 
@@ -91,6 +91,9 @@ class Confirm:
     games: int
     seed: int
     reports: bool
+    #: Named rule sets confirmed beside the rulebook's (e.g. a house rule the designer already plays): name -> the
+    #: searched rules they change, as the game takes them (the others are the rulebook's).
+    references: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -160,7 +163,8 @@ class TuneSpec:
                            for c in self.constraints],
             "budget": {**self.budget.__dict__, "rungs": list(self.budget.rungs)},
             "sampler": {**self.sampler.__dict__, "used": self.sampler_kind},
-            "confirm": dict(self.confirm.__dict__),
+            "confirm": {**self.confirm.__dict__,
+                        "references": {k: dict(v) for k, v in self.confirm.references.items()}},
             "seed": self.seed,
             "out": self.out,
             "rulebook": dict(self.rulebook),
@@ -241,7 +245,7 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
     constraints = parse_constraints(data.get("constraint"), names)
     budget = _parse_budget(data.get("budget"))
     sampler = _parse_sampler(data.get("sampler"), len(objectives), budget)
-    confirm = _parse_confirm(data.get("confirm"), seed)
+    confirm = _parse_confirm(data.get("confirm"), seed, space.names)
     rulebook = {p: spec_params[p] for p in space.names}
 
     spec = TuneSpec(name=name, path=path, title=title, question=question, game=game,
@@ -258,6 +262,11 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
         except SpecError as exc:
             raise _remap(exc, rulebook) from None
     _check_choices(spec, spec_params)
+    for ref_name, ref_rules in confirm.references.items():
+        try:
+            parse_spec(spec.candidate_data({**rulebook, **ref_rules}, confirm.games), name=name)
+        except SpecError as exc:
+            raise SpecError(f"confirm.references.{ref_name}", str(exc)) from None
     return spec
 
 
@@ -353,10 +362,10 @@ def _parse_sampler(table: Any, objectives: int, budget: Budget) -> Sampler:
     return Sampler(kind, population, startup, rulebook_first)
 
 
-def _parse_confirm(table: Any, seed: int) -> Confirm:
+def _parse_confirm(table: Any, seed: int, searched: list[str]) -> Confirm:
     table = {} if table is None else table
     if not isinstance(table, dict):
-        raise SpecError("confirm", f"must be a table (best, games, seed, reports), got {table!r}")
+        raise SpecError("confirm", f"must be a table (best, games, seed, reports, references), got {table!r}")
     check_keys("confirm", table, CONFIRM_KEYS)
     best = _int(table, "best", DEFAULT_CONFIRM_BEST, "confirm", 0)
     games = _int(table, "games", DEFAULT_CONFIRM_GAMES, "confirm", 1)
@@ -368,5 +377,18 @@ def _parse_confirm(table: Any, seed: int) -> Confirm:
     reports = table.get("reports", True)
     if not isinstance(reports, bool):
         raise SpecError("confirm.reports", f"must be true or false, got {reports!r}")
-    return Confirm(best, games, confirm_seed, reports)
+    references = optional(table, "references", dict, {}, where="confirm")
+    parsed: dict[str, dict[str, Any]] = {}
+    for name, rules in references.items():
+        key = f"confirm.references.{name}"
+        if name in ("rulebook",) or name.startswith("best-"):
+            raise SpecError(key, "is a name the confirmation gives its own rule sets; choose another")
+        if not isinstance(rules, dict) or not rules:
+            raise SpecError(key, f"must be a table of searched rules and their values, got {rules!r}")
+        for rule in rules:
+            if rule not in searched:
+                raise SpecError(f"{key}.{rule}", f"is not a searched rule{did_you_mean(rule, searched)} (searched: "
+                                f"{', '.join(searched)}); a reference changes searched rules only")
+        parsed[name] = {k: as_game_value(v) for k, v in rules.items()}
+    return Confirm(best, games, confirm_seed, reports, parsed)
 

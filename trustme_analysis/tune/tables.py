@@ -13,7 +13,8 @@ Objectives and constraints are numbered in the order of the spec (``obj0``, ``ob
 - ``tune_importance``: per objective and searched parameter, Optuna's importance (PED-ANOVA);
 - ``tune_recommended``: the confirmed rule sets (rulebook first) and the search's figures for them;
 - ``tune_confirmation``: per confirmed rule set and measure: the figure on fresh games with its interval, its loss or
-  violation, and the difference in loss from the rulebook with its interval and verdict.
+  violation, and the difference in loss from the rulebook with its interval and verdict;
+- ``tune_versus``: each recommended rule set against the rulebook and every reference named in the spec.
 """
 
 from __future__ import annotations
@@ -150,7 +151,8 @@ def recommended_table(spec: TuneSpec, chosen: Sequence[Pick], trials: pd.DataFra
     rows = []
     by_trial = trials.set_index("trial") if len(trials) else None
     for p in chosen:
-        row: dict[str, Any] = {"name": p.name, "trial": -1 if p.trial is None else p.trial, "candidate": p.candidate,
+        row: dict[str, Any] = {"name": p.name, "role": p.role, "trial": -1 if p.trial is None else p.trial,
+                               "candidate": p.candidate,
                                "rules": _rules_text(p.rules), **{f"rule_{k}": str(v) for k, v in p.rules.items()}}
         src = None
         if by_trial is not None:
@@ -186,7 +188,8 @@ def confirmation_table(spec: TuneSpec, chosen: Sequence[Pick], folders: Mapping[
         for kind, key, item in items:
             fig = figures[p.name][item.name]
             loss = item.loss(fig) if kind == "objective" else item.violation(fig)
-            row = {"name": p.name, "candidate": p.candidate, "rules": _rules_text(p.rules), "games": games[p.name],
+            row = {"name": p.name, "role": p.role, "candidate": p.candidate, "rules": _rules_text(p.rules),
+                   "games": games[p.name],
                    "key": key, "kind": kind, "measure": item.name, "wanted": item.wanted(),
                    "value": fig.value, "low": fig.low, "high": fig.high,
                    "loss": loss.value, "loss_low": loss.low, "loss_high": loss.high}
@@ -204,6 +207,24 @@ def confirmation_table(spec: TuneSpec, chosen: Sequence[Pick], folders: Mapping[
             row.update({"diff": d, "diff_low": lo, "diff_high": hi, "verdict": verdict, "constraint": status})
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def versus_table(confirmation: pd.DataFrame) -> pd.DataFrame:
+    """``tune_versus``: every recommended rule set against the rulebook's and each named reference, per measure: the
+    difference in loss (or violation) with its MOVER interval and verdict."""
+    columns = ["name", "against", "key", "measure", "kind", "diff", "diff_low", "diff_high", "verdict"]
+    if confirmation.empty:
+        return pd.DataFrame(columns=columns)
+    rows = []
+    found = confirmation[confirmation["role"] == "recommended"]
+    bases = confirmation[confirmation["role"].isin(["rulebook", "reference"])]
+    for r in found.itertuples():
+        for b in bases[bases["key"] == r.key].itertuples():
+            d, lo, hi = mover(r.loss, r.loss_low, r.loss_high, b.loss, b.loss_low, b.loss_high)
+            verdict = "better" if hi < 0 else "worse" if lo > 0 else "no clear difference"
+            rows.append({"name": r.name, "against": b.name, "key": r.key, "measure": r.measure, "kind": r.kind,
+                         "diff": d, "diff_low": lo, "diff_high": hi, "verdict": verdict})
+    return pd.DataFrame(rows, columns=columns)
 
 
 def compute(spec: TuneSpec, study: optuna.Study, chosen: Sequence[Pick], folders: Mapping[str, Path],
@@ -238,12 +259,18 @@ def compute(spec: TuneSpec, study: optuna.Study, chosen: Sequence[Pick], folders
     add("tune_recommended", recommended_table(spec, chosen_list, trials), "The confirmed rule sets",
         "The rulebook's rule set and the recommended ones, with the search's own figures (biased upwards for the "
         "picked sets: only the confirmation's figures are claims).")
-    add("tune_confirmation", confirmation_table(spec, chosen_list, folders), "Confirmation on fresh games",
+    confirmation = confirmation_table(spec, chosen_list, folders)
+    add("tune_confirmation", confirmation, "Confirmation on fresh games",
         "Each confirmed rule set on games the search never saw: each measure's figure with its interval, its loss "
         "(objectives) or violation (constraints), and the difference in loss from the rulebook's (negative: better) "
         "with its MOVER interval; verdict 'better'/'worse' when that interval excludes 0.",
         "the results set's 95% intervals; differences: MOVER (Zou and Donner, 2008), conservative under common "
         "random numbers")
+    add("tune_versus", versus_table(confirmation), "Recommended rule sets against the rulebook and the references",
+        "Each recommended rule set against the rulebook's and each reference named in the spec, per measure: its loss "
+        "(or violation) minus the other's (negative: closer to what is wanted) with the MOVER interval; verdict "
+        "'better'/'worse' when that interval excludes 0.",
+        "MOVER (Zou and Donner, 2008) from the confirmation's 95% intervals")
     return res
 
 
