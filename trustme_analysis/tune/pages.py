@@ -1,9 +1,10 @@
-"""The tuning report (``OUT/tuning.pdf``), drawn from the tuning's stored results set (:mod:`.tables`) only.
+"""The tuning report (``OUT/tuning.pdf``), drawn from the tuning's stored results set
+(:mod:`~trustme_analysis.tune.tables`) only.
 
 Pages: the answer (the recommended rule sets against the rulebook's, each objective with its interval from the fresh
 games of the confirmation), what was searched, the confirmation figures, the Pareto front (several objectives), the
-search's progress and the race, which parameters matter, and the trials. Each confirmed rule set's own sweep report
-is ``OUT/confirm/<candidate>/report.pdf``.
+search's progress and the race, which parameters matter, and the trials. Each confirmed rule set's own sweep report is
+``OUT/confirm/<candidate>/report.pdf``.
 """
 
 from __future__ import annotations

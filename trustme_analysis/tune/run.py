@@ -7,8 +7,8 @@ Output folder::
     OUT/tune.lock                 held (flock) while a run works here: one run at a time
     OUT/candidates/<id>/          each candidate rule set: an ordinary one-variant sweep folder (records, stats)
     OUT/confirm/<id>/             the confirmation sweeps: ordinary sweeps with their own report.pdf
-    OUT/stats/                    the tuning's results set (:mod:`.tables`)
-    OUT/tuning.pdf                the tuning report (:mod:`.pages`)
+    OUT/stats/                    the tuning's results set (:mod:`~trustme_analysis.tune.tables`)
+    OUT/tuning.pdf                the tuning report (:mod:`~trustme_analysis.tune.pages`)
 
 Running the same spec again continues where the last run stopped (a larger budget continues the search); a folder
 holding another study (different game, rules, search space, objectives, racing, sampler or seed) is refused.

@@ -2,13 +2,14 @@
 
 A tuning spec names a game, fixed rule parameters (``[params]``), the line-up that plays every candidate
 (``[lineups.NAME]``, exactly one; default :data:`DEFAULT_LINEUP`), the searched rule parameters (``[search]``, see
-:mod:`.space`), one or more ``[[objective]]`` and optional ``[[constraint]]`` tables (see :mod:`.measures`), the
-``[budget]`` in games with its racing schedule, the ``[sampler]`` and the ``[confirm]`` sweep. The format with every
-key is in ``docs/guide/tuning.rst``. Problems raise :class:`~trustme_analysis.specfile.SpecError` naming the key.
+:mod:`~trustme_analysis.tune.space`), one or more ``[[objective]]`` and optional ``[[constraint]]`` tables (see
+:mod:`~trustme_analysis.tune.measures`), the ``[budget]`` in games with its racing schedule, the ``[sampler]`` and the
+``[confirm]`` sweep. The format with every key is in ``docs/guide/tuning.rst``. Problems raise
+:class:`~trustme_analysis.specfile.SpecError` naming the key.
 
 Each candidate rule set is played as an ordinary one-variant sweep spec (:meth:`TuneSpec.candidate_data`): every
-candidate gets the same seed and so the same game seeds (common random numbers), and its records and results set live
-in its own folder under ``OUT/candidates/``.
+candidate gets the same seed and so the same game seeds (common random numbers), and its records and results set live in
+its own folder under ``OUT/candidates/``.
 """
 
 from __future__ import annotations

@@ -1,7 +1,8 @@
 """The search: an Optuna study in ``OUT/study.db`` (SQLite), whose trials are candidate rule sets raced on games.
 
-One trial = one candidate rule set, played rung by rung (:mod:`.evaluate`) and stopped early by the race
-(:mod:`.racing`); the trial's values are its losses at its last look. Two ways to run trials:
+One trial = one candidate rule set, played rung by rung (:mod:`~trustme_analysis.tune.evaluate`) and stopped early by
+the race (:mod:`~trustme_analysis.tune.racing`); the trial's values are its losses at its last look. Two ways to run
+trials:
 
 - **a search** (TPE for one objective, NSGA-II for several, or random): the sampler proposes one candidate at a time,
   ``parallel`` trials run at once (default: one per worker) on one shared pool, and each candidate races against
@@ -11,14 +12,14 @@ One trial = one candidate rule set, played rung by rung (:mod:`.evaluate`) and s
 
 Sampling, telling and the race's decisions happen in this thread; only playing and reading figures run in threads.
 
-Stopping and resuming. The study lives in a SQLite file (every write is a transaction) and every chunk of games in
-its own file, so a run killed at any moment (even by SIGKILL) loses at most the chunks being played. Running the same
+Stopping and resuming. The study lives in a SQLite file (every write is a transaction) and every chunk of games in its
+own file, so a run killed at any moment (even by SIGKILL) loses at most the chunks being played. Running the same
 command again finds the trials that were running (``RUNNING`` in the study: one run at a time holds the folder's lock,
-so they are orphans), marks each as failed and queues a new trial with the same rule set, which finds that
-candidate's chunks already stored and plays only the missing ones. So no candidate is lost and no game is played
-twice; finished trials keep their values. The search stops when the budget of games could not pay for one more full
-candidate (the budget is a ceiling), at ``max_trials`` finished trials, when the sampler has converged (it keeps
-proposing rule sets already played), or when every candidate of a grid has been raced.
+so they are orphans), marks each as failed and queues a new trial with the same rule set, which finds that candidate's
+chunks already stored and plays only the missing ones. So no candidate is lost and no game is played twice; finished
+trials keep their values. The search stops when the budget of games could not pay for one more full candidate (the
+budget is a ceiling), at ``max_trials`` finished trials, when the sampler has converged (it keeps proposing rule sets
+already played), or when every candidate of a grid has been raced.
 """
 
 from __future__ import annotations

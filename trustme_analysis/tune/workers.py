@@ -72,7 +72,7 @@ def _exit_when_orphaned(parent_pid: int) -> None:
 
 
 class LocalPool:
-    """A pool of ``spawn``ed processes (fork is unsafe with OpenSpiel's threads)."""
+    """A pool of processes started with ``spawn`` (fork is unsafe with OpenSpiel's threads)."""
 
     def __init__(self, workers: int):
         self.workers = workers
