@@ -129,3 +129,14 @@ def test_check_describes_and_writes_nothing(tuned, tmp_path, capsys):
     text = capsys.readouterr().out
     assert "search space (3 points)" in text and "interval: low/high" in text and "50, 100, 200" in text
     assert not Path(out).exists()
+
+
+def test_dask_without_distributed_is_a_clear_error_and_writes_nothing(tuned, tmp_path, monkeypatch, capsys):
+    import sys
+
+    spec_path, _ = tuned
+    monkeypatch.setitem(sys.modules, "dask.distributed", None)  # what a missing package looks like to import
+    out = tmp_path / "dask"
+    assert main([str(spec_path), "--out", str(out), "--dask", "local"]) == 2
+    assert "--dask needs dask's distributed scheduler" in capsys.readouterr().err
+    assert not out.exists()

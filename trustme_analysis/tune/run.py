@@ -35,7 +35,7 @@ from trustme_analysis.tune.confirm import picks, run_confirmation
 from trustme_analysis.tune.evaluate import Evaluator, GameEvaluator, check_measures
 from trustme_analysis.tune.spec import TuneSpec
 from trustme_analysis.tune.study import SearchSummary, open_study, run_search, trial_info
-from trustme_analysis.tune.workers import DaskCluster, make_executor
+from trustme_analysis.tune.workers import DaskCluster, make_executor, require_dask
 
 STATE = "tune.json"
 LOCK = "tune.lock"
@@ -176,11 +176,19 @@ def run_tuning(spec: TuneSpec, *, workers: int | None = None, dask: Any = None, 
     workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
     started = time.perf_counter()
     check_folder(spec, outdir)
+    if dask is not None:
+        try:
+            require_dask()  # before anything is written
+        except ImportError as exc:
+            raise TuneError(str(exc)) from None
     # Check every objective against a few games of the rulebook before anything is written.
     intervals = check_measures(spec) if evaluator is None else None
     with folder_lock(outdir), _sigterm_as_interrupt():
         write_state(spec, outdir)
-        executor = make_executor(workers, dask) if evaluator is None else None
+        try:
+            executor = make_executor(workers, dask) if evaluator is None else None
+        except OSError as exc:
+            raise TuneError(f"cannot reach the Dask scheduler at {dask!r}: {exc}") from None
         interrupted = True
         try:
             if evaluator is None:

@@ -86,15 +86,22 @@ class LocalPool:
         self.pool.shutdown(wait=not interrupted, cancel_futures=interrupted)
 
 
+def require_dask() -> None:
+    """Raise ``ImportError`` with the install hint when dask's distributed scheduler is missing."""
+    try:
+        import dask.distributed  # noqa: F401
+    except ImportError:
+        raise ImportError("--dask needs dask's distributed scheduler: pip install 'trustme-analysis[dask]' "
+                          "(or pip install 'dask[distributed]')") from None
+
+
 class DaskCluster:
     """Chunks as futures on a Dask cluster: an address, ``"local"`` (a new LocalCluster) or a ``Client``."""
 
     def __init__(self, target: Any, workers: int):
-        try:
-            from dask.distributed import Client, LocalCluster
-        except ImportError:
-            raise RuntimeError("--dask needs dask's distributed scheduler: pip install 'trustme-analysis[dask]'") \
-                from None
+        require_dask()
+        from dask.distributed import Client, LocalCluster
+
         self._owned: list[Any] = []
         if isinstance(target, Client):
             self.client = target
