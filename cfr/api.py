@@ -14,8 +14,14 @@ from open_spiel.python import policy as policy_lib
 
 from cfr import evaluate, policy_io
 from cfr.checkpoint import load_checkpoint, save_checkpoint
-from cfr.compile import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError, compile_game
+from cfr.compile import (
+    DEFAULT_MAX_HISTORIES,
+    CompiledGame,
+    TreeTooLargeError,
+    compile_game,
+)
 from cfr.mccfr import SamplingSolver
+from cfr.sampling import CompiledSamplingSolver
 from cfr.solvers import ALGORITHMS, TreeSolver, canonical_algorithm
 
 #: Sampling algorithms accepted by :func:`solve` and the MCCFR method each runs.
@@ -112,7 +118,8 @@ def solve(
     Args:
         game: a game string, a pyspiel game, or an already compiled tree.
         algorithm: ``cfr``, ``cfr+``, ``linear``, ``dcfr``, ``pcfr+`` (full tree) or ``es-mccfr``, ``os-mccfr``
-            (sampling through the pyspiel API).
+            (sampling: compiled on the tree when it fits under ``max_histories``, through the pyspiel API
+            otherwise).
         iterations: total number of iterations (a resumed solver counts the ones already done).
         time_limit: wall-clock budget in seconds.
         target_exploitability: stop once the evaluated metric is at or below this.
@@ -167,12 +174,14 @@ def solve(
         raise ValueError("target_exploitability needs an evaluated tree, but the tree is larger than max_histories")
 
     if resume is not None:
-        solver = load_checkpoint(resume, compiled if not sampling else None)
-        kind_ok = isinstance(solver, SamplingSolver) == sampling
+        solver = load_checkpoint(resume, compiled)
+        kind_ok = isinstance(solver, (SamplingSolver, CompiledSamplingSolver)) == sampling
         if not kind_ok or (not sampling and solver.config.algorithm != key) or (
             sampling and solver.method != SAMPLING[key]
         ):
             raise ValueError(f"checkpoint {str(resume)!r} holds a different algorithm than {algorithm!r}")
+    elif sampling and compiled is not None:
+        solver = CompiledSamplingSolver(compiled, SAMPLING[key], seed, exploration)
     elif sampling:
         solver = SamplingSolver(pygame, SAMPLING[key], seed, exploration)
     else:
@@ -189,7 +198,7 @@ def solve(
     def average() -> np.ndarray | None:
         if compiled is None:
             return None
-        if sampling:
+        if isinstance(solver, SamplingSolver):
             return policy_io.from_dict(compiled, solver.average_policy())
         return solver.average_policy()
 

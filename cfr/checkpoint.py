@@ -1,8 +1,9 @@
 """Save a solver's state to one file and resume it later with identical results.
 
-Full-tree solvers store their arrays with ``numpy.savez``; sampling solvers (whose tables are keyed by
-information-state strings and who carry a random generator) are pickled. Either file records the game string and a
-fingerprint of the tree's information sets, and loading refuses a file written for another game.
+Full-tree solvers and compiled sampling solvers store their arrays with ``numpy.savez`` (the latter with their
+random generator's state in the JSON header); sampling solvers through the pyspiel API (whose tables are keyed by
+information-state strings) are pickled. Either file records the game string, and the ``.npz`` files a fingerprint of
+the tree's information sets; loading refuses a file written for another game.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import numpy as np
 
 from cfr.compile import CompiledGame, compile_game
 from cfr.solvers import TreeSolver
+from cfr.tree import KeyTable
 
 _MAGIC = "cfr-checkpoint-1"
 
@@ -25,10 +27,15 @@ _MAGIC = "cfr-checkpoint-1"
 def fingerprint(cg: CompiledGame) -> str:
     """A hash of the information-state strings and legal actions of a compiled tree."""
     digest = hashlib.sha256()
-    for key in cg.infoset_keys:
-        digest.update(key.encode())
-        digest.update(b"\0")
-    digest.update(cg.slot_action.tobytes())
+    keys = cg.infoset_keys
+    if isinstance(keys, KeyTable):
+        keys.digest_update(digest)
+    else:
+        for key in keys:
+            digest.update(key.encode())
+            digest.update(b"\0")
+    # int64 whatever the stored dtype, so that fingerprints do not change with the compact layout.
+    digest.update(cg.slot_action.astype(np.int64).tobytes())
     return digest.hexdigest()[:32]
 
 
@@ -48,14 +55,19 @@ def _atomic_write(path: Path, write) -> None:
 def save_checkpoint(solver, path: str | os.PathLike) -> Path:
     """Write ``solver``'s state to ``path`` (atomically: a crash leaves the previous file intact)."""
     path = Path(path)
-    if isinstance(solver, TreeSolver):
+    from cfr.sampling import CompiledSamplingSolver
+
+    if isinstance(solver, (TreeSolver, CompiledSamplingSolver)):
         meta = {
             "magic": _MAGIC,
-            "kind": "tree",
             "game": str(solver.compiled.game),
             "fingerprint": fingerprint(solver.compiled),
-            "config": solver.config.__dict__,
         }
+        if isinstance(solver, TreeSolver):
+            meta.update(kind="tree", config=solver.config.__dict__)
+        else:
+            meta.update(kind="sampling-tree", method=solver.method, exploration=solver.exploration,
+                        bit_generator=type(solver.rng.bit_generator).__name__, rng_state=solver.rng.bit_generator.state)
         arrays = solver.state_arrays()
         _atomic_write(path, lambda h: np.savez(h, meta=np.asarray(json.dumps(meta)), **arrays))
     else:
@@ -76,7 +88,8 @@ def load_checkpoint(path: str | os.PathLike, compiled: CompiledGame | None = Non
         compiled: the compiled tree to attach (saves compiling it again); must be of the same game.
 
     Returns:
-        A :class:`~cfr.solvers.TreeSolver` or a sampling solver, ready to ``iterate`` further.
+        A :class:`~cfr.solvers.TreeSolver`, :class:`~cfr.sampling.CompiledSamplingSolver` or
+        :class:`~cfr.mccfr.SamplingSolver`, ready to ``iterate`` further.
     """
     path = Path(path)
     if not path.is_file():
@@ -93,6 +106,15 @@ def load_checkpoint(path: str | os.PathLike, compiled: CompiledGame | None = Non
             compiled = compile_game(meta["game"])
         if str(compiled.game) != meta["game"] or fingerprint(compiled) != meta["fingerprint"]:
             raise ValueError(f"checkpoint {str(path)!r} was written for {meta['game']}, not for {compiled.game}")
+        if meta.get("kind") == "sampling-tree":
+            from cfr.sampling import CompiledSamplingSolver
+
+            bit_generator = getattr(np.random, meta["bit_generator"])()
+            bit_generator.state = meta["rng_state"]
+            solver = CompiledSamplingSolver(compiled, meta["method"], np.random.Generator(bit_generator),
+                                            meta["exploration"])
+            solver.load_state_arrays(arrays)
+            return solver
         cfg = meta["config"]
         solver = TreeSolver(
             compiled,

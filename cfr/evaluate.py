@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from cfr import passes
-from cfr.compile import TERMINAL, CompiledGame
+from cfr import kernels, passes
+from cfr.tree import TERMINAL, CompiledGame
 
 
 def _check_policy(cg: CompiledGame, policy: np.ndarray) -> np.ndarray:
-    policy = np.asarray(policy, dtype=np.float64)
+    policy = np.ascontiguousarray(policy, dtype=np.float64)
     if policy.shape != (cg.num_slots,):
         raise ValueError(f"policy has shape {policy.shape}; allowed: ({cg.num_slots},), one entry per slot of {cg.game}")
     return policy
@@ -31,8 +31,8 @@ def _check_policy(cg: CompiledGame, policy: np.ndarray) -> np.ndarray:
 def expected_values(cg: CompiledGame, policy: np.ndarray) -> np.ndarray:
     """Expected utility of every player at the root when everyone plays ``policy``."""
     policy = _check_policy(cg, policy)
-    val = passes.values(cg, passes.edge_probabilities(cg, policy))
-    return val[:, 0].copy()
+    val = np.empty(cg.num_nodes, dtype=np.float64)
+    return np.asarray([passes.policy_values(cg, policy, p, out=val)[0] for p in range(cg.num_players)])
 
 
 def best_response_value(cg: CompiledGame, policy: np.ndarray, player: int, by_level: bool | None = None) -> float:
@@ -53,76 +53,37 @@ def best_response(
     cg: CompiledGame, policy: np.ndarray, player: int, by_level: bool | None = None
 ) -> tuple[float, np.ndarray]:
     """Best-response value of ``player`` and the pure best response as a slot array (1 on the chosen actions of
-    ``player``'s information sets, 0 on the other slots, ``policy`` elsewhere)."""
+    ``player``'s information sets, 0 on the other slots, ``policy`` elsewhere). Ties go to the first action."""
     policy = _check_policy(cg, policy)
     if not 0 <= player < cg.num_players:
         raise ValueError(f"player={player!r} is not allowed; allowed: 0 to {cg.num_players - 1}")
-    edge_prob = passes.edge_probabilities(cg, policy)
-    reach = passes.reach_excluding(cg, edge_prob, player)
+    reach = passes.policy_reach_excluding(cg, policy, player)
+    val = np.empty(cg.num_nodes, dtype=np.float64)
+    q = np.zeros(cg.num_slots, dtype=np.float64)
+    chosen = np.full(cg.num_infosets, -1, dtype=np.int64)
     if by_level is None:
         by_level = not bool(cg.infoset_uniform_depth[player])
-    chosen = np.zeros(cg.num_slots, dtype=bool)
+    args = (cg.child_start, cg.child_count, cg.player, cg.infoset, cg.edge_slot, cg.utility_index, cg.utilities,
+            policy, cg.chance_prob, cg.infoset_slot_start, int(player))
     if by_level:
-        levels = cg.infoset_level
         mine = cg.infoset_player == player
-        top = int(levels[mine].max(initial=-1))
+        top = int(cg.infoset_level[mine].max(initial=-1))
         for lv in range(top, -1, -1):
-            val = _backward(cg, edge_prob, player, chosen, reach, resolve_depthwise=False)
-            infos = np.flatnonzero(mine & (levels == lv))
-            _resolve(cg, val, reach, player, chosen, infos)
-        val = _backward(cg, edge_prob, player, chosen, reach, resolve_depthwise=False)
+            kernels.best_response_values(*args, chosen, val)
+            kernels.resolve_level(cg.child_start, cg.child_count, cg.player, cg.infoset, cg.edge_slot,
+                                  cg.infoset_level, cg.infoset_slot_start, int(player), lv, reach, val, q, chosen)
+        value = kernels.best_response_values(*args, chosen, val)
     else:
-        val = _backward(cg, edge_prob, player, chosen, reach, resolve_depthwise=True)
+        value = kernels.best_response_depthwise(cg.depth_start, cg.child_start, cg.child_count, cg.player, cg.infoset,
+                                                cg.edge_slot, cg.utility_index, cg.utilities, policy, cg.chance_prob,
+                                                cg.infoset_slot_start, int(player), reach, val, q, chosen)
+    del reach, val
     out = policy.copy()
     lo, hi = cg.player_slots[player], cg.player_slots[player + 1]
-    out[lo:hi] = chosen[lo:hi]
-    return float(val[0]), out
-
-
-def _backward(cg, edge_prob, player, chosen, reach, resolve_depthwise):
-    """One bottom-up pass; ``player``'s edges count with weight 1 when chosen, 0 otherwise. With
-    ``resolve_depthwise`` the information sets of each depth are resolved as soon as their children are known."""
-    plan = cg.plan()
-    starts = cg.depth_start
-    mine_edge = cg.edge_owner == player
-    val = cg.returns[player].copy()
-    for d in range(cg.max_depth - 1, -1, -1):
-        nodes = plan["nonterminal"][d]
-        if not nodes.size:
-            continue
-        lo, hi = starts[d + 1], starts[d + 2]
-        if resolve_depthwise:
-            here = nodes[cg.player[nodes] == player]
-            if here.size:
-                _resolve(cg, val, reach, player, chosen, np.unique(cg.infoset[here]))
-        own = mine_edge[lo:hi]
-        weight = np.where(own, chosen[np.maximum(cg.edge_slot[lo:hi], 0)], edge_prob[lo:hi])
-        val[nodes] = np.add.reduceat(weight * val[lo:hi], plan["child_offsets"][d])
-    return val
-
-
-def _resolve(cg, val, reach, player, chosen, infos):
-    """Fix the best action of each information set in ``infos`` from the children values in ``val``."""
-    if not infos.size:
-        return
-    edges = cg.plan()["player_edges"][player]
-    in_set = np.zeros(cg.num_infosets, dtype=bool)
-    in_set[infos] = True
-    edges = edges[in_set[cg.infoset[cg.parent[edges]]]]
-    slots = cg.edge_slot[edges]
-    q = np.bincount(slots, weights=reach[cg.parent[edges]] * val[edges], minlength=cg.num_slots)
-    starts = cg.infoset_slot_start[infos]
-    ends = cg.infoset_slot_start[infos + 1]
-    counts = ends - starts
-    # Gather each information set's slots into one flat run, then take the first maximum of each run.
-    run = np.repeat(starts - np.cumsum(np.concatenate(([0], counts[:-1]))), counts) + np.arange(counts.sum())
-    offsets = np.concatenate(([0], np.cumsum(counts)[:-1]))
-    qrun = q[run]
-    best = np.maximum.reduceat(qrun, offsets)
-    is_best = qrun == np.repeat(best, counts)
-    position = np.where(is_best, np.arange(run.size), run.size)
-    first = np.minimum.reduceat(position, offsets)
-    chosen[run[first]] = True
+    out[lo:hi] = 0.0
+    picks = chosen[cg.player_infosets[player] : cg.player_infosets[player + 1]]
+    out[picks[picks >= 0]] = 1.0
+    return float(value), out
 
 
 def nash_conv(cg: CompiledGame, policy: np.ndarray) -> float:
@@ -142,7 +103,9 @@ def exploitability(cg: CompiledGame, policy: np.ndarray) -> float:
 
 
 def _utility_sum(cg: CompiledGame) -> float:
-    terms = cg.returns[:, cg.kind == TERMINAL].sum(axis=0)
+    used = np.zeros(cg.utilities.shape[0], dtype=bool)
+    used[cg.utility_index[cg.kind == TERMINAL]] = True
+    terms = cg.utilities[used].sum(axis=1)
     if terms.size and np.ptp(terms) > 1e-9:
         raise ValueError(
             f"{cg.game} is not constant-sum (terminal utility sums range over {terms.min()}..{terms.max()}); "

@@ -1,5 +1,8 @@
 """Monte Carlo CFR through the pyspiel API, for trees too large to compile (Lanctot et al. 2009).
 
+On a tree that compiles, :class:`cfr.sampling.CompiledSamplingSolver` runs the same arithmetic with the same random
+draws in compiled code, tens of times faster; this module is the reference it is tested against.
+
 * External sampling: for each player ``i`` in turn, walk the tree sampling one chance outcome and one action of
   every other player, and try every action of ``i``; ``i``'s regrets get the sampled counterfactual regrets, and the
   other players' average strategies get their current strategy at the nodes visited (Lanctot et al., section 4.2).
@@ -31,6 +34,15 @@ def _sample(rng: np.random.Generator, probs) -> int:
         if u < acc:
             return index
     return last
+
+
+def _dot(a: np.ndarray, b: np.ndarray) -> float:
+    """``a @ b`` summed left to right, so that the compiled solver (:mod:`cfr.sampling`) rounds the same way (BLAS
+    may sum in another order, and one different last bit can change a later sample)."""
+    total = 0.0
+    for x, y in zip(a.tolist(), b.tolist()):
+        total += x * y
+    return total
 
 
 def _regret_matching(regret: np.ndarray) -> np.ndarray:
@@ -65,7 +77,9 @@ class SamplingSolver:
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not 0 < exploration <= 1:
             raise ValueError(f"exploration={exploration!r} is not allowed; allowed: a number in (0, 1]")
         if game.get_type().dynamics != pyspiel.GameType.Dynamics.SEQUENTIAL:
-            raise ValueError(f"{game}: only sequential (turn-based) games are supported")
+            from cfr.compile import _TURN_BASED_HINT
+
+            raise ValueError(f"{game}: only sequential (turn-based) games are supported; {_TURN_BASED_HINT}")
         if isinstance(rng, (int, np.integer)) and not isinstance(rng, bool):
             rng = np.random.default_rng(int(rng))
         if not isinstance(rng, np.random.Generator):
@@ -141,7 +155,7 @@ class SamplingSolver:
                 state.apply_action(actions[_sample(self.rng, sigma)])
                 continue
             values = np.array([self._external(state.child(a), player) for a in actions])
-            value = float(sigma @ values)
+            value = _dot(sigma, values)
             regret += values - value
             return value
 

@@ -1,62 +1,76 @@
 """The array passes every solver and evaluator is built from.
 
-Each pass walks the compiled tree by depth (a short Python loop over depths, never over histories): going down,
-``reach[child] = reach[parent] * p(edge)``; going up, ``value[node] = sum over children of p(edge) * value[child]``
-with one ``np.add.reduceat`` per depth, because the children of consecutive nodes are consecutive.
+Going down, ``reach[child] = reach[parent] * p(edge)``; going up, ``value[node] = sum over children of p(edge) *
+value[child]``. Both run as compiled loops over the breadth-first node arrays (:mod:`cfr.kernels`); the functions
+here are the numpy-facing API (they take and return full per-history arrays) and the slot-array helpers the
+solvers share.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from cfr.compile import CompiledGame
+from cfr import kernels
+from cfr.tree import CompiledGame
+
+_NO_POLICY = np.zeros(0)
 
 
 def edge_probabilities(cg: CompiledGame, policy: np.ndarray) -> np.ndarray:
     """Probability of the edge into every node: the policy's for decision edges, the chance probability otherwise."""
-    probs = cg.chance_prob.copy()
-    edges = cg.plan()["decision_edges"]
-    probs[edges] = policy[cg.edge_slot[edges]]
-    return probs
+    out = np.empty(cg.num_nodes, dtype=np.float64)
+    kernels.edge_probs(cg.edge_slot, np.asarray(policy, dtype=np.float64), cg.chance_prob, out)
+    return out
 
 
 def reach_excluding(cg: CompiledGame, edge_prob: np.ndarray, player: int) -> np.ndarray:
     """Counterfactual reach of every node for ``player``: the product of everyone else's (and chance's) edge
     probabilities on the path from the root."""
-    mult = edge_prob.copy()
-    mult[cg.plan()["player_edges"][player]] = 1.0
-    return _forward(cg, mult)
+    out = np.empty(cg.num_nodes, dtype=np.float64)
+    kernels.forward_reach(cg.parent, cg.edge_owner, cg.edge_slot, _NO_POLICY, _f64(edge_prob), False, int(player), out)
+    return out
 
 
 def reach_of(cg: CompiledGame, edge_prob: np.ndarray) -> np.ndarray:
     """Probability of reaching every node when everyone (and chance) plays by ``edge_prob``."""
-    return _forward(cg, edge_prob)
-
-
-def _forward(cg: CompiledGame, mult: np.ndarray) -> np.ndarray:
-    reach = np.empty(cg.num_nodes, dtype=np.float64)
-    reach[0] = 1.0
-    starts = cg.depth_start
-    parent = cg.parent
-    for d in range(1, starts.shape[0] - 1):
-        lo, hi = starts[d], starts[d + 1]
-        np.multiply(reach[parent[lo:hi]], mult[lo:hi], out=reach[lo:hi])
-    return reach
+    out = np.empty(cg.num_nodes, dtype=np.float64)
+    kernels.forward_reach(cg.parent, cg.edge_owner, cg.edge_slot, _NO_POLICY, _f64(edge_prob), False, -1, out)
+    return out
 
 
 def values(cg: CompiledGame, edge_prob: np.ndarray, player: int | None = None) -> np.ndarray:
     """Expected utility of every node under ``edge_prob``: shape ``(N,)`` for one player, ``(P, N)`` for all."""
-    plan = cg.plan()
-    starts = cg.depth_start
-    val = cg.returns[player].copy() if player is not None else cg.returns.copy()
-    for d in range(cg.max_depth - 1, -1, -1):
-        nodes = plan["nonterminal"][d]
-        if not nodes.size:
-            continue
-        lo, hi = starts[d + 1], starts[d + 2]
-        weighted = edge_prob[lo:hi] * val[..., lo:hi]
-        val[..., nodes] = np.add.reduceat(weighted, plan["child_offsets"][d], axis=-1)
-    return val
+    edge_prob = _f64(edge_prob)
+    players = range(cg.num_players) if player is None else [int(player)]
+    out = np.empty((len(players), cg.num_nodes), dtype=np.float64)
+    for row, p in enumerate(players):
+        kernels.backward_values(cg.child_start, cg.child_count, cg.utility_index, cg.utilities, cg.edge_slot,
+                                _NO_POLICY, edge_prob, False, p, out[row])
+    return out if player is None else out[0]
+
+
+def policy_values(cg: CompiledGame, policy: np.ndarray, player: int, out: np.ndarray | None = None) -> np.ndarray:
+    """Expected utility of ``player`` at every node when everyone plays the slot array ``policy`` (no
+    edge-probability array is built)."""
+    if out is None:
+        out = np.empty(cg.num_nodes, dtype=np.float64)
+    kernels.backward_values(cg.child_start, cg.child_count, cg.utility_index, cg.utilities, cg.edge_slot,
+                            _f64(policy), cg.chance_prob, True, int(player), out)
+    return out
+
+
+def policy_reach_excluding(cg: CompiledGame, policy: np.ndarray, player: int,
+                           out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`reach_excluding` straight from a slot array."""
+    if out is None:
+        out = np.empty(cg.num_nodes, dtype=np.float64)
+    kernels.forward_reach(cg.parent, cg.edge_owner, cg.edge_slot, _f64(policy), cg.chance_prob, True, int(player),
+                          out)
+    return out
+
+
+def _f64(a) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.float64)
 
 
 def regret_matching(cg: CompiledGame, base: np.ndarray, player: int) -> np.ndarray:
@@ -102,17 +116,12 @@ def normalise(cg: CompiledGame, weights: np.ndarray) -> np.ndarray:
 
 def own_reach(cg: CompiledGame, policy: np.ndarray, player: int, out: np.ndarray | None = None) -> np.ndarray:
     """Sequence-form strategy of ``player``: for each of its slots, its own probability of reaching the information
-    set times the probability of the action. Computed on information sets level by level (perfect recall makes the
-    own reach the same for every history of an information set). Returns a full-length slot array; only
-    ``player``'s slots are filled."""
+    set times the probability of the action (perfect recall makes the own reach the same for every history of an
+    information set). Returns a full-length slot array; only ``player``'s slots are filled."""
     if out is None:
         out = np.zeros(cg.num_slots, dtype=np.float64)
-    # One extra trailing entry fixed at 1 stands for "no own previous action" (parent slot -1 maps to it).
-    work = cg.plan().setdefault("own_reach_work", np.ones(cg.num_slots + 1))
-    for slots, parents in cg.plan()["level_slots"][player]:
-        work[slots] = work[parents] * policy[slots]
-    lo, hi = cg.player_slots[player], cg.player_slots[player + 1]
-    out[lo:hi] = work[lo:hi]
+    lo, hi = int(cg.player_slots[player]), int(cg.player_slots[player + 1])
+    kernels.own_reach(cg.slot_infoset, cg.infoset_parent_slot, _f64(policy), lo, hi, out)
     return out
 
 
@@ -125,3 +134,13 @@ def instantaneous_regret(cg: CompiledGame, reach_others: np.ndarray, val: np.nda
     parent_val = val[par]
     weights = reach_others[par] * (val[edges] - parent_val)
     return np.bincount(plan["player_edge_local_slot"][player], weights=weights, minlength=hi - lo)
+
+
+def player_regret(cg: CompiledGame, policy: np.ndarray, player: int, reach: np.ndarray, val: np.ndarray) -> np.ndarray:
+    """Instantaneous counterfactual regret of ``player``'s slots under the slot array ``policy``, computed in one
+    compiled pass down and one up; ``reach`` and ``val`` are per-history work arrays (overwritten)."""
+    lo, hi = int(cg.player_slots[player]), int(cg.player_slots[player + 1])
+    inst = np.zeros(hi - lo, dtype=np.float64)
+    kernels.cfr_regrets(cg.parent, cg.child_start, cg.child_count, cg.player, cg.edge_owner, cg.edge_slot,
+                        cg.utility_index, cg.utilities, _f64(policy), cg.chance_prob, int(player), lo, reach, val, inst)
+    return inst

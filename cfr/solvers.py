@@ -1,9 +1,8 @@
 """Full-tree CFR solvers over a compiled game: CFR, CFR+, Linear CFR, Discounted CFR and Predictive CFR+.
 
-All five share one iteration: compute the current strategy by regret matching, compute every node's value for the
-updating player and every node's counterfactual reach (one pass down, one pass up, see :mod:`cfr.passes`), add the
-reach-weighted sequence-form strategy to the average, and aggregate per-slot counterfactual regrets with one
-``np.bincount``. They differ in how regrets are accumulated and how iterations are weighted in the average:
+All five share one iteration: compute the current strategy by regret matching, compute every node's counterfactual
+reach and value for the updating player and sum each slot's counterfactual regret (one compiled pass down and one up,
+see :mod:`cfr.passes` and :mod:`cfr.kernels`), and add the reach-weighted sequence-form strategy to the average. They differ in how regrets are accumulated and how iterations are weighted in the average:
 
 =============  ==========================================  ==============================  ============
 algorithm      regrets                                     average weight of step t        updates
@@ -32,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from cfr import passes
-from cfr.compile import CompiledGame
+from cfr.tree import CompiledGame
 
 #: Algorithm names accepted by :class:`TreeSolver` (and ``cfr.solve``), with their default update scheme.
 ALGORITHMS: dict[str, bool] = {
@@ -126,10 +125,10 @@ class TreeSolver:
         #: PCFR+ prediction: the last instantaneous regret of every slot.
         self.prediction = np.zeros(s, dtype=np.float64)
         self.seconds = 0.0
-        # Caches of the current strategy and of the edge probabilities it induces (rebuilt from the regrets when
-        # missing, e.g. after loading a checkpoint).
+        # Cache of the current strategy (rebuilt from the regrets when missing, e.g. after loading a checkpoint).
         self._policy: np.ndarray | None = None
-        self._edge_prob: np.ndarray | None = None
+        # Two float64 work arrays per history (counterfactual reach, values), allocated on the first iteration.
+        self._work: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------- policies
     def _player_strategy(self, player: int) -> np.ndarray:
@@ -185,19 +184,19 @@ class TreeSolver:
             raise ValueError(f"iterations={iterations!r} is not allowed; allowed: an integer >= 0")
         start = time.perf_counter()
         cg = self.compiled
-        plan = cg.plan()
         players = range(cg.num_players)
         seq = np.zeros(cg.num_slots, dtype=np.float64)
-        # The strategy and edge probabilities carry over between iterations; only the updated player's part changes.
+        # The strategy carries over between iterations; only the updated player's part changes. The passes read
+        # edge probabilities straight from it, so no per-history array besides the two work arrays is kept.
         if self._policy is None:
             self._policy = self.current_policy()
-            self._edge_prob = passes.edge_probabilities(cg, self._policy)
-        policy, edge_prob = self._policy, self._edge_prob
+        if self._work is None:
+            self._work = (np.empty(cg.num_nodes, dtype=np.float64), np.empty(cg.num_nodes, dtype=np.float64))
+        policy = self._policy
 
         def refresh(p: int) -> None:
             lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
             policy[lo:hi] = self._player_strategy(p)
-            edge_prob[plan["player_edges"][p]] = policy[lo:hi][plan["player_edge_local_slot"][p]]
 
         for _ in range(int(iterations)):
             t = self.iteration + 1
@@ -205,13 +204,13 @@ class TreeSolver:
             if self.config.alternating:
                 for p in players:
                     lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
-                    inst = self._player_regret(edge_prob, p)
+                    inst = self._player_regret(policy, p)
                     passes.own_reach(cg, policy, p, out=seq)
                     self.strategy_sum[lo:hi] += weight * seq[lo:hi]
                     self._update_regrets(p, inst, t)
                     refresh(p)
             else:
-                insts = [self._player_regret(edge_prob, p) for p in players]
+                insts = [self._player_regret(policy, p) for p in players]
                 for p in players:
                     lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
                     passes.own_reach(cg, policy, p, out=seq)
@@ -222,10 +221,9 @@ class TreeSolver:
             self.iteration = t
         self.seconds += time.perf_counter() - start
 
-    def _player_regret(self, edge_prob: np.ndarray, player: int) -> np.ndarray:
-        reach = passes.reach_excluding(self.compiled, edge_prob, player)
-        val = passes.values(self.compiled, edge_prob, player)
-        return passes.instantaneous_regret(self.compiled, reach, val, player)
+    def _player_regret(self, policy: np.ndarray, player: int) -> np.ndarray:
+        reach, val = self._work
+        return passes.player_regret(self.compiled, policy, player, reach, val)
 
     # ------------------------------------------------------------ state I/O
     def state_arrays(self) -> dict[str, np.ndarray]:
@@ -249,6 +247,5 @@ class TreeSolver:
                 )
             setattr(self, key, value.copy())
         self._policy = None
-        self._edge_prob = None
         self.iteration = int(arrays["iteration"])
         self.seconds = float(arrays["seconds"])

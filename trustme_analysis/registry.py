@@ -17,6 +17,10 @@ only when a report is drawn. The parts:
 - ``pages``: ``draw(report)`` adds the game's report pages, drawn from the results set only;
 - ``strategy``: ``strategy_stats(game, decision_points) -> {name: table}`` for solved policies;
 - ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...);
+- ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
+  each candidate world (the search player's belief model);
+- ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
+  (``python -m trustme_analysis.play``);
 - ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
   one.
 """
@@ -38,7 +42,7 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "kernel")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "belief", "narrate", "kernel")
 
 
 @dataclass(frozen=True)
@@ -48,12 +52,17 @@ class GameEntry:
     short_name: str
     title: str = ""
     package: str = ""
+    #: Rule parameters that change only how a finished game is scored (a chart, points, the utility), never the
+    #: play: variants that differ only in them, played by players that do not read them, are the same games.
+    scoring_only: tuple[str, ...] = ()
     records: Part = None
     bots: Part = None
     statistics: Part = None
     pages: Part = None
     strategy: Part = None
     simple_strategies: Part = None
+    belief: Part = None
+    narrate: Part = None
     kernel: Part = None
 
     def part(self, name: str) -> Any | None:

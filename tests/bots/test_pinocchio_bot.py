@@ -6,7 +6,14 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
 from trustme_analysis.players import bot_kinds, make_bot
-from trustme_analysis.games.pinocchio.bots import KNOB_NAMES, PinocchioHeuristicBot, chance_teller_holds
+from trustme_analysis.games.pinocchio.bots import (
+    KNOB_NAMES,
+    PinocchioHeuristicBot,
+    belief,
+    chance_tale_true,
+    chance_teller_holds,
+    unseen_counts,
+)
 from trustme_analysis.games.pinocchio.script import Table
 
 
@@ -76,7 +83,11 @@ def test_choices_depend_only_on_what_the_seat_can_see():
     b.tale(park=4, hand=5)  # tall
     assert a.state.player_view(1)["tale"]["hidden_value"] is None
     for threshold in (0.0, 0.2, 0.5, 0.9):
-        votes = [make_bot(t.game, "heuristic", 1, np.random.default_rng(0), trust_threshold=threshold).step(t.state)
+        votes = [make_bot(t.game, "heuristic", 1, np.random.default_rng(0), vote="threshold",
+                          trust_threshold=threshold).step(t.state) for t in (a, b)]
+        assert votes[0] == votes[1]
+    for bonus in (0.0, 1.0, 4.0):
+        votes = [make_bot(t.game, "heuristic", 1, np.random.default_rng(0), bonus_turn_value=bonus).step(t.state)
                  for t in (a, b)]
         assert votes[0] == votes[1]
 
@@ -111,7 +122,7 @@ def test_bluff_rate_zero_never_bluffs_and_one_bluffs_whenever_it_tells_a_tale():
 
 def test_trust_threshold_zero_always_trusts():
     game = pyspiel.load_game("trustme_pinocchio(players=2)")
-    tales = [e for e in tale_events(game, range(3), 1, trust_threshold=0.0) if e["player"] == 0]
+    tales = [e for e in tale_events(game, range(3), 1, vote="threshold", trust_threshold=0.0) if e["player"] == 0]
     assert tales and all(e["votes"][1] is True for e in tales)
 
 
@@ -123,3 +134,85 @@ def test_heuristic_beats_uniform_random_players():
                 for p in range(3)]
         wins += play(game, bots, seed).snapshot()["winner"] == 0
     assert wins >= 8  # a third would be chance
+
+
+def test_trust_threshold_without_the_threshold_vote_is_refused():
+    game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    with pytest.raises(ValueError, match=r"trust_threshold applies only with vote='threshold'"):
+        make_bot(game, "heuristic", 0, np.random.default_rng(0), trust_threshold=0.7)
+
+
+def test_the_vote_weighs_the_tellers_choice_and_the_stakes():
+    # Seat 1 sees Park 1-4 and its 6: the teller's two cards hold a Pinocchio with chance 0.30 (see above).
+    t = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[5], [6]])
+    t.draw(1)
+    t.tale(park=1, hand=1)
+    view = t.state.player_view(1)
+    rho = chance_teller_holds(view, 1, 4)
+    bot = make_bot(t.game, "heuristic", 1, np.random.default_rng(0))
+    # The teller chose to claim a Pinocchio: with a believed bluff rate of 0.3, P(true) = rho 0.7 / (rho 0.7 + 0.3).
+    p_true = chance_tale_true(rho, 0.3)
+    assert p_true == pytest.approx(rho * 0.7 / (rho * 0.7 + 0.3)) and p_true > rho
+    stake = bot.expected_ticket(view, 1)
+    # A tall tale about a 1 with any unseen card w != 1 asks for Ticket w - 1 (stacks 6/5/4/3/2/1 all full).
+    unseen = [k for v, k in enumerate(unseen_counts(view, 4)) if v]
+    assert stake == pytest.approx(sum(k * v for v, k in enumerate(unseen, start=1)) / sum(unseen))
+    expect = t.game.codec.trust if p_true * 2.0 >= (1 - p_true) * stake else t.game.codec.distrust
+    assert bot.step(t.state) == expect
+    # A bonus turn worth nothing: never trust; worth a lot: trust.
+    assert make_bot(t.game, "heuristic", 1, np.random.default_rng(0), bonus_turn_value=0.0).step(t.state) == \
+        t.game.codec.distrust
+    assert make_bot(t.game, "heuristic", 1, np.random.default_rng(0), bonus_turn_value=100.0).step(t.state) == \
+        t.game.codec.trust
+
+
+def test_remembering_the_discard_pile_changes_what_counts_as_unseen():
+    view = {"stacks_left": [1, 1, 1], "park": [1], "reputations": [[], []], "discard": [2, 0, 0],
+            "hands": [[3], None], "viewer": 0, "hand_sizes": [1, 1], "tale": {"player": 1}}
+    assert unseen_counts(view, 4, remembers_discards=False) == [3, 4, 3]
+    assert unseen_counts(view, 4, remembers_discards=True) == [1, 4, 3]
+    assert chance_teller_holds(view, 1, 4, False) > chance_teller_holds(view, 1, 4, True)
+
+
+def test_cashing_counts_the_set_bonus_of_a_new_value():
+    # Holding Tickets 1 and 2, a Ticket 3 adds 3 face points and the chart's step from 3 to 6: 6 points.
+    game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    bot = make_bot(game, "heuristic", 0, np.random.default_rng(0))
+    view = {"tickets": [[1, 1, 0, 0, 0, 0], [0] * 6]}
+    move = next(m for m in (game.codec.decode(a) for a in range(game.num_distinct_actions()))
+                if m.combo is not None and m.combo.length == 3)
+    assert bot._cash_gain(view, move) == 3 + (6 - 3)
+    move1 = next(m for m in (game.codec.decode(a) for a in range(game.num_distinct_actions()))
+                 if m.combo is not None and m.combo.length == 1)
+    assert bot._cash_gain(view, move1) == 1
+
+
+def test_belief_weighs_worlds_by_the_tellers_choice():
+    t = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[5], [6]])
+    t.draw(1)
+    t.tale(park=1, hand=1)
+    rng = np.random.default_rng(0)
+    worlds = [t.state.resample_from_infostate(1, rng.random) for _ in range(40)]
+    weights = belief(t.state, 1, worlds)
+    hidden = [w.player_view(0)["tale"]["hidden_value"] for w in worlds]
+    assert {w for h, w in zip(hidden, weights) if h == 1} == {0.7}
+    assert {w for h, w in zip(hidden, weights) if h != 1} == {0.3}
+    # Before any tale there is nothing to weigh.
+    s = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[5], [6]])
+    s.draw(1)
+    assert belief(s.state, 1, worlds[:3]) == [1.0] * 3
+
+
+def test_choose_draws_from_the_stated_policy():
+    game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    t = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[1], [6]])
+    t.draw(2)
+    bot = make_bot(game, "heuristic", 0, np.random.default_rng(0), bluff_rate=0.5)
+    probs = bot.action_probabilities(t.state)
+    counts = {}
+    for _ in range(3000):
+        a = bot.step(t.state)
+        counts[a] = counts.get(a, 0) + 1
+    assert set(counts) <= set(probs) and len(probs) > 2
+    for a, p in probs.items():
+        assert abs(counts.get(a, 0) / 3000 - p) < 0.05

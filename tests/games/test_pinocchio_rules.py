@@ -6,6 +6,7 @@ is told, how the table votes, and what the state is afterwards.
 
 import doctest
 
+import pyspiel
 import pytest
 
 from trustme_analysis.games import pinocchio
@@ -527,7 +528,8 @@ G4C = "trustme_pinocchio(players=4,coin_variant=True)"
 
 
 def test_coin_variant_offers_go_left_one_toss_per_turn_and_override_the_vote():
-    t = Table(G4C, park=[1, 2, 3, 4], hands=[[5], [6], [1], [2]])
+    # coin_tossers=any: every non-active player with an unused Coin is offered the toss (the documented alternative).
+    t = Table(G4C.replace(")", ",coin_tossers=any)"), park=[1, 2, 3, 4], hands=[[5], [6], [1], [2]])
     t.draw(1)
     t.tale(park=2, hand=5)
     t.vote(True, True, False)  # the majority trusts seat 0
@@ -553,7 +555,10 @@ def test_coin_variant_offers_go_left_one_toss_per_turn_and_override_the_vote():
 
 
 def test_coin_variant_kid_side_trusts_and_dissenters_mode_offers_only_dissenters():
-    t = Table(G4C.replace(")", ",coin_tossers=dissenters)"), park=[1, 2, 3, 4], hands=[[5], [6], [1], [2]])
+    """"Each player may, once per game, choose to toss the Coin to try and change the result of the majority if they
+    do not agree with the outcome": by default only the players who voted against the majority are offered it."""
+    assert pyspiel.load_game(G4C).get_parameters()["coin_tossers"] == "dissenters"
+    t = Table(G4C, park=[1, 2, 3, 4], hands=[[5], [6], [1], [2]])
     t.draw(1)
     t.tale(park=1, hand=1)
     t.vote(True, False, False)  # not trusted; only seat 1 disagreed

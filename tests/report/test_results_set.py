@@ -64,3 +64,24 @@ def test_no_page_reads_records(sweep, monkeypatch):
 
     monkeypatch.setattr("trustme_analysis.results.build.load_records", refuse)
     build_report(sweep)
+
+
+def test_variants_that_differ_only_in_what_no_player_reads_are_marked_same_play(tmp_path):
+    from trustme_analysis.sweep.runner import run_sweep
+    from trustme_analysis.sweep.spec import parse_spec
+
+    spec = parse_spec({"game": "trustme_pinocchio",
+                       "params": {"players": 2, "values": 3, "copies": 2, "two_player_removed": 0, "park_size": 2,
+                                  "stacks": [1, 1, 1], "runouts_to_end": 1},
+                       "grid": {"chart": [[1, 3, 6], [1, 2, 3]]},
+                       "lineups": {"random": {"seats": ["random"]}, "heuristic": {"seats": ["heuristic"]}},
+                       "games": 6, "chunk_size": 6})
+    run_sweep(spec, workers=1, out=tmp_path / "s", report=False, quiet=True)
+    table = results.load(tmp_path / "s")["variant_differences"].set_index("variant")
+    by = {(v.grid["chart"], v.lineup.name): v.id for v in spec.variants}
+    # The baseline is v00 (chart 1/3/6, random players).
+    assert table.loc[by[("1/2/3", "random")], "differs_in"] == "chart"
+    assert bool(table.loc[by[("1/2/3", "random")], "same_play"])  # random players never read the chart
+    # The heuristic weighs the chart when it cashes; and a line-up change is not a scoring-only change.
+    assert not bool(table.loc[by[("1/2/3", "heuristic")], "scoring_only"])
+    assert not bool(table.loc[by[("1/3/6", "heuristic")], "same_play"])

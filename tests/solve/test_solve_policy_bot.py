@@ -41,6 +41,7 @@ def test_policy_bot_falls_back_at_unlisted_states(solved_tiny, tmp_path):
     game = pyspiel.load_game(PINOCCHIO_TINY)
     state = _first_decision(game)
     del data["policy"][state.information_state_string(0)]
+    del data["fingerprint"]  # an edited policy is another policy: its stored fingerprint no longer holds
     path = tmp_path / "policy.json"
     path.write_text(json.dumps(data))
     bot = make_bot(game, "policy", 0, np.random.default_rng(0), policy=str(path))
@@ -60,8 +61,10 @@ def test_policy_bot_refuses_another_variant_and_bad_knobs(solved_tiny):
     with pytest.raises(ValueError, match="solved for"):
         make_bot(other, "policy", 0, np.random.default_rng(0), policy=path)
     game = pyspiel.load_game(PINOCCHIO_TINY)
-    with pytest.raises(ValueError, match="knob policy=None"):
+    with pytest.raises(ValueError, match="needs knob solve .* or policy"):
         make_bot(game, "policy", 0, np.random.default_rng(0))
+    with pytest.raises(ValueError, match="knob policy=''"):
+        make_bot(game, "policy", 0, np.random.default_rng(0), policy="")
     with pytest.raises(ValueError, match=r"unknown knob\(s\) \['bluff_rate'\]"):
         make_bot(game, "policy", 0, np.random.default_rng(0), policy=path, bluff_rate=0.1)
     missing = make_bot(game, "policy", 0, np.random.default_rng(0), policy=path + "/nope.json")

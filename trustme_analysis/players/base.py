@@ -21,6 +21,10 @@ class TrustMeBot(pyspiel.Bot):
 
     #: Short name used in sweep specs and records (e.g. ``"random"``, ``"heuristic"``).
     kind: str = "bot"
+    #: The game's scoring-only rule parameters (its registry entry's ``scoring_only``) this bot's decisions use;
+    #: ``None``: it may use any (the safe default). A comparison of variants that differ only in parameters no
+    #: bot of the line-up reads compares the same play, scored differently.
+    reads: tuple[str, ...] | None = None
 
     def __init__(self, player_id: int, rng: np.random.Generator):
         pyspiel.Bot.__init__(self)
@@ -28,8 +32,12 @@ class TrustMeBot(pyspiel.Bot):
         self.rng = rng
 
     def choose(self, state: pyspiel.State) -> int:
-        """The action this bot takes in ``state`` (where it is this bot's turn to act)."""
-        raise NotImplementedError
+        """The action this bot takes in ``state`` (where it is this bot's turn to act).
+
+        By default a draw from :meth:`action_probabilities`, so a bot that states its mixed strategy plays exactly
+        the strategy that is measured (exploitability, best responses); bots without one override this.
+        """
+        return sample_action(self.action_probabilities(state), self.rng)
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The probability with which this bot takes each legal action in ``state`` (its own turn).
@@ -53,10 +61,23 @@ class TrustMeBot(pyspiel.Bot):
         return {}
 
 
+def sample_action(probs: dict[int, float], rng: np.random.Generator) -> int:
+    """One action drawn from ``{action: probability}`` with a single uniform number (in the dict's order); a sure
+    action draws nothing."""
+    if len(probs) == 1:
+        return int(next(iter(probs)))
+    actions = list(probs)
+    cumulative = np.cumsum([probs[a] for a in actions])
+    # Probabilities may not sum to exactly 1 in floating point: scale the draw instead of renormalising.
+    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+    return int(actions[min(index, len(actions) - 1)])
+
+
 class UniformRandomBot(TrustMeBot):
     """Picks uniformly among the legal actions; works for every game."""
 
     kind = "random"
+    reads = ()
 
     def choose(self, state: pyspiel.State) -> int:
         legal = state.legal_actions(self.player_id)

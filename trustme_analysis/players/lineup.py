@@ -32,10 +32,13 @@ class Seat:
     knobs: Mapping[str, Any] = field(default_factory=dict)
     #: Relative weight when the seat is drawn from a pool (unused for fixed seats).
     weight: float = 1.0
+    #: Knobs a run adds that depend on where its output folder is (the file of a policy seat's named solve): passed
+    #: to the bot but left out of :meth:`describe`, so manifests and reports do not change with ``--out``.
+    local: frozenset[str] = frozenset()
 
     def describe(self, with_weight: bool = False) -> dict[str, Any]:
-        """A plain dict for the manifest."""
-        out: dict[str, Any] = {"bot": self.bot, "knobs": dict(self.knobs)}
+        """A plain dict for the manifest (the knobs without the :attr:`local` ones)."""
+        out: dict[str, Any] = {"bot": self.bot, "knobs": {k: v for k, v in self.knobs.items() if k not in self.local}}
         if with_weight:
             out["weight"] = self.weight
         return out

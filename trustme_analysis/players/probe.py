@@ -9,7 +9,7 @@ some actions, the probe plays the base bot's mixed strategy restricted to them (
 states none or gives them no weight); where it says nothing (``None``), the base bot plays.
 
 Knobs: ``strategy`` (one of the game's simple strategies), ``base`` (the bot kind elsewhere; default ``heuristic``
-where the game has one, else ``random``).
+where the game has one, else ``random``), ``base_knobs`` (that bot's knobs, a table).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pyspiel
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.registry import find_game
 
-KNOBS = ("strategy", "base")
+KNOBS = ("strategy", "base", "base_knobs")
 
 #: ``rule(state, player, legal_actions) -> preferred actions, or None where the rule says nothing``.
 Rule = Callable[[pyspiel.State, int, list[int]], "list[int] | None"]
@@ -43,16 +43,21 @@ class ProbeBot(TrustMeBot):
     kind = "probe"
 
     def __init__(self, player_id: int, rng: np.random.Generator, strategy: str, rule: Rule, base: TrustMeBot,
-                 base_kind: str):
+                 base_kind: str, base_knobs: dict | None = None):
         super().__init__(player_id, rng)
         self.strategy = strategy
         self.rule = rule
         self.base = base
         self.base_kind = base_kind
+        self.base_knobs = dict(base_knobs or {})
+        self.reads = base.reads
 
     def knobs(self) -> dict:
         """The knobs as a plain dict."""
-        return {"strategy": self.strategy, "base": self.base_kind}
+        out: dict[str, Any] = {"strategy": self.strategy, "base": self.base_kind}
+        if self.base_knobs:
+            out["base_knobs"] = dict(self.base_knobs)
+        return out
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
         """The probe's mixed strategy: the base bot's, restricted to the rule's preferred actions where it has any."""
@@ -96,5 +101,9 @@ def make_probe_bot(game: pyspiel.Game, player_id: int, rng: np.random.Generator,
     if base_kind in ("probe", "search") or not isinstance(base_kind, str):
         raise ValueError(f"probe bot knob base={base_kind!r} is not allowed; allowed: a bot kind that states its "
                          "strategy, e.g. 'heuristic' or 'random'")
-    base = make_bot(game, base_kind, player_id, rng)
-    return ProbeBot(player_id, rng, name, strategies[name], base, base_kind)
+    base_knobs = knobs.get("base_knobs", {})
+    if not isinstance(base_knobs, dict):
+        raise ValueError(f"probe bot knob base_knobs={base_knobs!r} is not allowed; allowed: a table of the base "
+                         "bot's knobs")
+    base = make_bot(game, base_kind, player_id, rng, **base_knobs)
+    return ProbeBot(player_id, rng, name, strategies[name], base, base_kind, base_knobs)

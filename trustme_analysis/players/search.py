@@ -2,8 +2,11 @@
 can resample their hidden information.
 
 At each decision the player samples *worlds*: full states consistent with what it has seen
-(``state.resample_from_infostate(player, sampler)``, which the Trust Me engines implement; with ``belief`` on, a
-game may weight the worlds by how likely the other players' observed choices were in each). It scores every legal
+(``state.resample_from_infostate(player, sampler)``, which the Trust Me engines implement: every arrangement of the
+unseen cards equally likely). With ``belief`` on, and where the game models it (the ``belief`` part of its registry
+entry: ``belief(state, player, worlds) -> weights``), it draws several candidate worlds and keeps one in proportion to
+how likely the other players' observed choices were in each (in Pinocchio: would the teller have told this tale with
+that hand?). It scores every legal
 action by playing the game out from each world after that action (*rollouts*) and keeps the action with the best mean
 return. The budget (rollouts per decision) is spread by sequential halving (Karnin, Koren and Somekh, "Almost optimal
 exploration in multi-armed bandits", ICML 2013): every round scores the remaining actions on the same worlds (paired,
@@ -21,9 +24,8 @@ or ``"pyspiel"``).
 
 from __future__ import annotations
 
-import inspect
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -35,6 +37,8 @@ from trustme_analysis.registry import find_game
 
 KNOBS = ("budget", "rollout", "belief", "rollouts_per_world", "engine")
 DEFAULT_BUDGET = 400
+#: Candidate worlds drawn per kept world when the belief weighs them.
+BELIEF_CANDIDATES = 8
 ENGINES = ("auto", "kernel", "pyspiel")
 
 #: ``make_bot(game, kind, player_id, rng)``: builds the rollout players (handed in by the bot registry).
@@ -61,8 +65,8 @@ class PyspielRollouts:
 
 
 class KernelRollouts:
-    """Play-outs in the game's compiled kernel: the world's history is replayed into a kernel state, then played out
-    with uniform-random players in compiled code."""
+    """Play-outs in the game's compiled kernel: the world (a pyspiel state) is copied into a kernel state
+    (``Kernel.state_from``), then played out with uniform-random players in compiled code."""
 
     def __init__(self, kernel: Any, rng: np.random.Generator):
         self.kernel = kernel
@@ -75,18 +79,19 @@ class KernelRollouts:
 
     def mean_returns(self, world: pyspiel.State, n: int) -> np.ndarray:
         """Mean returns of ``n`` random play-outs from ``world``."""
-        state = self.kernel.new_state()
-        for action in world.history():
-            state.apply_action(int(action))
+        state = self.kernel.state_from(world)
         seed = int(self.rng.integers(2**63))
         return np.asarray(self.kernel.rollouts(state, n, seed), dtype=float)
 
 
 def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
-    """The game's compiled kernel when it exists and supports this variant with ``rollout`` players, else None."""
+    """The game's compiled kernel when it exists, can start from any pyspiel state (``state_from``) and supports this
+    variant with ``rollout`` players; else None."""
     entry = find_game(game.get_type().short_name)
     module = entry.part("kernel") if entry is not None else None
-    if module is None or module.kernel_supports(game, (rollout,)) is not None:
+    if module is None or not hasattr(module.Kernel, "state_from"):
+        return None
+    if module.kernel_supports(game, (rollout,)) is not None:
         return None
     return module.Kernel(game)
 
@@ -127,12 +132,12 @@ class SearchBot(TrustMeBot):
         self.engine = engine
         self.perfect_information = (game.get_type().information
                                     == pyspiel.GameType.Information.PERFECT_INFORMATION)
-        resample = getattr(game.new_initial_state(), "resample_from_infostate", None)
-        if resample is None and not self.perfect_information:
+        if not self.perfect_information and not hasattr(game.new_initial_state(), "resample_from_infostate"):
             raise ValueError(f"the search bot needs states that resample their hidden information; "
                              f"{game.get_type().short_name} has no resample_from_infostate")
-        self._belief_supported = resample is not None and "belief" in _parameters(resample)
-        self.belief = belief and self._belief_supported
+        entry = find_game(game.get_type().short_name)
+        self._belief = entry.part("belief") if entry is not None and belief else None
+        self.belief = self._belief is not None
         kernel = kernel_for(game, rollout) if engine in ("auto", "kernel") else None
         if engine == "kernel" and kernel is None:
             raise ValueError(f"search bot knob engine='kernel' is not allowed for {game}: the game has no compiled "
@@ -147,13 +152,17 @@ class SearchBot(TrustMeBot):
                 "rollouts_per_world": self.rollouts_per_world, "engine": self.engine}
 
     def sample_world(self, state: pyspiel.State) -> pyspiel.State:
-        """A full state consistent with what this seat has seen in ``state``."""
+        """A full state consistent with what this seat has seen in ``state`` (weighted by the belief, when on)."""
         if self.perfect_information:
             return state.clone()
-        sampler = self.rng.random
-        if self.belief:
-            return state.resample_from_infostate(self.player_id, sampler, belief=True)
-        return state.resample_from_infostate(self.player_id, sampler)
+        if self._belief is None:
+            return state.resample_from_infostate(self.player_id, self.rng.random)
+        worlds = [state.resample_from_infostate(self.player_id, self.rng.random) for _ in range(BELIEF_CANDIDATES)]
+        weights = np.asarray(self._belief(state, self.player_id, worlds), dtype=float)
+        total = weights.sum()
+        if not total > 0:  # no candidate explains the observed choices: keep them all equally
+            return worlds[int(self.rng.integers(len(worlds)))]
+        return worlds[int(self.rng.choice(len(worlds), p=weights / total))]
 
     def _after(self, world: pyspiel.State, action: int) -> pyspiel.State:
         child = world.clone()
@@ -194,13 +203,6 @@ class SearchBot(TrustMeBot):
         best = max(values.values())
         tied = [a for a, v in values.items() if v == best]
         return int(tied[int(self.rng.integers(len(tied)))])
-
-
-def _parameters(method: Any) -> Sequence[str]:
-    try:
-        return list(inspect.signature(method).parameters)
-    except (TypeError, ValueError):  # a compiled pyspiel method
-        return []
 
 
 def _check_int(name: str, value: Any, low: int) -> None:

@@ -15,8 +15,10 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyspiel
 
 from trustme_analysis.outdir import RECORDS, load_manifest, load_records
+from trustme_analysis.players import make_bot
 from trustme_analysis.registry import find_game
 from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
 from trustme_analysis.results.table import ResultSet, Table
@@ -121,6 +123,7 @@ def compute(outdir: str | Path) -> ResultSet:
     if statistics is not None:
         statistics(b)
     comparisons = _comparisons(b)
+    _what_differs(b, entry)
     _lineup_comparison(b)
     _checks(b, outdir)
     _headlines(b, comparisons)
@@ -171,6 +174,45 @@ def _comparisons(b: Builder) -> pd.DataFrame:
           "(Holm); significant when p_holm < 0.05; effect = difference / the baseline's standard deviation.",
           "unadjusted 95%: Newcombe for shares of games, Welch for means")
     return comp
+
+
+def _seat_reads(game: pyspiel.Game, seats: Any) -> tuple[str, ...] | None:
+    """The scoring-only parameters any bot of a line-up reads (``None``: some bot may read any)."""
+    entries = seats.get("pool", []) if isinstance(seats, dict) else list(seats or [])
+    read: set[str] = set()
+    for seat in entries:
+        bot = make_bot(game, seat.get("bot", "random"), 0, np.random.default_rng(0), **(seat.get("knobs") or {}))
+        if bot.reads is None:
+            return None
+        read |= set(bot.reads)
+    return tuple(sorted(read))
+
+
+def _what_differs(b: Builder, entry: Any) -> None:
+    """For every variant: the rule parameters that set it apart from the baseline, and whether they only change the
+    scoring and go unread by its players (then it is the same play as the baseline's, scored differently)."""
+    variants = {str(v.get("id")): v for v in b.manifest.get("variants", [])}
+    base = variants.get(b.baseline, {})
+    scoring_only = set(entry.scoring_only) if entry is not None else set()
+    rows = []
+    for vid in b.variant_ids:
+        v = variants.get(vid, {})
+        params, base_params = v.get("params") or {}, base.get("params") or {}
+        differs = sorted(k for k in set(params) | set(base_params) if params.get(k) != base_params.get(k))
+        only_scoring = bool(differs) and set(differs) <= scoring_only and v.get("lineup") == base.get("lineup")
+        read = None
+        if only_scoring and v.get("game_string"):
+            read = _seat_reads(pyspiel.load_game(str(v["game_string"])), v.get("seats"))
+        unread = only_scoring and read is not None and not set(differs) & set(read)
+        rows.append({"variant": vid, "differs_in": ", ".join(differs), "scoring_only": only_scoring,
+                     "read_by_players": "" if read is None else ", ".join(read), "same_play": unread})
+    b.add("variant_differences", pd.DataFrame(rows, columns=["variant", "differs_in", "scoring_only",
+                                                             "read_by_players", "same_play"]),
+          "What sets each variant apart from the baseline",
+          "The rule parameters whose values differ from the baseline's; scoring_only: they change only how a "
+          "finished game is scored (the game's declaration); same_play: and no player of the line-up reads them, so "
+          "the variant's games are played as the baseline's would be and only the scoring differs (a difference in "
+          "game length or play between them is then chance, not the rule).")
 
 
 def _lineup_comparison(b: Builder) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
+from importlib import metadata
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -21,6 +22,7 @@ import pyspiel
 
 import cfr
 from cfr import evaluate
+from trustme_analysis.players.policy import policy_fingerprint
 from trustme_analysis.solve import storage
 from trustme_analysis.solve.profile import bots_policy, decision_points, rule_policy
 from trustme_analysis.solve.spec import SolveSpec, make_lineup_bots
@@ -236,6 +238,8 @@ def run_solve(
     tolerance = max(0.01 * urange, 2.0 * final)
     simple_rows = simple_strategies(cg, avg, tolerance)
 
+    policy_table = {k: [[int(a), float(q)] for a, q in v] for k, v in cfr.to_dict(cg, avg).items()}
+    fingerprint = policy_fingerprint(str(game), policy_table)
     summary = cg.summary()
     out: dict[str, Any] = {
         "name": spec.name,
@@ -262,6 +266,7 @@ def run_solve(
         "simple_tolerance": tolerance,
         "exploitation_skipped": skipped,
         "spec": spec.as_dict(),
+        "policy_fingerprint": fingerprint,
         "assumptions": _assumptions(game),
         "parameters": {k: v for k, v in game.get_parameters().items()},
     }
@@ -285,12 +290,32 @@ def run_solve(
         "algorithm": spec.algorithm,
         "metric": metric,
         "value": final,
-        "policy": {k: [[a, p] for a, p in v] for k, v in cfr.to_dict(cg, avg).items()},
+        "fingerprint": fingerprint,
+        # The solve that made the policy: a sweep reuses it only for a [[solve]] section of the same inputs.
+        "made_by": {
+            "solve": spec.name,
+            "section": spec.policy_inputs(),
+            "reached": {"metric": metric, "value": final, "iterations": out["iterations"],
+                        "stop_reason": result.stop_reason},
+            "versions": _versions(),
+        },
+        "policy": policy_table,
     })
     storage.write_json(folder / storage.RESULT, out)
     if not quiet:
         print(describe(out, exploitation_rows, simple_rows), file=stream, flush=True)
     return out
+
+
+def _versions() -> dict[str, str]:
+    # The code that made a policy (the solvers live in this distribution, their kernels compiled by numba).
+    found = {}
+    for dist in ("trustme-analysis", "open_spiel", "numpy", "numba"):
+        try:
+            found[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            found[dist] = "not installed"
+    return found
 
 
 def _assumptions(game: pyspiel.Game) -> list[dict[str, Any]]:
@@ -339,6 +364,9 @@ def ensure_solved(
     """Run the ``[[solve]]`` sections of a sweep spec whose stored solution is missing or was made from a different
     section; a stored solution of the same section is reused (and its summary printed again).
 
+    A stored solution is the same section's when its ``result.json`` holds the same section and its ``policy.json``
+    was made by the same policy inputs (:func:`~trustme_analysis.solve.storage.stored_policy`); a stale policy (other
+    solve parameters, or one stored without saying which solve made it) is solved again, with a line saying why.
     The sweep calls this before playing, so policy bots of its line-ups find the policies they name. Each summary
     returned has ``reused`` (True when the stored solution was kept).
     """
@@ -349,12 +377,15 @@ def ensure_solved(
         stored = None
         if (folder / storage.RESULT).is_file() and (folder / storage.POLICY).is_file():
             stored = storage.load_solution(folder)["result"]
-        if stored is not None and stored.get("spec") == _json_roundtrip(spec.as_dict()):
+        fingerprint, why = storage.stored_policy(outdir, spec)
+        if stored is not None and fingerprint is not None and stored.get("spec") == _json_roundtrip(spec.as_dict()):
             if not quiet:
-                print(f"solve {spec.name!r}: already stored in {folder} ({stored['metric']} = {stored['value']:.6g})",
-                      file=stream, flush=True)
+                print(f"solve {spec.name!r}: already stored in {folder} ({stored['metric']} = {stored['value']:.6g}, "
+                      f"policy {fingerprint})", file=stream, flush=True)
             results.append({**stored, "reused": True})
             continue
+        if stored is not None and fingerprint is None and not quiet:
+            print(f"solve {spec.name!r}: {why}; solving again", file=stream, flush=True)
         results.append({**run_solve(spec, outdir, quiet=quiet, stream=stream, extra={"order": len(results)}),
                         "reused": False})
     return results

@@ -33,7 +33,7 @@ import pyspiel
 
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
-from trustme_analysis.specfile import SpecError, check_keys
+from trustme_analysis.specfile import SpecError, check_keys, did_you_mean
 
 SOLVE_KEYS = (
     "name",
@@ -50,6 +50,9 @@ SOLVE_KEYS = (
     "histories",
 )
 FILE_KEYS = ("title", "out", "solve")
+#: The keys of :meth:`SolveSpec.as_dict` that decide the solved policy (see :meth:`SolveSpec.policy_inputs`).
+POLICY_INPUTS = ("game", "algorithm", "iterations", "time_limit", "target", "target_exploitability", "eval_every",
+                 "seed", "max_histories")
 DEFAULT_MAX_HISTORIES = 2_000_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
@@ -94,6 +97,13 @@ class SolveSpec:
         if self.target_share is not None:
             return self.target_share * self.utility_range(game)
         return None
+
+    def policy_inputs(self) -> dict[str, Any]:
+        """What decides the solved policy: the game string, the algorithm, the stopping rule, the seed and the tree
+        limit (not the name, nor the line-ups and histories the analysis reads). A stored policy carries these
+        (``made_by.section`` of its ``policy.json``); one made by other inputs is not this section's policy."""
+        full = self.as_dict()
+        return {key: full[key] for key in POLICY_INPUTS}
 
     def as_dict(self) -> dict[str, Any]:
         """The section as a plain dict (as stored with the result)."""
@@ -206,10 +216,12 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
             if len(lu.seats) not in (1, n):
                 raise SpecError(f"{key}.seats", f"has {len(lu.seats)} entries but the game has {n} seats")
             for player, seat in enumerate(lu.seats_for(n)):
-                try:
-                    check_bot(game, f"{key}.seats[{player if len(lu.seats) > 1 else 0}]", seat, player)
-                except SpecError:
-                    raise
+                seat_key = f"{key}.seats[{player if len(lu.seats) > 1 else 0}]"
+                check_bot(game, seat_key, seat, player)
+                if seat.bot == "policy" and "solve" in seat.knobs:
+                    # Solves run before any policy they would name is known to be stored; a file is unambiguous.
+                    raise SpecError(f"{seat_key}.knobs.solve", "a [[solve]] line-up cannot name a solve; give the "
+                                    "stored policy's path instead (knobs = {policy = \"PATH/policy.json\"})")
         lineups = parsed
     return SolveSpec(
         name=name,
@@ -235,6 +247,41 @@ def parse_solves(sections: Any) -> tuple[SolveSpec, ...]:
     for i, section in enumerate(sections):
         out.append(parse_solve(section, i, [s.name for s in out]))
     return tuple(out)
+
+
+def check_policy_seats(
+    lineups: Mapping[str, LineUp], plays: Sequence[tuple[str, str, str]], solves: Sequence[SolveSpec]
+) -> None:
+    """Check the policy seats of a sweep spec that name a solve (``knobs = {solve = NAME}``).
+
+    The name must be one of the spec's ``[[solve]]`` sections, the seat must not also give a ``policy`` path, and the
+    solved game must be the game of every variant the line-up plays (a policy plays only the variant it was solved
+    for). ``plays`` lists ``(line-up name, game string, variant label)`` for every variant.
+
+    Raises:
+        SpecError: naming the seat's ``knobs.solve`` key, its value and the spec's solves.
+    """
+    by_name = {s.name: s for s in solves}
+    for lineup in lineups.values():
+        which, seats = ("seats", lineup.seats) if lineup.seats is not None else ("pool", lineup.pool or ())
+        for i, seat in enumerate(seats):
+            if seat.bot != "policy" or "solve" not in seat.knobs:
+                continue
+            key = f"lineups.{lineup.name}.{which}[{i}].knobs"
+            name = seat.knobs["solve"]
+            if "policy" in seat.knobs:
+                raise SpecError(key, f"gives both solve = {name!r} and policy = {seat.knobs['policy']!r}; give "
+                                "solve (a [[solve]] section of this spec) or policy (a stored policy's path)")
+            if name not in by_name:
+                listed = (f"the spec's solves: {', '.join(by_name)}" if by_name
+                          else "this spec has no [[solve]] sections")
+                raise SpecError(f"{key}.solve", f"{name!r} is not a [[solve]] section of this spec"
+                                f"{did_you_mean(str(name), list(by_name))} ({listed})")
+            solved = by_name[name].game
+            for lineup_name, game_string, label in plays:
+                if lineup_name == lineup.name and game_string != solved:
+                    raise SpecError(f"{key}.solve", f"[[solve]] {name!r} solves {solved}, but the variant {label} "
+                                    f"plays {game_string}; a policy plays only the variant it was solved for")
 
 
 def load_solve_file(path: str | Path) -> SolveFile:

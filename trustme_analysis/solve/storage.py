@@ -2,9 +2,13 @@
 
 Files of one solution:
 
-- ``policy.json``: ``{"game", "algorithm", "metric", "value", "policy": {information state: [[action, prob], ...]}}``
-  (the :func:`cfr.to_dict` form; :func:`~trustme_analysis.players.policy.load_policy` reads it back, :class:`~trustme_analysis.players.policy.PolicyBot`
-  plays it);
+- ``policy.json``: ``{"game", "algorithm", "metric", "value", "fingerprint", "made_by", "policy": {information
+  state: [[action, prob], ...]}}`` (the :func:`cfr.to_dict` form; :func:`~trustme_analysis.players.policy.load_policy`
+  reads it back, :class:`~trustme_analysis.players.policy.PolicyBot` plays it). ``fingerprint`` identifies the
+  policy's contents (:func:`~trustme_analysis.players.policy.policy_fingerprint`); ``made_by`` is the solve that made
+  it: ``solve`` (the section's name), ``section`` (:meth:`~trustme_analysis.solve.spec.SolveSpec.policy_inputs`: game,
+  algorithm, stopping rule, seed, tree limit), ``reached`` (metric, value, iterations, stop reason) and ``versions``
+  (of this package, OpenSpiel, numpy and numba);
 - ``result.json``: the summary (game, sizes, timing, metric and its final value, seat values, stop reason, the
   section as given, the exploitation and simple-strategy summaries, the variant's assumptions);
 - ``curve.csv``: ``iteration, seconds, exploitability|nash_conv``;
@@ -24,7 +28,7 @@ from typing import Any
 import pandas as pd
 
 from trustme_analysis.atomic import atomic_path
-from trustme_analysis.players.policy import POLICY, load_policy  # noqa: F401  (the policy file belongs to the bot)
+from trustme_analysis.players.policy import POLICY, load_policy  # the policy file belongs to the bot
 
 SOLVE_DIR = "solve"
 RESULT = "result.json"
@@ -75,6 +79,31 @@ def solutions(outdir: str | Path) -> list[Path]:
         return (value if isinstance(value, int) else 1_000_000, p.name)
 
     return sorted(found, key=order)
+
+
+def stored_policy(outdir: str | Path, spec: Any) -> tuple[str | None, str]:
+    """Whether ``OUTDIR/solve/<name>/policy.json`` is the policy of the ``[[solve]]`` section ``spec``.
+
+    Returns ``(fingerprint, "")`` when the stored policy was made by the same policy inputs
+    (:meth:`~trustme_analysis.solve.spec.SolveSpec.policy_inputs`), else ``(None, why)``: no policy is stored, it
+    carries no ``made_by`` (stored before policies carried one), or it was made by other inputs (naming them).
+    """
+    path = solution_dir(outdir, spec.name) / POLICY
+    if not path.is_file():
+        return None, f"no policy is stored at {path}"
+    try:
+        data = load_policy(path)
+    except ValueError as exc:
+        return None, str(exc)
+    section = (data.get("made_by") or {}).get("section")
+    if not isinstance(section, dict):
+        return None, f"the policy at {path} does not say which solve made it"
+    wanted = json.loads(json.dumps(spec.policy_inputs()))
+    differing = sorted(k for k in set(section) | set(wanted) if section.get(k) != wanted.get(k))
+    if differing:
+        return None, (f"the policy at {path} was made by another [[solve]] section (differs in: "
+                      + ", ".join(f"{k} {section.get(k)!r} -> {wanted.get(k)!r}" for k in differing) + ")")
+    return data["fingerprint"], ""
 
 
 def load_solution(folder: str | Path) -> dict[str, Any]:

@@ -177,8 +177,10 @@ def checks_of(spec: Any) -> list[Check]:
                     if challenger["bot"] == "probe":
                         # The probe plays the seat's own bot kind wherever its strategy says nothing (a search seat
                         # states no mixed strategy to restrict: the probe then builds on the heuristic).
-                        base = seats[s]["bot"] if seats[s]["bot"] not in ("search", "probe") else "heuristic"
-                        ch = {"bot": "probe", "knobs": {**challenger["knobs"], "base": base}}
+                        own = seats[s]["bot"] not in ("search", "probe")
+                        base = {"base": seats[s]["bot"], **({"base_knobs": seats[s]["knobs"]} if seats[s]["knobs"]
+                                                            else {})} if own else {"base": "heuristic"}
+                        ch = {"bot": "probe", "knobs": {**challenger["knobs"], **base}}
                     else:
                         ch = challenger
                     row[s] = ch

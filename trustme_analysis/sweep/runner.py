@@ -23,6 +23,7 @@ from trustme_analysis.sweep import storage
 from trustme_analysis.outdir import REPORT, load_manifest, manifest_path
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, chunk_tasks, run_chunk
+from trustme_analysis.sweep.policies import PolicyError, resolve_policies
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME
@@ -233,6 +234,8 @@ def run_sweep(
     stream = stream if stream is not None else sys.stderr
     outdir = Path(out if out is not None else spec.out)
     workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
+    # Policy seats: the fingerprints of the policies stored now are part of the data fingerprint (sweep/policies.py).
+    spec = resolve_policies(spec, outdir, require=False)
     stored = _check_outdir(spec, outdir)
     records = game_entry(spec.game).part("records")
     if dask is not None:
@@ -249,6 +252,13 @@ def run_sweep(
         solved_now = any(not r["reused"] for r in ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream))
     else:
         solved_now = False
+    if spec.policies:
+        try:
+            spec = resolve_policies(spec, outdir, require=True)
+        except PolicyError as exc:
+            raise SweepError(str(exc)) from None
+        if stored is not None:
+            _check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
     tasks = chunk_tasks(spec, records)
     done = storage.finished_chunks(outdir, [(t.variant_id, t.chunk_index) for t in tasks])
     todo = [t for t in tasks if (t.variant_id, t.chunk_index) not in done]

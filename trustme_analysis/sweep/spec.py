@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -92,6 +92,9 @@ class Spec:
     #: How far the players can be trusted (:mod:`trustme_analysis.sweep.checks`): challengers, and a skill trace.
     trust: Any = None
     skill: Any = None
+    #: The fingerprints of the stored policies the policy seats play, once a run has resolved them
+    #: (:func:`trustme_analysis.sweep.policies.resolve_policies`); part of :meth:`data_fingerprint`.
+    policies: Mapping[str, str | None] = field(default_factory=dict)
 
     @property
     def chunks_per_variant(self) -> int:
@@ -132,9 +135,15 @@ class Spec:
         }
 
     def data_fingerprint(self) -> dict[str, Any]:
-        """The keys that decide the records; two specs with equal fingerprints produce identical chunks."""
+        """The keys that decide the records; two specs with equal fingerprints produce identical chunks.
+
+        With policy seats, ``policies`` holds the fingerprints of the policies they play, so games of a policy solved
+        again with other settings never mix with the stored ones."""
         full = self.as_dict()
-        return {k: full[k] for k in ("game", "params", "grid", "lineups", "games", "seed", "chunk_size")}
+        out = {k: full[k] for k in ("game", "params", "grid", "lineups", "games", "seed", "chunk_size")}
+        if self.policies:
+            out["policies"] = dict(self.policies)
+        return out
 
 
 # --------------------------------------------------------------------------------------------------------- loading
@@ -197,10 +206,12 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     variants = _expand(game, params, grid, lineups)
     baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants, spec_params)
     solves: tuple[Any, ...] = ()
-    if "solve" in data:
-        from trustme_analysis.solve.spec import parse_solves  # the solve layer builds on this module
+    from trustme_analysis.solve.spec import check_policy_seats, parse_solves
 
+    if "solve" in data:
         solves = parse_solves(data["solve"])
+    # A policy seat may name a [[solve]] section (knobs = {solve = NAME}): it must exist and solve the seat's variant.
+    check_policy_seats(lineups, [(v.lineup.name, v.game_string, v.label) for v in variants], solves)
     trust = skill = None
     if "trust" in data:
         from trustme_analysis.sweep.checks import parse_trust

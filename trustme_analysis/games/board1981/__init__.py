@@ -28,10 +28,12 @@ register_game(
         SHORT_NAME,
         title="Trust Me (1981)",
         package=__name__,
+        scoring_only=("utility",),
         records="records:records",
         bots="bots",
         statistics="stats:compute",
         pages="pages:draw",
+        kernel="kernel",
     )
 )
 register_game(
@@ -39,6 +41,7 @@ register_game(
         INVESTMENT_SHORT_NAME,
         title="Trust Me (1981), one investing round",
         package=__name__,
+        scoring_only=("utility",),
         records="records:investment_records",
         bots="bots",
         statistics="stats:compute_investment",

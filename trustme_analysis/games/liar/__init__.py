@@ -27,12 +27,16 @@ register_game(
         SHORT_NAME,
         title="Liar",
         package=__name__,
+        # The Trust Me points and the utility score a finished game; they never change the play.
+        scoring_only=("points_going_out", "points_card_in_hand", "points_false_card", "points_unmasked",
+                      "points_wrongly_accused", "utility"),
         records="records:records",
         bots="bots",
         statistics="stats:compute",
         pages="pages:draw",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
+        kernel="kernel",
     )
 )
 

@@ -17,7 +17,7 @@ statistics), :mod:`.pages` (its report pages) and :mod:`.strategy` (statistics o
 
 from trustme_analysis.games.pinocchio.actions import ActionCodec, Combo, Move
 from trustme_analysis.games.pinocchio.game import GAME_TYPE, PinocchioGame
-from trustme_analysis.games.pinocchio.rules import DEFAULTS, PARAMETERS, SHORT_NAME, Rules, score_breakdown
+from trustme_analysis.games.pinocchio.rules import DEFAULTS, PARAMETERS, SCORING_ONLY, SHORT_NAME, Rules, score_breakdown
 from trustme_analysis.games.pinocchio.state import PHASE_NAMES, PinocchioState
 from trustme_analysis.registry import GameEntry, register_game
 
@@ -26,12 +26,15 @@ register_game(
         SHORT_NAME,
         title="Pinocchio",
         package=__name__,
+        scoring_only=SCORING_ONLY,
         records="records:records",
         bots="bots",
         statistics="stats:compute",
         pages="pages:draw",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
+        belief="bots:belief",
+        narrate="narrate:narrate",
     )
 )
 

@@ -1,21 +1,33 @@
-"""A heuristic player for the Pinocchio "Trust Me" card game (``trustme_pinocchio``), with named knobs.
+"""A heuristic player for the Pinocchio "Trust Me" card game (``trustme_pinocchio``), with named knobs, and the belief
+model search players use in this game.
 
 The bot sees only what its seat may see: the legal actions from the pyspiel API and
 :meth:`~trustme_analysis.games.pinocchio.state.PinocchioState.player_view` (other hands, the deck's contents and a
-face-down tale Character are hidden there). Every random choice comes from the :class:`numpy.random.Generator` it was
-given.
+face-down tale Character are hidden there). It has one policy, :meth:`PinocchioHeuristicBot.action_probabilities`
+(a distribution over the legal actions); it plays by drawing from it, so the strategy that is measured (best
+responses, exploitability) is the strategy that plays.
 
 Its turn, in order:
 
-1. **Cash Reputation** when a Ticket of value ``cash_at`` or more can be gained, or when the deck holds
+1. **Cash Reputation** for the Ticket that adds most to its score, counted with the scoring chart (face value plus
+   the set bonus the new value brings), when that gain is ``cash_at`` points or more, or when the deck holds
    ``cash_before_runout`` Characters or fewer (a run-out discards every Reputation).
 2. **Tell a tall tale** with probability ``bluff_rate`` (choosing the pair by ``bluff_cards``).
 3. Otherwise **tell a true tale** if a hand Character matches a Park Character.
 4. Otherwise a tall tale if ``bluff_when_stuck``, else **take a Character from the Park** (chosen by ``park_pick``).
 
-It votes "I trust you" when its estimate of the chance that the teller holds the claimed value is at least
-``trust_threshold``, and (Coin variant) tosses the Coin when the majority went against its vote with probability
-``coin_when_disagree``.
+Its vote weighs what each mistake costs (``vote = "expected_value"``, the default). It estimates the chance that the
+tale is true from the Characters it has not seen *and* from the teller's choice: a teller who holds the claimed
+Character tells the truth with probability 1 - b, any teller tells a tall tale about it with probability b
+(b = ``assumed_bluff_rate``), so P(true) = rho (1 - b) / (rho (1 - b) + b), where rho is the chance that the teller's
+hand held the claimed value. Distrusting a true tale gives the teller a bonus turn (worth ``bonus_turn_value``
+points); trusting a tall tale gives it the Ticket at stake (the value of the expected card difference, or the next
+lower value left). It trusts when P(true) x bonus turn >= P(tall) x Ticket. With ``vote = "threshold"`` it trusts
+when rho alone is at least ``trust_threshold`` (the first version's rule). With the 4-Player Coin Variant it tosses
+the Coin when the majority went against its vote, with probability ``coin_when_disagree``.
+
+``remembers_discards`` (default false, the human reading of "Players may not check the discard pile"): whether it
+counts the discard pile's Characters as seen when it estimates what the teller holds.
 """
 
 from __future__ import annotations
@@ -27,53 +39,70 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from trustme_analysis.games.pinocchio import actions as A
+from trustme_analysis.games.pinocchio.rules import SHORT_NAME, score_breakdown, ticket_for_tale
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
-from trustme_analysis.games.pinocchio import actions as A
 
-SHORT_NAME = "trustme_pinocchio"
+VOTE_RULES = ("expected_value", "threshold")
 
 
 @dataclass(frozen=True)
 class PinocchioKnobs:
     """The heuristic bot's settings (all have defaults; a sweep spec may set any of them).
 
+    The defaults of ``bluff_rate``, ``assumed_bluff_rate`` and ``bonus_turn_value`` were chosen on a grid (0.1-0.3,
+    0.15-0.3, 1-4) as the setting no probe ("never/always tell a tall tale", "always/never trust") beats in 2-player
+    games (``benchmarks/players.py`` measures it).
+
     Attributes:
         bluff_rate: chance, each turn it can tell a tale, of telling a tall tale instead (0..1).
         bluff_cards: which tall tale: ``"big_gap"`` (largest difference, the biggest Ticket), ``"small_gap"``
             (difference 1, less suspicious), or ``"random"``.
         bluff_when_stuck: with no true tale and no Reputation to cash, bluff rather than take from the Park.
-        trust_threshold: votes "I trust you" when its estimated chance of a true tale is at least this (0..1).
-        cash_at: uses Reputation as soon as it can gain a Ticket of at least this value (1..9).
+        vote: ``"expected_value"`` (weigh a bonus turn against the Ticket at stake, from the teller's choice) or
+            ``"threshold"`` (trust when the chance the teller held the value is at least ``trust_threshold``).
+        trust_threshold: with ``vote = "threshold"``: the chance of a true tale from which it trusts (0..1).
+        assumed_bluff_rate: how often it believes the others tell tall tales (0..1), for the expected-value vote.
+        bonus_turn_value: what it believes a bonus turn is worth to the teller, in points, for the same vote.
+        cash_at: uses Reputation as soon as a Ticket adds at least this many points to its score (chart included).
         cash_before_runout: also cashes any Ticket when the deck has this many Characters or fewer.
         park_pick: which Park Character to take: ``"fit"`` (the one that best extends a set or run in its
             Reputation), ``"high"`` (highest value), or ``"random"``.
         coin_when_disagree: Coin variant: chance of tossing the Coin when the majority went against its vote.
+        remembers_discards: counts the discard pile's Characters as seen (the text says players may not check it).
     """
 
-    bluff_rate: float = 0.3
+    bluff_rate: float = 0.2
     bluff_cards: str = "big_gap"
     bluff_when_stuck: bool = False
+    vote: str = "expected_value"
     trust_threshold: float = 0.5
+    assumed_bluff_rate: float = 0.3
+    bonus_turn_value: float = 4.0
     cash_at: int = 3
     cash_before_runout: int = 2
     park_pick: str = "fit"
     coin_when_disagree: float = 1.0
+    remembers_discards: bool = False
 
     def __post_init__(self) -> None:
-        for name in ("bluff_rate", "trust_threshold", "coin_when_disagree"):
+        for name in ("bluff_rate", "trust_threshold", "assumed_bluff_rate", "coin_when_disagree"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
                 raise ValueError(f"heuristic bot knob {name}={value!r} is not allowed; allowed: a number 0..1")
-        if self.bluff_cards not in ("big_gap", "small_gap", "random"):
-            raise ValueError(f"heuristic bot knob bluff_cards={self.bluff_cards!r} is not allowed; allowed: "
-                             "'big_gap', 'small_gap', 'random'")
-        if self.park_pick not in ("fit", "high", "random"):
-            raise ValueError(f"heuristic bot knob park_pick={self.park_pick!r} is not allowed; allowed: "
-                             "'fit', 'high', 'random'")
-        if not isinstance(self.bluff_when_stuck, bool):
-            raise ValueError(f"heuristic bot knob bluff_when_stuck={self.bluff_when_stuck!r} is not allowed; "
-                             "allowed: True or False")
+        value = self.bonus_turn_value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+            raise ValueError(f"heuristic bot knob bonus_turn_value={value!r} is not allowed; allowed: a number >= 0")
+        for name, allowed in (("bluff_cards", ("big_gap", "small_gap", "random")), ("vote", VOTE_RULES),
+                              ("park_pick", ("fit", "high", "random"))):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"heuristic bot knob {name}={getattr(self, name)!r} is not allowed; allowed: "
+                                 + ", ".join(repr(a) for a in allowed))
+        for name in ("bluff_when_stuck", "remembers_discards"):
+            if not isinstance(getattr(self, name), bool):
+                raise ValueError(f"heuristic bot knob {name}={getattr(self, name)!r} is not allowed; allowed: "
+                                 "True or False")
         for name, low in (("cash_at", 1), ("cash_before_runout", 0)):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < low:
@@ -83,78 +112,74 @@ class PinocchioKnobs:
 KNOB_NAMES = tuple(f.name for f in fields(PinocchioKnobs))
 
 
-def chance_teller_holds(view: dict[str, Any], value: int, per_value: int) -> float:
-    """Estimated chance that the teller's hand held ``value`` when it told the tale, from ``view`` alone.
-
-    Characters the viewer cannot see are those not in the Park, any Reputation, the discard pile or its own hand;
-    the teller's hand (including the face-down Character) is taken as a uniform draw from them.
-    """
-    n_values = len(view["stacks_left"])
-    seen = [0] * n_values
+def unseen_counts(view: dict[str, Any], per_value: int, remembers_discards: bool = True) -> list[int]:
+    """Characters of each value the viewer has not seen where they are now: not in the Park, any Reputation, its own
+    hand, nor (when it remembers it) the discard pile."""
+    seen = [0] * len(view["stacks_left"])
     for v in view["park"]:
         seen[v - 1] += 1
     for rep in view["reputations"]:
         for v in rep:
             seen[v - 1] += 1
-    for v, k in enumerate(view["discard"]):
-        seen[v] += k
+    if remembers_discards:
+        for v, k in enumerate(view["discard"]):
+            seen[v] += k
     for v in view["hands"][view["viewer"]] or []:
         seen[v - 1] += 1
-    unseen = [per_value - s for s in seen]
+    return [max(per_value - s, 0) for s in seen]
+
+
+def chance_teller_holds(view: dict[str, Any], value: int, per_value: int, remembers_discards: bool = True) -> float:
+    """Estimated chance that the teller's hand held ``value`` when it told the tale, from ``view`` alone.
+
+    The teller's hand (including the face-down Character) is taken as a uniform draw from the Characters the viewer
+    has not seen (:func:`unseen_counts`).
+    """
+    unseen = unseen_counts(view, per_value, remembers_discards)
     total = sum(unseen)
     hand = view["hand_sizes"][view["tale"]["player"]] + 1
-    k = max(unseen[value - 1], 0)
+    k = unseen[value - 1]
     if total <= 0 or hand <= 0:
         return 0.0
     hand = min(hand, total)
     return 1.0 - comb(total - k, hand) / comb(total, hand)
 
 
+def chance_tale_true(rho: float, bluff_rate: float) -> float:
+    """P(the tale is true | the teller chose this claim), from rho = P(the teller held the claimed value) and the
+    believed bluff rate b: rho (1 - b) / (rho (1 - b) + b) (see the module docstring)."""
+    truthful = rho * (1.0 - bluff_rate)
+    total = truthful + bluff_rate
+    return truthful / total if total > 0 else 0.0
+
+
 class PinocchioHeuristicBot(TrustMeBot):
-    """Rule-of-thumb player; see the module docstring for the order of its choices.
+    """Rule-of-thumb player; see the module docstring for its choices.
 
     Args:
         game: a loaded ``trustme_pinocchio`` game.
         player_id: its seat.
-        rng: the generator for its random choices.
+        rng: the generator its draws come from.
         knobs: its :class:`PinocchioKnobs`.
     """
 
     kind = "heuristic"
+    #: Cashing weighs the chart's set bonus; nothing else it decides on is a scoring-only parameter.
+    reads = ("chart",)
 
     def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, knobs: PinocchioKnobs):
         super().__init__(player_id, rng)
         self.settings = knobs
         self.codec = game.codec
         self.per_value = game.rules.deck_per_value
+        self.chart = game.rules.chart
 
     def knobs(self) -> dict:
         """The knobs as a plain dict."""
         return asdict(self.settings)
 
-    def choose(self, state: pyspiel.State) -> int:
-        """The bot's action in ``state``, read from its own view and the legal actions only."""
-        legal = state.legal_actions(self.player_id)
-        if len(legal) == 1:
-            return legal[0]
-        view = state.player_view(self.player_id, include_events=False)
-        moves = {a: self.codec.decode(a) for a in legal}
-        phase = view["phase"]
-        if phase == "vote":
-            return self._vote(view, legal)
-        if phase == "coin_offer":
-            return self._coin_offer(view)
-        if phase == "free_reputation":
-            return self._best_cash(moves)
-        return self._turn(view, moves)
-
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
-        """The exact distribution :meth:`choose` draws from in ``state`` (same view, same order of choices).
-
-        Only the draws of ``choose`` are random (the bluff, which tall or true tale, the Coin toss when outvoted,
-        a random Park pick); every other step is a fixed function of the view, so the distribution is built by
-        following the same steps with the probabilities in place of the draws.
-        """
+        """The bot's policy in ``state``: a distribution over the legal actions, from its own view only."""
         legal = state.legal_actions(self.player_id)
         if len(legal) == 1:
             return {int(legal[0]): 1.0}
@@ -162,22 +187,46 @@ class PinocchioHeuristicBot(TrustMeBot):
         moves = {a: self.codec.decode(a) for a in legal}
         phase = view["phase"]
         if phase == "vote":
-            return {int(self._vote(view, legal)): 1.0}
+            return {int(self.vote(view)): 1.0}
         if phase == "coin_offer":
             tale = view["tale"]
             mine = tale["votes"][self.player_id]
             p = self.settings.coin_when_disagree if mine is not None and mine != tale["majority"] else 0.0
             return _mix({self.codec.toss: p, self.codec.no_toss: 1.0 - p})
         if phase == "free_reputation":
-            return {int(self._best_cash(moves)): 1.0}
-        return self._turn_probabilities(view, moves)
+            return {int(self._best_cash(moves, view)): 1.0}
+        return self._turn(view, moves)
 
-    def _turn_probabilities(self, view: dict[str, Any], moves: dict[int, A.Move]) -> dict[int, float]:
-        """The distribution of :meth:`_turn`."""
+    # -- voting
+
+    def vote(self, view: dict[str, Any]) -> int:
+        """"I trust you" or "I do not trust you" for the tale in ``view`` (see the module docstring)."""
+        s = self.settings
+        claimed = view["tale"]["park_value"]
+        rho = chance_teller_holds(view, claimed, self.per_value, s.remembers_discards)
+        if s.vote == "threshold":
+            return self.codec.trust if rho >= s.trust_threshold else self.codec.distrust
+        p_true = chance_tale_true(rho, s.assumed_bluff_rate)
+        stake = self.expected_ticket(view, claimed)
+        trust = p_true * s.bonus_turn_value >= (1.0 - p_true) * stake
+        return self.codec.trust if trust else self.codec.distrust
+
+    def expected_ticket(self, view: dict[str, Any], claimed: int) -> float:
+        """The Ticket value a trusted tall tale about ``claimed`` would gain, averaged over the unseen Characters
+        the face-down one could be."""
+        unseen = unseen_counts(view, self.per_value, self.settings.remembers_discards)
+        weights = [(k, ticket_for_tale(view["stacks_left"], abs(claimed - (v + 1))))
+                   for v, k in enumerate(unseen) if v + 1 != claimed and k]
+        total = sum(k for k, _ in weights)
+        return sum(k * t for k, t in weights) / total if total else 0.0
+
+    # -- a turn
+
+    def _turn(self, view: dict[str, Any], moves: dict[int, A.Move]) -> dict[int, float]:
         s = self.settings
         cash = [a for a, m in moves.items() if m.kind == A.REPUTATION]
         if cash:
-            best = max(moves[a].combo.length for a in cash)
+            best = max(self._cash_gain(view, moves[a]) for a in cash)
             if best >= s.cash_at or view["deck_size"] <= s.cash_before_runout:
                 return {int(self._best_cash({a: moves[a] for a in cash}, view)): 1.0}
         tales = [a for a, m in moves.items() if m.kind == A.TALE]
@@ -186,7 +235,7 @@ class PinocchioHeuristicBot(TrustMeBot):
         out: dict[int, float] = {}
         rest = 1.0
         if tall:
-            for a, p in self._bluff_probabilities(tall, moves).items():
+            for a, p in self._bluffs(tall, moves).items():
                 out[a] = out.get(a, 0.0) + s.bluff_rate * p
             rest = 1.0 - s.bluff_rate
         if true:
@@ -194,7 +243,7 @@ class PinocchioHeuristicBot(TrustMeBot):
                 out[a] = out.get(a, 0.0) + rest / len(true)
             return _mix(out)
         if tall and s.bluff_when_stuck:
-            for a, p in self._bluff_probabilities(tall, moves).items():
+            for a, p in self._bluffs(tall, moves).items():
                 out[a] = out.get(a, 0.0) + rest * p
             return _mix(out)
         takes = [a for a, m in moves.items() if m.kind == A.TAKE]
@@ -206,68 +255,28 @@ class PinocchioHeuristicBot(TrustMeBot):
                 a = self._pick_take(takes, moves, view)
                 out[a] = out.get(a, 0.0) + rest
             return _mix(out)
+        # Only tales (or only cashing) remain possible.
         options = tall or cash or list(moves)
         for a in options:
             out[a] = out.get(a, 0.0) + rest / len(options)
         return _mix(out)
 
-    def _bluff_probabilities(self, tall: list[int], moves: dict[int, A.Move]) -> dict[int, float]:
-        """The distribution of :meth:`_pick_bluff`."""
-        if self.settings.bluff_cards == "random":
-            return {a: 1.0 / len(tall) for a in tall}
-        gap = {a: abs(moves[a].hand - moves[a].park) for a in tall}
-        target = max(gap.values()) if self.settings.bluff_cards == "big_gap" else min(gap.values())
-        best = [a for a in tall if gap[a] == target]
-        return {a: 1.0 / len(best) for a in best}
+    def _cash_gain(self, view: dict[str, Any], move: A.Move) -> int:
+        """Points a Ticket of this set or run adds to the bot's score, the chart's set bonus included."""
+        tickets = list(view["tickets"][self.player_id])
+        before = score_breakdown(tickets, self.chart)["total"]
+        tickets[move.combo.length - 1] += 1
+        return score_breakdown(tickets, self.chart)["total"] - before
 
-    # -- voting and the Coin
-
-    def _vote(self, view: dict[str, Any], legal: list[int]) -> int:
-        chance = chance_teller_holds(view, view["tale"]["park_value"], self.per_value)
-        return self.codec.trust if chance >= self.settings.trust_threshold else self.codec.distrust
-
-    def _coin_offer(self, view: dict[str, Any]) -> int:
-        tale = view["tale"]
-        mine = tale["votes"][self.player_id]
-        disagree = mine is not None and mine != tale["majority"]
-        if disagree and self.rng.random() < self.settings.coin_when_disagree:
-            return self.codec.toss
-        return self.codec.no_toss
-
-    # -- a turn
-
-    def _turn(self, view: dict[str, Any], moves: dict[int, A.Move]) -> int:
-        s = self.settings
-        cash = [a for a, m in moves.items() if m.kind == A.REPUTATION]
-        if cash:
-            best = max(moves[a].combo.length for a in cash)
-            if best >= s.cash_at or view["deck_size"] <= s.cash_before_runout:
-                return self._best_cash({a: moves[a] for a in cash}, view)
-        tales = [a for a, m in moves.items() if m.kind == A.TALE]
-        true = [a for a in tales if not moves[a].tall]
-        tall = [a for a in tales if moves[a].tall]
-        if tall and self.rng.random() < s.bluff_rate:
-            return self._pick_bluff(tall, moves)
-        if true:
-            return true[int(self.rng.integers(len(true)))]
-        if tall and s.bluff_when_stuck:
-            return self._pick_bluff(tall, moves)
-        takes = [a for a, m in moves.items() if m.kind == A.TAKE]
-        if takes:
-            return self._pick_take(takes, moves, view)
-        # Only tales (or only cashing) remain possible.
-        rest = tall or cash or list(moves)
-        return rest[int(self.rng.integers(len(rest)))]
-
-    def _best_cash(self, moves: dict[int, A.Move], view: dict[str, Any] | None = None) -> int:
-        """The largest Ticket; among equal ones keep the hand Character that best matches the Park."""
+    def _best_cash(self, moves: dict[int, A.Move], view: dict[str, Any]) -> int:
+        """The Ticket that adds most points; among equal ones keep the hand Character that best matches the Park."""
         options = [a for a, m in moves.items() if m.combo is not None]
         if not options:
             return next(iter(moves))
-        best = max(moves[a].combo.length for a in options)
-        options = [a for a in options if moves[a].combo.length == best]
-        if view is not None:
-            options.sort(key=lambda a: self._keep_value(view, moves[a].hand))
+        gain = {a: self._cash_gain(view, moves[a]) for a in options}
+        best = max(gain.values())
+        options = [a for a in options if gain[a] == best]
+        options.sort(key=lambda a: self._keep_value(view, moves[a].hand))
         return options[0]
 
     def _keep_value(self, view: dict[str, Any], played: int) -> int:
@@ -278,21 +287,18 @@ class PinocchioHeuristicBot(TrustMeBot):
         park = view["park"]
         return -sum(park.count(v) for v in hand)
 
-    def _pick_bluff(self, tall: list[int], moves: dict[int, A.Move]) -> int:
-        mode = self.settings.bluff_cards
-        if mode == "random":
-            return tall[int(self.rng.integers(len(tall)))]
+    def _bluffs(self, tall: list[int], moves: dict[int, A.Move]) -> dict[int, float]:
+        """Which tall tale, when it bluffs (``bluff_cards``)."""
+        if self.settings.bluff_cards == "random":
+            return {a: 1.0 / len(tall) for a in tall}
         gap = {a: abs(moves[a].hand - moves[a].park) for a in tall}
-        target = max(gap.values()) if mode == "big_gap" else min(gap.values())
+        target = max(gap.values()) if self.settings.bluff_cards == "big_gap" else min(gap.values())
         best = [a for a in tall if gap[a] == target]
-        return best[int(self.rng.integers(len(best)))]
+        return {a: 1.0 / len(best) for a in best}
 
     def _pick_take(self, takes: list[int], moves: dict[int, A.Move], view: dict[str, Any]) -> int:
-        mode = self.settings.park_pick
-        if mode == "random":
-            return takes[int(self.rng.integers(len(takes)))]
         rep = view["reputations"][self.player_id]
-        if mode == "high":
+        if self.settings.park_pick == "high":
             score = {a: moves[a].park for a in takes}
         else:
             score = {a: _fit(rep, moves[a].park) for a in takes}
@@ -323,6 +329,22 @@ def _fit(reputation: list[int], value: int) -> int:
     return max(best, run)
 
 
+def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
+           bluff_rate: float = PinocchioKnobs.assumed_bluff_rate) -> list[float]:
+    """The search player's belief (the game's registry ``belief`` part): how likely the teller's choice of claim is
+    in each candidate world, under the heuristic's teller model (a teller tells the truth with probability 1 - b, a
+    tall tale with probability b). Only a tale told and not yet revealed says anything; otherwise all weigh 1."""
+    view = state.player_view(player, include_events=False)
+    tale = view["tale"]
+    if tale is None or tale["player"] == player:
+        return [1.0] * len(worlds)
+    out = []
+    for world in worlds:
+        hidden = world.player_view(tale["player"], include_events=False)["tale"]["hidden_value"]
+        out.append(1.0 - bluff_rate if hidden == tale["park_value"] else bluff_rate)
+    return out
+
+
 def make_heuristic(game: pyspiel.Game, player_id: int, rng: np.random.Generator, **knobs: Any) -> PinocchioHeuristicBot:
     """Factory registered as bot ``"heuristic"`` for ``trustme_pinocchio``; unknown knobs fail naming the valid ones."""
     unknown = sorted(set(knobs) - set(KNOB_NAMES))
@@ -331,6 +353,10 @@ def make_heuristic(game: pyspiel.Game, player_id: int, rng: np.random.Generator,
                          + ", ".join(KNOB_NAMES))
     if game.get_type().short_name != SHORT_NAME:
         raise ValueError(f"the Pinocchio heuristic bot plays {SHORT_NAME}, not {game.get_type().short_name}")
+    if "trust_threshold" in knobs and knobs.get("vote", "expected_value") != "threshold":
+        # A knob that would silently do nothing is refused.
+        raise ValueError("heuristic bot knob trust_threshold applies only with vote='threshold'; allowed: add "
+                         "vote = 'threshold', or drop trust_threshold")
     return PinocchioHeuristicBot(game, player_id, rng, PinocchioKnobs(**knobs))
 
 

@@ -31,10 +31,13 @@ DEFAULTS: dict[str, Any] = {
     "runouts_to_end": 2,
     "coin_variant": False,
     "voting": "simultaneous",
-    "coin_tossers": "any",
+    "coin_tossers": "dissenters",
     "empty_deck": "skip",
     "utility": "win_loss",
 }
+
+#: Parameters that change only the scoring of a finished game (Final Scoring's chart, what returns() gives).
+SCORING_ONLY = ("chart", "utility")
 
 #: One line per parameter: what it encodes. "Assumption" marks the points the rule text leaves open.
 PARAMETERS: dict[str, str] = {
@@ -57,9 +60,11 @@ PARAMETERS: dict[str, str] = {
     "coin_variant": "The 4-Player Coin Variant (only with players=4).",
     "voting": "Assumption: 'simultaneous' (no voter sees another vote before all are cast) or 'sequential' (in turn "
     "order from the active player's left, each voter sees the earlier votes). The text allows both.",
-    "coin_tossers": "Assumption (coin variant): 'any' non-active player with an unused Coin may toss, or only "
-    "'dissenters' who voted against the majority result. The offer goes round in turn order from the active "
-    "player's left; the first toss ends the offers (one toss per turn).",
+    "coin_tossers": "Assumption (coin variant): who may toss, \"to try and change the result of the majority if "
+    "they do not agree with the outcome\": only 'dissenters' (voted against the majority result; the default, the "
+    "text's reading) or 'any' non-active player with an unused Coin. The offer goes round in turn order from the "
+    "active player's left and the first toss ends the offers (\"only one player may choose to toss the Coin per "
+    "turn\"), so the left neighbour has first call on a once-per-game resource.",
     "empty_deck": "Assumption: a draw or Park refill needed while the deck is empty. 'skip': it does not happen "
     "(the Park may stay empty until the deck is refilled; a player without a card passes). 'reshuffle': the discard "
     "pile is shuffled into a new deck at once to make it. Either way a draw that empties the deck, or finds it "
@@ -104,6 +109,24 @@ FIXED_ASSUMPTIONS: tuple[dict[str, str], ...] = (
         "Tickets each player holds are public information.",
     },
     {
+        "parameter": "reputation_needs_a_ticket",
+        "value": "not offered",
+        "text": "'Gain exactly 1 Ticket of a value equal to the number of Characters you are discarding': Use "
+        "Reputation is not offered for a set or run whose Ticket stack is empty (it would gain nothing).",
+    },
+    {
+        "parameter": "deck_runs_out",
+        "value": "last card drawn",
+        "text": "'When the Character deck runs out of Characters': the deck runs out when its last Character is "
+        "drawn (into a hand or the Park), not when a later draw finds it empty.",
+    },
+    {
+        "parameter": "voting_fixed",
+        "value": "whole game",
+        "text": "Players 'decide if they want to declare together or one by one' for each tale; the voting mode "
+        "(the voting parameter) is fixed for a whole game instead.",
+    },
+    {
         "parameter": "discard_pile_known",
         "value": "known",
         "text": "'Players may not check the discard pile', but every discarded Character was seen face-up, so a "
@@ -121,6 +144,20 @@ FIXED_ASSUMPTIONS: tuple[dict[str, str], ...] = (
 CHARACTER_NAMES = ("Pinocchio", "The Cat & The Fox", "The Doctors", "The Judge", "Mangiafuoco", "The Fairy")
 #: Ticket names from Components, by value.
 TICKET_NAMES = ("Cotton Candy", "Kite", "Puppet Show", "Merry-Go-Round", "Ferris Wheel", "Roller Coaster")
+
+
+def ticket_for_tale(stacks_left: Sequence[int], difference: int) -> int:
+    """The Ticket a trusted tall tale of card difference ``difference`` gains: "a Ticket equal to the difference
+    ... If there are no Tickets of this value remaining, take a Ticket with the next lower value"; 0 when no lower
+    value is left either (the tale still succeeds, without a Ticket: the ``tall_tale_no_ticket`` assumption).
+
+    >>> ticket_for_tale([1, 0, 2], 2), ticket_for_tale([0, 0, 2], 2)
+    (1, 0)
+    """
+    for value in range(difference, 0, -1):
+        if stacks_left[value - 1] > 0:
+            return value
+    return 0
 
 
 def score_breakdown(tickets_per_value: Sequence[int], chart: Sequence[int]) -> dict[str, int]:

@@ -28,6 +28,7 @@ import pandas as pd
 import pyspiel
 
 from trustme_analysis.games.pinocchio import actions as A
+from trustme_analysis.games.pinocchio.rules import ticket_for_tale
 from trustme_analysis.solve.strategy import DecisionPoint
 
 SHORT_NAME = "trustme_pinocchio"
@@ -35,15 +36,6 @@ SHORT_NAME = "trustme_pinocchio"
 
 def _ratio(num: float, den: float) -> float:
     return num / den if den > 0 else float("nan")
-
-
-def ticket_at_stake(stacks_left: list[int], difference: int) -> int:
-    """The Ticket a trusted tall tale of card difference ``difference`` gains: that value, else the next lower value
-    with Tickets left; 0 when none is left (the tale still succeeds, without a Ticket)."""
-    for value in range(difference, 0, -1):
-        if stacks_left[value - 1] > 0:
-            return value
-    return 0
 
 
 def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str, pd.DataFrame]:
@@ -83,7 +75,7 @@ def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str,
         row["take"] += w * take_p
         stacks = dp.state.player_view(dp.player, include_events=False)["stacks_left"]
         for table, key_of in ((by_diff, lambda m: abs(m.hand - m.park)),
-                              (by_ticket, lambda m: ticket_at_stake(stacks, abs(m.hand - m.park)))):
+                              (by_ticket, lambda m: ticket_for_tale(stacks, abs(m.hand - m.park)))):
             available = defaultdict(float)
             for p, m in zip(probs, moves):
                 if m.tall:

@@ -1,0 +1,115 @@
+"""How competent are the players? Every probe and the search player against the heuristic line-up, per game and player
+count, and the search player's seconds per decision.
+
+Usage::
+
+    python benchmarks/players.py [--games 400] [--search-games 60] [--budget 400] [--only pinocchio2,...]
+
+Each row: a challenger in one seat (seats rotating), the heuristic bots in the others; the challenger's win rate with
+its 95% Wilson interval against the fair share. The heuristic is "trustworthy" when no probe beats it by more than 10
+points; the search player is "competent" when its lower bound is above the fair share. The games are played through
+the sweep machinery (a spec's ``[trust]`` table), so this is what a report's "Can these players be trusted?" page
+shows. Seconds per decision are measured on the search player's own decisions in the same run (they depend on the
+machine's load; compare them only within one run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+
+import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis import results
+from trustme_analysis.players import make_bot
+from trustme_analysis.players.play import sample_chance
+from trustme_analysis.sweep.runner import run_sweep
+from trustme_analysis.sweep.spec import parse_spec
+
+GAMES = {
+    "pinocchio2": ("trustme_pinocchio", {"players": 2}),
+    "pinocchio3": ("trustme_pinocchio", {"players": 3}),
+    "pinocchio4": ("trustme_pinocchio", {"players": 4}),
+    "liar2": ("trustme_liar", {"players": 2}),
+    "liar4": ("trustme_liar", {"players": 4}),
+    "board1981_2": ("trustme_1981", {"players": 2}),
+}
+
+
+def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, seed: int = 0) -> float:
+    """Mean seconds of the search player's decisions at positions of heuristic self-play."""
+    game = pyspiel.load_game(game_string)
+    rng = np.random.default_rng(seed)
+    heuristic = [make_bot(game, "heuristic", p, rng) for p in range(game.num_players())]
+    state = game.new_initial_state()
+    spent, made = 0.0, 0
+    while made < decisions:
+        if state.is_terminal():
+            state = game.new_initial_state()
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        p = state.current_player()
+        if len(state.legal_actions()) > 1:
+            bot = make_bot(game, "search", p, rng, budget=budget)
+            start = time.perf_counter()
+            bot.step(state)
+            spent += time.perf_counter() - start
+            made += 1
+        state.apply_action(heuristic[p].step(state))
+    return spent / made
+
+
+def trust_rows(name: str, game: str, params: dict, games: int, search_games: int, budget: int, workers: int,
+               out: Path) -> list[dict]:
+    """The trust table of the heuristic line-up of one game (probes with ``games``, search with ``search_games``)."""
+    rows = []
+    for label, trust in (("probes", {"games": games, "search": False}),
+                         ("search", {"games": search_games, "probes": [], "search": {"budget": budget}})):
+        try:
+            spec = parse_spec({"title": f"players benchmark {name}", "game": game, "params": params, "games": 1,
+                               "seed": 7, "lineups": {"heuristic": {"seats": ["heuristic"]}}, "trust": trust})
+            folder = out / f"{name}-{label}"
+            run_sweep(spec, workers=workers, out=folder, report=False, quiet=True)
+        except Exception as exc:  # noqa: BLE001  (a benchmark reports what failed and goes on)
+            print(f"{name:12s} {label}: not measured ({type(exc).__name__}: {exc})")
+            continue
+        rows += results.load(folder)["trust"].to_dict("records")
+    return rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400, help="games per probe (seats rotate)")
+    parser.add_argument("--search-games", type=int, default=60, help="games of the search player")
+    parser.add_argument("--budget", type=int, default=400, help="the search player's rollouts per decision")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--only", default="", help="comma-separated keys of " + ", ".join(GAMES))
+    args = parser.parse_args(argv)
+    keys = [k for k in args.only.split(",") if k] or list(GAMES)
+    print(f"{'game':12s} {'challenger':26s} {'games':>6s} {'win rate [95%]':>20s} {'fair':>5s} {'s/decision':>10s}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for key in keys:
+            game, params = GAMES[key]
+            string = str(pyspiel.load_game(game, params))
+            try:
+                secs = seconds_per_decision(string, args.budget)
+            except ValueError as exc:  # no search player for this game yet
+                print(f"{key:12s} search player unavailable: {exc}")
+                secs = float("nan")
+            rows = trust_rows(key, game, params, args.games, args.search_games, args.budget, args.workers, Path(tmp))
+            for r in rows:
+                interval = f"{100 * r['win_rate']:.0f}% [{100 * r['low']:.0f}, {100 * r['high']:.0f}]"
+                timing = f"{secs:.3f}" if r["challenger"] == "search player" else ""
+                print(f"{key:12s} {r['challenger']:26s} {r['games']:6d} {interval:>20s} {100 * r['fair']:4.0f}% "
+                      f"{timing:>10s}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,284 @@
+"""The compiled Liar kernel is the engine: lock-step replays of kernel games through pyspiel (>= 1,000 games across
+player counts and reduced variants, every parameter moved somewhere), exact uniform sampling of plays without listing
+them, chance drawn by the engine's probabilities, determinism, rollouts against an exact expectation."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from scipy import stats
+
+import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.games.liar import kernel_core
+from trustme_analysis.games.liar.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
+from trustme_analysis.games.liar.kernel_records import COLUMNS
+from trustme_analysis.games.liar.kernel_verify import Mismatch, replay, verify
+from trustme_analysis.games.liar.records import records
+from trustme_analysis.games.liar.variants import TINY_VARIANTS
+
+# (game string, games): reduced variants carry most of the count; every parameter of the engine is moved somewhere.
+REPLAYED = [
+    *((game_string, 100) for game_string in TINY_VARIANTS.values()),
+    ("trustme_liar(players=2,values=2,copies=2,max_play=2)", 100),  # hands often empty after the discards
+    ("trustme_liar(players=3,values=5,copies=3,max_play=3,mode=trustme)", 100),
+    ("trustme_liar(players=5,values=7,copies=2,max_play=2,first_player=3,last_cards=until_covered)", 100),
+    (
+        "trustme_liar(players=6,values=4,copies=3,max_play=5,announce_gone=forbidden,false_card_accepted=round_end,"
+        "mode=trustme,utility=rank)",
+        100,
+    ),
+    (
+        "trustme_liar(players=4,values=5,copies=5,max_play=6,mode=trustme,utility=difference,points_going_out=-7,"
+        "points_card_in_hand=3,points_false_card=-2,points_unmasked=0,points_wrongly_accused=1000,max_turns=15)",
+        100,
+    ),
+    ("trustme_liar(players=3,values=1,copies=3,rapide=True)", 50),
+    ("trustme_liar(players=5,values=6,copies=8,max_play=6,announce_gone=forbidden,last_cards=until_covered)", 60),
+    ("trustme_liar(players=4,values=8,mode=trustme,utility=points)", 60),
+    ("trustme_liar(players=3,values=4,copies=2,max_play=4,mode=trustme,false_card_accepted=round_end)", 100),
+    # The 52-card deck: thousands of legal plays per step to list on both sides, so fewer games.
+    ("trustme_liar(players=2)", 15),
+    ("trustme_liar(players=4)", 10),
+    ("trustme_liar(players=6,mode=trustme)", 10),
+    ("trustme_liar(players=2,mode=trustme,last_cards=until_covered,announce_gone=forbidden)", 10),
+    # The largest deck and plays the engine accepts (230,229 multisets): action ids in the millions.
+    ("trustme_liar(players=2,values=20,copies=8,max_play=6)", 2),
+]
+
+
+def test_the_suite_replays_at_least_a_thousand_games():
+    assert sum(count for _, count in REPLAYED) >= 1000
+
+
+@pytest.mark.parametrize("game_string, count", REPLAYED)
+def test_kernel_games_replay_identically_through_the_engine(game_string, count):
+    game = pyspiel.load_game(game_string)
+    games, steps = verify(game, np.arange(1000, 1000 + count, dtype=np.uint64))
+    assert games == count and steps >= count * game.config.values  # the deal at least
+
+
+def test_replay_catches_a_wrong_record():
+    game = pyspiel.load_game(TINY_VARIANTS["tiny"])
+    kernel = Kernel(game)
+    recs = kernel.play_random(np.arange(3, dtype=np.uint64), histories=True)
+    replay(game, kernel, recs, 0)
+    recs.columns["calls"][0, 0] += 1
+    with pytest.raises(Mismatch, match="records differ"):
+        replay(game, kernel, recs, 0)
+
+
+def test_the_games_cover_every_ending_and_action():
+    game = pyspiel.load_game("trustme_liar(players=2,values=2,copies=2,max_play=2,max_turns=8)")
+    recs = Kernel(game).play_random(np.arange(2000, dtype=np.uint64))
+    assert set(recs.columns["end_trigger"][:, 0]) == {"out", "setup", "turn_cap"}
+    for name in ("calls_won", "calls_lost", "passes", "burns", "last_cards_held", "last_cards_caught"):
+        assert recs.columns[name].sum() > 0, name
+
+
+def test_records_have_the_engine_columns_in_order():
+    game = pyspiel.load_game("trustme_liar(players=3,values=4)")
+    recs = Kernel(game).play_random(np.arange(5, dtype=np.uint64))
+    rows = recs.to_rows()
+    assert len(rows) == 15 and list(rows[0]) == list(COLUMNS)
+    assert recs.columns["plays_by_size"].shape == (5, 3, game.config.max_play)
+
+
+# ------------------------------------------------------------------------------------------------ sampling
+
+
+def _dealt(game_string: str, seed: int):
+    game = pyspiel.load_game(game_string)
+    kernel = Kernel(game)
+    state = kernel.new_state(seed)
+    engine = game.new_initial_state()
+    for action in state.history():
+        engine.apply_action(action)
+    return game, kernel, state, engine
+
+
+def _positions(kernel: Kernel, seeds) -> list:
+    """Every player position of a few kernel games."""
+    out = []
+    recs = kernel.play_random(np.asarray(seeds, dtype=np.uint64), histories=True)
+    for g in range(recs.games):
+        state = kernel.new_state()
+        for action in recs.history(g):
+            if state.current_player() >= 0:
+                out.append(state.clone())
+            state.apply_action(action)
+    return out
+
+
+@pytest.mark.parametrize(
+    "game_string",
+    ["trustme_liar(players=2)", "trustme_liar(players=4,values=6,copies=3,max_play=3,announce_gone=forbidden)"],
+)
+def test_the_rth_sampled_action_is_the_rth_legal_action(game_string):
+    # The sampler maps a uniform r to the r-th legal action in the engine's order without listing them: checked
+    # here for every r at every position of a few games (full-deck starters hold ~1,000-14,000 legal plays).
+    kernel = Kernel(pyspiel.load_game(game_string))
+    positions = _positions(kernel, range(4))
+    assert len(positions) > 20
+    for state in positions:
+        legal = state.legal_actions()
+        picked = [int(kernel_core.nth_legal(kernel.cfg, kernel.tab, state.array, r)) for r in range(len(legal))]
+        assert picked == legal
+
+
+def test_sampled_plays_are_uniform_chi_square():
+    # A starter on a small deck: every legal play equally likely (fixed seed, so the test is deterministic).
+    game, kernel, state, engine = _dealt("trustme_liar(players=2,values=8,copies=3,max_play=3)", seed=11)
+    legal = engine.legal_actions()
+    assert 50 < len(legal) < 2000 and state.legal_actions() == legal
+    draws = kernel.sample_actions(state, 400 * len(legal), seed=3)
+    assert set(draws.tolist()) <= set(legal)
+    observed = np.array([np.count_nonzero(draws == a) for a in legal])
+    assert observed.sum() == len(draws)
+    assert stats.chisquare(observed).pvalue > 1e-3
+
+
+def test_a_responders_liar_and_pass_are_as_likely_as_each_play():
+    game, kernel, state, engine = _dealt("trustme_liar(players=2,values=8,copies=3,max_play=3)", seed=11)
+    first = engine.legal_actions()[0]
+    state.apply_action(first)
+    engine.apply_action(first)
+    legal = engine.legal_actions()
+    assert legal[:2] == [0, 1]
+    draws = kernel.sample_actions(state, 2000 * len(legal), seed=4)
+    observed = np.array([np.count_nonzero(draws == a) for a in legal])
+    assert observed.sum() == len(draws) and stats.chisquare(observed).pvalue > 1e-3
+
+
+def test_chance_is_drawn_with_the_engine_probabilities():
+    game = pyspiel.load_game("trustme_liar(players=3,values=8,copies=4)")
+    kernel = Kernel(game)
+    state = kernel.new_state()
+    for _ in range(2):  # two values dealt, unevenly, so the seats' room differs
+        state.apply_action(state.chance_outcomes()[1][0])
+    outcomes = state.chance_outcomes()
+    assert len(outcomes) > 5
+    draws = kernel.sample_actions(state, 200_000, seed=9)
+    ids = [a for a, _ in outcomes]
+    observed = np.array([np.count_nonzero(draws == a) for a in ids])
+    assert observed.sum() == len(draws)
+    expected = np.array([p for _, p in outcomes]) * len(draws)
+    assert stats.chisquare(observed, expected).pvalue > 1e-3
+
+
+# ------------------------------------------------------------------------------------------------ determinism
+
+
+def test_a_game_depends_only_on_its_seed():
+    kernel = Kernel(pyspiel.load_game("trustme_liar(players=4,values=6)"))
+    seeds = np.array([7, 2**64 - 1, 0, 123456789], dtype=np.uint64)
+    batch = kernel.play_random(seeds, histories=True)
+    again = kernel.play_random(seeds[::-1], histories=True)
+    for g, seed in enumerate(seeds):
+        alone = kernel.play_random(np.array([seed], dtype=np.uint64), histories=True)
+        assert alone.history(0) == batch.history(g) == again.history(len(seeds) - 1 - g)
+        assert alone.to_rows() == batch.to_rows(range(g, g + 1))
+        dealt = kernel.new_state(int(seed)).history()
+        assert dealt == batch.history(g)[: len(dealt)] and len(dealt) == 6
+    assert batch.history(0) != batch.history(2)
+
+
+def test_histories_are_only_kept_on_request():
+    kernel = Kernel(pyspiel.load_game("trustme_liar(players=2,values=4)"))
+    recs = kernel.play_random(np.arange(4, dtype=np.uint64))
+    assert recs.histories is None
+    with pytest.raises(ValueError, match="histories"):
+        recs.history(0)
+
+
+# ------------------------------------------------------------------------------------------------ the state
+
+
+def test_kernel_state_clone_is_independent_and_illegal_actions_are_refused():
+    kernel = Kernel(pyspiel.load_game("trustme_liar(players=2,values=4,copies=2)"))
+    state = kernel.new_state(5)
+    assert state.current_player() == 0 and state.is_chance_node() is False and state.is_terminal() is False
+    copy = state.clone()
+    copy.apply_action(copy.legal_actions()[0])
+    assert copy.history() != state.history() and state.current_player() == 0
+    for bad in (0, 1, 2, 10**6, -3):  # no liar, pass or burn for a starter; not an action
+        with pytest.raises(ValueError, match="not legal"):
+            state.apply_action(bad)
+    assert state.returns() == [0.0, 0.0]
+    fresh = kernel.new_state()
+    assert fresh.is_chance_node() and fresh.current_player() == pyspiel.PlayerId.CHANCE
+    with pytest.raises(ValueError, match="not legal"):
+        fresh.apply_action(len(fresh.chance_outcomes()) + 50)
+
+
+def _exact_moments(state) -> tuple[np.ndarray, np.ndarray]:
+    """E[returns] and E[returns^2] under uniform-random seats and chance by probability (pyspiel, whole tree)."""
+    if state.is_terminal():
+        r = np.array(state.returns())
+        return r, r * r
+    if state.is_chance_node():
+        branches = state.chance_outcomes()
+    else:
+        legal = state.legal_actions()
+        branches = [(a, 1 / len(legal)) for a in legal]
+    mean = second = 0.0
+    for action, p in branches:
+        m, s = _exact_moments(state.child(action))
+        mean, second = mean + p * m, second + p * s
+    return mean, second
+
+
+def test_rollouts_estimate_the_exact_expected_returns():
+    game_string = TINY_VARIANTS["tiny_trustme"]
+    game, kernel, state, engine = _dealt(game_string, seed=21)
+    mean, second = _exact_moments(engine)
+    n = 100_000
+    estimate = kernel.rollouts(state, n, seed=5)
+    sd = np.sqrt((second - mean**2) / n)
+    assert np.all(np.abs(estimate - mean) <= 5 * sd + 1e-12), (estimate, mean, sd)
+    assert np.array_equal(kernel.rollouts(state, 1000, seed=6), kernel.rollouts(state, 1000, seed=6))
+    assert kernel.rollouts(state, 10, seed=6).shape == (2,)
+
+
+def test_rollouts_from_a_finished_game_give_its_returns():
+    game = pyspiel.load_game(TINY_VARIANTS["tiny"])
+    kernel = Kernel(game)
+    recs = kernel.play_random(np.array([3], dtype=np.uint64), histories=True)
+    state = kernel.new_state()
+    for action in recs.history(0):
+        state.apply_action(action)
+    assert state.is_terminal()
+    assert kernel.rollouts(state, 5, seed=1).tolist() == state.returns() == recs.returns[0].tolist()
+
+
+# ------------------------------------------------------------------------------------------------ support
+
+
+def test_kernel_supports_liar_with_random_seats_only():
+    liar = pyspiel.load_game("trustme_liar")
+    assert kernel_supports(liar) is None
+    assert "heuristic" in kernel_supports(liar, ("random", "heuristic"))
+    other = pyspiel.load_game("trustme_pinocchio(players=2)")
+    assert "trustme_liar" in kernel_supports(other)
+    with pytest.raises(ValueError, match="trustme_liar"):
+        Kernel(other)
+
+
+def test_benchmark_variants_are_liar_games_with_the_full_deck_at_2_4_6_players():
+    games = [pyspiel.load_game(s) for s in BENCHMARK_VARIANTS.values()]
+    assert all(kernel_supports(g) is None for g in games)
+    full = {g.config.players for g in games if g.config.deck_size == 52}
+    assert {2, 4, 6} <= full and any(g.config.deck_size < 52 for g in games)
+
+
+def test_records_of_a_kernel_game_equal_the_engines_for_a_scripted_turn_cap():
+    # A one-turn cap: the game stops after the starter's first play, which counts as accepted.
+    game = pyspiel.load_game("trustme_liar(players=2,values=6,mode=trustme,max_turns=1)")
+    kernel = Kernel(game)
+    recs = kernel.play_random(np.arange(20, dtype=np.uint64), histories=True)
+    assert set(recs.columns["end_trigger"][:, 0]) <= {"turn_cap", "setup"}
+    for g in range(recs.games):
+        state = game.new_initial_state()
+        for action in recs.history(g):
+            state.apply_action(action)
+        assert records(game, state) == recs.to_rows(range(g, g + 1))

@@ -1,0 +1,130 @@
+"""Columnar records of kernel-played ``trustme_liar`` games: the columns of :mod:`trustme_analysis.games.liar.records`, one array each.
+
+:meth:`KernelRecords.to_rows` gives exactly what :func:`trustme_analysis.games.liar.records.records` returns for the
+same finished games (same keys in the same order, equal values and Python types), which the kernel tests check.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from trustme_analysis.games.liar.kernel_core import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
+
+#: Record columns in the order ``records.records_from_snapshot`` builds a row.
+COLUMNS = (
+    "players", "mode", "max_play", "dealt", "start_hand", "cards_left", "rank", "win", "winner", "top_shared",
+    "went_out", "points", "points_going_out", "points_cards_in_hand", "points_false_cards", "points_unmasked",
+    "points_wrongly_accused", "points_rank", "points_win", "turns", "end_trigger", "completed", *REC_FIELDS,
+    *SIZE_FIELDS, "score_trace",
+)
+
+
+@dataclass
+class KernelRecords:
+    """Record fields of ``games`` finished games, every seat.
+
+    Attributes:
+        seeds: the seed of each game (uint64, shape ``(games,)``).
+        columns: every column but ``score_trace``, shape ``(games, players)`` (per-size lists:
+            ``(games, players, max_play)``).
+        trace: the ``score_trace`` values of all games, flat: game ``g``'s are ``trace[trace_offsets[g]:
+            trace_offsets[g + 1]]``, turn-major (all seats after turn 1, then after turn 2, ...).
+        trace_offsets: shape ``(games + 1,)``.
+        returns: each seat's utility (the engine's ``returns()``), shape ``(games, players)``.
+        histories: with ``histories=True``, every action (deal included) flat, sliced like ``trace`` by
+            ``history_offsets``; else None.
+    """
+
+    seeds: np.ndarray
+    columns: dict[str, np.ndarray]
+    trace: np.ndarray
+    trace_offsets: np.ndarray
+    returns: np.ndarray
+    histories: np.ndarray | None
+    history_offsets: np.ndarray | None
+
+    @property
+    def games(self) -> int:
+        """Number of games."""
+        return len(self.seeds)
+
+    @property
+    def players(self) -> int:
+        """Seats per game."""
+        return self.returns.shape[1]
+
+    def history(self, game: int) -> list[int]:
+        """The action sequence of game ``game`` (chance included); needs ``histories=True``."""
+        if self.histories is None:
+            raise ValueError("no histories: call play_random(..., histories=True)")
+        return self.histories[self.history_offsets[game] : self.history_offsets[game + 1]].tolist()
+
+    def score_trace(self, game: int, seat: int) -> list[int]:
+        """``score_trace`` of one seat of one game."""
+        n = self.players
+        return self.trace[self.trace_offsets[game] + seat : self.trace_offsets[game + 1] : n].tolist()
+
+    def to_rows(self, games: range | None = None) -> list[dict[str, Any]]:
+        """One dict per seat per game (game-major), as ``records.records`` gives for each game."""
+        games = range(self.games) if games is None else games
+        n = self.players
+        lists = {
+            name: self.columns[name][games.start : games.stop : games.step].tolist()
+            for name in COLUMNS
+            if name != "score_trace"
+        }
+        rows = []
+        for i, g in enumerate(games):
+            for p in range(n):
+                row = {name: lists[name][i][p] for name in lists}
+                row["score_trace"] = self.score_trace(g, p)
+                rows.append({name: row[name] for name in COLUMNS})
+        return rows
+
+
+def build_records(config, seeds, raw, histories: bool) -> KernelRecords:
+    """Columns from the arrays of :func:`.kernel_core.play_random` (booleans and winners derived here)."""
+    (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
+    games, n = returns.shape
+    cols: dict[str, np.ndarray] = {}
+
+    def per_game(values: np.ndarray) -> np.ndarray:
+        return np.repeat(values[:, None], n, axis=1)
+
+    cols["players"] = np.full((games, n), n, dtype=np.int64)
+    cols["mode"] = np.full((games, n), config.mode)
+    cols["max_play"] = np.full((games, n), config.max_play, dtype=np.int64)
+    for j, name in enumerate(SEAT_INTS):
+        cols[name] = seat_ints[:, :, j]
+    cols["went_out"] = cols["went_out"].astype(bool)
+    rank = seat_floats[:, :, 0]
+    points_rank = seat_floats[:, :, 1]
+    cols["rank"] = rank
+    win = rank == rank.min(axis=1, keepdims=True)
+    sole = win.sum(axis=1) == 1
+    cols["win"] = win
+    cols["winner"] = per_game(np.where(sole, win.argmax(axis=1), -1))
+    cols["top_shared"] = per_game(~sole)
+    cols["points_rank"] = points_rank
+    cols["points_win"] = points_rank == points_rank.min(axis=1, keepdims=True)
+    cols["turns"] = per_game(game_ints[:, 0])
+    end = np.asarray(END_NAMES)[game_ints[:, 1]]
+    cols["end_trigger"] = per_game(end)
+    cols["completed"] = per_game(end != "turn_cap")
+    base = len(SEAT_INTS)
+    for j, name in enumerate(REC_FIELDS):
+        cols[name] = seat_ints[:, :, base + j]
+    for j, name in enumerate(SIZE_FIELDS):
+        cols[name] = by_size[:, :, j, :]
+    return KernelRecords(
+        seeds=np.asarray(seeds, dtype=np.uint64),
+        columns=cols,
+        trace=trace,
+        trace_offsets=trace_offsets,
+        returns=returns,
+        histories=hist if histories else None,
+        history_offsets=hist_offsets if histories else None,
+    )
