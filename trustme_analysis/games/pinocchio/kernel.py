@@ -49,6 +49,9 @@ BENCHMARK_VARIANTS: dict[str, str] = {
                               "empty_deck=reshuffle,utility=score,runouts_to_end=3)",
 }
 
+#: Variants of the rollout figure in ``benchmarks/kernels.py``.
+BENCHMARK_ROLLOUTS = ("pinocchio 2p", "pinocchio 3p", "pinocchio 4p")
+
 # Largest working buffers of one batch of play_random (traces and histories), in bytes: keeps memory flat.
 _BATCH_BYTES = 32 * 2**20
 _MAX_BATCH = 4096
@@ -424,6 +427,23 @@ def _records_chart(game: pyspiel.Game) -> str | _RecordsError:
         return _RecordsError(str(e))
 
 
+def benchmark_rollout_position(kernel: Kernel, seed: int = 3, turn: int = 6) -> tuple[KernelState, int, list[int]]:
+    """A day-1 position for rollout figures: the turn's action of the first turn ``>= turn`` of a random game.
+
+    Returns the state, the seat to act (the viewer whose unseen Characters a search player would resample) and the
+    actions leading there.
+    """
+    played = kernel.play_random(np.array([seed], dtype=np.uint64), histories=True)
+    state = kernel.new_state()
+    for a in played.history(0):
+        if int(state.s[K.TURN]) >= turn and int(state.s[K.PHASE]) == K.ACTION:
+            break
+        state.apply_action(a)
+    if state.is_terminal() or int(state.s[K.RUNOUTS]):
+        raise ValueError(f"seed {seed} gives no day-1 position at turn {turn}")
+    return state, state.current_player(), state.history()
+
+
 def timed_kernel(game: pyspiel.Game) -> tuple[Kernel, float]:
     """A Kernel with everything compiled (or loaded from numba's cache), and the seconds that took."""
     start = time.perf_counter()
@@ -437,5 +457,5 @@ def timed_kernel(game: pyspiel.Game) -> tuple[Kernel, float]:
     return kernel, time.perf_counter() - start
 
 
-__all__ = ["BENCHMARK_VARIANTS", "Kernel", "KernelState", "RandomGames", "SUPPORTED_SEAT_KINDS", "kernel_supports",
-           "max_turns", "rules_array", "timed_kernel"]
+__all__ = ["BENCHMARK_ROLLOUTS", "BENCHMARK_VARIANTS", "Kernel", "KernelState", "RandomGames", "SUPPORTED_SEAT_KINDS", "kernel_supports",
+           "max_turns", "benchmark_rollout_position", "rules_array", "timed_kernel"]

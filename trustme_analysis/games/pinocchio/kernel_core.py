@@ -33,6 +33,8 @@ from numba import njit
 #: than half of the play loop's time when measured with ``perf``. ``_nrt`` is a numba option named as private; if a
 #: numba release drops it, this line fails at import, which the tests show at once.
 compiled = njit(cache=True, _nrt=False)
+#: The same, and inlined into each compiled caller (the per-step functions of the play loop).
+inlined = njit(cache=True, _nrt=False, inline="always")
 
 MAXV = 9  # Character values (rules: 1 to 9)
 MAXP = 4  # players
@@ -134,7 +136,7 @@ _TWO32 = np.uint64(1 << 32)
 # ====================================================================== random numbers
 
 
-@compiled
+@inlined
 def next_u64(rng):
     """The next SplitMix64 output; ``rng`` is a one-element uint64 array holding the generator's state."""
     z = rng[0] + _GOLDEN
@@ -144,7 +146,7 @@ def next_u64(rng):
     return z ^ (z >> _S31)
 
 
-@compiled
+@inlined
 def below(rng, n):
     """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``, exactly.
 
@@ -189,7 +191,7 @@ def init_state(s, R):
     s[LAST_EMPTIED] = -1
 
 
-@compiled
+@inlined
 def is_chance_phase(ph):
     return (ph == DEAL_PARK or ph == DEAL_HAND or ph == DRAW or ph == VOTE_COIN or ph == COIN_TOSS or ph == REFILL
             or ph == TIE_BREAK)
@@ -206,7 +208,7 @@ def current_player(s):
     return s[ACTOR]
 
 
-@compiled
+@inlined
 def usable_combos(s, R, out):
     """The active player's usable discard combos (whose Ticket stack is not empty), ascending; returns the count."""
     V = R[R_VALUES]
@@ -293,7 +295,7 @@ def legal_actions(s, R, out, cbuf):
     return 0
 
 
-@compiled
+@inlined
 def sample_chance(s, rng):
     """A chance outcome drawn with the engine's probabilities (a Character by its count in the deck, a fair Coin,
     the tie-break Coin uniform over the tied seats)."""
@@ -371,7 +373,7 @@ def gain_ticket(s, R, p, requested, route, exact):
         s[TALL_LOWER + p] += 1
 
 
-@compiled
+@inlined
 def stacks_end_reached(s, R):
     empty = 0
     for v in range(R[R_VALUES]):
@@ -448,7 +450,7 @@ GO_NONE, GO_HAND_DEAL, GO_BEGIN_TURN, GO_ENTER_DRAW, GO_CONTINUE_REFILL, GO_END_
     GO_START_OFFERS, GO_RESOLVE_TALE = range(10)
 
 
-@compiled
+@inlined
 def note_runout(s):
     """The deck ran out during this turn (counted once per turn)."""
     if not s[RAN_OUT]:
@@ -456,7 +458,7 @@ def note_runout(s):
         s[RUNOUTS] += 1
 
 
-@compiled
+@inlined
 def deck_ready(s, R):
     """Whether a draw can happen now; handles a draw needed while the deck is empty (``empty_deck``)."""
     if s[DECK_TOTAL]:
@@ -476,7 +478,7 @@ def deck_ready(s, R):
     return False
 
 
-@compiled
+@inlined
 def park_empty(s, R):
     for v in range(R[R_VALUES]):
         if s[PARK + v]:
@@ -508,7 +510,7 @@ def any_usable_combo(s, R):
     return False
 
 
-@compiled
+@inlined
 def discard_combo(s, R, p, c):
     """Discard combo ``c`` from seat ``p``'s Reputation to the discard pile; returns its size (the Ticket value)."""
     start = R[R_COMBO_START + c]
@@ -524,7 +526,7 @@ def discard_combo(s, R, p, c):
     return length
 
 
-@compiled
+@inlined
 def advance(s, R, go, arg, trace):
     """Run the engine's steps from continuation ``go`` until play waits for a decision or a chance outcome."""
     n = R[R_PLAYERS]
@@ -630,7 +632,7 @@ def advance(s, R, go, arg, trace):
     return 0
 
 
-@compiled
+@inlined
 def resolve_tale(s, R):
     """The engine's ``_resolve_tale`` up to its last step, which it returns as a continuation."""
     p = s[ACTIVE]
@@ -806,7 +808,7 @@ def scratch_size(R):
     return R[R_NUM_ACTIONS] + MAXC + 2 * MAXV
 
 
-@compiled
+@inlined
 def random_action(s, R, rng, buf):
     """``legal[below(rng, len(legal))]`` for the list :func:`legal_actions` would give, mostly without listing it.
 
