@@ -11,10 +11,14 @@ search players use):
   compiled code and returns an object with ``len()``, ``history(g)`` (every action of game ``g``, chance outcomes
   included) and ``to_rows(g)`` (game ``g``'s records, as the game's records function gives them);
 - ``BENCHMARK_VARIANTS: dict[str, str]``: label -> game string, the variants measured and verified here;
-- optionally ``benchmark_rollout_position(kernel) -> (state, viewer)`` and ``Kernel.rollouts(state, n, seed,
-  viewer=...)``: the position and playouts of the rollout figure.
+- optionally ``Kernel.warm_up()`` (compile or load every entry point); ``benchmark_rollout_position(kernel) ->
+  (state, viewer, history)``, ``BENCHMARK_ROLLOUTS`` (labels) and ``Kernel.rollouts(state, n, seed, viewer=...)``:
+  the position and playouts of the rollout figure; ``Kernel.iter_random`` (batches) for the memory figure;
+  ``Kernel.new_state()`` (a state with the pyspiel API) for the lock-step comparison in ``--verify``.
 
-Figures, each the fastest of ``--repeat`` alternating rounds (the machines are shared and noisy; compare ratios):
+Figures, each the fastest of ``--repeat`` alternating rounds, timed in CPU seconds of this process (``--clock
+wall`` for wall-clock time): the machines are shared and often loaded, and CPU time leaves out the time other
+processes hold the cores (not their effect on caches, so compare ratios, measured side by side):
 
 - **pyspiel games/s**: uniformly random games through the pyspiel API (``benchmarks/playouts.py``'s loop), one core.
 - **kernel games/s**: ``play_random`` on batches of seeds, records included (its columns), one core.
@@ -49,6 +53,9 @@ from playouts import random_playouts  # noqa: E402  (the pyspiel reference loop,
 GOAL_RATIO = 100.0
 GOAL_ROLLOUTS = 100_000.0
 
+#: The clock of every figure (set from ``--clock``).
+clock = time.process_time
+
 
 def kernel_modules(only: list[str] | None = None) -> dict[str, Any]:
     """Short name -> kernel module, for every registered game whose package has one (one per package)."""
@@ -77,12 +84,12 @@ def kernel_games_per_second(kernel: Any, seconds: float, first_seed: int) -> flo
     batch = 2_000
     games = 0
     seed = first_seed
-    start = time.perf_counter()
+    start = clock()
     while True:
         kernel.play_random(np.arange(seed, seed + batch, dtype=np.uint64))
         games += batch
         seed += batch
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return games / elapsed
         batch = min(200_000, max(batch, int(games / elapsed * 0.5)))
@@ -92,8 +99,8 @@ def pyspiel_rollouts_per_second(state: pyspiel.State, seconds: float) -> float:
     """Random playouts per second from a pyspiel state (clone, then the reference loop's moves)."""
     rng = np.random.default_rng(0)
     n = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start = clock()
+    while clock() - start < seconds:
         s = state.clone()
         while not s.is_terminal():
             if s.is_chance_node():
@@ -103,19 +110,19 @@ def pyspiel_rollouts_per_second(state: pyspiel.State, seconds: float) -> float:
                 legal = s.legal_actions()
                 s.apply_action(legal[rng.integers(len(legal))])
         n += 1
-    return n / (time.perf_counter() - start)
+    return n / (clock() - start)
 
 
 def kernel_rollouts_per_second(kernel: Any, state: Any, viewer: int | None, seconds: float) -> float:
     n = 1_000
     done = 0
-    start = time.perf_counter()
+    start = clock()
     seed = 1
     while True:
         kernel.rollouts(state, n, seed, viewer=viewer)
         done += n
         seed += 1
-        elapsed = time.perf_counter() - start
+        elapsed = clock() - start
         if elapsed >= seconds:
             return done / elapsed
         n = min(1_000_000, max(n, int(done / elapsed * 0.5)))
@@ -141,15 +148,20 @@ def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
             start = time.perf_counter()
             game = pyspiel.load_game(game_string)
             kernel = module.Kernel(game)
-            kernel.play_random(np.arange(2, dtype=np.uint64))
-            ready = time.perf_counter() - start
             if first:
-                print(f"{short_name}: compiling (first run only) / loading the compiled kernel: {ready:.2f} s")
+                print(f"{short_name}: compiling (first run only) ...", end=" ", flush=True)
+            if hasattr(kernel, "warm_up"):
+                kernel.warm_up()
+            else:
+                kernel.play_random(np.arange(2, dtype=np.uint64), histories=True)
+            if first:
+                print(f"kernel ready in {time.perf_counter() - start:.2f} s (wall)")
                 first = False
             best_py = best_k = 0.0
             for r in range(repeat):
-                g, _, el = random_playouts(game_string, seconds, seed=r)
-                best_py = max(best_py, g / el)
+                start = clock()
+                g, _, _ = random_playouts(game_string, seconds, seed=r)
+                best_py = max(best_py, g / (clock() - start))
                 best_k = max(best_k, kernel_games_per_second(kernel, seconds, first_seed=10**6 * (r + 1)))
             rows.append((label, best_py, best_k))
             print(f"  measured {label}", flush=True)
@@ -308,14 +320,10 @@ module = importlib.import_module(game_entry({name!r}).package + ".kernel")
 t2 = time.perf_counter()
 game = pyspiel.load_game({game!r})
 kernel = module.Kernel(game)
-kernel.play_random(np.arange(2, dtype=np.uint64), histories=True)
-if hasattr(kernel, "new_state"):
-    s = kernel.new_state()
-    s.legal_actions(); s.apply_action(s.legal_actions()[0]); s.returns()
-pos = getattr(module, "benchmark_rollout_position", None)
-if pos is not None:
-    st, viewer, _ = pos(kernel)
-    kernel.rollouts(st, 2, 0, viewer=viewer)
+if hasattr(kernel, "warm_up"):
+    kernel.warm_up()
+else:
+    kernel.play_random(np.arange(2, dtype=np.uint64), histories=True)
 t3 = time.perf_counter()
 print(f"{{t1 - t0:.2f}} {{t2 - t1:.2f}} {{t3 - t2:.2f}}")
 """
@@ -343,7 +351,11 @@ def main() -> None:
     parser.add_argument("--verify", type=int, metavar="N", help="replay N kernel games per variant through pyspiel")
     parser.add_argument("--workers", type=int, default=1, help="processes for --verify")
     parser.add_argument("--compile-times", action="store_true", help="cold and warm kernel start in fresh processes")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="time figures in CPU or wall seconds")
     args = parser.parse_args()
+    global clock
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(f"clock: {args.clock} seconds")
     modules = kernel_modules(args.game)
     if not modules:
         sys.exit("no game package has a kernel module")

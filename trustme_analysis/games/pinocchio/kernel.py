@@ -329,6 +329,21 @@ class Kernel:
             state.apply_action(a)
         return state
 
+    def warm_up(self) -> float:
+        """Compile every entry point (or load it from numba's on-disk cache); returns the seconds it took.
+
+        The first run on a machine compiles (tens of seconds: show "compiling (first run only)"); later runs load
+        the cache in about a second.
+        """
+        start = time.perf_counter()
+        self.play_random(np.arange(2, dtype=np.uint64), histories=True)
+        state = self.new_state()
+        state.apply_action(state.legal_actions()[0])
+        state.returns()
+        state.determinize(0, 0)
+        self.rollouts(state, 1, 0, viewer=0)
+        return time.perf_counter() - start
+
     # ------------------------------------------------------------------ many games
     def batch_size(self, histories: bool) -> int:
         """Games per compiled batch: as many as fit the working-buffer budget (memory stays flat in the games)."""
@@ -346,25 +361,21 @@ class Kernel:
             chunk = seeds[start:start + size]
             G = len(chunk)
             finals = np.empty((G, K.STATE_SIZE), np.int32)
-            traces = np.zeros((G, self.max_turns, n), np.int32)
-            hists = np.empty((G, self.max_length if histories else 0), np.int32)
-            hist_lens = np.zeros(G, np.int64)
-            K.play_random_batch(self.R, chunk, finals, traces, hists, hist_lens, *self._scratch())
-            if np.any(finals[:, K.ERROR]):
+            trace = np.empty(G * self.max_turns * n, np.int32)
+            trace_off = np.empty(G + 1, np.int64)
+            hist = np.empty(G * self.max_length if histories else 0, np.int32)
+            hist_off = np.zeros(G + 1, np.int64)
+            K.play_random_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
+                                self.max_length, *self._scratch())
+            errors = finals[:, K.ERROR]
+            if np.any(errors == K.ERR_TRACE_OVERFLOW):
                 raise RuntimeError("kernel error: a score trace exceeded its buffer (max_turns is too small)")
-            turns = finals[:, K.TURN].astype(np.int64)
-            mask = np.arange(self.max_turns)[None, :] < turns[:, None]
-            trace = traces[mask].reshape(-1)  # turn-major per game, seats inner
-            trace_offsets = np.concatenate([[0], np.cumsum(turns * n)])
-            hist = hoff = None
-            if histories:
-                if np.any(hist_lens < 0):
-                    raise RuntimeError("kernel error: a game exceeded max_game_length()")
-                hmask = np.arange(hists.shape[1])[None, :] < hist_lens[:, None]
-                hist = hists[hmask]
-                hoff = np.concatenate([[0], np.cumsum(hist_lens)])
-            yield RandomGames(chunk.copy(), n, self._columns(finals), trace, trace_offsets,
-                              hist, hoff, self)
+            if np.any(errors == K.ERR_HISTORY_OVERFLOW):
+                raise RuntimeError("kernel error: a game exceeded max_game_length()")
+            # Copies, so that the batch's large buffers are freed (memory stays flat in the number of games).
+            yield RandomGames(chunk.copy(), n, self._columns(finals), trace[:trace_off[-1]].copy(), trace_off,
+                              hist[:hist_off[-1]].copy() if histories else None,
+                              hist_off if histories else None, self)
 
     def play_random(self, seeds: np.ndarray, histories: bool = False) -> RandomGames:
         """Play one game per seed with uniformly random players, entirely in compiled code.
@@ -444,18 +455,5 @@ def benchmark_rollout_position(kernel: Kernel, seed: int = 3, turn: int = 6) -> 
     return state, state.current_player(), state.history()
 
 
-def timed_kernel(game: pyspiel.Game) -> tuple[Kernel, float]:
-    """A Kernel with everything compiled (or loaded from numba's cache), and the seconds that took."""
-    start = time.perf_counter()
-    kernel = Kernel(game)
-    kernel.play_random(np.arange(2, dtype=np.uint64))
-    state = kernel.new_state()
-    kernel.rollouts(state, 1, 0, viewer=0)
-    state.legal_actions()
-    state.apply_action(state.chance_outcomes()[0][0])
-    state.returns()
-    return kernel, time.perf_counter() - start
-
-
-__all__ = ["BENCHMARK_ROLLOUTS", "BENCHMARK_VARIANTS", "Kernel", "KernelState", "RandomGames", "SUPPORTED_SEAT_KINDS", "kernel_supports",
-           "max_turns", "benchmark_rollout_position", "rules_array", "timed_kernel"]
+__all__ = ["BENCHMARK_ROLLOUTS", "BENCHMARK_VARIANTS", "Kernel", "KernelState", "RandomGames", "SUPPORTED_SEAT_KINDS",
+           "benchmark_rollout_position", "kernel_supports", "max_turns", "rules_array"]

@@ -43,6 +43,7 @@ MAXC = MAXV * MAXV + MAXV * (MAXV - 1) // 2  # discard combos: sets of 1..9 per 
 # Phases: the same numbers as the engine's (tests check them against trustme_analysis.games.pinocchio.state).
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
  TERMINAL) = range(12)
+_CHANCE_PHASES = sum(1 << ph for ph in (DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK))
 CHANCE_ID = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL_ID = -4  # pyspiel.PlayerId.TERMINAL
 THEN_DRAW, THEN_END_TURN = 0, 1
@@ -107,6 +108,7 @@ STATE_SIZE = _s.size
 
 # Error codes in s[ERROR] (0: none). Only buffer overflows are possible; the wrapper raises on them.
 ERR_TRACE_OVERFLOW = 1
+ERR_HISTORY_OVERFLOW = 2
 
 _r = _Layout()
 (R_PLAYERS, R_VALUES, R_PER_VALUE, R_PARK_SIZE, R_REFILL, R_HAND_SIZE, R_STACKS_NEEDED, R_RUNOUTS_TO_END,
@@ -193,8 +195,8 @@ def init_state(s, R):
 
 @inlined
 def is_chance_phase(ph):
-    return (ph == DEAL_PARK or ph == DEAL_HAND or ph == DRAW or ph == VOTE_COIN or ph == COIN_TOSS or ph == REFILL
-            or ph == TIE_BREAK)
+    """Whether chance acts in phase ``ph`` (one bit test: this runs at every step)."""
+    return (_CHANCE_PHASES >> ph) & 1 == 1
 
 
 @compiled
@@ -892,18 +894,34 @@ def play_out(s, R, rng, buf, trace, hist, h0):
 
 
 @compiled
-def play_random_batch(R, seeds, finals, traces, hists, hist_lens, s, rng, buf):
-    """One game per seed from the start: final states into ``finals[g]``, score traces into ``traces[g]`` and
-    (when ``hists`` has columns) the action sequences into ``hists[g]`` with their lengths in ``hist_lens[g]``.
+def play_random_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf):
+    """One game per seed from the start, game ``g`` from ``seeds[g]`` alone.
 
-    ``s`` (a state), ``rng`` (one uint64) and ``buf`` (:func:`scratch_size` int64) are scratch owned by the caller.
+    Writes each final state into ``finals[g]``; the score traces one after another into ``trace`` (game ``g``'s
+    ``turns * players`` entries from ``trace_off[g]``); when ``hist`` is not empty the actions likewise into ``hist``
+    and ``hist_off`` (-1 in ``hist_off[g + 1]`` if a game outran ``max_len``). ``s`` (a state), ``rng`` (one
+    uint64) and ``buf`` (:func:`scratch_size` int64) are scratch owned by the caller.
     """
+    n = R[R_PLAYERS]
+    keep = hist.shape[0] > 0
+    trace_off[0] = 0
+    hist_off[0] = 0
     for g in range(seeds.shape[0]):
         init_state(s, R)
         rng[0] = seeds[g]
-        hist_lens[g] = play_out(s, R, rng, buf, traces[g], hists[g], 0)
+        t0 = trace_off[g]
+        tview = trace[t0:t0 + max_turns * n].reshape((max_turns, n))
+        h0 = hist_off[g]
+        hview = hist[h0:h0 + max_len] if keep else hist[:0]
+        h = play_out(s, R, rng, buf, tview, hview, 0)
         for i in range(STATE_SIZE):
             finals[g, i] = s[i]
+        trace_off[g + 1] = t0 + s[TURN] * n
+        if h < 0:
+            s[ERROR] = ERR_HISTORY_OVERFLOW
+            finals[g, ERROR] = ERR_HISTORY_OVERFLOW
+            h = 0
+        hist_off[g + 1] = h0 + h
 
 
 @compiled

@@ -26,13 +26,14 @@ FIELDS = (
     "votes_correct", "coin_tosses", "coin_chance_tosses", "park_takes", "bonus_turns", "bonus_forfeited",
     "score_trace",
 )
-_END_TRIGGERS = np.array(["", "deck", "stacks"])
-_TIE_BREAKS = np.array(["", "tickets", "coin"])
+# Text columns are object arrays of these few strings (NumPy's fixed-width text arrays are slow to concatenate).
+_END_TRIGGERS = np.array(["", "deck", "stacks"], dtype=object)
+_TIE_BREAKS = np.array(["", "tickets", "coin"], dtype=object)
 
 
 def _seat(F: np.ndarray, offset: int, n: int) -> np.ndarray:
-    """A per-seat block of the states, (games, n)."""
-    return F[:, offset:offset + n].astype(np.int64)
+    """A per-seat block of the states, (games, n) (int32, as the states hold it)."""
+    return F[:, offset:offset + n]
 
 
 def record_columns(F: np.ndarray, n: int, V: int, R: np.ndarray, chart: str = "") -> dict[str, np.ndarray]:
@@ -72,7 +73,7 @@ def record_columns(F: np.ndarray, n: int, V: int, R: np.ndarray, chart: str = ""
     best = totals.max(1)
     others = np.where(seats[None, :] == winner[:, None], np.iinfo(np.int64).min, totals).max(1)
     routes = F[:, K.TIX_ROUTE:K.TIX_ROUTE + K.MAXP * 3 * K.MAXV].reshape(G, K.MAXP, 3, K.MAXV)[:, :n, :, :V]
-    rows = F[:, K.ROWS:K.ROWS + K.MAXP * 4].reshape(G, K.MAXP, 4)[:, :n, :].astype(np.int64)
+    rows = F[:, K.ROWS:K.ROWS + K.MAXP * 4].reshape(G, K.MAXP, 4)[:, :n, :]
     empty_turn = F[:, K.STACK_EMPTY_TURN:K.STACK_EMPTY_TURN + V].astype(np.float64)
     empty_turn[empty_turn < 0] = np.nan
     trigger = F[:, K.END_TRIGGER].astype(np.int64)
@@ -82,21 +83,21 @@ def record_columns(F: np.ndarray, n: int, V: int, R: np.ndarray, chart: str = ""
     cols: dict[str, np.ndarray] = {
         "players": np.full(G * n, n, np.int64),
         "values": np.full(G * n, V, np.int64),
-        "chart": np.full(G * n, chart),
+        "chart": np.full(G * n, chart, dtype=object),
         "score": flat(totals),
         "score_ticket_face": flat(face),
         "score_set_bonus": flat(bonus),
         "tickets": flat(held),
         "tickets_per_value": flat(tickets),
-        "tickets_tale_per_value": flat(routes[:, :, K.ROUTE_TALE].astype(np.int64)),
-        "tickets_reputation_per_value": flat(routes[:, :, K.ROUTE_REPUTATION].astype(np.int64)),
-        "tickets_free_per_value": flat(routes[:, :, K.ROUTE_FREE].astype(np.int64)),
+        "tickets_tale_per_value": flat(routes[:, :, K.ROUTE_TALE]),
+        "tickets_reputation_per_value": flat(routes[:, :, K.ROUTE_REPUTATION]),
+        "tickets_free_per_value": flat(routes[:, :, K.ROUTE_FREE]),
         "different_values": flat(different),
         "rank": flat(rank),
         "win": flat(seats[None, :] == winner[:, None]),
         "winner": per_game(winner),
-        "turns": per_game(F[:, K.TURN].astype(np.int64)),
-        "runouts": per_game(F[:, K.RUNOUTS].astype(np.int64)),
+        "turns": per_game(F[:, K.TURN]),
+        "runouts": per_game(F[:, K.RUNOUTS]),
         "days": per_game(1 + days_ended),
         "ended_at_night": per_game(days_ended % 2 == 1),
         "end_trigger": per_game(_END_TRIGGERS[trigger]),
@@ -121,11 +122,16 @@ def record_columns(F: np.ndarray, n: int, V: int, R: np.ndarray, chart: str = ""
                          ("votes_trust", K.VOTES_TRUST), ("votes_correct", K.VOTES_CORRECT),
                          ("coin_tosses", K.COIN_TOSSES)):
         cols[name] = flat(_seat(F, offset, n))
-    cols["coin_chance_tosses"] = per_game(F[:, K.COIN_CHANCE].astype(np.int64))
+    cols["coin_chance_tosses"] = per_game(F[:, K.COIN_CHANCE])
     for name, offset in (("park_takes", K.PARK_TAKES), ("bonus_turns", K.BONUS_TURNS),
                          ("bonus_forfeited", K.BONUS_FORFEITED)):
         cols[name] = flat(_seat(F, offset, n))
     return cols
+
+
+def _plain(value: Any) -> Any:
+    """A NumPy scalar or row as a Python value (text columns already hold Python strings)."""
+    return value if isinstance(value, str) else value.tolist()
 
 
 def rows_of_game(cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: np.ndarray, g: int,
@@ -135,7 +141,7 @@ def rows_of_game(cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: 
     out = []
     for p in range(n):
         i = g * n + p
-        row = {name: cols[name][i].tolist() for name in FIELDS[:-1]}
+        row = {name: _plain(cols[name][i]) for name in FIELDS[:-1]}
         row["score_trace"] = game_trace[:, p].tolist()
         out.append(row)
     return out
