@@ -48,7 +48,7 @@ import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.registry import game_entry, game_names
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from playouts import random_playouts  # noqa: E402  (the pyspiel reference loop, shared with playouts.py)
+from playouts import random_playouts
 
 GOAL_RATIO = 100.0
 GOAL_ROLLOUTS = 100_000.0

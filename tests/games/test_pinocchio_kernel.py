@@ -36,8 +36,8 @@ VARIANTS = [
     ("trustme_pinocchio(players=2,utility=score_diff,empty_deck=reshuffle)", 50),
     ("trustme_pinocchio(players=3,empty_deck=reshuffle,runouts_to_end=3)", 30),
     (REDUCED, 100),
-    ("trustme_pinocchio(players=2,values=2,copies=2,two_player_removed=0,park_size=1,stacks=1/1,chart=1/3,"
-     "runouts_to_end=1)", 100),
+    (("trustme_pinocchio(players=2,values=2,copies=2,two_player_removed=0,park_size=1,stacks=1/1,chart=1/3,"
+      "runouts_to_end=1)"), 100),
     ("trustme_pinocchio(players=2,values=1,copies=10)", 30),  # one value: every tale is true
     ("trustme_pinocchio(players=3,values=3,copies=3,park_size=1,hand_size=0,stacks=1/1/1,chart=1/3/6)", 40),
     ("trustme_pinocchio(players=4,values=9,copies=3,park_size=6,refill=4,hand_size=3,stacks_to_end=9)", 20),
@@ -56,10 +56,11 @@ def random_variant(r: random.Random) -> str:
     while per_value * values <= park + players * hand:
         copies += 1
         per_value += 1
-    p = dict(players=players, values=values, copies=copies, two_player_removed=removed, park_size=park,
-             hand_size=hand, refill=r.randint(1, 4), stacks_to_end=r.randint(1, 9), runouts_to_end=r.randint(1, 4),
-             voting=r.choice(["simultaneous", "sequential"]), empty_deck=r.choice(["skip", "reshuffle"]),
-             utility=r.choice(["win_loss", "score"] + (["score_diff"] if players == 2 else [])))
+    p = {"players": players, "values": values, "copies": copies, "two_player_removed": removed, "park_size": park,
+         "hand_size": hand, "refill": r.randint(1, 4), "stacks_to_end": r.randint(1, 9),
+         "runouts_to_end": r.randint(1, 4), "voting": r.choice(["simultaneous", "sequential"]),
+         "empty_deck": r.choice(["skip", "reshuffle"]),
+         "utility": r.choice(["win_loss", "score"] + (["score_diff"] if players == 2 else []))}
     if r.random() < 0.7 and values > 1:
         p["stacks"] = "/".join(str(r.randint(1, 4)) for _ in range(values))
     if r.random() < 0.7 and values > 1:
@@ -73,7 +74,7 @@ def random_variant(r: random.Random) -> str:
 RANDOM_VARIANTS = [random_variant(random.Random(i)) for i in range(40)]
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def loaded(game_string: str) -> tuple[pyspiel.Game, Kernel]:
     """The game and its kernel, built once per test session (numba compiles, or loads its cache, on first use)."""
     game = pyspiel.load_game(game_string)
@@ -332,3 +333,19 @@ def test_kernel_supports_pinocchio_with_random_players_only():
 def test_benchmark_variants_load():
     for label, game_string in BENCHMARK_VARIANTS.items():
         assert kernel_supports(pyspiel.load_game(game_string)) is None, label
+
+
+def test_rows_fail_where_the_records_function_fails():
+    # The records function parses the `chart` parameter itself and rejects the one-entry form "5/" that the engine
+    # accepts (reported as an engine-side bug); the kernel plays the game and its rows fail the same way.
+    game, kernel = loaded("trustme_pinocchio(players=2,values=1,copies=10,chart=5/,stacks=3/)")
+    played = kernel.play_random(np.arange(3, dtype=np.uint64), histories=True)
+    state = game.new_initial_state()
+    for a in played.history(0):
+        state.apply_action(a)
+    with pytest.raises(ValueError, match="chart"):
+        records.records(game, state)
+    with pytest.raises(ValueError, match="chart"):
+        played.to_rows(0)
+    # The columns themselves are there: the scores are the engine's.
+    assert played.columns["score"][:2].tolist() == [row["total"] for row in state.snapshot()["scores"]]

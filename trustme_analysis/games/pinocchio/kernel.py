@@ -90,7 +90,7 @@ def rules_array(game: pyspiel.Game) -> np.ndarray:
     R[K.R_STACKS_NEEDED] = rules.stacks_needed
     R[K.R_RUNOUTS_TO_END] = rules.runouts_to_end
     R[K.R_COIN_VARIANT] = int(rules.coin_variant)
-    R[K.R_SEQUENTIAL] = int(rules.voting == "sequential")
+    R[K.R_SEQUENTIAL] = int(rules.voting == "sequential")  # (what voters see, not how play goes: unused in play)
     R[K.R_DISSENTERS] = int(rules.coin_tossers == "dissenters")
     R[K.R_RESHUFFLE] = int(rules.empty_deck == "reshuffle")
     R[K.R_UTILITY] = ("win_loss", "score", "score_diff").index(rules.utility)
@@ -140,7 +140,7 @@ class KernelState:
     The state is ``self.s`` (int32, laid out as :mod:`.kernel_core` describes) plus the score trace so far.
     """
 
-    __slots__ = ("kernel", "s", "trace", "_history")
+    __slots__ = ("_history", "kernel", "s", "trace")
 
     def __init__(self, kernel: Kernel, s: np.ndarray, trace: np.ndarray, history: list[int]):
         self.kernel = kernel
@@ -410,32 +410,30 @@ class Kernel:
 
     # ------------------------------------------------------------------ records
     def _columns(self, finals: np.ndarray) -> dict[str, np.ndarray]:
-        chart = "" if isinstance(self._chart_column, _RecordsError) else self._chart_column
-        return record_columns(finals, self.players, self.values, self.R, chart)
+        return record_columns(finals, self.players, self.values, self.R, self._chart_column or "")
 
     def _rows(self, cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: np.ndarray,
               g: int) -> list[dict[str, Any]]:
-        if isinstance(self._chart_column, _RecordsError):
-            raise ValueError(str(self._chart_column))
+        if self._chart_column is None:
+            # Fail as the records function fails on this game (see _records_chart).
+            _records_chart(self.game, strict=True)
         return rows_of_game(cols, trace, trace_offsets, g, self.players)
 
 
-class _RecordsError(str):
-    """A records failure carried to row-building time (rows then raise it as ValueError)."""
+def _records_chart(game: pyspiel.Game, strict: bool = False) -> str | None:
+    """The ``chart`` column exactly as the records function writes it (it parses the game's ``chart`` parameter).
 
-
-def _records_chart(game: pyspiel.Game) -> str | _RecordsError:
-    """The ``chart`` column exactly as the records function writes it (it reads the game's ``chart`` parameter).
-
-    Returns the error message instead when the records function would fail on this parameter, so rows fail the
-    same way (see the report: a one-entry ``chart=5/`` is valid for the engine but not for the records).
+    None when the records function cannot parse it (a one-entry ``chart=5/`` is valid for the engine but not for the
+    records), so that rows then fail the same way; ``strict`` raises that error.
     """
     from trustme_analysis.games.pinocchio.records import parse_chart
 
     try:
         return "/".join(str(c) for c in parse_chart(game.get_parameters()["chart"]))
-    except ValueError as e:
-        return _RecordsError(str(e))
+    except ValueError:
+        if strict:
+            raise
+        return None
 
 
 def benchmark_rollout_position(kernel: Kernel, seed: int = 3, turn: int = 6) -> tuple[KernelState, int, list[int]]:
@@ -455,5 +453,15 @@ def benchmark_rollout_position(kernel: Kernel, seed: int = 3, turn: int = 6) -> 
     return state, state.current_player(), state.history()
 
 
-__all__ = ["BENCHMARK_ROLLOUTS", "BENCHMARK_VARIANTS", "Kernel", "KernelState", "RandomGames", "SUPPORTED_SEAT_KINDS",
-           "benchmark_rollout_position", "kernel_supports", "max_turns", "rules_array"]
+__all__ = [
+    "BENCHMARK_ROLLOUTS",
+    "BENCHMARK_VARIANTS",
+    "SUPPORTED_SEAT_KINDS",
+    "Kernel",
+    "KernelState",
+    "RandomGames",
+    "benchmark_rollout_position",
+    "kernel_supports",
+    "max_turns",
+    "rules_array",
+]

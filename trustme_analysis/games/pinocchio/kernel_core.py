@@ -220,7 +220,7 @@ def usable_combos(s, R, out):
     for a in range(V):
         have = s[rep + a]
         if have:
-            top = have if have < set_max else set_max
+            top = min(set_max, have)
             for k in range(1, top + 1):
                 if s[STACKS + k - 1]:
                     out[n] = a * set_max + k - 1
@@ -404,8 +404,7 @@ def score_final(s, R):
     best = -1
     for p in range(n):
         s[TOTALS + p] = s[SCORE + p]
-        if s[SCORE + p] > best:
-            best = s[SCORE + p]
+        best = max(best, s[SCORE + p])
     top = 0
     first = -1
     most = -1
@@ -417,8 +416,7 @@ def score_final(s, R):
             count = 0
             for v in range(V):
                 count += s[TICKETS + p * MAXV + v]
-            if count > most:
-                most = count
+            most = max(most, count)
     if top > 1:
         still = 0
         first = -1
@@ -499,7 +497,7 @@ def any_usable_combo(s, R):
     set_max = R[R_SET_MAX]
     for a in range(V):
         have = s[rep + a]
-        top = have if have < set_max else set_max
+        top = min(set_max, have)
         for k in range(2, top + 1):
             if s[STACKS + k - 1]:
                 return True
@@ -728,7 +726,6 @@ def apply_action(s, R, a, trace):
         s[PHASE] = TERMINAL
     else:  # a player's move (the engine's _apply_move), decoded as .actions numbers it
         p = s[ACTOR]
-        V = R[R_VALUES]
         hand = R[R_DEC_HAND + a]
         if a < R[R_REP_BASE]:  # Tell a Tale
             park_value = R[R_DEC_X + a]
@@ -875,6 +872,10 @@ def play_out(s, R, rng, buf, trace, hist, h0):
 
     Writes the actions into ``hist[h0:]`` when ``hist`` is not empty; returns the index after the last one written
     (or -1 when ``hist`` was too short; the game is still played to the end).
+
+    Other players go where :func:`random_action` is called: a per-seat kinds array would pick, for the seat to act,
+    a policy-table lookup (keyed by what that seat has seen, read from the public part and its own hand) or a
+    compiled heuristic; the rest of the loop stays as it is.
     """
     h = h0
     keep = hist.shape[0] > 0

@@ -1,10 +1,10 @@
-"""The records of kernel games: the columns of :mod:`.records`, computed with NumPy from the kernel's final states.
+"""The records of kernel games: the columns of the game's records function, computed with NumPy from final states.
 
 :func:`record_columns` turns a batch of final state arrays (one row per game, laid out as :mod:`.kernel_core`
 describes) into one array per record field with a row per seat; :func:`rows_of_game` gives one game's rows as the
-list of dicts :func:`.records.records` returns. Scores are read from the kernel's totals (Final Scoring done in the
-compiled code with the game's chart); the face value and set-bonus split is recomputed here from the Tickets held.
-Tests compare every field with the engine's records.
+list of dicts :func:`trustme_analysis.games.pinocchio.records.records` returns. Scores are read from the kernel's
+totals (Final Scoring done in compiled code with the game's chart); the face value and set-bonus split is recomputed
+here from the Tickets held. Tests compare every field with the engine's records.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import numpy as np
 
 from trustme_analysis.games.pinocchio import kernel_core as K
 
-#: The record fields in the order :func:`.records.records_from_snapshot` writes them (``score_trace`` last).
+#: The record fields in the order the records function writes them (``score_trace`` last).
 FIELDS = (
     "players", "values", "chart", "score", "score_ticket_face", "score_set_bonus", "tickets", "tickets_per_value",
     "tickets_tale_per_value", "tickets_reputation_per_value", "tickets_free_per_value", "different_values", "rank",
