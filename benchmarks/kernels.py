@@ -92,7 +92,7 @@ def kernel_games_per_second(kernel: Any, seconds: float, first_seed: int) -> flo
         elapsed = clock() - start
         if elapsed >= seconds:
             return games / elapsed
-        batch = min(200_000, max(batch, int(games / elapsed * 0.5)))
+        batch = min(50_000, max(batch, int(games / elapsed * 0.5)))
 
 
 def pyspiel_rollouts_per_second(state: pyspiel.State, seconds: float) -> float:

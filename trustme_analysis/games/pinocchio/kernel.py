@@ -31,7 +31,7 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio.kernel_records import record_columns, rows_of_game
+from trustme_analysis.games.pinocchio.kernel_records import RawRecords, record_columns, rows_of_game
 from trustme_analysis.games.pinocchio.rules import SHORT_NAME
 
 #: Seat kinds the compiled loop can play.
@@ -219,7 +219,9 @@ class KernelState:
         turns = int(self.s[K.TURN])
         k = self.kernel
         trace = np.ascontiguousarray(self.trace[:turns, : k.players]).reshape(-1)
-        cols = k._columns(self.s[None, :])
+        raw = RawRecords.empty(k.players, k.values)
+        raw.fill(0, self.s[None, :], k.R)
+        cols = k._columns(raw)
         return k._rows(cols, trace, np.array([0, trace.size]), 0)
 
 
@@ -263,33 +265,40 @@ class RandomGames:
         return [self.kernel._rows(self.columns, self.trace, self.trace_offsets, i) for i in range(len(self))]
 
 
-def _concat(parts: list[RandomGames], kernel: Kernel) -> RandomGames:
-    if len(parts) == 1:
-        return parts[0]
-    offsets = [np.zeros(1, np.int64)]
-    base = 0
-    for p in parts:
-        offsets.append(p.trace_offsets[1:] + base)
-        base += p.trace_offsets[-1]
-    hist = hoff = None
-    if parts[0].histories is not None:
-        hoff_parts = [np.zeros(1, np.int64)]
-        hbase = 0
-        for p in parts:
-            hoff_parts.append(p.history_offsets[1:] + hbase)
-            hbase += p.history_offsets[-1]
-        hist = np.concatenate([p.histories for p in parts])
-        hoff = np.concatenate(hoff_parts)
-    return RandomGames(
-        seeds=np.concatenate([p.seeds for p in parts]),
-        players=kernel.players,
-        columns={k: np.concatenate([p.columns[k] for p in parts]) for k in parts[0].columns},
-        trace=np.concatenate([p.trace for p in parts]),
-        trace_offsets=np.concatenate(offsets),
-        histories=hist,
-        history_offsets=hoff,
-        kernel=kernel,
-    )
+@dataclass
+class _Batch:
+    """What one compiled batch of :meth:`Kernel.play_random` gives, before it is named as record columns."""
+
+    seeds: np.ndarray
+    raw: RawRecords
+    trace: np.ndarray
+    trace_offsets: np.ndarray
+    histories: np.ndarray | None
+    history_offsets: np.ndarray | None
+
+    @staticmethod
+    def concat(parts: list[_Batch]) -> _Batch:
+        """The batches as one; their records were written into one :class:`RawRecords` (the first's) already."""
+        if len(parts) == 1:
+            return parts[0]
+
+        def offsets(arrays: list[np.ndarray]) -> np.ndarray:
+            out = [np.zeros(1, np.int64)]
+            base = 0
+            for a in arrays:
+                out.append(a[1:] + base)
+                base += a[-1]
+            return np.concatenate(out)
+
+        keep = parts[0].histories is not None
+        return _Batch(
+            np.concatenate([p.seeds for p in parts]),
+            parts[0].raw,
+            np.concatenate([p.trace for p in parts]),
+            offsets([p.trace_offsets for p in parts]),
+            np.concatenate([p.histories for p in parts]) if keep else None,
+            offsets([p.history_offsets for p in parts]) if keep else None,
+        )
 
 
 class Kernel:
@@ -352,8 +361,8 @@ class Kernel:
             per_game += self.max_length * 4
         return max(1, min(_MAX_BATCH, _BATCH_BYTES // per_game))
 
-    def iter_random(self, seeds: np.ndarray, histories: bool = False):
-        """:meth:`play_random` batch by batch: yields a :class:`RandomGames` per batch (for streaming sweeps)."""
+    def _batches(self, seeds: np.ndarray, histories: bool, raw: RawRecords | None = None):
+        """Compiled batches of games; with ``raw``, every batch writes its records into it (else into its own)."""
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
         size = self.batch_size(histories)
         n = self.players
@@ -372,10 +381,24 @@ class Kernel:
                 raise RuntimeError("kernel error: a score trace exceeded its buffer (max_turns is too small)")
             if np.any(errors == K.ERR_HISTORY_OVERFLOW):
                 raise RuntimeError("kernel error: a game exceeded max_game_length()")
+            if raw is None:
+                out = RawRecords.empty(G * n, self.values)
+                out.fill(0, finals, self.R)
+            else:
+                out = raw
+                raw.fill(start * n, finals, self.R)
             # Copies, so that the batch's large buffers are freed (memory stays flat in the number of games).
-            yield RandomGames(chunk.copy(), n, self._columns(finals), trace[:trace_off[-1]].copy(), trace_off,
-                              hist[:hist_off[-1]].copy() if histories else None,
-                              hist_off if histories else None, self)
+            yield _Batch(chunk.copy(), out, trace[:trace_off[-1]].copy(), trace_off,
+                         hist[:hist_off[-1]].copy() if histories else None, hist_off if histories else None)
+
+    def _games(self, batch: _Batch) -> RandomGames:
+        return RandomGames(batch.seeds, self.players, self._columns(batch.raw), batch.trace, batch.trace_offsets,
+                           batch.histories, batch.history_offsets, self)
+
+    def iter_random(self, seeds: np.ndarray, histories: bool = False):
+        """:meth:`play_random` batch by batch: yields a :class:`RandomGames` per batch (for streaming sweeps)."""
+        for batch in self._batches(seeds, histories):
+            yield self._games(batch)
 
     def play_random(self, seeds: np.ndarray, histories: bool = False) -> RandomGames:
         """Play one game per seed with uniformly random players, entirely in compiled code.
@@ -384,11 +407,14 @@ class Kernel:
             seeds: uint64 seeds; game ``g`` depends only on ``seeds[g]``.
             histories: also keep every game's action sequence (chance outcomes included) for replay.
         """
-        parts = list(self.iter_random(seeds, histories))
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        raw = RawRecords.empty(len(seeds) * self.players, self.values)
+        parts = list(self._batches(seeds, histories, raw))
         if not parts:
-            return RandomGames(np.zeros(0, np.uint64), self.players, {}, np.zeros(0, np.int32),
-                               np.zeros(1, np.int64), None, None, self)
-        return _concat(parts, self)
+            none = np.zeros(1, np.int64)
+            parts = [_Batch(seeds, raw, np.zeros(0, np.int32), none, np.zeros(0, np.int32) if histories else None,
+                            none if histories else None)]
+        return self._games(_Batch.concat(parts))
 
     def rollouts(self, state: KernelState, n: int, seed: int, viewer: int | None = None) -> np.ndarray:
         """Mean returns of ``n`` uniformly random playouts from ``state`` (compiled).
@@ -409,8 +435,8 @@ class Kernel:
                 np.empty(int(K.scratch_size(self.R)), np.int64))
 
     # ------------------------------------------------------------------ records
-    def _columns(self, finals: np.ndarray) -> dict[str, np.ndarray]:
-        return record_columns(finals, self.players, self.values, self.R, self._chart_column or "")
+    def _columns(self, raw: RawRecords) -> dict[str, np.ndarray]:
+        return record_columns(raw, self._chart_column or "")
 
     def _rows(self, cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: np.ndarray,
               g: int) -> list[dict[str, Any]]:

@@ -127,6 +127,25 @@ R_DEC_X = _r(MAXA)  # per action id: the Park value (tale, take) or the combo nu
 RULES_SIZE = _r.size
 UTILITY_WIN_LOSS, UTILITY_SCORE, UTILITY_SCORE_DIFF = 0, 1, 2
 
+#: The records' integer, true/false and coded-text fields, in the columns :func:`record_rows` writes
+#: (``end_trigger`` and ``tie_break`` as the END_* and TIE_* codes).
+INT_FIELDS = (
+    "players", "values", "score", "score_ticket_face", "score_set_bonus", "tickets", "different_values", "rank", "win",
+    "winner", "turns", "runouts", "days", "ended_at_night", "end_trigger", "end_stack_value", "completed",
+    "top_shared", "tie_break", "margin", "tales_told", "tales_true", "tales_tall", "tales_trusted", "tales_distrusted",
+    "row_true_trusted", "row_true_distrusted", "row_tall_trusted", "row_tall_distrusted", "tales_coin",
+    "tall_ticket_lower", "tall_ticket_none", "votes_cast", "votes_trust", "votes_correct", "coin_tosses",
+    "coin_chance_tosses", "park_takes", "bonus_turns", "bonus_forfeited",
+)
+(F_PLAYERS, F_VALUES, F_SCORE, F_FACE, F_BONUS, F_TICKETS, F_DIFFERENT, F_RANK, F_WIN, F_WINNER, F_TURNS,
+ F_RUNOUTS, F_DAYS, F_NIGHT, F_TRIGGER, F_END_STACK, F_COMPLETED, F_TOP_SHARED, F_TIE_BREAK, F_MARGIN, F_TALES,
+ F_TRUE, F_TALL, F_TRUSTED, F_DISTRUSTED, F_ROWS, _F_ROW2, _F_ROW3, _F_ROW4, F_TALES_COIN, F_TALL_LOWER,
+ F_TALL_NONE, F_VOTES_CAST, F_VOTES_TRUST, F_VOTES_CORRECT, F_COIN_TOSSES, F_COIN_CHANCE, F_PARK_TAKES,
+ F_BONUS_TURNS, F_BONUS_FORFEITED) = range(len(INT_FIELDS))
+#: The per-value list fields, in the order of the second axis of :func:`record_rows`'s ``lists``.
+LIST_FIELDS = ("tickets_per_value", "tickets_tale_per_value", "tickets_reputation_per_value",
+               "tickets_free_per_value")
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
@@ -923,6 +942,102 @@ def play_random_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_tu
             finals[g, ERROR] = ERR_HISTORY_OVERFLOW
             h = 0
         hist_off[g + 1] = h0 + h
+
+
+@compiled
+def record_rows(F, R, ints, lists, empty_turn):
+    """The record fields of finished games (final states ``F``, one per row) into one row per seat.
+
+    Row ``i = g * players + p`` is seat ``p`` of game ``g``: ``ints[i]`` takes the :data:`INT_FIELDS`,
+    ``lists[i, k]`` the :data:`LIST_FIELDS` (one entry per value) and ``empty_turn[i]`` each stack's emptying turn
+    (NaN: never), as :mod:`trustme_analysis.games.pinocchio.records` defines them.
+    """
+    n = R[R_PLAYERS]
+    V = R[R_VALUES]
+    for g in range(F.shape[0]):
+        winner = F[g, WINNER]
+        best = F[g, TOTALS]
+        for p in range(1, n):
+            best = max(best, F[g, TOTALS + p])
+        sharing = 0
+        others = -(2**31)
+        for p in range(n):
+            if F[g, TOTALS + p] == best:
+                sharing += 1
+            if p != winner:
+                others = max(others, F[g, TOTALS + p])
+        trigger = F[g, END_TRIGGER]
+        for p in range(n):
+            i = g * n + p
+            face = 0
+            different = 0
+            held = 0
+            for v in range(V):
+                k = F[g, TICKETS + p * MAXV + v]
+                face += (v + 1) * k
+                held += k
+                if k:
+                    different += 1
+                lists[i, 0, v] = k
+                for r in range(3):
+                    lists[i, 1 + r, v] = F[g, TIX_ROUTE + (p * 3 + r) * MAXV + v]
+                turn = F[g, STACK_EMPTY_TURN + v]
+                empty_turn[i, v] = np.nan if turn < 0 else turn
+            # Rank: 1 + players ahead on (points, Tickets); the tie-break winner is alone in first place.
+            total = F[g, TOTALS + p]
+            ahead = 0
+            for q in range(n):
+                tq = F[g, TOTALS + q]
+                hq = 0
+                for v in range(V):
+                    hq += F[g, TICKETS + q * MAXV + v]
+                if tq > total or (tq == total and hq > held) or (q == winner and q != p and tq == total
+                                                                  and hq == held):
+                    ahead += 1
+            tt = F[g, ROWS + p * 4]
+            td = F[g, ROWS + p * 4 + 1]
+            lt = F[g, ROWS + p * 4 + 2]
+            ld = F[g, ROWS + p * 4 + 3]
+            ints[i, F_PLAYERS] = n
+            ints[i, F_VALUES] = V
+            ints[i, F_SCORE] = total
+            ints[i, F_FACE] = face
+            ints[i, F_BONUS] = R[R_CHART + different - 1] if different else 0
+            ints[i, F_TICKETS] = held
+            ints[i, F_DIFFERENT] = different
+            ints[i, F_RANK] = 1 + ahead
+            ints[i, F_WIN] = p == winner
+            ints[i, F_WINNER] = winner
+            ints[i, F_TURNS] = F[g, TURN]
+            ints[i, F_RUNOUTS] = F[g, RUNOUTS]
+            ints[i, F_DAYS] = 1 + F[g, DAYS_ENDED]
+            ints[i, F_NIGHT] = F[g, DAYS_ENDED] % 2
+            ints[i, F_TRIGGER] = trigger
+            ints[i, F_END_STACK] = F[g, LAST_EMPTIED] if trigger == END_STACKS else -1
+            ints[i, F_COMPLETED] = trigger != END_NONE
+            ints[i, F_TOP_SHARED] = sharing > 1
+            ints[i, F_TIE_BREAK] = F[g, TIE_BREAK_BY]
+            ints[i, F_MARGIN] = F[g, TOTALS + winner] - others
+            ints[i, F_TALES] = tt + td + lt + ld
+            ints[i, F_TRUE] = tt + td
+            ints[i, F_TALL] = lt + ld
+            ints[i, F_TRUSTED] = tt + lt
+            ints[i, F_DISTRUSTED] = td + ld
+            ints[i, F_ROWS] = tt
+            ints[i, F_ROWS + 1] = td
+            ints[i, F_ROWS + 2] = lt
+            ints[i, F_ROWS + 3] = ld
+            ints[i, F_TALES_COIN] = F[g, TALES_COIN + p]
+            ints[i, F_TALL_LOWER] = F[g, TALL_LOWER + p]
+            ints[i, F_TALL_NONE] = F[g, TALL_NONE + p]
+            ints[i, F_VOTES_CAST] = F[g, VOTES_CAST + p]
+            ints[i, F_VOTES_TRUST] = F[g, VOTES_TRUST + p]
+            ints[i, F_VOTES_CORRECT] = F[g, VOTES_CORRECT + p]
+            ints[i, F_COIN_TOSSES] = F[g, COIN_TOSSES + p]
+            ints[i, F_COIN_CHANCE] = F[g, COIN_CHANCE]
+            ints[i, F_PARK_TAKES] = F[g, PARK_TAKES + p]
+            ints[i, F_BONUS_TURNS] = F[g, BONUS_TURNS + p]
+            ints[i, F_BONUS_FORFEITED] = F[g, BONUS_FORFEITED + p]
 
 
 @compiled

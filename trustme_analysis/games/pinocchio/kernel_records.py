@@ -1,14 +1,14 @@
-"""The records of kernel games: the columns of the game's records function, computed with NumPy from final states.
+"""The records of kernel games: the fields of the game's records function, computed from the final states.
 
-:func:`record_columns` turns a batch of final state arrays (one row per game, laid out as :mod:`.kernel_core`
-describes) into one array per record field with a row per seat; :func:`rows_of_game` gives one game's rows as the
-list of dicts :func:`trustme_analysis.games.pinocchio.records.records` returns. Scores are read from the kernel's
-totals (Final Scoring done in compiled code with the game's chart); the face value and set-bonus split is recomputed
-here from the Tickets held. Tests compare every field with the engine's records.
+:class:`RawRecords` holds a batch's record fields as :func:`.kernel_core.record_rows` computes them in compiled code
+(one row per seat); :func:`record_columns` names them, one array per record field; :func:`rows_of_game` gives one
+game's rows as the list of dicts :func:`trustme_analysis.games.pinocchio.records.records` returns. Tests compare
+every field with the engine's records.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,106 +26,59 @@ FIELDS = (
     "votes_correct", "coin_tosses", "coin_chance_tosses", "park_takes", "bonus_turns", "bonus_forfeited",
     "score_trace",
 )
-# Text columns are object arrays of these few strings (NumPy's fixed-width text arrays are slow to concatenate).
+# Text columns are object arrays of these few strings (NumPy's fixed-width text arrays are slow to concatenate),
+# indexed by the END_* and TIE_* codes.
 _END_TRIGGERS = np.array(["", "deck", "stacks"], dtype=object)
 _TIE_BREAKS = np.array(["", "tickets", "coin"], dtype=object)
+_BOOL_FIELDS = frozenset(("win", "ended_at_night", "completed", "top_shared"))
+_TEXT_FIELDS = {"end_trigger": _END_TRIGGERS, "tie_break": _TIE_BREAKS}
 
 
-def _seat(F: np.ndarray, offset: int, n: int) -> np.ndarray:
-    """A per-seat block of the states, (games, n) (int32, as the states hold it)."""
-    return F[:, offset:offset + n]
+@dataclass
+class RawRecords:
+    """Record fields of games as :func:`.kernel_core.record_rows` writes them (row ``g * players + p``: seat ``p`` of
+    game ``g``)."""
+
+    ints: np.ndarray  # (rows, len(INT_FIELDS)) int32
+    lists: np.ndarray  # (rows, len(LIST_FIELDS), values) int32
+    empty_turn: np.ndarray  # (rows, values) float64
+
+    @classmethod
+    def empty(cls, rows: int, V: int) -> RawRecords:
+        return cls(np.empty((rows, len(K.INT_FIELDS)), np.int32), np.empty((rows, len(K.LIST_FIELDS), V), np.int32),
+                   np.empty((rows, V), np.float64))
+
+    def fill(self, start: int, finals: np.ndarray, R: np.ndarray) -> None:
+        """Rows from ``start`` on, computed in compiled code from final states (games, STATE_SIZE)."""
+        end = start + finals.shape[0] * int(R[K.R_PLAYERS])
+        K.record_rows(finals, R, self.ints[start:end], self.lists[start:end], self.empty_turn[start:end])
 
 
-def record_columns(F: np.ndarray, n: int, V: int, R: np.ndarray, chart: str = "") -> dict[str, np.ndarray]:
-    """Every record field except ``score_trace`` as an array with ``games * n`` rows (game-major, seat minor).
+def record_columns(raw: RawRecords, chart: str = "") -> dict[str, np.ndarray]:
+    """Every record field except ``score_trace`` as an array with a row per seat (game-major, seat minor).
+
+    Integer fields are views into ``raw``; true/false fields bool arrays; text fields object arrays of str; list
+    fields (one entry per Character value) 2-D arrays.
 
     Args:
-        F: final states, shape (games, STATE_SIZE).
-        n: players; V: Character values; R: the rules array.
-        chart: the ``chart`` column's text.
+        raw: the games' record fields.
+        chart: the ``chart`` column's text (the same for every row).
     """
-    G = F.shape[0]
-
-    def per_game(x: np.ndarray) -> np.ndarray:
-        return np.repeat(x, n)
-
-    def flat(x: np.ndarray) -> np.ndarray:
-        return x.reshape(G * n, *x.shape[2:])
-
-    tickets = F[:, K.TICKETS:K.TICKETS + K.MAXP * K.MAXV].reshape(G, K.MAXP, K.MAXV)[:, :n, :V].astype(np.int64)
-    face = (tickets * np.arange(1, V + 1)).sum(-1)
-    different = (tickets > 0).sum(-1)
-    chart_values = R[K.R_CHART:K.R_CHART + V]
-    bonus = np.where(different > 0, chart_values[np.maximum(different - 1, 0)], 0)
-    totals = _seat(F, K.TOTALS, n)
-    held = tickets.sum(-1)
-    winner = F[:, K.WINNER].astype(np.int64)
-    seats = np.arange(n)
-
-    # Rank: 1 + players ahead on (points, Tickets); the tie-break winner is alone in first place.
-    t_p, t_q = totals[:, :, None], totals[:, None, :]
-    c_p, c_q = held[:, :, None], held[:, None, :]
-    same = (t_q == t_p) & (c_q == c_p)
-    is_winner_q = (seats[None, None, :] == winner[:, None, None]) & (seats[None, None, :] != seats[None, :, None])
-    ahead = (t_q > t_p) | ((t_q == t_p) & (c_q > c_p)) | (is_winner_q & same)
-    rank = 1 + ahead.sum(-1)
-
-    best = totals.max(1)
-    others = np.where(seats[None, :] == winner[:, None], np.iinfo(np.int64).min, totals).max(1)
-    routes = F[:, K.TIX_ROUTE:K.TIX_ROUTE + K.MAXP * 3 * K.MAXV].reshape(G, K.MAXP, 3, K.MAXV)[:, :n, :, :V]
-    rows = F[:, K.ROWS:K.ROWS + K.MAXP * 4].reshape(G, K.MAXP, 4)[:, :n, :]
-    empty_turn = F[:, K.STACK_EMPTY_TURN:K.STACK_EMPTY_TURN + V].astype(np.float64)
-    empty_turn[empty_turn < 0] = np.nan
-    trigger = F[:, K.END_TRIGGER].astype(np.int64)
-    days_ended = F[:, K.DAYS_ENDED].astype(np.int64)
-    tt, td, lt, ld = (rows[:, :, i] for i in range(4))
-
-    cols: dict[str, np.ndarray] = {
-        "players": np.full(G * n, n, np.int64),
-        "values": np.full(G * n, V, np.int64),
-        "chart": np.full(G * n, chart, dtype=object),
-        "score": flat(totals),
-        "score_ticket_face": flat(face),
-        "score_set_bonus": flat(bonus),
-        "tickets": flat(held),
-        "tickets_per_value": flat(tickets),
-        "tickets_tale_per_value": flat(routes[:, :, K.ROUTE_TALE]),
-        "tickets_reputation_per_value": flat(routes[:, :, K.ROUTE_REPUTATION]),
-        "tickets_free_per_value": flat(routes[:, :, K.ROUTE_FREE]),
-        "different_values": flat(different),
-        "rank": flat(rank),
-        "win": flat(seats[None, :] == winner[:, None]),
-        "winner": per_game(winner),
-        "turns": per_game(F[:, K.TURN]),
-        "runouts": per_game(F[:, K.RUNOUTS]),
-        "days": per_game(1 + days_ended),
-        "ended_at_night": per_game(days_ended % 2 == 1),
-        "end_trigger": per_game(_END_TRIGGERS[trigger]),
-        "end_stack_value": per_game(np.where(trigger == K.END_STACKS, F[:, K.LAST_EMPTIED], -1).astype(np.int64)),
-        "stack_empty_turn": np.repeat(empty_turn, n, axis=0),
-        "completed": per_game(trigger != K.END_NONE),
-        "top_shared": per_game((totals == best[:, None]).sum(1) > 1),
-        "tie_break": per_game(_TIE_BREAKS[F[:, K.TIE_BREAK_BY]]),
-        "margin": per_game(totals[np.arange(G), winner] - others),
-        "tales_told": flat(tt + td + lt + ld),
-        "tales_true": flat(tt + td),
-        "tales_tall": flat(lt + ld),
-        "tales_trusted": flat(tt + lt),
-        "tales_distrusted": flat(td + ld),
-        "row_true_trusted": flat(tt),
-        "row_true_distrusted": flat(td),
-        "row_tall_trusted": flat(lt),
-        "row_tall_distrusted": flat(ld),
-    }
-    for name, offset in (("tales_coin", K.TALES_COIN), ("tall_ticket_lower", K.TALL_LOWER),
-                         ("tall_ticket_none", K.TALL_NONE), ("votes_cast", K.VOTES_CAST),
-                         ("votes_trust", K.VOTES_TRUST), ("votes_correct", K.VOTES_CORRECT),
-                         ("coin_tosses", K.COIN_TOSSES)):
-        cols[name] = flat(_seat(F, offset, n))
-    cols["coin_chance_tosses"] = per_game(F[:, K.COIN_CHANCE])
-    for name, offset in (("park_takes", K.PARK_TAKES), ("bonus_turns", K.BONUS_TURNS),
-                         ("bonus_forfeited", K.BONUS_FORFEITED)):
-        cols[name] = flat(_seat(F, offset, n))
+    index = {name: j for j, name in enumerate(K.INT_FIELDS)}
+    cols: dict[str, np.ndarray] = {}
+    for name in FIELDS[:-1]:
+        if name == "chart":
+            cols[name] = np.full(raw.ints.shape[0], chart, dtype=object)
+        elif name == "stack_empty_turn":
+            cols[name] = raw.empty_turn
+        elif name in K.LIST_FIELDS:
+            cols[name] = raw.lists[:, K.LIST_FIELDS.index(name)]
+        elif name in _BOOL_FIELDS:
+            cols[name] = raw.ints[:, index[name]] != 0
+        elif name in _TEXT_FIELDS:
+            cols[name] = _TEXT_FIELDS[name][raw.ints[:, index[name]]]
+        else:
+            cols[name] = raw.ints[:, index[name]]
     return cols
 
 
