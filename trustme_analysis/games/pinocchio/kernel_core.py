@@ -15,7 +15,8 @@ Two arrays describe a game:
   part (:func:`determinize`).
 
 The functions mirror :class:`~trustme_analysis.games.pinocchio.state.PinocchioState` method by method (same names
-without the class), with the engine's events turned into counters for the records. The engine is the specification;
+without the class; the chain of steps after an action is one loop, :func:`advance`), with the engine's events turned
+into counters for the records. The engine is the specification;
 ``tests/games/test_pinocchio_kernel.py`` replays kernel games through it step by step.
 
 Random numbers: SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
