@@ -28,6 +28,7 @@ import pyspiel
 import cfr
 from cfr import evaluate
 from trustme_analysis.players.policy import policy_fingerprint
+from trustme_analysis.registry import find_game
 from trustme_analysis.solve import storage
 from trustme_analysis.solve.profile import (
     Representatives,
@@ -68,23 +69,46 @@ def measure(cg: cfr.CompiledGame, policy: np.ndarray, metric: str) -> float:
     return evaluate.exploitability(cg, policy) if metric == "exploitability" else evaluate.nash_conv(cg, policy)
 
 
+def describer(game: pyspiel.Game) -> Any | None:
+    """The game's ``describe`` part (its decisions in the rulebook's words), or ``None`` if it has none."""
+    entry = find_game(game.get_type().short_name)
+    return entry.part("describe") if entry is not None else None
+
+
+def situation(describe: Any | None, dp: DecisionPoint) -> str:
+    """What the player knows at ``dp`` in the game's words (empty when the game gives no description)."""
+    return describe.info_state(dp.state, dp.player) if describe is not None else ""
+
+
+def decision_words(describe: Any | None, dp: DecisionPoint, action: int) -> str:
+    """The action in the game's words (its action string when the game gives no description)."""
+    if describe is not None:
+        return describe.action(dp.state, dp.player, action)
+    return dp.state.action_to_string(dp.player, action)
+
+
 def decisions_table(game: pyspiel.Game, points: list[DecisionPoint]) -> pd.DataFrame:
-    """One row per information set and legal action: player, info_state, reach, action, action_name, prob, value."""
+    """One row per information set and legal action: player, info_state, situation (the information state in the
+    game's words), reach, action, action_name, decision (the action in the game's words), prob, action_value."""
+    describe = describer(game)
     rows = []
     for dp in points:
         state = dp.state
+        words = situation(describe, dp)
         for k, a in enumerate(dp.actions):
             rows.append({
                 "player": dp.player,
                 "info_state": dp.info_state,
+                "situation": words,
                 "reach": dp.reach,
                 "action": a,
                 "action_name": state.action_to_string(dp.player, a),
+                "decision": decision_words(describe, dp, a),
                 "prob": float(dp.probs[k]),
                 "action_value": float(dp.action_values[k]) if dp.action_values is not None else float("nan"),
             })
-    return pd.DataFrame(rows, columns=["player", "info_state", "reach", "action", "action_name", "prob",
-                                       "action_value"])
+    return pd.DataFrame(rows, columns=["player", "info_state", "situation", "reach", "action", "action_name",
+                                       "decision", "prob", "action_value"])
 
 
 def strategy_tables(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str, pd.DataFrame]:
@@ -100,9 +124,11 @@ def exploit_lineup(
 
     For each seat ``i``: the other seats play their bots' stated mixed strategies; seat ``i``'s best response value,
     the value seat ``i``'s own bot gets in the line-up, the gain (their difference), and the equilibrium value of
-    seat ``i`` for reference. The best response's most reached decisions are returned as a table per seat.
+    seat ``i`` for reference. The best response's most reached decisions are returned as a table per seat (the
+    information state, and it and the action in the game's words where the game describes them).
     """
     game = cg.game
+    describe = describer(game)
     bots = make_lineup_bots(game, lineup, seed)
     shared = shared if shared is not None else Representatives(cg)
     profile = bots_policy(cg, bots, base=equilibrium, shared=shared)
@@ -128,12 +154,14 @@ def exploit_lineup(
             k = int(np.argmax(dp.probs))
             br_rows.append({
                 "info_state": dp.info_state,
+                "situation": situation(describe, dp),
                 "reach": dp.reach,
                 "action": dp.state.action_to_string(seat, dp.actions[k]),
+                "decision": decision_words(describe, dp, dp.actions[k]),
                 "gain_over_next_best": _gap(dp.action_values, k),
             })
         tables[f"{lineup.name}_seat{seat}"] = pd.DataFrame(
-            br_rows, columns=["info_state", "reach", "action", "gain_over_next_best"])
+            br_rows, columns=["info_state", "situation", "reach", "action", "decision", "gain_over_next_best"])
     return rows, tables
 
 
