@@ -72,7 +72,7 @@ TERMS: dict[str, str] = {
                          "play so far.",
     "Probes": "Named fixed strategies (always bluff, never trust, ...) played against a line-up to test whether "
               "its players can be exploited.",
-    "Skill trace": "Win rates of search players with doubling budgets, each against the previous: a rising curve "
+    "Skill trace": "Win rates of search players with growing budgets, each against the previous: a rising curve "
                    "means skill matters more than luck.",
 }
 
