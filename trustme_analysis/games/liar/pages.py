@@ -1,5 +1,6 @@
-"""The Liar (``trustme_liar``) pages of the report: ranks and points by mode, Trust Me points by source, game length
-and end, plays and claim sizes with the bluff rate per size, and challenges, burns, pickups and going out.
+"""The Liar (``trustme_liar``) pages of the report: the first player's advantage, ranks and points by mode, Trust Me
+points by source, game length and end, plays and claim sizes with the bluff rate per size, and challenges, burns,
+pickups and going out.
 
 The game's registry ``pages`` part (:func:`draw`). Every figure comes from the results set's tables (computed by
 :func:`trustme_analysis.games.liar.stats.compute`); every plot shows 95% intervals.
@@ -13,7 +14,7 @@ import pandas as pd
 from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
-from trustme_analysis.games.liar.records import SOURCES
+from trustme_analysis.games.liar.scoring import SOURCES
 
 SOURCE_LABELS = {
     "going_out": "going out (+10)",
@@ -26,11 +27,36 @@ SOURCE_LABELS = {
 
 def draw(ctx: Report) -> None:
     """Add the Liar pages to the report, drawn from the results set."""
+    _starter_page(ctx)
     _ranks_page(ctx)
     _sources_page(ctx)
     _length_page(ctx)
     _claims_page(ctx)
     _challenges_page(ctx)
+
+
+def _starter_page(ctx: Report) -> None:
+    st = ctx["starter"]
+    variants = ctx.variant_ids
+    orders = sorted(st["turn_order"].unique())
+    title = "The first player's advantage"
+    fig = new_page(title, "Share of games won (best rank, ties counted; most points in Trust Me games) by the place in "
+                   "turn order from the player who starts the first round (Wilson 95%), against the fair share. "
+                   "The seat-balance page gives the same per seat number.")
+    ax = fig.add_axes((0.07, 0.50, 0.86, 0.36))
+    labels = ["first player" if k == 0 else f"{k} after the first" for k in orders]
+    by_category(ax, variants, st, "turn_order", orders, labels, "win", "share of games won", "Wins by turn order")
+    for fair in sorted(st["fair"].unique()):
+        ax.axhline(fair, color="0.6", linewidth=0.8, linestyle="--")
+    first = st[st["turn_order"] == 0].set_index("variant").reindex(variants).reset_index()
+    table = pd.DataFrame({
+        "variant": variants,
+        "first player wins [95%]": cells(first, "win", pct),
+        "fair share": [f"{100 * x:.0f}%" for x in first["fair"]],
+        "advantage [95%]": cells(first, "advantage", pct),
+        "in words": first["sentence"],
+    })
+    page_table(ctx, fig, table, title, [0.6, 1.3, 0.7, 1.3, 6.0], fontsize=6.5)
 
 
 def _ranks_page(ctx: Report) -> None:
