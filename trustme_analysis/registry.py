@@ -19,6 +19,8 @@ only when a report is drawn. The parts:
 - ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...);
 - ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
   each candidate world (the search player's belief model);
+- ``search_actions``: ``search_actions(state, player) -> actions``: the legal moves a search player tries, where a
+  game has too many to try each (a Liar starter may hold 14,000 legal plays);
 - ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
   one.
 """
@@ -40,7 +42,8 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "belief", "kernel")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "belief", "search_actions",
+         "kernel")
 
 
 @dataclass(frozen=True)
@@ -60,6 +63,7 @@ class GameEntry:
     strategy: Part = None
     simple_strategies: Part = None
     belief: Part = None
+    search_actions: Part = None
     kernel: Part = None
 
     def part(self, name: str) -> Any | None:
