@@ -223,6 +223,7 @@ class Kernel:
         put(core.O_CLAIMBURN, t.claims_burned)
         put(core.O_REVEALED, t.revealed)
         put(core.O_KNOWN, t.known)
+        put(core.O_KFLAG, [1] * n)  # rows that may hold knowledge (all: zeroing zeros costs nothing)
         put(core.O_HSIZE, [sum(h) for h in t.hands])
         put(core.O_OUT, t.out)
         put(core.O_FALSE, t.false_cards)
@@ -240,7 +241,10 @@ class Kernel:
                     pseat[owner, v] += 1
             put(core.O_PSEAT, pseat)
             put(core.O_PCOUNTS, pseat.sum(axis=0))
-            put(core.O_LASTPLAY, np.bincount(t.pile[-1][2], minlength=values))
+            last = sorted(set(t.pile[-1][2]))
+            put(core.O_LASTV, last)
+            put(core.O_LASTC, [t.pile[-1][2].count(v) for v in last])
+            S[core.S_LASTN] = len(last)
         S[core.S_PLEN] = len(t.pile)
         S[core.S_PCARDS] = sum(len(c) for _, _, c, _ in t.pile)
         S[core.S_CREDITED] = t.credited

@@ -61,9 +61,11 @@ N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, D
     O_BURNBY,  # n*V: burned cards per value, by the seat that played them
     O_PCOUNTS,  # V: cards per value in the face-down pile
     O_PSEAT,  # n*V: cards per value in the pile, by the seat that played them
-    O_LASTPLAY,  # V: cards per value of the last play in the pile (turned over by a challenge)
+    O_LASTV,  # M: the distinct values of the last play in the pile (turned over by a challenge), ascending
+    O_LASTC,  # M: how many cards of each of those values
     O_KNOWN,  # n*n*V: known[w][h][v]: cards w knows are in h's hand (the engine's ``LiarTable.known``)
     O_REVEALED,  # n*V: revealed[h][v]: the turned-over cards h picked up since it last played
+    O_KFLAG,  # n: 1 if anything may be known of the seat's hand (its rows of O_KNOWN / O_REVEALED may be non-zero)
     O_CLAIMBURN,  # n*V: cards each seat claimed as each value in burned piles (public)
     O_UNSEEN,  # V: scratch: the copies the deciding seat cannot place (the heuristic)
     O_OTHERS,  # V: scratch: values held other than the announced one (the heuristic's false cards)
@@ -82,7 +84,7 @@ N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, D
     T_DG,  # tab: (V+1)*(M+1): multisets of r cards from values v.. (each at most `copies` times)
     T_OFFS,  # tab: M+2: number of multisets of fewer than s cards (the first index of size s)
     CFG_LEN,
-) = range(18, 51)
+) = range(18, 53)
 
 # --------------------------------------------------------------------------------------------------- scalars of S
 (
@@ -101,8 +103,9 @@ N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, D
     S_NHELD,  # scratch: values held (rows of the hand table)
     S_PN,  # scratch: distinct values in the play at O_PV / O_PC
     S_FIRST,  # the first round's starter; -1 until the chance node draws it
+    S_LASTN,  # distinct values of the last play in the pile (at O_LASTV / O_LASTC)
     N_SCALARS,
-) = range(16)
+) = range(17)
 
 END_NONE, END_OUT, END_SETUP, END_TURN_CAP = 0, 1, 2, 3
 #: ``end`` / ``end_trigger`` strings by code.
@@ -158,7 +161,8 @@ def build_config(rules) -> np.ndarray:
     for name, size in (
         (O_HANDS, n * values), (O_HSIZE, n), (O_TARGET, n), (O_OUT, n), (O_FALSE, n), (O_UNM, n), (O_WRONG, n),
         (O_START, n), (O_DISC, values), (O_BURNBY, n * values), (O_PCOUNTS, values), (O_PSEAT, n * values),
-        (O_LASTPLAY, values), (O_KNOWN, n * n * values), (O_REVEALED, n * values), (O_CLAIMBURN, n * values),
+        (O_LASTV, max_play), (O_LASTC, max_play), (O_KNOWN, n * n * values), (O_REVEALED, n * values),
+        (O_KFLAG, n), (O_CLAIMBURN, n * values),
         (O_UNSEEN, values), (O_OTHERS, values), (O_PPLAYER, deck),
         (O_PFALSE, deck), (O_REC, n * NREC), (O_SIZE, n * 3 * max_play), (O_D, (values + 1) * (max_play + 1)),
         (O_HELD, values), (O_PV, max_play), (O_PC, max_play), (O_ANN, values),
@@ -499,7 +503,7 @@ def unrank_hand_play(cfg, S, p, k):
 
 @njit(cache=True)
 def multiset_index(cfg, tab, S, size):
-    """The engine's index (``LiarRules.multisets``) of the multiset of ``size`` cards at ``O_PV``/``O_PC``.
+    """The engine's index (``PlayTable.multisets``) of the multiset of ``size`` cards at ``O_PV``/``O_PC``.
 
     Its rank among the multisets of its size is ``sum over v of (DG[v][rem_v] - sum_{j <= c_v} DG[v+1][rem_v - j])``
     (``rem_v`` = cards of the multiset from ``v`` on, ``DG`` the table with bound ``copies``); over a run of values
@@ -636,9 +640,7 @@ def play(cfg, S, p, announced):
     hand = cfg[O_HANDS] + p * values
     hsize = cfg[O_HSIZE] + p
     pseat = cfg[O_PSEAT] + p * values
-    last = cfg[O_LASTPLAY]
-    for v in range(values):
-        S[last + v] = 0
+    lastv, lastc = cfg[O_LASTV], cfg[O_LASTC]
     size = 0
     true = 0
     for i in range(S[S_PN]):
@@ -647,17 +649,21 @@ def play(cfg, S, p, announced):
         S[hand + v] -= c
         S[pcounts + v] += c
         S[pseat + v] += c
-        S[last + v] = c
+        S[lastv + i] = v
+        S[lastc + i] = c
         size += c
         if v == announced:
             true = c
+    S[S_LASTN] = S[S_PN]
     # Any card the others knew in this hand may be among those played: they know nothing of it any more.
-    for w in range(n):
-        row = cfg[O_KNOWN] + (w * n + p) * values
+    if S[cfg[O_KFLAG] + p]:
+        for w in range(n):
+            row = cfg[O_KNOWN] + (w * n + p) * values
+            for v in range(values):
+                S[row + v] = 0
         for v in range(values):
-            S[row + v] = 0
-    for v in range(values):
-        S[cfg[O_REVEALED] + p * values + v] = 0
+            S[cfg[O_REVEALED] + p * values + v] = 0
+        S[cfg[O_KFLAG] + p] = 0
     S[hsize] -= size
     false = size - true
     plen = S[S_PLEN]
@@ -741,17 +747,21 @@ def call_liar(cfg, S, accuser):
     S[rec_at(cfg, picker, R_PICKED_UP)] += pile_size
     # Every other player now knows the turned-over cards, and its own cards of the pile, are in the picker's hand.
     n, values = cfg[N], cfg[V]
-    shown = cfg[O_LASTPLAY]
-    for v in range(values):
-        S[cfg[O_REVEALED] + picker * values + v] += S[shown + v]
+    lastv, lastc = cfg[O_LASTV], cfg[O_LASTC]
+    S[cfg[O_KFLAG] + picker] = 1
+    for i in range(S[S_LASTN]):
+        S[cfg[O_REVEALED] + picker * values + S[lastv + i]] += S[lastc + i]
     for w in range(n):
         if w == picker:
             continue
         row = cfg[O_KNOWN] + (w * n + picker) * values
         own = cfg[O_PSEAT] + w * values
+        # Its own cards of the pile (the turned-over ones counted once), and the turned-over cards.
         for v in range(values):
-            mine = S[own + v] - (S[shown + v] if w == liar else 0)
-            S[row + v] += S[shown + v] + mine
+            S[row + v] += S[own + v]
+        if w != liar:
+            for i in range(S[S_LASTN]):
+                S[row + S[lastv + i]] += S[lastc + i]
     # The whole pile joins the picker's hand (the engine does not credit the plays below the last one here).
     for v in range(values):
         S[hand_at(cfg, picker, v)] += S[cfg[O_PCOUNTS] + v]
@@ -790,9 +800,9 @@ def clear_pile(cfg, S):
     S[S_PLEN] = 0
     S[S_PCARDS] = 0
     S[S_CREDITED] = 0
+    S[S_LASTN] = 0
     for v in range(cfg[V]):
         S[cfg[O_PCOUNTS] + v] = 0
-        S[cfg[O_LASTPLAY] + v] = 0
     for i in range(cfg[N] * cfg[V]):
         S[cfg[O_PSEAT] + i] = 0
 
@@ -1357,8 +1367,8 @@ def bluff_chance(cfg, S, p, prior):
     value = S[S_RVALUE]
     liar = S[cfg[O_PPLAYER] + S[S_PLEN] - 1]
     count = 0
-    for v in range(values):
-        count += S[cfg[O_LASTPLAY] + v]
+    for i in range(S[S_LASTN]):
+        count += S[cfg[O_LASTC] + i]
     unseen_v = S[cfg[O_UNSEEN] + value]
     if count > unseen_v:
         return 1.0

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from trustme_analysis.games.liar import events as ev
 
@@ -69,6 +70,100 @@ def _piles(events: list[tuple]) -> list[_Pile]:
     return piles
 
 
+@dataclass
+class _Plan:
+    """What a world of one position for one player needs besides the random draw (computed once per position)."""
+
+    pool: list[int]  # the cards the player cannot place, one entry per card
+    slots: list[tuple[int, int]]  # (event index, cards) of the hidden plays on the table, then the burned ones
+    hand_slots: list[tuple[int, int]]  # (seat, unknown cards) of every other hand
+    picked: list[tuple[list[tuple[int, int]], str, int, list[int], int]]  # hidden plays of picked-up piles
+    meta: dict[int, tuple[int, int]]  # hidden play event index -> (player, announced)
+    current: list[int]  # event indices of the pile's plays, oldest first
+    burned: list[int]  # hidden plays that were burned
+    credited: list[int]  # hidden plays whose false cards have scored
+    known: list[tuple[int, int, list[tuple[int, list[int]]]]]  # (holder, shown play, [(seat, its plays)])
+    rewrites: list[tuple[int, list[int]]]  # (liar event, its pile's plays) of piles another player picked up
+    fallback: list[int]  # every card not publicly discarded
+
+
+#: The plan of the last position resampled: the search player draws many worlds of one position in a row.
+_LAST: tuple[Any, int, int, _Plan] | None = None
+
+
+def _plan(state, player: int) -> _Plan:
+    global _LAST
+    t = state._table
+    if _LAST is not None and _LAST[0] is t and _LAST[1] == len(t.events) and _LAST[2] == player:
+        return _LAST[3]
+    rules = state._rules
+    n, values = rules.players, rules.values
+    events = t.events
+    piles = _piles(events)
+    current = piles[-1]
+    last_play = [-1] * n  # index of each player's last play event
+    for i, event in enumerate(events):
+        if event[0] == ev.PLAY:
+            last_play[event[1]] = i
+    revealed = {p.plays[-1] for p in piles if p.picker >= 0}
+    hidden = {i for p in piles for i in p.plays if events[i][1] != player and i not in revealed}
+    unseen = pool(state, player)
+    if min(unseen) < 0:
+        raise AssertionError(f"player {player} places more cards than the deck holds: {unseen}")
+    slots = [(i, len(events[i][3])) for pile in [current] + [p for p in piles if p.burned] for i in pile.plays
+             if i in hidden]
+    hand_slots = [(h, sum(t.hands[h]) - sum(t.known[player][h])) for h in range(n) if h != player]
+    if sum(size for _, size in slots + hand_slots) != sum(unseen):
+        raise AssertionError(f"{sum(unseen)} cards to place but other places for them")
+    picked = []
+    for pile in piles:
+        if pile.picker < 0:
+            continue
+        plays = [(i, len(events[i][3])) for i in pile.plays if i in hidden]
+        if not plays:
+            continue
+        rest: list[int] = []
+        if pile.picker == player:
+            mode = "own"
+            rest = list(events[pile.event][7])
+            for i in pile.plays:
+                if i not in hidden:
+                    for v in events[i][3]:
+                        rest.remove(v)
+        elif last_play[pile.picker] < pile.event:
+            mode = "hand"  # still in the picker's hand
+        else:
+            mode = "pool"  # since played on
+        picked.append((plays, mode, pile.picker, rest, sum(size for _, size in plays)))
+    covered = rules.false_card_accepted == "covered"
+    credited = [i for pile in piles for k, i in enumerate(pile.plays) if i in hidden and (
+        pile.burned or (pile is current and k < t.credited) or (pile.picker >= 0 and covered
+                                                                 and k < len(pile.plays) - 1))]
+    known = []
+    for pile in piles:
+        h = pile.picker
+        if h < 0 or last_play[h] > pile.event:
+            continue
+        seats = [(q, [i for i in pile.plays[:-1] if events[i][1] == q]) for q in range(n) if q not in (h, player)]
+        known.append((h, pile.plays[-1], seats))
+    discarded = state.discarded()
+    plan = _Plan(
+        pool=[v for v in range(values) for _ in range(unseen[v])],
+        slots=slots,
+        hand_slots=hand_slots,
+        picked=picked,
+        meta={i: (events[i][1], events[i][2]) for i in hidden},
+        current=list(current.plays),
+        burned=[i for pile in piles if pile.burned for i in pile.plays if i in hidden],
+        credited=credited,
+        known=known,
+        rewrites=[(pile.event, list(pile.plays)) for pile in piles if pile.picker >= 0 and pile.picker != player],
+        fallback=[v for v in range(values) for _ in range(rules.copies - discarded[v])],
+    )
+    _LAST = (t, len(events), player, plan)
+    return plan
+
+
 def resample(state, player: int, sampler: Callable[[], float]):
     """A world for ``player`` (module docstring); ``sampler()`` gives uniform numbers in [0, 1)."""
     world = state.clone()
@@ -86,74 +181,41 @@ def resample(state, player: int, sampler: Callable[[], float]):
             cards[i], cards[j] = cards[j], cards[i]
         return cards
 
+    plan = _plan(state, player)
     events = t.events
-    piles = _piles(events)
-    current = piles[-1]
-    last_play = [-1] * n  # index of each player's last play event
-    for i, event in enumerate(events):
-        if event[0] == ev.PLAY:
-            last_play[event[1]] = i
-    revealed = {p.plays[-1] for p in piles if p.picker >= 0}
-    hidden = {i for p in piles for i in p.plays if events[i][1] != player and i not in revealed}
-    cards: dict[int, tuple[int, ...]] = {}  # the world's cards of each hidden play
-
     # The cards this player cannot place, dealt in turn to the hidden plays on the table, the burned ones and the
     # unknown part of each other hand.
-    unseen = pool(state, player)
-    if min(unseen) < 0:
-        raise AssertionError(f"player {player} places more cards than the deck holds: {unseen}")
-    deck = shuffled([v for v in range(values) for _ in range(unseen[v])])
+    deck = shuffled(plan.pool)
+    cards: dict[int, tuple[int, ...]] = {}  # the world's cards of each hidden play
     at = 0
-    for pile in [current] + [p for p in piles if p.burned]:
-        for i in pile.plays:
-            if i in hidden:
-                size = len(events[i][3])
-                cards[i] = tuple(sorted(deck[at:at + size]))
-                at += size
+    for i, size in plan.slots:
+        cards[i] = tuple(sorted(deck[at:at + size]))
+        at += size
     hands: list[list[int]] = [list(h) for h in t.hands]
     drawn: list[list[int]] = [[] for _ in range(n)]
-    for h in range(n):
-        if h == player:
-            continue
-        size = sum(t.hands[h]) - sum(t.known[player][h])
+    for h, size in plan.hand_slots:
         drawn[h] = deck[at:at + size]
         at += size
         counts = list(t.known[player][h])
         for v in drawn[h]:
             counts[v] += 1
         hands[h] = counts
-    if at != len(deck):
-        raise AssertionError(f"{len(deck)} cards to place but {at} places")
-
     # Piles picked up: their hidden plays share out what is known of them.
-    for pile in piles:
-        if pile.picker < 0:
-            continue
-        plays = [i for i in pile.plays if i in hidden]
-        if not plays:
-            continue
-        need = sum(len(events[i][3]) for i in plays)
-        if pile.picker == player:
-            rest = list(events[pile.event][7])
-            for i in pile.plays:
-                if i not in hidden:
-                    for v in events[i][3]:
-                        rest.remove(v)
+    for plays, mode, picker, rest, need in plan.picked:
+        if mode == "own":
             source = shuffled(rest)
-        elif last_play[pile.picker] < pile.event:
+        elif mode == "hand":
             # Still in the picker's hand: among the cards dealt there (the rest of that hand is known).
-            source = shuffled(drawn[pile.picker])
-            drawn[pile.picker] = source[need:]
+            source = shuffled(drawn[picker])
+            drawn[picker] = source[need:]
         else:
             # Since played on: anywhere this player cannot see (late in a game these may be fewer than the pile
             # held; then any card of the deck not publicly discarded stands in).
             source = shuffled(deck)
             if len(source) < need:
-                discarded = state.discarded()
-                source += shuffled([v for v in range(values) for _ in range(rules.copies - discarded[v])])
+                source += shuffled(plan.fallback)
         at = 0
-        for i in plays:
-            size = len(events[i][3])
+        for i, size in plays:
             cards[i] = tuple(sorted(source[at:at + size]))
             at += size
 
@@ -162,52 +224,36 @@ def resample(state, player: int, sampler: Callable[[], float]):
     w.hands = hands
     new_events = list(events)
     for i, c in cards.items():
-        _, owner, announced, _, _ = events[i]
+        owner, announced = plan.meta[i]
         new_events[i] = ev.play(owner, announced, c, sum(1 for v in c if v != announced))
     w.pile = [(owner, announced, cards.get(i, c), new_events[i][4])
-              for i, (owner, announced, c, _) in zip(current.plays, t.pile)]
+              for i, (owner, announced, c, _) in zip(plan.current, t.pile)]
     burned = [list(b) if q == player else [0] * values for q, b in enumerate(t.burned_by)]
-    false = [0] * n
-    covered = rules.false_card_accepted == "covered"
-    for pile in piles:
-        for k, i in enumerate(pile.plays):
-            owner = events[i][1]
-            if owner == player:
-                continue
-            play = new_events[i]
-            if pile.burned:
-                for v in play[3]:
-                    burned[owner][v] += 1
-            if pile.burned or (pile is current and k < t.credited) or (pile.picker >= 0 and covered
-                                                                         and k < len(pile.plays) - 1):
-                false[owner] += play[4]
+    for i in plan.burned:
+        for v in cards[i]:
+            burned[plan.meta[i][0]][v] += 1
     w.burned_by = [tuple(b) for b in burned]
+    false = [0] * n
+    for i in plan.credited:
+        false[plan.meta[i][0]] += new_events[i][4]
     w.false_cards = [f if q == player else false[q] for q, f in enumerate(t.false_cards)]
     zero = (0,) * values
     known = [[zero] * n for _ in range(n)]
-    for pile in piles:
-        h = pile.picker
-        if h < 0 or last_play[h] > pile.event:
-            continue
-        shown = new_events[pile.plays[-1]][3]
-        for q in range(n):
-            if q == h or q == player:
-                continue
+    for h, shown, seats in plan.known:
+        for q, plays in seats:
             add = [0] * values
-            for v in shown:
+            for v in new_events[shown][3]:
                 add[v] += 1
-            for i in pile.plays[:-1]:
-                if new_events[i][1] == q:
-                    for v in new_events[i][3]:
-                        add[v] += 1
+            for i in plays:
+                for v in new_events[i][3]:
+                    add[v] += 1
             known[q][h] = tuple(a + b for a, b in zip(known[q][h], add))
     known[player] = list(t.known[player])
     w.known = known
-    for i, pile in enumerate(piles):
-        if pile.picker >= 0 and pile.picker != player:
-            taken = sorted(v for j in pile.plays for v in new_events[j][3])
-            e = events[pile.event]
-            new_events[pile.event] = ev.liar(e[1], e[2], e[3], e[4], e[5], e[6], tuple(taken))
+    for event, plays in plan.rewrites:
+        e = events[event]
+        taken = tuple(sorted(v for j in plays for v in new_events[j][3]))
+        new_events[event] = ev.liar(e[1], e[2], e[3], e[4], e[5], e[6], taken)
     w.events = new_events
     w.initial = tuple(h if q == player else None for q, h in enumerate(t.initial))
     return world
