@@ -17,10 +17,18 @@ only when a report is drawn. The parts:
 - ``pages``: ``draw(report)`` adds the game's report pages, drawn from the results set only;
 - ``strategy``: ``strategy_stats(game, decision_points) -> {name: table}`` for solved policies;
 - ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...);
+- ``describe``: a module that puts a solved policy in the game's own words: ``info_state(state, player) -> str``
+  (what the player knows at its decision, e.g. "investor (seat 1), has not looked, first to decide; $10 and 10
+  shares"), ``action(state, player, action) -> str``, ``COLUMNS`` (strategy-table column -> (header, unit)),
+  ``TABLES`` (strategy table -> title and note), ``cell(column, value) -> str | None`` and
+  ``strategy_findings(tables) -> [sentence]``; the solve layer stores the descriptions beside the information-state
+  strings, and the solve pages print them instead of the strings.
 - ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
   each candidate world (the search player's belief model);
 - ``search_actions``: ``search_actions(state, player) -> actions``: the legal moves a search player tries, where a
   game has too many to try each (a Liar starter may hold 14,000 legal plays);
+- ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
+  (``python -m trustme_analysis.play``);
 - ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
   one.
 """
@@ -42,8 +50,8 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "belief", "search_actions",
-         "kernel")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief",
+         "search_actions", "narrate", "kernel")
 
 
 @dataclass(frozen=True)
@@ -62,8 +70,10 @@ class GameEntry:
     pages: Part = None
     strategy: Part = None
     simple_strategies: Part = None
+    describe: Part = None
     belief: Part = None
     search_actions: Part = None
+    narrate: Part = None
     kernel: Part = None
 
     def part(self, name: str) -> Any | None:

@@ -11,7 +11,8 @@ Importing this package registers both. The pieces, in the rulebook's words:
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
 :mod:`.bots` (the heuristics), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the games'
-statistics), :mod:`.pages` (their report pages) and :mod:`.strategy` (statistics of a solved investing round).
+statistics), :mod:`.pages` (their report pages), :mod:`.strategy` (statistics of a solved investing round) and :mod:`.describe`
+(a solved round's decisions in the rulebook's words).
 """
 
 from trustme_analysis.games.board1981 import investment
@@ -33,6 +34,7 @@ register_game(
         bots="bots",
         statistics="stats:compute",
         pages="pages:draw",
+        kernel="kernel",
     )
 )
 register_game(
@@ -47,6 +49,7 @@ register_game(
         pages="pages:draw_investment",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
+        describe="describe",
     )
 )
 

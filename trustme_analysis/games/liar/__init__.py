@@ -40,6 +40,7 @@ register_game(
         belief="bots:belief",
         search_actions="bots:search_actions",
         kernel="kernel",
+        describe="describe",
     )
 )
 

@@ -34,6 +34,9 @@ register_game(
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
         belief="bots:belief",
+        narrate="narrate:narrate",
+        kernel="kernel",
+        describe="describe",
     )
 )
 

@@ -1,0 +1,345 @@
+"""A compiled simulation kernel for ``trustme_1981``: whole games in machine code, identical to the engine.
+
+The engine (:mod:`~trustme_analysis.games.board1981.game`) is the specification;
+:mod:`~trustme_analysis.games.board1981.kernel_rules` restates its rules as numba-compiled functions over one integer
+array per state, and the tests (``tests/games/test_board1981_kernel.py``) and
+``benchmarks/kernels_board1981.py --verify N`` replay the kernel's games through the engine step by step: current
+player, legal actions, chance outcomes with their probabilities, returns and every record field must be identical.
+Action ids, player ids and chance outcome ids are the engine's.
+
+Use:
+
+- :func:`kernel_supports` says whether a loaded game (and a line-up of seat kinds) can run here, or why not.
+- :class:`Kernel` compiles the loaded game's rules (board graph, decks, parameters, action layout) into arrays.
+  ``play_random(seeds)`` plays one uniform-random game per seed in compiled code and returns
+  :class:`~trustme_analysis.games.board1981.kernel_records.KernelRecords` (columns; ``to_rows()`` gives exactly the
+  rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API, and
+  ``rollouts(state, n, seed)`` the mean returns of random playouts from it.
+
+Every parameter of the game is supported on any board with at most
+:data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers; seats
+must be uniform random for now (the compiled loop dispatches on a seat kind code, so policy-table and heuristic players
+can be added there).
+
+Compilation: ``@njit(cache=True)``: the first run compiles (tens of seconds) and stores machine code in
+``__pycache__``; later processes load it.
+
+Example:
+    >>> import numpy as np, pyspiel, trustme_analysis
+    >>> game = pyspiel.load_game("trustme_1981(players=2,max_turns=5)")
+    >>> kernel = Kernel(game)
+    >>> recs = kernel.play_random(np.arange(3, dtype=np.uint64))
+    >>> len(recs.to_rows())
+    6
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.games.board1981 import kernel_rules as K
+from trustme_analysis.games.board1981.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
+from trustme_analysis.games.board1981.game import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, PHASE_NAMES, SHORT_NAME
+from trustme_analysis.games.board1981.kernel_records import KernelRecords
+
+#: Game strings the kernel benchmark measures (label -> game string).
+BENCHMARK_VARIANTS: dict[str, str] = {
+    "1981 2p": "trustme_1981(players=2)",
+    "1981 4p": "trustme_1981(players=4)",
+}
+
+#: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
+KNOWN_PARAMETERS = frozenset(DEFAULTS)
+#: Seat kinds the compiled loop plays.
+SEAT_KINDS = {"random": K.SEAT_RANDOM}
+
+_KIND_CODES = {
+    PROPERTY: K.K_PROPERTY, WHITE: K.K_WHITE, HOT_TIP: K.K_HOT_TIP, WILD_GOOSE_CHASE: K.K_WILD_GOOSE_CHASE,
+    COMPANY: K.K_COMPANY,
+}
+_TIE_CODES = {"reroll": K.TIE_REROLL, "defender": K.TIE_DEFENDER, "challenger": K.TIE_CHALLENGER}
+_UTILITY_CODES = {"win_loss": K.U_WIN_LOSS, "wealth": K.U_WEALTH, "wealth_diff": K.U_WEALTH_DIFF}
+_CHANCE_PHASES = frozenset(
+    {K.DEAL, K.FIRST, K.ROLL, K.CARD, K.BAMBOOZLE_ROLL, K.ROLL_OFF_CHALLENGER, K.ROLL_OFF_DEFENDER}
+)
+_NO_DECISION_PHASES = _CHANCE_PHASES | {K.OVER}
+
+
+def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
+    """``None`` when the kernel plays ``game`` with these seat kinds exactly as the engine does, else the reason."""
+    short = game.get_type().short_name
+    if short != SHORT_NAME:
+        return f"the {SHORT_NAME} kernel does not play {short}"
+    unknown = sorted(set(game.params) - KNOWN_PARAMETERS)
+    if unknown:
+        return f"the kernel does not know the parameter(s) {', '.join(unknown)}"
+    for kind in seat_kinds:
+        if kind not in SEAT_KINDS:
+            return f"the kernel plays only {', '.join(sorted(SEAT_KINDS))} seats, not {kind!r}"
+    if game.num_props > K.MAX_PROPS:
+        return f"the board has {game.num_props} briefcases; the kernel holds at most {K.MAX_PROPS}"
+    if game.n > K.MAX_PLAYERS:
+        return f"{game.n} players; the kernel holds at most {K.MAX_PLAYERS}"
+    lots = game.investing.lots
+    if game.investing.num_actions != 2 * len(lots) + 2 or game.num_distinct_actions() != game.a_invest + 2 * len(
+        lots
+    ) + 2:
+        return "the engine's investing actions differ from hold / buy a lot / divest a lot / divest all"
+    # Each reveal at most triples the wealth of all players together; everything must fit in int64.
+    w_max = game.n * (game.start_money + game.start_shares) * 3**game.num_props
+    if w_max >= 2**62:
+        return "money and shares could outgrow 64-bit integers on this board"
+    return None
+
+
+def compile_rules(game: pyspiel.Game) -> np.ndarray:
+    """The fixed data of a loaded ``trustme_1981`` game as the rules array
+    (:func:`~trustme_analysis.games.board1981.kernel_rules.pack_rules`)."""
+    b = game.board
+    S, Pn = b.num_spaces, game.num_props
+    faces = DIE_FACES
+    # Move options per (space, roll, has a claim): board.destinations() is the engine's movement, and a claimant may
+    # also stop on the Company when a walk passes it (TrustMe1981State._move_options).
+    move_start = np.zeros(S * (faces + 1) * 2, np.int64)
+    move_count = np.zeros_like(move_start)
+    move_list: list[int] = []
+    for s in range(S):
+        for face in range(2, faces + 1):
+            exact, company_within = b.destinations(s, face)
+            for has_claim in (0, 1):
+                options = exact
+                if has_claim and company_within and b.company not in exact:
+                    options = tuple(sorted(exact + (b.company,)))
+                i = (s * (faces + 1) + face) * 2 + has_claim
+                move_start[i] = len(move_list)
+                move_count[i] = len(options)
+                move_list.extend(options)
+    escapes = np.zeros(faces + 1, np.int64)
+    for face in game.bamboozled:
+        escapes[face] = True
+    area_mask = np.zeros(len(b.streets), np.int64)
+    for q, street in enumerate(b.property_street):
+        area_mask[street] |= 1 << q
+    scalars = {
+        "R_N": game.n,
+        "R_NUM_PROPS": Pn,
+        "R_COMPANY": b.company,
+        "R_NUM_WGC": len(b.wild_goose_chase),
+        "R_DIE_FACES": faces,
+        "R_MAX_ROLL_OFF_TIES": MAX_ROLL_OFF_TIES,
+        "R_NUM_LOTS": len(game.investing.lots),
+        "R_A_LOOK": game.a_look,
+        "R_A_CLAIM_UNSEEN": game.a_claim_unseen,
+        "R_A_DECLINE": game.a_decline,
+        "R_A_ROLL": game.a_roll,
+        "R_A_CLAIM_RIGHT": game.a_claim_right,
+        "R_A_INVEST_NOW": game.a_invest_now,
+        "R_A_CASE": game.a_case,
+        "R_A_SEND": game.a_send,
+        "R_A_CHALLENGE": game.a_challenge,
+        "R_A_INVEST": game.a_invest,
+        "R_NUM_ACTIONS": game.num_distinct_actions(),
+        "R_START_MONEY": game.start_money,
+        "R_START_SHARES": game.start_shares,
+        "R_PEEK": int(bool(game.peek)),
+        "R_ROLL_OFF_TIE": _TIE_CODES[game.roll_off_tie],
+        "R_UTILITY": _UTILITY_CODES[game.utility],
+        "R_MAX_TURNS": game.max_turns,
+        "R_MAX_GAME_LENGTH": game.max_game_length(),
+    }
+    tables = {
+        "R_PAYOFF_MIX": game.payoff_mix,
+        "R_TRUST_DECK": game.trust_deck,
+        "R_ESCAPES": escapes,
+        "R_LOTS": game.investing.lots,
+        "R_KIND": [_KIND_CODES[k] for k in b.kinds],
+        "R_SPACE_PROPERTY": b.space_property,
+        "R_HOT_TIP_AREA": b.hot_tip_area,
+        "R_AREA_MASK": area_mask,
+        "R_PROPERTY_FIRST_SPACE": [sp[0] for sp in b.property_spaces],
+        "R_WILD_GOOSE_CHASE": b.wild_goose_chase,
+        "R_MOVE_START": move_start,
+        "R_MOVE_COUNT": move_count,
+        "R_MOVE_LIST": move_list,
+    }
+    return K.pack_rules(scalars, tables)
+
+
+def _seat_codes(kinds: Sequence[str], n: int) -> np.ndarray:
+    if len(kinds) not in (1, n):
+        raise ValueError(f"seat_kinds: give one kind for all seats or one per seat ({n}), not {len(kinds)}")
+    codes = [SEAT_KINDS[k] for k in kinds]
+    return np.asarray(codes * n if len(codes) == 1 else codes, np.int64)
+
+
+class Kernel:
+    """The compiled rules of one loaded ``trustme_1981`` game.
+
+    Args:
+        game: a loaded ``trustme_1981`` game; :func:`kernel_supports` must accept it.
+        seat_kinds: one kind for every seat or one per seat (only ``"random"`` so far).
+
+    Raises:
+        ValueError: the kernel does not support this game (the message says why).
+    """
+
+    def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)):
+        reason = kernel_supports(game, seat_kinds)
+        if reason is not None:
+            raise ValueError(f"{game}: {reason}")
+        self.game = game
+        self.num_players = game.n
+        self.rules = compile_rules(game)
+        self.seat_kinds = _seat_codes(seat_kinds, game.n)
+
+    def new_state(self, seed: int | None = None) -> "KernelState":
+        """The start of a game. ``seed=None``: nothing dealt yet (the engine's ``new_initial_state()``); a seed: the
+        opening chance nodes (the deal and the roll for who goes first) drawn from it exactly as
+        :meth:`play_random` draws them for that seed, up to the first decision."""
+        state = KernelState(self)
+        if seed is not None:
+            rng = np.asarray([seed], np.uint64)
+            actions = np.empty(self.rules[K.R_NUM_ACTIONS] + 1, np.int64)
+            weights = np.empty_like(actions)
+            while state.is_chance_node():
+                state.apply_action(int(K.sample_chance(state.st, self.rules, rng, actions, weights)))
+        return state
+
+    def play_random(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
+        """Play one game per seed (uniform-random players, chance by its probabilities) in compiled code.
+
+        Args:
+            seeds: ``uint64`` seeds; game ``i`` depends on ``seeds[i]`` alone.
+            histories: also keep every game's action sequence (chance outcomes included).
+
+        Returns:
+            every seat's record fields as columns; ``to_rows()`` gives exactly ``records.records(game, state)``.
+        """
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        finals, trace, trace_off, hist, hist_off = K.play_games(self.rules, seeds, self.seat_kinds, histories)
+        return KernelRecords(
+            self.game, finals, trace, trace_off, hist if histories else None, hist_off if histories else None
+        )
+
+    def iter_random(self, seeds: np.ndarray, chunk: int = 10_000):
+        """:meth:`play_random` in chunks of ``chunk`` games (memory stays flat in the number of games)."""
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        for start in range(0, len(seeds), chunk):
+            yield self.play_random(seeds[start : start + chunk])
+
+    def rollouts(self, state: "KernelState", n: int, seed: int) -> np.ndarray:
+        """Mean returns of ``n`` uniform-random playouts from ``state``; playout ``i`` depends on ``seed`` and ``i``."""
+        return K.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds)
+
+
+class KernelState:
+    """A kernel state with the pyspiel ``State`` API (ids as the engine's); for lock-step tests and search.
+
+    The score trace is kept here (in Python) so that :meth:`records` gives the same rows as the engine's records.
+    """
+
+    def __init__(self, kernel: Kernel, st: np.ndarray | None = None):
+        self.kernel = kernel
+        self._r = kernel.rules
+        if st is None:
+            st = np.empty(K.STATE_SIZE, np.int64)
+            K.init_state(st, self._r)
+        self.st = st
+        self._history: list[int] = []
+        self._trace: list[list[int]] = []
+        self._buf = np.empty(self._r[K.R_NUM_ACTIONS] + 1, np.int64)
+        self._weights = np.empty_like(self._buf)
+
+    def current_player(self) -> int:
+        """The player to act, ``-1`` at chance nodes, ``-4`` at the end (pyspiel's ids)."""
+        phase = int(self.st[K.PHASE])
+        if phase == K.OVER:
+            return K.TERMINAL_PLAYER
+        return K.CHANCE_PLAYER if phase in _CHANCE_PHASES else int(self.st[K.CUR])
+
+    def is_terminal(self) -> bool:
+        return int(self.st[K.PHASE]) == K.OVER
+
+    def is_chance_node(self) -> bool:
+        return int(self.st[K.PHASE]) in _CHANCE_PHASES
+
+    def legal_actions(self) -> list[int]:
+        """The current player's legal actions, ascending ([] at chance nodes and at the end)."""
+        if int(self.st[K.PHASE]) in _NO_DECISION_PHASES:
+            return []
+        k = K.legal_actions(self.st, self._r, self._buf)
+        return self._buf[:k].tolist()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(outcome, probability)`` at a chance node, as the engine lists them."""
+        if not self.is_chance_node():
+            raise ValueError("not a chance node")
+        k, total = K.chance_outcomes(self.st, self._r, self._buf, self._weights)
+        return [(a, w / total) for a, w in zip(self._buf[:k].tolist(), self._weights[:k].tolist())]
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action or chance outcome (anything else raises ``ValueError``)."""
+        if self.is_chance_node():
+            allowed = [a for a, _ in self.chance_outcomes()]
+        else:
+            allowed = self.legal_actions()
+        if action not in allowed:
+            raise ValueError(f"action {action} is not legal here (legal: {allowed})")
+        before = int(self.st[K.TURNS])
+        K.apply_action(self.st, self._r, int(action))
+        self._history.append(int(action))
+        after = int(self.st[K.TURNS])
+        # The score trace: wealth at each turn start after the first, and at the end (as records.py builds it).
+        if after != before and before >= 1:
+            self._trace.append(self.wealth())
+        if self.is_terminal() and after >= 1:
+            self._trace.append(self.wealth())
+
+    def returns(self) -> list[float]:
+        """Each player's return (zeros before the end), by the game's utility."""
+        out = np.zeros(int(self._r[K.R_N]), np.float64)
+        K.returns(self.st, self._r, out)
+        return out.tolist()
+
+    def clone(self) -> "KernelState":
+        other = KernelState(self.kernel, self.st.copy())
+        other._history = list(self._history)
+        other._trace = [list(t) for t in self._trace]
+        return other
+
+    def history(self) -> list[int]:
+        """Every action and chance outcome applied so far."""
+        return list(self._history)
+
+    def phase_name(self) -> str:
+        """The engine's name of the current phase."""
+        return PHASE_NAMES[int(self.st[K.PHASE])]
+
+    def wealth(self) -> list[int]:
+        """Money plus shares, per player."""
+        n = int(self._r[K.R_N])
+        return (self.st[K.MONEY : K.MONEY + n] + self.st[K.SHARES : K.SHARES + n]).tolist()
+
+    def money(self) -> list[int]:
+        return self.st[K.MONEY : K.MONEY + int(self._r[K.R_N])].tolist()
+
+    def shares(self) -> list[int]:
+        return self.st[K.SHARES : K.SHARES + int(self._r[K.R_N])].tolist()
+
+    def claims(self) -> list[int]:
+        return self.st[K.CLAIM : K.CLAIM + int(self._r[K.R_N])].tolist()
+
+    def positions(self) -> list[int]:
+        return self.st[K.POS : K.POS + int(self._r[K.R_N])].tolist()
+
+    def records(self) -> list[dict[str, Any]]:
+        """The finished game's rows, exactly as ``records.records`` gives them for the engine's state."""
+        if not self.is_terminal():
+            raise ValueError("records need a finished game")
+        flat = np.asarray([w for t in self._trace for w in t], np.int64)
+        recs = KernelRecords(self.kernel.game, self.st[None, :].copy(), flat, np.asarray([0, len(flat)], np.int64))
+        return recs.to_rows()

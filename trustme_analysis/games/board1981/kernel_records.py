@@ -1,0 +1,132 @@
+"""The record fields of kernel-played ``trustme_1981`` games as NumPy columns, and as the rows of
+:mod:`~trustme_analysis.games.board1981.records`.
+
+The compiled state carries the per-seat counters that
+:func:`~trustme_analysis.games.board1981.records.records_from_snapshot` derives from the engine's events; this module
+reads them out of the final states and adds the outcome columns (rank, win, winner, top_shared, margin) and the score
+traces. :meth:`KernelRecords.to_rows` gives exactly the rows ``records.records`` gives for the engine's terminal state
+of the same game (same keys in the same order, equal values).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from trustme_analysis.games.board1981 import kernel_rules as K
+
+#: The end reasons by the kernel's code (the engine's ``end`` strings; "" while a game runs).
+END_NAMES = {K.END_NONE: "", K.END_TWO_CASES_LEFT: "two_cases_left", K.END_TURN_CAP: "turn_cap"}
+
+
+class KernelRecords:
+    """Every seat's record fields of a batch of finished games.
+
+    Attributes:
+        columns: record field -> array indexed ``[game, seat]`` (list fields ``[game, seat, payoff row]``); game-level
+            fields (``turns``, ``end_trigger``, ``reveals_per_row``...) are repeated for every seat, as in the rows.
+        trace, trace_off: the score traces, flat as ``[turn][seat]``; game ``g``'s are
+            ``trace[trace_off[g]:trace_off[g + 1]]``.
+        histories: per game the action sequence (chance outcomes included), when asked for; else ``None``.
+        returns: ``[game, seat]`` the returns by the game's utility.
+    """
+
+    def __init__(
+        self,
+        game: Any,
+        finals: np.ndarray,
+        trace: np.ndarray,
+        trace_off: np.ndarray,
+        history: np.ndarray | None = None,
+        hist_off: np.ndarray | None = None,
+    ):
+        n = game.n
+        games = finals.shape[0]
+        self.num_games = games
+        self.num_players = n
+        self.trace = trace
+        self.trace_off = trace_off
+        self.histories = (
+            None if history is None else [history[hist_off[g] : hist_off[g + 1]] for g in range(games)]
+        )
+
+        def seats(offset: int) -> np.ndarray:
+            return finals[:, offset : offset + n]
+
+        def per_game(values: np.ndarray) -> np.ndarray:
+            return np.broadcast_to(values[:, None, ...], (games, n) + values.shape[1:])
+
+        money, shares = seats(K.MONEY), seats(K.SHARES)
+        wealth = money + shares
+        best = wealth.max(axis=1, keepdims=True)
+        top = wealth == best
+        tied = top.sum(axis=1)
+        others = np.where(top, np.iinfo(np.int64).min, wealth).max(axis=1)
+        margin = np.where(tied == 1, best[:, 0] - others, 0)  # a sole leader's lead; 0 when shared
+        winner = np.where(tied == 1, wealth.argmax(axis=1), -1)
+        rank = 1 + (wealth[:, None, :] > wealth[:, :, None]).sum(axis=2)
+        end = finals[:, K.END]
+        counts = finals[:, K.COUNTS : K.ROWS].reshape(games, K.NUM_COUNTERS, K.MAX_PLAYERS)
+        rows = finals[:, K.ROWS : K.REVEALS_PER_ROW].reshape(games, K.NUM_ROW_LISTS, K.NUM_PAYOFF_KINDS, K.MAX_PLAYERS)
+
+        cols: dict[str, np.ndarray] = {
+            "players": np.full((games, n), n, np.int64),
+            "start_wealth": np.full((games, n), game.start_money + game.start_shares, np.int64),
+            "money": money,
+            "shares": shares,
+            "wealth": wealth,
+            "rank": rank,
+            "win": top,
+            "winner": per_game(winner),
+            "top_shared": per_game(tied > 1),
+            "margin": per_game(margin),
+            "turns": per_game(finals[:, K.TURNS]),
+            "end_trigger": per_game(np.asarray([END_NAMES[int(e)] for e in end], dtype=object)),
+            "completed": per_game(end == K.END_TWO_CASES_LEFT),
+        }
+        for c, name in enumerate(K.COUNTERS):
+            cols[name] = counts[:, c, :n]
+        for i, name in enumerate(K.ROW_LISTS):
+            cols[name] = np.transpose(rows[:, i, :, :n], (0, 2, 1))
+        cols["reveals_per_row"] = per_game(finals[:, K.REVEALS_PER_ROW : K.REVEALS_PER_ROW + K.NUM_PAYOFF_KINDS])
+        self.columns = cols
+        self.returns = _returns(game.utility, wealth, top, tied)
+
+    def score_trace(self, g: int) -> np.ndarray:
+        """Game ``g``'s score trace as ``[turn, seat]`` (each seat's wealth after each turn begun)."""
+        return self.trace[self.trace_off[g] : self.trace_off[g + 1]].reshape(-1, self.num_players)
+
+    def game_rows(self, g: int) -> list[dict[str, Any]]:
+        """The rows of game ``g``: one per seat, as ``records.records`` gives them."""
+        return self._rows(range(g, g + 1))
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """Every game's rows (game by game, seats in order), as ``records.records`` gives them."""
+        return self._rows(range(self.num_games))
+
+    def _rows(self, games: range) -> list[dict[str, Any]]:
+        sl = slice(games.start, games.stop)
+        names = list(self.columns)
+        # One flat list per column over (game, seat), zipped into the rows (much faster than a dict per lookup).
+        flat = [values[sl].reshape(-1, *values.shape[2:]).tolist() for values in self.columns.values()]
+        traces = [seat for g in games for seat in self.score_trace(g).T.tolist()]
+        rows = [dict(zip(names, values)) for values in zip(*flat)]
+        for row, trace in zip(rows, traces):
+            row["score_trace"] = trace
+        return rows
+
+
+def _returns(utility: str, wealth: np.ndarray, top: np.ndarray, tied: np.ndarray) -> np.ndarray:
+    """investing.wealth_returns for every game at once."""
+    n = wealth.shape[1]
+    if utility == "wealth":
+        return wealth.astype(np.float64)
+    if utility == "wealth_diff":
+        diff = (wealth[:, 0] - wealth[:, 1]).astype(np.float64)
+        return np.stack([diff, -diff], axis=1)
+    share = 1.0 / tied[:, None]
+    loss = -1.0 / np.maximum(n - tied, 1)[:, None]
+    out = np.where(top, share, loss)
+    out[tied == n] = 0.0
+    return out

@@ -1,0 +1,1067 @@
+"""The compiled rules of ``trustme_1981``: the state as one integer array, legal actions, chance outcomes, the
+effect of an action, and whole games played in compiled code.
+
+This is a second implementation of the rules in :mod:`~trustme_analysis.games.board1981.game` (the engine, which is the
+specification). It is proven identical to the engine step by step by ``tests/games/test_board1981_kernel.py`` and
+``benchmarks/kernels_board1981.py --verify``; any change to the engine's rules must be mirrored here (the functions
+carry the engine's method names).
+
+Why everything compiled lives in this one module: numba's on-disk cache (``cache=True``) is invalidated only when the
+source file of the cached function changes, not when a function or constant it uses from *another* module changes.
+With all compiled code and the state layout in one file, editing any of it recompiles all of it.
+
+The state is a ``int64`` array; its fields sit at the offsets below (``st[MONEY + p]`` is player ``p``'s money).
+Sizes are fixed by :data:`MAX_PLAYERS` and :data:`MAX_PROPS`. The state also carries the per-seat record counters
+that :mod:`~trustme_analysis.games.board1981.records` derives from the engine's events, updated where the engine
+logs the event.
+
+The fixed data of a game (board graph, decks, action layout) is one int64 array too, packed by
+:func:`pack_rules` from what :mod:`~trustme_analysis.games.board1981.kernel` reads off the loaded pyspiel game.
+
+Random numbers: SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014) with the
+game's seed as its state; an integer below ``k`` is ``floor(u * k)`` with ``u`` the top 53 bits as a float in [0, 1)
+(bias at most ``k / 2**53``, below ``2**-40`` for every ``k`` used here). A game depends on its seed alone.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import carray, njit, types
+from numba.extending import intrinsic
+
+MAX_PLAYERS = 4
+#: The kernel's limit on briefcases (a player's looks are a bit mask in one int64).
+MAX_PROPS = 32
+
+# ---------------------------------------------------------------------------------------------- phases
+# The engine's phase numbers (game.py); a test checks they agree.
+DEAL, FIRST, PEEK, TURN_START, ROLL, MOVE, PROPERTY_CHOICE, HOT_TIP_CHOICE, SEND, CARD = range(10)
+BAMBOOZLE_ROLL, CHALLENGE, ROLL_OFF_CHALLENGER, ROLL_OFF_DEFENDER, INVEST, OVER = range(10, 16)
+
+#: pyspiel's player ids for chance and the terminal state.
+CHANCE_PLAYER = -1
+TERMINAL_PLAYER = -4
+
+# Space kinds of the board (board.py's names, as codes).
+K_PROPERTY, K_WHITE, K_HOT_TIP, K_WILD_GOOSE_CHASE, K_COMPANY = range(5)
+
+# Send reasons: an occupied space (the claim rules a/b apply) or a plain send (Bamboozled, challenge).
+SEND_OCCUPIED, SEND_PLAIN = 0, 1
+
+# How a game ended (the engine's end reasons).
+END_NONE, END_TWO_CASES_LEFT, END_TURN_CAP = 0, 1, 2
+
+# The roll_off_tie parameter and the utility parameter, as codes.
+TIE_REROLL, TIE_DEFENDER, TIE_CHALLENGER = 0, 1, 2
+U_WIN_LOSS, U_WEALTH, U_WEALTH_DIFF = 0, 1, 2
+
+# Payoff rows, in the rule text's order (investing.py).
+ONE_STACK, TWO_STACKS, EMPTY, BEEN_HAD = 0, 1, 2, 3
+NUM_PAYOFF_KINDS = 4
+
+# ---------------------------------------------------------------------------------------------- record counters
+#: Per-seat counters of the records (the names and order of records.records_from_snapshot's counters).
+COUNTERS = (
+    "claims_unseen", "claims_looked", "claims_known", "claims_taken", "claims_lost", "looks", "hot_tips", "peeks",
+    "bought_known", "bought_unknown", "divested_known", "divested_unknown", "decisions_known",
+    "decisions_unknown", "bought_own", "divested_own", "claimant_rounds", "reserve_received", "wgc_sent",
+    "wgc_received", "cards_move", "cards_bamboozled", "cards_challenge", "bamboozled_escaped", "challenges_made",
+    "challenges_won", "challenges_lost", "defences_won", "defences_lost",
+)
+(
+    C_CLAIMS_UNSEEN, C_CLAIMS_LOOKED, C_CLAIMS_KNOWN, C_CLAIMS_TAKEN, C_CLAIMS_LOST, C_LOOKS, C_HOT_TIPS, C_PEEKS,
+    C_BOUGHT_KNOWN, C_BOUGHT_UNKNOWN, C_DIVESTED_KNOWN, C_DIVESTED_UNKNOWN, C_DECISIONS_KNOWN,
+    C_DECISIONS_UNKNOWN, C_BOUGHT_OWN, C_DIVESTED_OWN, C_CLAIMANT_ROUNDS, C_RESERVE_RECEIVED, C_WGC_SENT,
+    C_WGC_RECEIVED, C_CARDS_MOVE, C_CARDS_BAMBOOZLED, C_CARDS_CHALLENGE, C_BAMBOOZLED_ESCAPED, C_CHALLENGES_MADE,
+    C_CHALLENGES_WON, C_CHALLENGES_LOST, C_DEFENCES_WON, C_DEFENCES_LOST,
+) = range(len(COUNTERS))
+NUM_COUNTERS = len(COUNTERS)
+
+#: Per-seat lists with one entry per payoff row.
+ROW_LISTS = (
+    "gain_per_row", "gain_known_per_row", "gain_unknown_per_row", "reveals_known_per_row",
+    "claimant_rounds_per_row", "reserve_per_row",
+)
+L_GAIN, L_GAIN_KNOWN, L_GAIN_UNKNOWN, L_REVEALS_KNOWN, L_CLAIMANT_ROUNDS, L_RESERVE = range(len(ROW_LISTS))
+NUM_ROW_LISTS = len(ROW_LISTS)
+
+# ---------------------------------------------------------------------------------------------- state layout
+# Scalars.
+PHASE = 0
+CUR = 1  # who decides in a decision phase
+TURN_PLAYER = 2
+FIRST_PLAYER = 3
+DEALT = 4  # Payoff cards dealt so far
+ROLL_FACE = 5  # the die roll being moved
+CLAIMANT = 6
+INVEST_IDX = 7
+RESERVE = 8
+PEEK_IDX = 9
+TURNS = 10
+BANK_IN = 11
+BANK_OUT = 12
+SHARES_LOST = 13
+END = 14
+NUM_SENDS = 15  # pending Wild Goose Chase sends, a queue at SENDS
+CH_CHALLENGER = 16  # the challenge: challenger, defender, challenger's roll, ties so far
+CH_DEFENDER = 17
+CH_FIRST_ROLL = 18
+CH_TIES = 19
+REC_CLAIMED = 20  # records: the briefcase of the investing round
+REC_ROW = 21  # records: the payoff row of the last reveal
+REC_PENDING_CHALLENGE = 22  # records: a challenge awaits its send (1) or not (0)
+# Per player.
+POS = 24
+MONEY = POS + MAX_PLAYERS
+SHARES = MONEY + MAX_PLAYERS
+CLAIM = SHARES + MAX_PLAYERS
+SEEN = CLAIM + MAX_PLAYERS  # bit mask of briefcases the player has looked under
+RIGHT = SEEN + MAX_PLAYERS  # property looked at last turn (may claim it at the next turn start), or -1
+REVEALED = RIGHT + MAX_PLAYERS  # Payoff cards turned up, per kind
+SENDS = REVEALED + NUM_PAYOFF_KINDS  # up to MAX_PLAYERS - 1 sends of (sender, target, reason)
+CARDS = SENDS + 3 * MAX_PLAYERS  # Payoff card per briefcase
+GONE = CARDS + MAX_PROPS  # briefcase removed after its reveal
+DECK = GONE + MAX_PROPS  # Trust Me draw pile: count per card id
+# Records.
+COUNTS = DECK + MAX_PROPS + 2  # COUNTS + c * MAX_PLAYERS + p
+ROWS = COUNTS + NUM_COUNTERS * MAX_PLAYERS  # ROWS + (l * NUM_PAYOFF_KINDS + row) * MAX_PLAYERS + p
+REVEALS_PER_ROW = ROWS + NUM_ROW_LISTS * NUM_PAYOFF_KINDS * MAX_PLAYERS
+STATE_SIZE = REVEALS_PER_ROW + NUM_PAYOFF_KINDS
+
+# ---------------------------------------------------------------------------------------------- rules layout
+# The fixed data of one loaded game is one int64 array too (a named tuple of arrays would be copied and reference
+# counted at every compiled call). Scalars sit at the R_* slots below; each table's slot holds the index where the
+# table starts in the same array, so table ``T`` is read as ``r[r[T] + i]``.
+RULE_SCALARS = (
+    # sizes
+    "R_N", "R_NUM_PROPS", "R_COMPANY", "R_NUM_WGC", "R_DIE_FACES", "R_MAX_ROLL_OFF_TIES", "R_NUM_LOTS",
+    # action layout (the engine's a_* offsets)
+    "R_A_LOOK", "R_A_CLAIM_UNSEEN", "R_A_DECLINE", "R_A_ROLL", "R_A_CLAIM_RIGHT", "R_A_INVEST_NOW", "R_A_CASE",
+    "R_A_SEND", "R_A_CHALLENGE", "R_A_INVEST", "R_NUM_ACTIONS",
+    # parameters
+    "R_START_MONEY", "R_START_SHARES", "R_PEEK", "R_ROLL_OFF_TIE", "R_UTILITY", "R_MAX_TURNS",
+    # the engine's bound on a game's length (actions and chance outcomes)
+    "R_MAX_GAME_LENGTH",
+)
+RULE_TABLES = (
+    "R_PAYOFF_MIX",  # payoff_mix: count per Payoff card kind
+    "R_TRUST_DECK",  # the full Trust Me deck: count per card id (move to property q, Bamboozled, Challenge)
+    "R_ESCAPES",  # per die face: 1 if that roll escapes a Bamboozled card
+    "R_LOTS",  # the share lots one investing decision may buy or divest
+    "R_KIND",  # per space: its kind code
+    "R_SPACE_PROPERTY",  # per space: the property of a colored space, else -1
+    "R_HOT_TIP_AREA",  # per space: the street a Hot Tip points at, else -1
+    "R_AREA_MASK",  # per street: bit mask of its properties
+    "R_PROPERTY_FIRST_SPACE",  # per property: its first colored space (where a Trust Me move card puts a piece)
+    "R_WILD_GOOSE_CHASE",  # the Wild Goose Chase spaces, in board order
+    # Move options of (space, roll, has a claim) are R_MOVE_LIST[start : start + count], slot given by move_slot().
+    "R_MOVE_START",
+    "R_MOVE_COUNT",
+    "R_MOVE_LIST",
+)
+(
+    R_N, R_NUM_PROPS, R_COMPANY, R_NUM_WGC, R_DIE_FACES, R_MAX_ROLL_OFF_TIES, R_NUM_LOTS,
+    R_A_LOOK, R_A_CLAIM_UNSEEN, R_A_DECLINE, R_A_ROLL, R_A_CLAIM_RIGHT, R_A_INVEST_NOW, R_A_CASE,
+    R_A_SEND, R_A_CHALLENGE, R_A_INVEST, R_NUM_ACTIONS,
+    R_START_MONEY, R_START_SHARES, R_PEEK, R_ROLL_OFF_TIE, R_UTILITY, R_MAX_TURNS, R_MAX_GAME_LENGTH,
+    R_PAYOFF_MIX, R_TRUST_DECK, R_ESCAPES, R_LOTS, R_KIND, R_SPACE_PROPERTY, R_HOT_TIP_AREA, R_AREA_MASK,
+    R_PROPERTY_FIRST_SPACE, R_WILD_GOOSE_CHASE, R_MOVE_START, R_MOVE_COUNT, R_MOVE_LIST,
+) = range(len(RULE_SCALARS) + len(RULE_TABLES))
+
+
+def pack_rules(scalars: dict[str, int], tables: dict[str, "np.ndarray"]) -> np.ndarray:
+    """The rules array from every ``R_*`` scalar and table by name (see RULE_SCALARS and RULE_TABLES)."""
+    if set(scalars) != set(RULE_SCALARS) or set(tables) != set(RULE_TABLES):
+        raise ValueError("pack_rules needs exactly the R_* scalars and tables")
+    head = len(RULE_SCALARS) + len(RULE_TABLES)
+    parts = [np.zeros(head, np.int64)]
+    at = head
+    for i, name in enumerate(RULE_SCALARS):
+        parts[0][i] = int(scalars[name])
+    for i, name in enumerate(RULE_TABLES):
+        table = np.asarray(tables[name], np.int64).ravel()
+        parts[0][len(RULE_SCALARS) + i] = at
+        parts.append(table)
+        at += len(table)
+    return np.concatenate(parts)
+
+
+# ---------------------------------------------------------------------------------------------- unmanaged views
+
+@intrinsic
+def _data_pointer(typingctx, arr):
+    """The data pointer of a contiguous array (for :func:`unmanaged`)."""
+    sig = types.CPointer(arr.dtype)(arr)
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(signature.args[0])(context, builder, args[0]).data
+
+    return sig, codegen
+
+
+@njit(cache=True)
+def unmanaged(a):
+    """A view of the contiguous array ``a`` without a reference count; valid only while ``a`` is alive.
+
+    Why: numba counts references to every array passed into a compiled call or bound to a new name, with atomic
+    operations; in the play loop these took more than half of the time (measured with ``perf``). The loops
+    (:func:`play_games`, :func:`rollout_returns`) play on unmanaged views of arrays they hold for the whole loop.
+    """
+    return carray(_data_pointer(a), a.shape)
+
+
+# ---------------------------------------------------------------------------------------------- random numbers
+
+@njit(cache=True)
+def next_u64(rng):
+    """SplitMix64: advance ``rng[0]`` and return the next 64-bit output."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def below(rng, k):
+    """A uniform integer in ``[0, k)``."""
+    u = np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return np.int64(u * k)
+
+
+# ---------------------------------------------------------------------------------------------- helpers for rules
+
+@njit(cache=True)
+def count(st, counter, p, amount):
+    """Add ``amount`` to seat ``p``'s record counter."""
+    st[COUNTS + counter * MAX_PLAYERS + p] += amount
+
+
+@njit(cache=True)
+def count_row(st, lst, row, p, amount):
+    """Add ``amount`` to seat ``p``'s per-row record list ``lst`` at payoff row ``row``."""
+    st[ROWS + (lst * NUM_PAYOFF_KINDS + row) * MAX_PLAYERS + p] += amount
+
+
+@njit(cache=True)
+def has_seen(st, p, q):
+    return (st[SEEN + p] >> q) & 1
+
+
+@njit(cache=True)
+def see(st, p, q):
+    st[SEEN + p] |= np.int64(1) << q
+
+
+@njit(cache=True)
+def claimed_by(st, r, q):
+    for p in range(r[R_N]):
+        if st[CLAIM + p] == q:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def is_open_case(st, r, q):
+    """Briefcase ``q`` is still on the board and unclaimed."""
+    return st[GONE + q] == 0 and claimed_by(st, r, q) < 0
+
+
+@njit(cache=True)
+def right_valid(st, r, p):
+    q = st[RIGHT + p]
+    return q >= 0 and st[CLAIM + p] < 0 and st[GONE + q] == 0 and claimed_by(st, r, q) < 0
+
+
+@njit(cache=True)
+def has_challenge_target(st, r, p):
+    for q in range(r[R_N]):
+        if q != p and st[CLAIM + q] >= 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def area_has_open_case(st, r, area):
+    for q in range(r[R_NUM_PROPS]):
+        if (r[r[R_AREA_MASK] + area] >> q) & 1 and is_open_case(st, r, q):
+            return True
+    return False
+
+
+@njit(cache=True)
+def move_slot(st, r, p):
+    """Index into the move table for player ``p``'s roll (the claimant's options may include the Company)."""
+    has_claim = 1 if st[CLAIM + p] >= 0 else 0
+    return (st[POS + p] * (r[R_DIE_FACES] + 1) + st[ROLL_FACE]) * 2 + has_claim
+
+
+@njit(cache=True)
+def trust_deck_total(st, r):
+    total = 0
+    for c in range(r[R_NUM_PROPS] + 2):
+        total += st[DECK + c]
+    return total
+
+
+@njit(cache=True)
+def wealth(st, p):
+    return st[MONEY + p] + st[SHARES + p]
+
+
+# ---------------------------------------------------------------------------------------------- the pyspiel API
+
+@njit(cache=True)
+def init_state(st, r):
+    """The start of a game: nothing dealt yet (TrustMe1981State.__init__)."""
+    st[:] = 0
+    st[PHASE] = DEAL
+    st[CLAIMANT] = -1
+    st[CH_CHALLENGER] = -1
+    st[CH_DEFENDER] = -1
+    st[REC_ROW] = -1
+    for p in range(MAX_PLAYERS):
+        st[POS + p] = r[R_COMPANY]
+        st[MONEY + p] = r[R_START_MONEY] if p < r[R_N] else 0
+        st[SHARES + p] = r[R_START_SHARES] if p < r[R_N] else 0
+        st[CLAIM + p] = -1
+        st[RIGHT + p] = -1
+    for c in range(r[R_NUM_PROPS] + 2):
+        st[DECK + c] = r[r[R_TRUST_DECK] + c]
+
+
+@njit(cache=True)
+def is_chance(st):
+    ph = st[PHASE]
+    return (
+        ph == DEAL or ph == FIRST or ph == ROLL or ph == CARD or ph == BAMBOOZLE_ROLL
+        or ph == ROLL_OFF_CHALLENGER or ph == ROLL_OFF_DEFENDER
+    )
+
+
+@njit(cache=True)
+def current_player(st):
+    if st[PHASE] == OVER:
+        return TERMINAL_PLAYER
+    if is_chance(st):
+        return CHANCE_PLAYER
+    return st[CUR]
+
+
+@njit(cache=True)
+def chance_outcomes(st, r, actions, weights):
+    """Fill ``actions`` and their integer ``weights`` (probability = weight / total); return (count, total)."""
+    ph = st[PHASE]
+    k = 0
+    total = 0
+    if ph == DEAL:
+        for kind in range(NUM_PAYOFF_KINDS):
+            left = r[r[R_PAYOFF_MIX] + kind]
+            for i in range(st[DEALT]):
+                if st[CARDS + i] == kind:
+                    left -= 1
+            if left > 0:
+                actions[k] = kind
+                weights[k] = left
+                total += left
+                k += 1
+    elif ph == FIRST:
+        for p in range(r[R_N]):
+            actions[k] = p
+            weights[k] = 1
+            k += 1
+        total = r[R_N]
+    elif ph == CARD:
+        # An empty draw pile is reshuffled (the drawn cards become a new pile).
+        fresh = trust_deck_total(st, r) == 0
+        for c in range(r[R_NUM_PROPS] + 2):
+            left = r[r[R_TRUST_DECK] + c] if fresh else st[DECK + c]
+            if left > 0:
+                actions[k] = c
+                weights[k] = left
+                total += left
+                k += 1
+    else:  # a die roll: outcome f is a roll of f + 1
+        for f in range(r[R_DIE_FACES]):
+            actions[k] = f
+            weights[k] = 1
+            k += 1
+        total = r[R_DIE_FACES]
+    return k, total
+
+
+@njit(cache=True)
+def legal_actions(st, r, out):
+    """Fill ``out`` with the current player's legal actions in ascending order; return how many."""
+    ph = st[PHASE]
+    p = st[CUR]
+    k = 0
+    if ph == TURN_START:
+        out[k] = r[R_A_ROLL]
+        k += 1
+        if right_valid(st, r, p):
+            out[k] = r[R_A_CLAIM_RIGHT]
+            k += 1
+        if st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]:
+            out[k] = r[R_A_INVEST_NOW]
+            k += 1
+    elif ph == MOVE:
+        i = move_slot(st, r, p)
+        start = r[r[R_MOVE_START] + i]
+        for j in range(r[r[R_MOVE_COUNT] + i]):
+            out[k] = r[r[R_MOVE_LIST] + start + j]
+            k += 1
+    elif ph == PROPERTY_CHOICE:
+        out[k] = r[R_A_LOOK]
+        k += 1
+        if st[CLAIM + p] < 0:
+            out[k] = r[R_A_CLAIM_UNSEEN]
+            k += 1
+        out[k] = r[R_A_DECLINE]
+        k += 1
+    elif ph == HOT_TIP_CHOICE:
+        out[k] = r[R_A_DECLINE]
+        k += 1
+        area = r[r[R_HOT_TIP_AREA] + st[POS + p]]
+        for q in range(r[R_NUM_PROPS]):
+            if (r[r[R_AREA_MASK] + area] >> q) & 1 and is_open_case(st, r, q):
+                out[k] = r[R_A_CASE] + q
+                k += 1
+    elif ph == PEEK:
+        out[k] = r[R_A_DECLINE]
+        k += 1
+        for q in range(r[R_NUM_PROPS]):
+            out[k] = r[R_A_CASE] + q
+            k += 1
+    elif ph == SEND:
+        for w in range(r[R_NUM_WGC]):
+            out[k] = r[R_A_SEND] + w
+            k += 1
+    elif ph == CHALLENGE:
+        out[k] = r[R_A_DECLINE]
+        k += 1
+        for q in range(r[R_N]):
+            if q != p and st[CLAIM + q] >= 0:
+                out[k] = r[R_A_CHALLENGE] + q
+                k += 1
+    elif ph == INVEST:
+        k = investing_legal(r, st[MONEY + p], st[SHARES + p], out)
+    return k
+
+
+@njit(cache=True, inline="always")
+def investing_legal(r, money, shares, out):
+    """InvestingRules.legal: hold; buy a lot you can pay; divest a lot you hold; divest all if you hold any."""
+    num_lots = r[R_NUM_LOTS]
+    k = 0
+    out[k] = r[R_A_INVEST]
+    k += 1
+    for i in range(num_lots):
+        if r[r[R_LOTS] + i] <= money:
+            out[k] = r[R_A_INVEST] + 1 + i
+            k += 1
+    for i in range(num_lots):
+        if r[r[R_LOTS] + i] <= shares:
+            out[k] = r[R_A_INVEST] + num_lots + 1 + i
+            k += 1
+    if shares > 0:
+        out[k] = r[R_A_INVEST] + 2 * num_lots + 1
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def apply_action(st, r, action):
+    """Apply a legal action or chance outcome (TrustMe1981State._apply_action)."""
+    ph = st[PHASE]
+    if ph == DEAL:
+        st[CARDS + st[DEALT]] = action
+        st[DEALT] += 1
+        if st[DEALT] == r[R_NUM_PROPS]:
+            st[PHASE] = FIRST
+    elif ph == FIRST:
+        st[FIRST_PLAYER] = action
+        if r[R_PEEK]:
+            st[PHASE] = PEEK
+            st[PEEK_IDX] = 0
+            st[CUR] = action
+        else:
+            start_turn(st, r, action)
+    elif ph == PEEK:
+        apply_peek(st, r, action)
+    elif ph == TURN_START:
+        apply_turn_start(st, r, action)
+    elif ph == ROLL:
+        apply_roll(st, r, action + 1)
+    elif ph == MOVE:
+        apply_move(st, r, action)
+    elif ph == PROPERTY_CHOICE:
+        apply_property_choice(st, r, action)
+    elif ph == HOT_TIP_CHOICE:
+        apply_hot_tip(st, r, action)
+    elif ph == SEND:
+        apply_send(st, r, action)
+    elif ph == CARD:
+        apply_card(st, r, action)
+    elif ph == BAMBOOZLE_ROLL:
+        apply_bamboozle_roll(st, r, action + 1)
+    elif ph == CHALLENGE:
+        apply_challenge(st, r, action)
+    elif ph == ROLL_OFF_CHALLENGER or ph == ROLL_OFF_DEFENDER:
+        apply_roll_off(st, r, action + 1)
+    elif ph == INVEST:
+        apply_invest(st, r, action)
+
+
+@njit(cache=True)
+def returns(st, r, out):
+    """Fill ``out`` with the returns (zeros before the end): wealth_returns of the utility parameter."""
+    n = r[R_N]
+    for p in range(n):
+        out[p] = 0.0
+    if st[PHASE] != OVER:
+        return
+    if r[R_UTILITY] == U_WEALTH:
+        for p in range(n):
+            out[p] = np.float64(wealth(st, p))
+        return
+    if r[R_UTILITY] == U_WEALTH_DIFF:
+        out[0] = np.float64(wealth(st, 0) - wealth(st, 1))
+        out[1] = np.float64(wealth(st, 1) - wealth(st, 0))
+        return
+    # win_loss: the richest share the win; all tied gives 0.
+    top = wealth(st, 0)
+    for p in range(1, n):
+        top = max(top, wealth(st, p))
+    k = 0
+    for p in range(n):
+        if wealth(st, p) == top:
+            k += 1
+    if k == n:
+        return
+    for p in range(n):
+        out[p] = 1.0 / k if wealth(st, p) == top else -1.0 / (n - k)
+
+
+# ---------------------------------------------------------------------------------------------- turn structure
+
+@njit(cache=True)
+def start_turn(st, r, p):
+    if st[TURNS] >= r[R_MAX_TURNS]:
+        finish(st, END_TURN_CAP)
+        return
+    st[TURNS] += 1
+    st[TURN_PLAYER] = p
+    st[CUR] = p
+    if right_valid(st, r, p) or (st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]):
+        st[PHASE] = TURN_START
+    else:
+        st[RIGHT + p] = -1
+        st[PHASE] = ROLL
+
+
+@njit(cache=True)
+def end_turn(st, r):
+    start_turn(st, r, (st[TURN_PLAYER] + 1) % r[R_N])
+
+
+@njit(cache=True)
+def finish(st, reason):
+    st[END] = reason
+    st[PHASE] = OVER
+
+
+@njit(cache=True, inline="always")
+def apply_peek(st, r, action):
+    p = st[CUR]
+    if action != r[R_A_DECLINE]:
+        see(st, p, action - r[R_A_CASE])
+        count(st, C_PEEKS, p, 1)
+    st[PEEK_IDX] += 1
+    if st[PEEK_IDX] == r[R_N]:
+        start_turn(st, r, st[FIRST_PLAYER])
+    else:
+        st[CUR] = (st[FIRST_PLAYER] + st[PEEK_IDX]) % r[R_N]
+
+
+@njit(cache=True, inline="always")
+def claim(st, p, q, counter):
+    """Player ``p`` places a claim marker on ``q`` by a claim action (records: which action, and known or not)."""
+    st[CLAIM + p] = q
+    count(st, counter, p, 1)
+    count(st, C_CLAIMS_KNOWN, p, has_seen(st, p, q))
+
+
+@njit(cache=True, inline="always")
+def apply_turn_start(st, r, action):
+    p = st[CUR]
+    right = st[RIGHT + p]
+    st[RIGHT + p] = -1
+    if action == r[R_A_CLAIM_RIGHT]:
+        claim(st, p, right, C_CLAIMS_LOOKED)
+        st[PHASE] = ROLL
+    elif action == r[R_A_INVEST_NOW]:
+        start_investing(st, r, p)
+    else:
+        st[PHASE] = ROLL
+
+
+@njit(cache=True, inline="always")
+def apply_roll(st, r, face):
+    p = st[CUR]
+    if face == 1:
+        st[PHASE] = CARD
+        return
+    st[ROLL_FACE] = face
+    if r[r[R_MOVE_COUNT] + move_slot(st, r, p)] > 0:
+        st[PHASE] = MOVE
+    else:
+        end_turn(st, r)
+
+
+@njit(cache=True, inline="always")
+def apply_move(st, r, dest):
+    p = st[CUR]
+    n = r[R_N]
+    st[POS + p] = dest
+    kind = r[r[R_KIND] + dest]
+    if kind == K_COMPANY:
+        if st[CLAIM + p] >= 0:
+            start_investing(st, r, p)
+        else:
+            end_turn(st, r)
+        return
+    # Occupants are sent on a Wild Goose Chase one by one, in turn order from the mover's left.
+    k = 0
+    for i in range(1, n):
+        o = (p + i) % n
+        if st[POS + o] == dest:
+            st[SENDS + 3 * k] = p
+            st[SENDS + 3 * k + 1] = o
+            st[SENDS + 3 * k + 2] = SEND_OCCUPIED
+            k += 1
+    if k > 0:
+        st[NUM_SENDS] = k
+        st[PHASE] = SEND
+        st[CUR] = p
+        return
+    if kind == K_PROPERTY:
+        arrive_at_property(st, r, p, r[r[R_SPACE_PROPERTY] + dest])
+    elif kind == K_HOT_TIP and area_has_open_case(st, r, r[r[R_HOT_TIP_AREA] + dest]):
+        st[PHASE] = HOT_TIP_CHOICE
+    else:
+        end_turn(st, r)
+
+
+@njit(cache=True, inline="always")
+def arrive_at_property(st, r, p, q):
+    if st[GONE + q] != 0 or claimed_by(st, r, q) >= 0:
+        end_turn(st, r)
+    else:
+        st[PHASE] = PROPERTY_CHOICE
+        st[CUR] = p
+
+
+@njit(cache=True, inline="always")
+def apply_property_choice(st, r, action):
+    p = st[CUR]
+    q = r[r[R_SPACE_PROPERTY] + st[POS + p]]
+    if action == r[R_A_LOOK]:
+        see(st, p, q)
+        st[RIGHT + p] = q
+        count(st, C_LOOKS, p, 1)
+        end_turn(st, r)
+    elif action == r[R_A_CLAIM_UNSEEN]:
+        claim(st, p, q, C_CLAIMS_UNSEEN)
+        st[PHASE] = ROLL
+    else:
+        end_turn(st, r)
+
+
+@njit(cache=True, inline="always")
+def apply_hot_tip(st, r, action):
+    p = st[CUR]
+    if action != r[R_A_DECLINE]:
+        see(st, p, action - r[R_A_CASE])
+        count(st, C_HOT_TIPS, p, 1)
+    end_turn(st, r)
+
+
+@njit(cache=True, inline="always")
+def apply_send(st, r, action):
+    sender = st[SENDS]
+    target = st[SENDS + 1]
+    reason = st[SENDS + 2]
+    # Pop the queue's head.
+    st[NUM_SENDS] -= 1
+    for i in range(3 * st[NUM_SENDS]):
+        st[SENDS + i] = st[SENDS + 3 + i]
+    st[POS + target] = r[r[R_WILD_GOOSE_CHASE] + action - r[R_A_SEND]]
+    count(st, C_WGC_RECEIVED, target, 1)
+    if sender != target:
+        count(st, C_WGC_SENT, sender, 1)
+    if st[REC_PENDING_CHALLENGE]:
+        # The send that follows a challenge is made by its winner.
+        challenger = st[CH_CHALLENGER]
+        defender = st[CH_DEFENDER]
+        if sender == challenger:
+            count(st, C_CHALLENGES_WON, challenger, 1)
+            count(st, C_DEFENCES_LOST, defender, 1)
+        else:
+            count(st, C_CHALLENGES_LOST, challenger, 1)
+            count(st, C_DEFENCES_WON, defender, 1)
+        st[REC_PENDING_CHALLENGE] = 0
+    if reason == SEND_OCCUPIED and st[CLAIM + target] >= 0:
+        q = st[CLAIM + target]
+        st[CLAIM + target] = -1
+        count(st, C_CLAIMS_LOST, target, 1)
+        if st[CLAIM + sender] < 0:  # rule a): the opponent's claim becomes yours
+            st[CLAIM + sender] = q
+            count(st, C_CLAIMS_TAKEN, sender, 1)
+        # rule b): the opponent's marker is removed, yours stays
+    if st[NUM_SENDS] > 0:
+        st[CUR] = st[SENDS]
+    else:
+        end_turn(st, r)
+
+
+@njit(cache=True, inline="always")
+def apply_card(st, r, card):
+    p = st[CUR]
+    if trust_deck_total(st, r) == 0:
+        for c in range(r[R_NUM_PROPS] + 2):
+            st[DECK + c] = r[r[R_TRUST_DECK] + c]
+    st[DECK + card] -= 1
+    if card < r[R_NUM_PROPS]:
+        count(st, C_CARDS_MOVE, p, 1)
+        if st[GONE + card] != 0:
+            end_turn(st, r)
+            return
+        st[POS + p] = r[r[R_PROPERTY_FIRST_SPACE] + card]
+        arrive_at_property(st, r, p, card)
+    elif card == r[R_NUM_PROPS]:
+        count(st, C_CARDS_BAMBOOZLED, p, 1)
+        st[PHASE] = BAMBOOZLE_ROLL
+    else:
+        count(st, C_CARDS_CHALLENGE, p, 1)
+        if st[CLAIM + p] >= 0:
+            # "If you already have a claim when you draw this card, go straight to the Trust Me Investment Company."
+            st[POS + p] = r[R_COMPANY]
+            start_investing(st, r, p)
+        elif has_challenge_target(st, r, p):
+            st[PHASE] = CHALLENGE
+        else:
+            end_turn(st, r)
+
+
+@njit(cache=True, inline="always")
+def apply_bamboozle_roll(st, r, face):
+    p = st[CUR]
+    if r[r[R_ESCAPES] + face]:
+        count(st, C_BAMBOOZLED_ESCAPED, p, 1)
+        end_turn(st, r)
+        return
+    if st[CLAIM + p] >= 0:
+        count(st, C_CLAIMS_LOST, p, 1)
+        st[CLAIM + p] = -1
+    st[SENDS] = p
+    st[SENDS + 1] = p
+    st[SENDS + 2] = SEND_PLAIN
+    st[NUM_SENDS] = 1
+    st[PHASE] = SEND
+
+
+@njit(cache=True, inline="always")
+def apply_challenge(st, r, action):
+    p = st[CUR]
+    if action == r[R_A_DECLINE]:
+        end_turn(st, r)
+        return
+    st[CH_CHALLENGER] = p
+    st[CH_DEFENDER] = action - r[R_A_CHALLENGE]
+    st[CH_FIRST_ROLL] = 0
+    st[CH_TIES] = 0
+    count(st, C_CHALLENGES_MADE, p, 1)
+    st[REC_PENDING_CHALLENGE] = 1
+    st[PHASE] = ROLL_OFF_CHALLENGER
+
+
+@njit(cache=True, inline="always")
+def apply_roll_off(st, r, face):
+    challenger = st[CH_CHALLENGER]
+    defender = st[CH_DEFENDER]
+    if st[PHASE] == ROLL_OFF_CHALLENGER:
+        st[CH_FIRST_ROLL] = face
+        st[PHASE] = ROLL_OFF_DEFENDER
+        return
+    first = st[CH_FIRST_ROLL]
+    if first == face:
+        st[CH_TIES] += 1
+        if r[R_ROLL_OFF_TIE] == TIE_REROLL and st[CH_TIES] < r[R_MAX_ROLL_OFF_TIES]:
+            st[CH_FIRST_ROLL] = 0
+            st[PHASE] = ROLL_OFF_CHALLENGER
+            return
+        # After too many rerolled ties the defender keeps the claim.
+        challenger_wins = r[R_ROLL_OFF_TIE] == TIE_CHALLENGER
+    else:
+        challenger_wins = first > face
+    if challenger_wins:
+        q = st[CLAIM + defender]
+        st[CLAIM + defender] = -1
+        st[CLAIM + challenger] = q
+        count(st, C_CLAIMS_TAKEN, challenger, 1)
+        count(st, C_CLAIMS_LOST, defender, 1)
+        sender, target = challenger, defender
+    else:
+        sender, target = defender, challenger
+    st[SENDS] = sender
+    st[SENDS + 1] = target
+    st[SENDS + 2] = SEND_PLAIN
+    st[NUM_SENDS] = 1
+    st[CUR] = sender
+    st[PHASE] = SEND
+
+
+# ---------------------------------------------------------------------------------------------- investing round
+
+@njit(cache=True, inline="always")
+def start_investing(st, r, claimant):
+    st[CLAIMANT] = claimant
+    st[INVEST_IDX] = 0
+    st[RESERVE] = 0
+    st[PHASE] = INVEST
+    st[CUR] = (claimant + 1) % r[R_N]  # investing order: from the claimant's left, the claimant last
+    count(st, C_CLAIMANT_ROUNDS, claimant, 1)
+    st[REC_CLAIMED] = st[CLAIM + claimant]
+
+
+@njit(cache=True, inline="always")
+def apply_invest(st, r, action):
+    """investing.invest: hold; buy (to the reserve, or to the Bank in one's own claim); divest (from the Bank)."""
+    p = st[CUR]
+    c = st[CLAIMANT]
+    local = action - r[R_A_INVEST]
+    num_lots = r[R_NUM_LOTS]
+    bought = 0
+    divested = 0
+    if 1 <= local <= num_lots:
+        bought = r[r[R_LOTS] + local - 1]
+        if p == c:
+            st[BANK_IN] += bought
+        else:
+            st[RESERVE] += bought
+    elif num_lots < local <= 2 * num_lots:
+        divested = r[r[R_LOTS] + local - num_lots - 1]
+    elif local == 2 * num_lots + 1:
+        divested = st[SHARES + p]
+    st[BANK_OUT] += divested
+    st[MONEY + p] += divested - bought
+    st[SHARES + p] += bought - divested
+    if p == c:
+        count(st, C_BOUGHT_OWN, p, bought)
+        count(st, C_DIVESTED_OWN, p, divested)
+    elif has_seen(st, p, st[REC_CLAIMED]):
+        count(st, C_BOUGHT_KNOWN, p, bought)
+        count(st, C_DIVESTED_KNOWN, p, divested)
+        count(st, C_DECISIONS_KNOWN, p, 1)
+    else:
+        count(st, C_BOUGHT_UNKNOWN, p, bought)
+        count(st, C_DIVESTED_UNKNOWN, p, divested)
+        count(st, C_DECISIONS_UNKNOWN, p, 1)
+    st[INVEST_IDX] += 1
+    if st[INVEST_IDX] < r[R_N]:
+        st[CUR] = (c + 1 + st[INVEST_IDX]) % r[R_N]
+    else:
+        reveal(st, r)
+
+
+@njit(cache=True, inline="always")
+def reveal(st, r):
+    c = st[CLAIMANT]
+    q = st[CLAIM + c]
+    card = st[CARDS + q]
+    st[REC_ROW] = card
+    st[REVEALS_PER_ROW + card] += 1
+    count_row(st, L_CLAIMANT_ROUNDS, card, c, 1)
+    for p in range(r[R_N]):
+        known = has_seen(st, p, q)
+        count_row(st, L_REVEALS_KNOWN, card, p, known)
+        shares = st[SHARES + p]
+        # investing.payoff: One Stack pays the shares, Two Stacks twice; You've Been Had! takes the shares back.
+        gain = 0
+        kept = shares
+        if card == ONE_STACK:
+            gain = shares
+        elif card == TWO_STACKS:
+            gain = 2 * shares
+        elif card == BEEN_HAD:
+            kept = 0
+        change = gain + kept - shares
+        count_row(st, L_GAIN, card, p, change)
+        count_row(st, L_GAIN_KNOWN if known else L_GAIN_UNKNOWN, card, p, change)
+        st[SHARES_LOST] += shares - kept
+        st[BANK_OUT] += gain
+        st[MONEY + p] += gain
+        st[SHARES + p] = kept
+    st[MONEY + c] += st[RESERVE]
+    count(st, C_RESERVE_RECEIVED, c, st[RESERVE])
+    count_row(st, L_RESERVE, card, c, st[RESERVE])
+    st[RESERVE] = 0
+    st[CLAIM + c] = -1
+    st[REVEALED + card] += 1
+    st[GONE + q] = 1
+    st[CLAIMANT] = -1
+    left = 0
+    for i in range(r[R_NUM_PROPS]):
+        if st[GONE + i] == 0:
+            left += 1
+    if left <= 2:
+        finish(st, END_TWO_CASES_LEFT)
+    else:
+        end_turn(st, r)
+
+
+# ---------------------------------------------------------------------------------------------- whole games
+
+#: Seat kinds of the compiled players (only uniform random so far; policy tables and heuristics get codes here).
+SEAT_RANDOM = 0
+
+
+@njit(cache=True)
+def sample_chance(st, r, rng, actions, weights):
+    """A chance outcome drawn by its probability."""
+    k, total = chance_outcomes(st, r, actions, weights)
+    x = below(rng, total)
+    for i in range(k):
+        x -= weights[i]
+        if x < 0:
+            return actions[i]
+    return actions[k - 1]
+
+
+@njit(cache=True, inline="always")
+def choose(st, r, rng, seat_kinds, legal):
+    """The current player's action. ``seat_kinds[p]`` names seat ``p``'s player; only SEAT_RANDOM (uniform over the
+    legal actions) exists so far: policy-table and heuristic players get their own codes and branches here."""
+    k = legal_actions(st, r, legal)
+    return legal[below(rng, k)]
+
+
+@njit(cache=True)
+def grown(buf, need):
+    """``buf``, or a copy at least twice as long when it is shorter than ``need``."""
+    if need <= buf.shape[0]:
+        return buf
+    out = np.empty(max(need, 2 * buf.shape[0]), buf.dtype)
+    out[: buf.shape[0]] = buf
+    return out
+
+
+@njit(cache=True)
+def push_trace(st, r, trace, used):
+    """Write every seat's wealth to ``trace`` from ``used`` on; return the new length."""
+    for p in range(r[R_N]):
+        trace[used + p] = wealth(st, p)
+    return used + r[R_N]
+
+
+@njit(cache=True)
+def play_out(st, r, rng, seat_kinds, legal, weights, trace, history, keep):
+    """Play the game in ``st`` to its end (chance by its probabilities, seats by ``seat_kinds``).
+
+    With ``keep``, write the score trace (every seat's wealth at each turn start after the first and at the end: one
+    entry per turn begun, as records.py builds it) to ``trace`` and every action to ``history``, both from index 0,
+    and return their lengths. Their sizes must hold a game of the longest length (:func:`scratch_sizes`).
+    """
+    turns = st[TURNS]
+    used = 0
+    hused = 0
+    while st[PHASE] != OVER:
+        if is_chance(st):
+            a = sample_chance(st, r, rng, legal, weights)
+        else:
+            a = choose(st, r, rng, seat_kinds, legal)
+        apply_action(st, r, a)
+        if keep:
+            if hused == history.shape[0]:
+                # Never met: the engine's max_game_length bounds every game (a guard, the views are unchecked).
+                raise IndexError("a game ran past the engine's max_game_length")
+            history[hused] = a
+            hused += 1
+            if st[TURNS] != turns:
+                if turns >= 1:
+                    used = push_trace(st, r, trace, used)
+                turns = st[TURNS]
+    if keep and turns >= 1:
+        used = push_trace(st, r, trace, used)
+    return used, hused
+
+
+@njit(cache=True)
+def scratch_sizes(r):
+    """Sizes that hold the score trace and the history of the longest game (the engine's max_game_length)."""
+    return (r[R_MAX_TURNS] + 1) * r[R_N], r[R_MAX_GAME_LENGTH] + 1
+
+
+@njit(cache=True)
+def play_games(r, seeds, seat_kinds, keep_history):
+    """One game per seed from the start; returns the final states, the score traces (flat ``[turn][seat]``, game
+    ``g``'s from ``trace_off[g]``) and, with ``keep_history``, the action sequences (likewise)."""
+    games = seeds.shape[0]
+    finals = np.empty((games, STATE_SIZE), np.int64)
+    trace = np.empty(max(1024, games * r[R_N] * 32), np.int64)
+    trace_off = np.zeros(games + 1, np.int64)
+    history = np.empty(max(1024, games * 64) if keep_history else 0, np.int64)
+    hist_off = np.zeros(games + 1, np.int64)
+    trace_size, history_size = scratch_sizes(r)
+    state_buf = np.empty(STATE_SIZE, np.int64)
+    rng_buf = np.empty(1, np.uint64)
+    legal_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
+    weights_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
+    trace_buf = np.empty(trace_size, np.int64)
+    history_buf = np.empty(history_size, np.int64)
+    st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
+    rv, kinds = unmanaged(r), unmanaged(seat_kinds)
+    game_trace, game_history = unmanaged(trace_buf), unmanaged(history_buf)
+    used = 0
+    hused = 0
+    for g in range(games):
+        init_state(st, rv)
+        rng[0] = seeds[g]
+        t, h = play_out(st, rv, rng, kinds, legal, weights, game_trace, game_history, True)
+        trace = grown(trace, used + t)
+        trace[used : used + t] = trace_buf[:t]
+        used += t
+        if keep_history:
+            history = grown(history, hused + h)
+            history[hused : hused + h] = history_buf[:h]
+            hused += h
+        finals[g] = st
+        trace_off[g + 1] = used
+        hist_off[g + 1] = hused
+    return finals, trace[:used].copy(), trace_off, history[:hused].copy(), hist_off
+
+
+@njit(cache=True)
+def rollout_returns(r, start, n, seed, seat_kinds):
+    """Mean returns of ``n`` random playouts from the state ``start``; playout ``i`` is seeded by ``seed`` and ``i``."""
+    total = np.zeros(r[R_N], np.float64)
+    ret = np.empty(r[R_N], np.float64)
+    state_buf = np.empty(STATE_SIZE, np.int64)
+    rng_buf = np.empty(1, np.uint64)
+    legal_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
+    weights_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
+    none_buf = np.empty(0, np.int64)
+    st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
+    rv, kinds, none = unmanaged(r), unmanaged(seat_kinds), unmanaged(none_buf)
+    base = np.empty(1, np.uint64)
+    base[0] = seed
+    for i in range(n):
+        st[:] = start
+        rng[0] = next_u64(base)  # one SplitMix64 output per playout seeds it: independent streams
+        play_out(st, rv, rng, kinds, legal, weights, none, none, False)
+        returns(st, rv, ret)
+        total += ret
+    if n > 0:
+        total /= n
+    return total
