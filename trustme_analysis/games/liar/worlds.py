@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from trustme_analysis.games.liar import events as ev
 
@@ -87,15 +86,13 @@ class _Plan:
     fallback: list[int]  # every card not publicly discarded
 
 
-#: The plan of the last position resampled: the search player draws many worlds of one position in a row.
-_LAST: tuple[Any, int, int, _Plan] | None = None
-
-
 def _plan(state, player: int) -> _Plan:
-    global _LAST
+    # The search player draws many worlds of one position in a row: the plan is kept on the state, for the position
+    # (every action adds an event, so the event count tells a later position) and the player it was made for.
     t = state._table
-    if _LAST is not None and _LAST[0] is t and _LAST[1] == len(t.events) and _LAST[2] == player:
-        return _LAST[3]
+    cached: tuple[int, int, _Plan] | None = getattr(state, "_world_plan", None)
+    if cached is not None and cached[0] == len(t.events) and cached[1] == player:
+        return cached[2]
     rules = state._rules
     n, values = rules.players, rules.values
     events = t.events
@@ -160,7 +157,7 @@ def _plan(state, player: int) -> _Plan:
         rewrites=[(pile.event, list(pile.plays)) for pile in piles if pile.picker >= 0 and pile.picker != player],
         fallback=[v for v in range(values) for _ in range(rules.copies - discarded[v])],
     )
-    _LAST = (t, len(events), player, plan)
+    state._world_plan = (len(events), player, plan)
     return plan
 
 
