@@ -42,8 +42,8 @@ GAMES = {
 
 #: The search player's knobs besides the budget, per key: Liar's rollouts are played by its compiled heuristic
 #: (uniform-random Liar players lose every claim and make every play-out meaningless), 8 from each sampled world
-#: (a Liar world costs ~0.4 ms of Python to draw, a compiled heuristic rollout ~0.09 ms: one rollout per world spent
-#: 135 ms of CPU a decision, 8 spend 26 ms).
+#: (drawing a Liar world costs ~0.4 ms of Python per belief candidate, a compiled heuristic rollout ~0.02 ms: one
+#: rollout per world spent 135 ms of CPU a decision in 2p, 8 spend 26 ms).
 LIAR_SEARCH = {"rollout": "heuristic", "rollouts_per_world": 8}
 SEARCH_KNOBS = {"liar2": LIAR_SEARCH, "liar4": LIAR_SEARCH}
 
