@@ -25,6 +25,8 @@ only when a report is drawn. The parts:
   strings, and the solve pages print them instead of the strings.
 - ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
   each candidate world (the search player's belief model);
+- ``search_actions``: ``search_actions(state, player) -> actions``: the legal moves a search player tries, where a
+  game has too many to try each (a Liar starter may hold 14,000 legal plays);
 - ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
   (``python -m trustme_analysis.play``);
 - ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
@@ -48,8 +50,8 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief", "narrate",
-         "kernel")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief",
+         "search_actions", "narrate", "kernel")
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,7 @@ class GameEntry:
     simple_strategies: Part = None
     describe: Part = None
     belief: Part = None
+    search_actions: Part = None
     narrate: Part = None
     kernel: Part = None
 
