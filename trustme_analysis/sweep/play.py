@@ -54,18 +54,22 @@ class ChunkTask:
     lineup: LineUp
     params: Mapping[str, Any]
     records: Callable[[pyspiel.Game, pyspiel.State], list[dict[str, Any]]]
+    #: Games of the chunk already stored (a chunk made when the sweep had fewer games, grown now): the task plays
+    #: only the games after them, and the runner appends its rows to the stored ones.
+    stored_games: int = 0
 
 
 def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
-               records: Callable[..., list[dict[str, Any]]]) -> ChunkTask:
-    """The task of one chunk of one variant."""
+               records: Callable[..., list[dict[str, Any]]], stored_games: int = 0) -> ChunkTask:
+    """The task of one chunk of one variant (its games after the first ``stored_games``, which are stored)."""
     games = spec.chunk_games(chunk_index)
     return ChunkTask(
         variant_id=variant.id,
         variant_index=variant.index,
         chunk_index=chunk_index,
-        first_game=games.start,
-        num_games=len(games),
+        first_game=games.start + stored_games,
+        num_games=len(games) - stored_games,
+        stored_games=stored_games,
         master_seed=spec.seed,
         game_string=variant.game_string,
         lineup=variant.lineup,
@@ -75,16 +79,18 @@ def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
 
 
 def iter_chunk_tasks(
-    spec: Spec, records: Callable[..., list[dict[str, Any]]], skip: Container[tuple[str, int]] = ()
+    spec: Spec, records: Callable[..., list[dict[str, Any]]], skip: Container[tuple[str, int]] = (),
+    stored_games: Mapping[tuple[str, int], int] | None = None,
 ) -> Iterator[ChunkTask]:
-    """Every chunk of the sweep not in ``skip`` (variant id, chunk index), variant by variant, in chunk order.
+    """Every chunk of the sweep not in ``skip`` (variant id, chunk index), variant by variant, in chunk order;
+    ``stored_games`` gives the games already stored of chunks to grow (see :attr:`ChunkTask.stored_games`).
 
     Made one at a time as the runner asks for them: a sweep of very many chunks never holds them all.
     """
     for variant in spec.variants:
         for c in range(spec.chunks_per_variant):
             if (variant.id, c) not in skip:
-                yield chunk_task(spec, variant, c, records)
+                yield chunk_task(spec, variant, c, records, (stored_games or {}).get((variant.id, c), 0))
 
 
 def chunk_tasks(spec: Spec, records: Callable[..., list[dict[str, Any]]]) -> list[ChunkTask]:
@@ -132,7 +138,8 @@ def run_chunk(task: ChunkTask) -> pd.DataFrame:
     game = cached_game(task.game_string)
     n = game.num_players()
     param_columns = {f"param_{k}": v for k, v in task.params.items()}
-    seeds = game_seeds(task.master_seed, task.variant_index, task.chunk_index, task.num_games)
+    # Game i's seed is the same in every variant (common random numbers; see .seeding).
+    seeds = game_seeds(task.master_seed, task.first_game, task.num_games)
     rows: list[dict[str, Any]] = []
     for offset, seed in enumerate(seeds):
         game_rng, bot_rngs = game_generators(seed, n)

@@ -462,6 +462,12 @@ def check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
             f"{outdir} holds a sweep made from a different spec (differs in: {', '.join(differing)}); "
             "choose another --out (or out = ... in the spec) or delete the folder to start over"
         )
+    had = stored.get("games_per_variant")
+    if isinstance(had, int) and had > spec.games:
+        raise SweepError(
+            f"{outdir} holds {had} games per variant and the spec asks for {spec.games}: a sweep can grow (raise "
+            f"games, and the stored games are kept) but not shrink; set games = {had} or more, or choose another --out"
+        )
     return stored
 
 
@@ -472,13 +478,15 @@ def _spec_dict(spec: Spec, outdir: Path) -> dict[str, Any]:
 
 def _sound_chunks(
     spec: Spec, outdir: Path, stored: dict[str, Any] | None
-) -> tuple[dict[str, dict[int, dict[str, Any]]], list[str]]:
-    """The stored chunks that can be kept, with their manifest entries, and a line for each one that cannot.
+) -> tuple[dict[str, dict[int, dict[str, Any]]], list[str], dict[tuple[str, int], int]]:
+    """The stored chunks that can be kept, with their manifest entries; a line for each one that cannot; and the
+    stored chunks to grow (a sweep's last chunk, when ``games`` was raised), with their games stored.
 
     A chunk the manifest has a checksum for must match it; a chunk it has none for (its run was killed before
     recording it, or the sweep predates checksums) must hold this variant's and chunk's games and seeds, and its
     checksum is recorded now. Any other chunk file is played again.
     """
+    growing: dict[tuple[str, int], int] = {}
     present = storage.stored_chunk_indices(outdir, [v.id for v in spec.variants])
     entries: dict[str, dict[int, dict[str, Any]]] = {v.id: {} for v in spec.variants}
     bad: list[str] = []
@@ -491,10 +499,15 @@ def _sound_chunks(
             games = spec.chunk_games(c)
             if recorded is not None:
                 problem = chunk_problem(outdir, stored or {}, variant.id, c)
-                if problem is None and recorded.get("games") != len(games):
-                    problem = f"records {recorded.get('games')} games, not {len(games)}"
+                have = recorded.get("games")
+                if problem is None and isinstance(have, int) and 0 < have < len(games):
+                    # The sweep grew: the chunk's first games are stored, the task plays only the later ones.
+                    growing[(variant.id, c)] = have
+                    continue
+                if problem is None and have != len(games):
+                    problem = f"records {have} games, not {len(games)}"
             else:
-                seeds = game_seeds(spec.seed, variant.index, c, len(games))
+                seeds = game_seeds(spec.seed, games.start, len(games))
                 problem = storage.unrecorded_chunk_problem(path, variant.id, c, games, seeds)
             if problem is not None:
                 bad.append(f"{path} {problem}")
@@ -503,7 +516,7 @@ def _sound_chunks(
                 entries[variant.id][c] = {"sha256": recorded["sha256"], "games": len(games)}
             else:
                 entries[variant.id][c] = {"sha256": file_sha256(path), "games": len(games)}
-    return entries, bad
+    return entries, bad, growing
 
 
 def _stored_text(done: int, total: int, outdir: Path, first: str = "") -> str:
@@ -570,13 +583,13 @@ def run_sweep(
             raise SweepError(str(exc)) from None
         if stored is not None:
             check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
-    entries, bad = _sound_chunks(spec, outdir, stored)
+    entries, bad, growing = _sound_chunks(spec, outdir, stored)
     for line in bad:
         say(f"{line}: playing it again")
     done = {(vid, c) for vid, chunks in entries.items() for c in chunks}
     total = spec.chunks_per_variant * len(spec.variants)
     todo_count = total - len(done)
-    games_done = sum(len(spec.chunk_games(c)) for _, c in done)
+    games_done = sum(len(spec.chunk_games(c)) for _, c in done) + sum(growing.values())
     recorded_changed = stored is not None and (stored.get(CHUNKS) or {}) != {
         vid: {str(c): e for c, e in sorted(chunks.items())} for vid, chunks in entries.items() if chunks
     }
@@ -641,7 +654,7 @@ def run_sweep(
             runner = _LocalPool(min(workers, todo_count), say)
         else:
             runner = None
-        todo = iter_chunk_tasks(spec, records, skip=done)
+        todo = iter_chunk_tasks(spec, records, skip=done, stored_games=growing)
         interrupted = False
         failure: BaseException | None = None
         raise_as: Exception | None = None
@@ -652,10 +665,12 @@ def run_sweep(
             results = runner.results(todo) if runner is not None else _run_in_process(todo)
             for task, data in results:
                 try:
+                    if task.stored_games:
+                        data = storage.grown_chunk(chunk_path(outdir, task.variant_id, task.chunk_index), data)
                     storage.write_chunk(outdir, task.variant_id, task.chunk_index, data)
                 except OSError as exc:
                     raise _OutputFailed(chunk_path(outdir, task.variant_id, task.chunk_index), exc) from None
-                entries[task.variant_id][task.chunk_index] = chunk_entry(data, task.num_games)
+                entries[task.variant_id][task.chunk_index] = chunk_entry(data, task.stored_games + task.num_games)
                 chunks_run += 1
                 games_played += task.num_games
                 progress.update(task.num_games)
