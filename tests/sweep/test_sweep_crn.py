@@ -79,3 +79,27 @@ def test_a_sweep_cannot_shrink(tmp_path):
     run_sweep(parse_spec(spec), workers=1, out=tmp_path, report=False, quiet=True)
     with pytest.raises(SweepError, match=r"holds 6 games per variant and the spec asks for 4: a sweep can grow"):
         run_sweep(parse_spec({**spec, "games": 4}), workers=1, out=tmp_path, report=False, quiet=True)
+
+
+def test_until_ci_grows_the_sweep_until_the_headline_shares_are_precise(tmp_path):
+    from trustme_analysis.sweep.__main__ import main
+    from trustme_analysis.sweep.growing import widest_share_interval
+
+    spec_file = tmp_path / "spec.toml"
+    spec_file.write_text('game = "kuhn_poker"\ngames = 20\nchunk_size = 10\nseed = 3\n', encoding="utf-8")
+    out = tmp_path / "out"
+    assert main([str(spec_file), "--out", str(out), "--workers", "1", "--no-report", "--quiet",
+                 "--until-ci", "0.25"]) == 0
+    manifest = load_manifest(out)
+    assert manifest["games_per_variant"] > 20 and manifest["complete"] is True
+    width, _ = widest_share_interval(out)
+    assert width <= 0.25
+    # The grown folder holds the games of one run at that size.
+    whole = tmp_path / "whole"
+    run_sweep(parse_spec({"game": "kuhn_poker", "games": manifest["games_per_variant"], "chunk_size": 10, "seed": 3}),
+              workers=1, out=whole, report=False, quiet=True)
+    assert chunk_bytes(out) == chunk_bytes(whole)
+    # A spec asking for fewer games than the folder holds is refused, and so is a width that is not a share width.
+    assert main([str(spec_file), "--out", str(out), "--quiet"]) == 2
+    assert main([str(spec_file), "--out", str(tmp_path / "new"), "--until-ci", "2"]) == 2
+    assert not (tmp_path / "new").exists()

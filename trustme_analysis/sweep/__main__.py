@@ -42,6 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-report", action="store_true", help="store the records only; skip the PDF report")
     parser.add_argument("--quiet", action="store_true", help="no progress line or messages")
     parser.add_argument(
+        "--until-ci", type=float, default=None, metavar="WIDTH",
+        help="grow the sweep (more games per variant, the stored ones kept) until every headline figure given as a "
+        "share has a 95%% interval at most WIDTH wide (0.02: +-1 percentage point); afterwards set games in the spec "
+        "to the number reached",
+    )
+    parser.add_argument(
         "--check", action="store_true",
         help="only validate the spec, --out and --dask, list the variants and estimate the work (from a few games "
         "played in memory); write nothing"
@@ -164,6 +170,21 @@ def _run(args: argparse.Namespace) -> int:
         print(text)
         return 0
     try:
+        if args.until_ci is not None:
+            from trustme_analysis.sweep.growing import grow_until
+
+            def play(grown: Spec, report: bool) -> None:
+                run_sweep(grown, workers=args.workers, dask=args.dask, out=outdir, report=report, quiet=args.quiet)
+
+            def say(text: str) -> None:
+                if not args.quiet:
+                    print(text, file=sys.stderr, flush=True)
+
+            try:
+                spec, _ = grow_until(spec, args.until_ci, play, outdir, say)
+            except ValueError as exc:
+                _error(str(exc))
+                return 2
         result = run_sweep(
             spec, workers=args.workers, dask=args.dask, out=outdir, report=not args.no_report, quiet=args.quiet
         )

@@ -42,7 +42,7 @@ from trustme_analysis.outdir import (
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep import storage
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
-from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk
+from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk_all
 from trustme_analysis.sweep.policies import PolicyError, resolve_policies
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
@@ -112,7 +112,7 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     os._exit(1)
 
 
-def _run_in_process(tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+def _run_in_process(tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
     for task in tasks:
         yield _run_chunk_tagged(task)
 
@@ -121,10 +121,11 @@ class ChunkFailed(RuntimeError):
     """Playing one chunk raised an error (in the game, a bot or the records); the message names the chunk."""
 
 
-def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, bytes]:
-    # Workers return the chunk's Parquet bytes: encoding is most of the writing cost, and it then runs in parallel.
+def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, dict[str, bytes]]:
+    # Workers return the chunk's Parquet bytes (per variant: a task also records the variants that score its games
+    # again): encoding is most of the writing cost, and it then runs in parallel.
     try:
-        return task, storage.encode_chunk(run_chunk(task))
+        return task, {vid: storage.encode_chunk(frame) for vid, frame in run_chunk_all(task).items()}
     except Exception as exc:
         # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
         raise ChunkFailed(
@@ -153,7 +154,7 @@ class _LocalPool:
             initargs=(os.getpid(),),
         )
 
-    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
         source = iter(tasks)
         retry: deque[ChunkTask] = deque()
         running: dict[Future, ChunkTask] = {}
@@ -336,7 +337,7 @@ class _DaskBackend:
         except Exception:  # informational only; an old or unusual scheduler may not say
             return 0
 
-    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
         from dask.distributed import KilledWorker, as_completed
 
         source = iter(tasks)
@@ -654,7 +655,7 @@ def run_sweep(
             runner = _LocalPool(min(workers, todo_count), say)
         else:
             runner = None
-        todo = iter_chunk_tasks(spec, records, skip=done, stored_games=growing)
+        todo = iter_chunk_tasks(spec, records, skip=done, stored_games=growing, rescore=True)
         interrupted = False
         failure: BaseException | None = None
         raise_as: Exception | None = None
@@ -663,17 +664,19 @@ def run_sweep(
         restore_sigterm = _stop_on_sigterm()
         try:
             results = runner.results(todo) if runner is not None else _run_in_process(todo)
-            for task, data in results:
-                try:
-                    if task.stored_games:
-                        data = storage.grown_chunk(chunk_path(outdir, task.variant_id, task.chunk_index), data)
-                    storage.write_chunk(outdir, task.variant_id, task.chunk_index, data)
-                except OSError as exc:
-                    raise _OutputFailed(chunk_path(outdir, task.variant_id, task.chunk_index), exc) from None
-                entries[task.variant_id][task.chunk_index] = chunk_entry(data, task.stored_games + task.num_games)
-                chunks_run += 1
-                games_played += task.num_games
-                progress.update(task.num_games)
+            for task, chunks in results:
+                for vid, data in chunks.items():
+                    path = chunk_path(outdir, vid, task.chunk_index)
+                    try:
+                        if task.stored_games:
+                            data = storage.grown_chunk(path, data)
+                        storage.write_chunk(outdir, vid, task.chunk_index, data)
+                    except OSError as exc:
+                        raise _OutputFailed(path, exc) from None
+                    entries[vid][task.chunk_index] = chunk_entry(data, task.stored_games + task.num_games)
+                    chunks_run += 1
+                    games_played += task.num_games
+                    progress.update(task.num_games)
                 # The manifest carries the chunks' checksums: rewrite it now and then (not after every chunk: it
                 # grows with the sweep), so a killed run leaves few chunks whose checksum must be recomputed.
                 if time.monotonic() - manifest_saved_at > max(10.0, 20 * manifest_cost):

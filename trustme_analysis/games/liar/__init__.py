@@ -38,6 +38,7 @@ register_game(
         simple_strategies="strategy:simple_strategies",
         kernel="kernel",
         describe="describe",
+        rescore="rescore:rescore",
     )
 )
 
