@@ -8,6 +8,8 @@ import pytest
 import sweep_toy_game  # noqa: F401  (registers the kuhn_poker entry and the "edge" bot)
 
 from trustme_analysis.outdir import RECORDS, load_manifest, load_records
+from trustme_analysis.registry import game_entry
+from trustme_analysis.sweep.play import chunk_task, run_chunk
 from trustme_analysis.sweep.runner import SweepError, run_sweep
 from trustme_analysis.sweep.seeding import SEED_BLOCK, game_seed, game_seeds
 from trustme_analysis.sweep.spec import parse_spec
@@ -50,6 +52,14 @@ def test_two_charts_share_every_game_seed_and_a_chart_blind_line_up_plays_the_sa
     assert a["game_seed"].tolist() == game_seeds(5, 0, 40)
     # Same deals, same choices: every game lasts the same number of turns under both charts ...
     assert a["turns"].tolist() == b["turns"].tolist()
+    # The sweep scores v00's games again for v01 (the chart is scoring-only and unread): playing v01 itself from the
+    # same seeds gives the same games.
+    spec = parse_spec(CHARTS, name="charts")
+    records = game_entry("trustme_pinocchio").part("records")
+    played = pd.concat([run_chunk(chunk_task(spec, spec.variants[1], c, records)) for c in range(3)],
+                       ignore_index=True)
+    assert played[played["seat"] == 0]["turns"].tolist() == a["turns"].tolist()
+    pd.testing.assert_frame_equal(played, frame[frame["variant"] == "v01"].reset_index(drop=True))
     # ... and only the scoring differs (some game's points change with the chart).
     assert (frame[frame["variant"] == "v00"]["score"].to_numpy() != frame[frame["variant"] == "v01"]["score"]
             .to_numpy()).any()

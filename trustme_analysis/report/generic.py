@@ -144,11 +144,15 @@ def pairing_lines(ctx: Report) -> list[str]:
                    "table shows how much wider it would be with independent games.")
     if "variant_differences" in ctx.results:
         diffs = ctx["variant_differences"]
-        for r in diffs[diffs["same_play"].astype(bool)].itertuples():
-            out.append(f"{ctx.variant_name(r.variant)} differs from the baseline only in {r.differs_in}, which changes "
-                       "only how a finished game is scored and which its players do not read: its games are the "
-                       "baseline's games move for move, scored again, so a change in play (length, choices) is "
-                       "exactly zero and a change in scoring is exact game by game.")
+        same = diffs[diffs["same_play"].astype(bool)]
+        for differs_in, group in same.groupby("differs_in", sort=False):
+            names = [ctx.variant_name(v) for v in group["variant"]]
+            who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            verb = "differs" if len(names) == 1 else "differ"
+            out.append(f"{who} {verb} from the baseline only in {differs_in}, which changes only how a finished game "
+                       "is scored and which the players do not read: the games are the baseline's games move for "
+                       "move, scored again, so a change in play (length, choices) is exactly zero and a change in "
+                       "scoring is exact game by game.")
     return out
 
 
@@ -181,6 +185,10 @@ def add_comparison_pages(ctx: Report) -> None:
             unit = str(sub["unit"].dropna().iloc[0]) if sub["unit"].notna().any() else ""
             interval_plot(ax, variants, sub["difference"], sub["low"], sub["high"],
                           f"change ({unit})" if unit else "change", title=wrap(name, 34), reference=0.0)
+            if np.nanmax(np.abs(sub[["difference", "low", "high"]].to_numpy(dtype=float)), initial=0.0) == 0.0:
+                # Exactly no change (the same games): a plain zero axis, not one scaled to rounding noise.
+                ax.set_ylim(-1.0, 1.0)
+                ax.set_yticks([0.0])
             sig = sub["significant"].fillna(False).to_numpy(dtype=bool)
             x = np.arange(len(variants))
             ax.plot(x[sig], sub["difference"].to_numpy()[sig], "o", color="C3", markersize=6)

@@ -63,9 +63,15 @@ def describe(spec: Spec, out: str | Path | None = None, work: str | None = None)
         f"{spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant; seed {spec.seed}",
         f"output folder: {out or spec.out}",
     ]
+    from trustme_analysis.sweep.rescoring import sources
+
+    source_of = sources(spec)
     for v in spec.variants:
         mark = " (baseline)" if v.id == spec.baseline else ""
-        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players]")
+        # Variants that differ only in scoring-only rules their players ignore are not played: said here, in words.
+        again = (f"; not played: {source_of[v.id]}'s games scored again (only the scoring differs)"
+                 if v.id in source_of else "")
+        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players{again}]")
     if work:
         lines.append(work)
     return "\n".join(lines)

@@ -6,7 +6,7 @@ Scoring. :func:`rescore` copies the finished position into a state of the other 
 (the tie-break and its Coin, if any) and runs the engine's own Final Scoring again (``PinocchioState._score``: the
 rules stay in one place). A tie the new chart creates ends at the tie-break Coin, a chance node the sweep plays from
 the chance stream as it stood when the scoring began, so the records equal those of playing the variant itself from
-the same seed (``tests/games/test_rescore.py`` checks this game by game).
+the same seed (``tests/sweep/test_sweep_rescore.py`` checks this game by game).
 """
 
 from __future__ import annotations
