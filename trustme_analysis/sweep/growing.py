@@ -41,8 +41,8 @@ def games_needed(games: int, width: float, target: float, chunk_size: int) -> in
     """Games per variant for an interval of ``width`` at ``games`` to shrink to ``target`` (width ~ 1/sqrt(games)),
     in whole chunks, more than ``games`` and at most :data:`MAX_FACTOR` times it.
 
-    >>> games_needed(100, 0.10, 0.05, 50)
-    400
+    >>> games_needed(100, 0.10, 0.05, 50)  # 4 x 100 games, 5% over, in whole chunks
+    450
     """
     wanted = games * (width / target) ** 2 * 1.05  # a little over: the estimate of the width itself moves
     wanted = min(max(wanted, games + 1), games * MAX_FACTOR)
