@@ -101,8 +101,8 @@ def iter_chunk_tasks(
     ``stored_games`` gives the games already stored of chunks to grow (see :attr:`ChunkTask.stored_games`).
 
     With ``rescore``, a variant whose games are another's scored again (:func:`.rescoring.sources`) is recorded by
-    that variant's task of the same chunk, unless the two chunks stand differently (one stored, or grown from another number of games):
-    then it is played itself, which gives the same records.
+    that variant's task of the same chunk, unless the two chunks stand differently (grown from different numbers of
+    stored games): then it is played itself, which gives the same records.
 
     Made one at a time as the runner asks for them: a sweep of very many chunks never holds them all.
     """
