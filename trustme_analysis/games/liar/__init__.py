@@ -41,6 +41,7 @@ register_game(
         search_actions="bots:search_actions",
         kernel="kernel",
         describe="describe",
+        rescore="rescore:rescore",
     )
 )
 
