@@ -16,7 +16,7 @@ from trustme_analysis.games.liar.config import SHORT_NAME
 from trustme_analysis.registry import Rescored, game_entry
 
 #: State attributes that hold the game's own fixed objects: the new state keeps its game's.
-_GAME_OBJECTS = ("_rules",)
+_GAME_OBJECTS = ("_rules", "_plays", "_deals")
 
 
 def rescore(game: Any, finished: Any) -> Rescored:
@@ -30,7 +30,7 @@ def rescore(game: Any, finished: Any) -> Rescored:
     if not finished.is_terminal():
         raise ValueError("rescore needs a finished game (a terminal state)")
     scoring_only = game_entry(SHORT_NAME).scoring_only
-    old, new = finished._rules.config, game.config
+    old, new = finished._rules, game.rules
     kept = dataclasses.replace(old, **{name: getattr(new, name) for name in scoring_only})
     if kept != new:
         differing = [f.name for f in dataclasses.fields(new) if getattr(kept, f.name) != getattr(new, f.name)]
