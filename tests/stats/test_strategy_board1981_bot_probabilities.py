@@ -31,7 +31,7 @@ def test_property_decision_mixes_look_and_claim_unseen_by_the_knob():
     found = 0
     for seed in range(6):
         for state in _decisions(game, seed, 150):
-            if state.phase_name() != "property" or game.a_claim_unseen not in state.legal_actions():
+            if state.phase_name() != "property" or game.actions.claim_unseen not in state.legal_actions():
                 continue
             me = state.current_player()
             prop = game.board.space_property[state.positions()[me]]
@@ -39,8 +39,8 @@ def test_property_decision_mixes_look_and_claim_unseen_by_the_knob():
                 continue
             probs = make_bot(game, "heuristic", me, np.random.default_rng(0), claim_unseen=0.3).action_probabilities(
                 state)
-            assert probs[game.a_claim_unseen] == pytest.approx(0.3)
-            assert probs[game.a_look] == pytest.approx(0.7)
+            assert probs[game.actions.claim_unseen] == pytest.approx(0.3)
+            assert probs[game.actions.look] == pytest.approx(0.7)
             found += 1
     assert found > 0
 

@@ -26,7 +26,7 @@ import pyspiel
 
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
-from trustme_analysis.games.board1981 import game as B
+from trustme_analysis.games.board1981.rules import SHORT_NAME
 from trustme_analysis.games.board1981.board import HOT_TIP, PROPERTY, WILD_GOOSE_CHASE
 from trustme_analysis.games.board1981.investing import BEEN_HAD, BUY, DIVEST, EMPTY, ONE_STACK, PAYOFF_NAMES, TWO_STACKS
 from trustme_analysis.games.board1981.investment import SHORT_NAME as INVESTMENT_SHORT_NAME
@@ -95,14 +95,14 @@ class HeuristicBot1981(TrustMeBot):
 
     # ------------------------------------------------------------------ beliefs
 
-    def belief(self, state: B.TrustMe1981State, prop: int) -> np.ndarray:
+    def belief(self, state: pyspiel.State, prop: int) -> np.ndarray:
         """Probabilities of the four Payoff cards under ``prop`` from this seat's knowledge (no signals)."""
         known = state.known_cards(self.player_id)
         out = np.zeros(4)
         if prop in known:
             out[known[prop]] = 1.0
             return out
-        left = np.array(self.game.payoff_mix, dtype=float)
+        left = np.array(self.game.rules.payoff_mix, dtype=float)
         for q, card in known.items():  # cards seen elsewhere or turned up are not under prop
             left[card] -= 1
         left = np.maximum(left, 0.0)
@@ -159,16 +159,16 @@ class HeuristicBot1981(TrustMeBot):
             return uniform([a for a, s in zip(legal, scores) if s == best])
         if phase in ("hot_tip", "peek"):
             known = state.known_cards(self.player_id)
-            unknown = [a for a in legal if a != g.a_decline and (a - g.a_case) not in known]
+            unknown = [a for a in legal if a != g.actions.decline and (a - g.actions.first_case) not in known]
             return uniform(unknown or legal)
         if phase == "challenge":
-            targets = [a for a in legal if a != g.a_decline]
+            targets = [a for a in legal if a != g.actions.decline]
             return uniform(targets) if targets else uniform(legal[:1])
         if phase == "property":
             prop = g.board.space_property[state.positions()[self.player_id]]
-            if g.a_claim_unseen in legal and state.known_cards(self.player_id).get(prop) is None:
-                out[g.a_claim_unseen] += self.claim_unseen
-                out[g.a_look] += 1.0 - self.claim_unseen
+            if g.actions.claim_unseen in legal and state.known_cards(self.player_id).get(prop) is None:
+                out[g.actions.claim_unseen] += self.claim_unseen
+                out[g.actions.look] += 1.0 - self.claim_unseen
                 return out
         handler = {"turn_start": self._turn_start, "property": self._property, "invest": self._invest}.get(phase)
         if handler is None:
@@ -178,14 +178,14 @@ class HeuristicBot1981(TrustMeBot):
 
     def _turn_start(self, state, legal):
         g = self.game
-        if g.a_invest_now in legal:
-            return g.a_invest_now
-        if g.a_claim_right in legal:
+        if g.actions.invest_now in legal:
+            return g.actions.invest_now
+        if g.actions.claim_looked in legal:
             prop = state.right_to_claim(self.player_id)
             card = state.known_cards(self.player_id).get(prop)
             if card is not None and self._wants_claim(card):
-                return g.a_claim_right
-        return g.a_roll
+                return g.actions.claim_looked
+        return g.actions.roll
 
     def _move(self, state, legal):
         scores = self._move_scores(state, legal)
@@ -205,7 +205,7 @@ class HeuristicBot1981(TrustMeBot):
             if claims[me] >= 0:
                 score = 100.0 if dest == b.company else -self.dist[dest]
             else:
-                others = [p for p in range(g.n) if p != me and positions[p] == dest and dest != b.company]
+                others = [p for p in range(g.rules.players) if p != me and positions[p] == dest and dest != b.company]
                 score = 0.0
                 if any(claims[p] >= 0 for p in others):
                     score = 50.0  # rule a): an occupant's claim becomes ours
@@ -230,17 +230,17 @@ class HeuristicBot1981(TrustMeBot):
         me = self.player_id
         prop = g.board.space_property[state.positions()[me]]
         card = state.known_cards(me).get(prop)
-        if g.a_claim_unseen in legal:
+        if g.actions.claim_unseen in legal:
             if card is not None:
-                return g.a_claim_unseen if self._wants_claim(card) else g.a_decline
+                return g.actions.claim_unseen if self._wants_claim(card) else g.actions.decline
             if self.rng.random() < self.claim_unseen:
-                return g.a_claim_unseen
-        return g.a_look if card is None else g.a_decline
+                return g.actions.claim_unseen
+        return g.actions.look if card is None else g.actions.decline
 
     def _look_somewhere(self, state, legal):
         g = self.game
         known = state.known_cards(self.player_id)
-        unknown = [a for a in legal if a != g.a_decline and (a - g.a_case) not in known]
+        unknown = [a for a in legal if a != g.actions.decline and (a - g.actions.first_case) not in known]
         pool = unknown or legal
         return int(pool[self.rng.integers(len(pool))])
 
@@ -254,10 +254,10 @@ class HeuristicBot1981(TrustMeBot):
         g = self.game
         _, target = state.pending_send()
         sign = -1.0 if target == self.player_id else 1.0
-        return [sign * self.dist[g.board.wild_goose_chase[a - g.a_send]] for a in legal]
+        return [sign * self.dist[g.board.wild_goose_chase[a - g.actions.first_send]] for a in legal]
 
     def _challenge(self, state, legal):
-        targets = [a for a in legal if a != self.game.a_decline]
+        targets = [a for a in legal if a != self.game.actions.decline]
         return int(targets[self.rng.integers(len(targets))]) if targets else legal[0]
 
     def _invest(self, state, legal):
@@ -266,10 +266,10 @@ class HeuristicBot1981(TrustMeBot):
         claimant, prop, decisions = state.investing_so_far()
         # Only the decisions of players who looked move the belief, and only while this seat has not looked itself.
         informed = set() if prop in state.known_cards(me) else set(state.seen_by(prop)) - {me}
-        decoded = {a: g.investing.decode(a - g.a_invest) for a in legal}
+        decoded = {a: g.rules.investing.decode(a - g.actions.first_invest) for a in legal}
         return invest_choice(
-            self.knobs(), self.belief(state, prop), informed, decisions, me, claimant, g.n, state.money()[me], decoded,
-            g.a_invest,
+            self.knobs(), self.belief(state, prop), informed, decisions, me, claimant, g.rules.players, state.money()[me], decoded,
+            g.actions.first_invest,
         )
 
 
@@ -377,7 +377,7 @@ class InvestmentHeuristicBot1981(TrustMeBot):
             informed = {p for p, seen in enumerate(snap["seen"]) if seen and p != me}
         decisions = []
         for event in snap["events"]:
-            if event["event"] == "invest":
+            if event["kind"] == "invest":
                 verb, _ = self.game.investing.decode(self.label_to_action[event["decision"]])
                 decisions.append((event["player"], verb))
         decoded = {int(a): self.game.investing.decode(int(a)) for a in state.legal_actions(me)}
@@ -411,5 +411,5 @@ def make_heuristic(game: pyspiel.Game, player_id: int, rng: np.random.Generator,
     return HeuristicBot1981(game, player_id, rng, **knobs)
 
 
-register_bot(B.SHORT_NAME, "heuristic", make_heuristic)
+register_bot(SHORT_NAME, "heuristic", make_heuristic)
 register_bot(INVESTMENT_SHORT_NAME, "heuristic", InvestmentHeuristicBot1981)

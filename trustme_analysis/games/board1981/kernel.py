@@ -43,7 +43,8 @@ import pyspiel
 
 from trustme_analysis.games.board1981 import kernel_rules as K
 from trustme_analysis.games.board1981.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
-from trustme_analysis.games.board1981.game import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, PHASE_NAMES, SHORT_NAME
+from trustme_analysis.games.board1981.rules import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME
+from trustme_analysis.games.board1981.state import PHASE_NAMES
 from trustme_analysis.games.board1981.kernel_records import KernelRecords
 
 #: Game strings the kernel benchmark measures (label -> game string).
@@ -74,23 +75,23 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
     short = game.get_type().short_name
     if short != SHORT_NAME:
         return f"the {SHORT_NAME} kernel does not play {short}"
-    unknown = sorted(set(game.params) - KNOWN_PARAMETERS)
+    unknown = sorted(set(game.rules.params) - KNOWN_PARAMETERS)
     if unknown:
         return f"the kernel does not know the parameter(s) {', '.join(unknown)}"
     for kind in seat_kinds:
         if kind not in SEAT_KINDS:
             return f"the kernel plays only {', '.join(sorted(SEAT_KINDS))} seats, not {kind!r}"
-    if game.num_props > K.MAX_PROPS:
-        return f"the board has {game.num_props} briefcases; the kernel holds at most {K.MAX_PROPS}"
-    if game.n > K.MAX_PLAYERS:
-        return f"{game.n} players; the kernel holds at most {K.MAX_PLAYERS}"
-    lots = game.investing.lots
-    if game.investing.num_actions != 2 * len(lots) + 2 or game.num_distinct_actions() != game.a_invest + 2 * len(
-        lots
-    ) + 2:
-        return "the engine's investing actions differ from hold / buy a lot / divest a lot / divest all"
+    rules = game.rules
+    if rules.num_properties > K.MAX_PROPS:
+        return f"the board has {rules.num_properties} briefcases; the kernel holds at most {K.MAX_PROPS}"
+    if rules.players > K.MAX_PLAYERS:
+        return f"{rules.players} players; the kernel holds at most {K.MAX_PLAYERS}"
+    investing = rules.investing
+    expected = 2 * len(investing.lots) + 2 + int(investing.buy_max)
+    if investing.num_actions != expected or game.num_distinct_actions() != game.actions.first_invest + expected:
+        return "the engine's investing actions differ from hold / buy a lot / buy max / divest a lot / divest all"
     # Each reveal at most triples the wealth of all players together; everything must fit in int64.
-    w_max = game.n * (game.start_money + game.start_shares) * 3**game.num_props
+    w_max = rules.players * rules.start_wealth * 3**rules.num_properties
     if w_max >= 2**62:
         return "money and shares could outgrow 64-bit integers on this board"
     return None
@@ -99,15 +100,15 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 def compile_rules(game: pyspiel.Game) -> np.ndarray:
     """The fixed data of a loaded ``trustme_1981`` game as the rules array
     (:func:`~trustme_analysis.games.board1981.kernel_rules.pack_rules`)."""
-    b = game.board
-    S, Pn = b.num_spaces, game.num_props
+    rules, codec = game.rules, game.actions
+    b = rules.board
     faces = DIE_FACES
     # Move options per (space, roll, has a claim): board.destinations() is the engine's movement, and a claimant may
     # also stop on the Company when a walk passes it (TrustMe1981State._move_options).
-    move_start = np.zeros(S * (faces + 1) * 2, np.int64)
+    move_start = np.zeros(b.num_spaces * (faces + 1) * 2, np.int64)
     move_count = np.zeros_like(move_start)
     move_list: list[int] = []
-    for s in range(S):
+    for s in range(b.num_spaces):
         for face in range(2, faces + 1):
             exact, company_within = b.destinations(s, face)
             for has_claim in (0, 1):
@@ -119,43 +120,44 @@ def compile_rules(game: pyspiel.Game) -> np.ndarray:
                 move_count[i] = len(options)
                 move_list.extend(options)
     escapes = np.zeros(faces + 1, np.int64)
-    for face in game.bamboozled:
+    for face in rules.bamboozled:
         escapes[face] = True
     area_mask = np.zeros(len(b.streets), np.int64)
     for q, street in enumerate(b.property_street):
         area_mask[street] |= 1 << q
     scalars = {
-        "R_N": game.n,
-        "R_NUM_PROPS": Pn,
+        "R_N": rules.players,
+        "R_NUM_PROPS": rules.num_properties,
         "R_COMPANY": b.company,
         "R_NUM_WGC": len(b.wild_goose_chase),
         "R_DIE_FACES": faces,
         "R_MAX_ROLL_OFF_TIES": MAX_ROLL_OFF_TIES,
-        "R_NUM_LOTS": len(game.investing.lots),
-        "R_A_LOOK": game.a_look,
-        "R_A_CLAIM_UNSEEN": game.a_claim_unseen,
-        "R_A_DECLINE": game.a_decline,
-        "R_A_ROLL": game.a_roll,
-        "R_A_CLAIM_RIGHT": game.a_claim_right,
-        "R_A_INVEST_NOW": game.a_invest_now,
-        "R_A_CASE": game.a_case,
-        "R_A_SEND": game.a_send,
-        "R_A_CHALLENGE": game.a_challenge,
-        "R_A_INVEST": game.a_invest,
+        "R_NUM_LOTS": len(rules.lots),
+        "R_BUY_MAX": int(rules.buy_max),
+        "R_A_LOOK": codec.look,
+        "R_A_CLAIM_UNSEEN": codec.claim_unseen,
+        "R_A_DECLINE": codec.decline,
+        "R_A_ROLL": codec.roll,
+        "R_A_CLAIM_LOOKED": codec.claim_looked,
+        "R_A_INVEST_NOW": codec.invest_now,
+        "R_A_FIRST_CASE": codec.first_case,
+        "R_A_FIRST_SEND": codec.first_send,
+        "R_A_FIRST_CHALLENGE": codec.first_challenge,
+        "R_A_FIRST_INVEST": codec.first_invest,
         "R_NUM_ACTIONS": game.num_distinct_actions(),
-        "R_START_MONEY": game.start_money,
-        "R_START_SHARES": game.start_shares,
-        "R_PEEK": int(bool(game.peek)),
-        "R_ROLL_OFF_TIE": _TIE_CODES[game.roll_off_tie],
-        "R_UTILITY": _UTILITY_CODES[game.utility],
-        "R_MAX_TURNS": game.max_turns,
+        "R_START_MONEY": rules.money,
+        "R_START_SHARES": rules.shares,
+        "R_PEEK": int(rules.peek),
+        "R_ROLL_OFF_TIE": _TIE_CODES[rules.roll_off_tie],
+        "R_UTILITY": _UTILITY_CODES[rules.utility],
+        "R_MAX_TURNS": rules.max_turns,
         "R_MAX_GAME_LENGTH": game.max_game_length(),
     }
     tables = {
-        "R_PAYOFF_MIX": game.payoff_mix,
-        "R_TRUST_DECK": game.trust_deck,
+        "R_PAYOFF_MIX": rules.payoff_mix,
+        "R_TRUST_DECK": rules.trust_deck,
         "R_ESCAPES": escapes,
-        "R_LOTS": game.investing.lots,
+        "R_LOTS": rules.lots,
         "R_KIND": [_KIND_CODES[k] for k in b.kinds],
         "R_SPACE_PROPERTY": b.space_property,
         "R_HOT_TIP_AREA": b.hot_tip_area,
@@ -192,9 +194,9 @@ class Kernel:
         if reason is not None:
             raise ValueError(f"{game}: {reason}")
         self.game = game
-        self.num_players = game.n
+        self.num_players = game.rules.players
         self.rules = compile_rules(game)
-        self.seat_kinds = _seat_codes(seat_kinds, game.n)
+        self.seat_kinds = _seat_codes(seat_kinds, self.num_players)
 
     def new_state(self, seed: int | None = None) -> "KernelState":
         """The start of a game. ``seed=None``: nothing dealt yet (the engine's ``new_initial_state()``); a seed: the
@@ -259,7 +261,7 @@ class KernelState:
         phase = int(self.st[K.PHASE])
         if phase == K.OVER:
             return K.TERMINAL_PLAYER
-        return K.CHANCE_PLAYER if phase in _CHANCE_PHASES else int(self.st[K.CUR])
+        return K.CHANCE_PLAYER if phase in _CHANCE_PHASES else int(self.st[K.DECIDER])
 
     def is_terminal(self) -> bool:
         return int(self.st[K.PHASE]) == K.OVER

@@ -36,7 +36,7 @@ MAX_PROPS = 32
 # ---------------------------------------------------------------------------------------------- phases
 # The engine's phase numbers (game.py); a test checks they agree.
 DEAL, FIRST, PEEK, TURN_START, ROLL, MOVE, PROPERTY_CHOICE, HOT_TIP_CHOICE, SEND, CARD = range(10)
-BAMBOOZLE_ROLL, CHALLENGE, ROLL_OFF_CHALLENGER, ROLL_OFF_DEFENDER, INVEST, OVER = range(10, 16)
+BAMBOOZLE_ROLL, CHALLENGE_CHOICE, ROLL_OFF_CHALLENGER, ROLL_OFF_DEFENDER, INVEST_CHOICE, OVER = range(10, 16)
 
 #: pyspiel's player ids for chance and the terminal state.
 CHANCE_PLAYER = -1
@@ -88,7 +88,7 @@ NUM_ROW_LISTS = len(ROW_LISTS)
 # ---------------------------------------------------------------------------------------------- state layout
 # Scalars.
 PHASE = 0
-CUR = 1  # who decides in a decision phase
+DECIDER = 1  # who decides in a decision phase
 TURN_PLAYER = 2
 FIRST_PLAYER = 3
 DEALT = 4  # Payoff cards dealt so far
@@ -115,13 +115,13 @@ POS = 24
 MONEY = POS + MAX_PLAYERS
 SHARES = MONEY + MAX_PLAYERS
 CLAIM = SHARES + MAX_PLAYERS
-SEEN = CLAIM + MAX_PLAYERS  # bit mask of briefcases the player has looked under
-RIGHT = SEEN + MAX_PLAYERS  # property looked at last turn (may claim it at the next turn start), or -1
-REVEALED = RIGHT + MAX_PLAYERS  # Payoff cards turned up, per kind
+LOOKED = CLAIM + MAX_PLAYERS  # bit mask of briefcases the player has looked under
+MAY_CLAIM = LOOKED + MAX_PLAYERS  # property looked at last turn (may claim it at the next turn start), or -1
+REVEALED = MAY_CLAIM + MAX_PLAYERS  # Payoff cards turned up, per kind
 SENDS = REVEALED + NUM_PAYOFF_KINDS  # up to MAX_PLAYERS - 1 sends of (sender, target, reason)
 CARDS = SENDS + 3 * MAX_PLAYERS  # Payoff card per briefcase
-GONE = CARDS + MAX_PROPS  # briefcase removed after its reveal
-DECK = GONE + MAX_PROPS  # Trust Me draw pile: count per card id
+REMOVED = CARDS + MAX_PROPS  # briefcase removed after its reveal
+DECK = REMOVED + MAX_PROPS  # Trust Me draw pile: count per card id
 # Records.
 COUNTS = DECK + MAX_PROPS + 2  # COUNTS + c * MAX_PLAYERS + p
 ROWS = COUNTS + NUM_COUNTERS * MAX_PLAYERS  # ROWS + (l * NUM_PAYOFF_KINDS + row) * MAX_PLAYERS + p
@@ -134,10 +134,10 @@ STATE_SIZE = REVEALS_PER_ROW + NUM_PAYOFF_KINDS
 # table starts in the same array, so table ``T`` is read as ``r[r[T] + i]``.
 RULE_SCALARS = (
     # sizes
-    "R_N", "R_NUM_PROPS", "R_COMPANY", "R_NUM_WGC", "R_DIE_FACES", "R_MAX_ROLL_OFF_TIES", "R_NUM_LOTS",
+    "R_N", "R_NUM_PROPS", "R_COMPANY", "R_NUM_WGC", "R_DIE_FACES", "R_MAX_ROLL_OFF_TIES", "R_NUM_LOTS", "R_BUY_MAX",
     # action layout (the engine's a_* offsets)
-    "R_A_LOOK", "R_A_CLAIM_UNSEEN", "R_A_DECLINE", "R_A_ROLL", "R_A_CLAIM_RIGHT", "R_A_INVEST_NOW", "R_A_CASE",
-    "R_A_SEND", "R_A_CHALLENGE", "R_A_INVEST", "R_NUM_ACTIONS",
+    "R_A_LOOK", "R_A_CLAIM_UNSEEN", "R_A_DECLINE", "R_A_ROLL", "R_A_CLAIM_LOOKED", "R_A_INVEST_NOW", "R_A_FIRST_CASE",
+    "R_A_FIRST_SEND", "R_A_FIRST_CHALLENGE", "R_A_FIRST_INVEST", "R_NUM_ACTIONS",
     # parameters
     "R_START_MONEY", "R_START_SHARES", "R_PEEK", "R_ROLL_OFF_TIE", "R_UTILITY", "R_MAX_TURNS",
     # the engine's bound on a game's length (actions and chance outcomes)
@@ -160,9 +160,9 @@ RULE_TABLES = (
     "R_MOVE_LIST",
 )
 (
-    R_N, R_NUM_PROPS, R_COMPANY, R_NUM_WGC, R_DIE_FACES, R_MAX_ROLL_OFF_TIES, R_NUM_LOTS,
-    R_A_LOOK, R_A_CLAIM_UNSEEN, R_A_DECLINE, R_A_ROLL, R_A_CLAIM_RIGHT, R_A_INVEST_NOW, R_A_CASE,
-    R_A_SEND, R_A_CHALLENGE, R_A_INVEST, R_NUM_ACTIONS,
+    R_N, R_NUM_PROPS, R_COMPANY, R_NUM_WGC, R_DIE_FACES, R_MAX_ROLL_OFF_TIES, R_NUM_LOTS, R_BUY_MAX,
+    R_A_LOOK, R_A_CLAIM_UNSEEN, R_A_DECLINE, R_A_ROLL, R_A_CLAIM_LOOKED, R_A_INVEST_NOW, R_A_FIRST_CASE,
+    R_A_FIRST_SEND, R_A_FIRST_CHALLENGE, R_A_FIRST_INVEST, R_NUM_ACTIONS,
     R_START_MONEY, R_START_SHARES, R_PEEK, R_ROLL_OFF_TIE, R_UTILITY, R_MAX_TURNS, R_MAX_GAME_LENGTH,
     R_PAYOFF_MIX, R_TRUST_DECK, R_ESCAPES, R_LOTS, R_KIND, R_SPACE_PROPERTY, R_HOT_TIP_AREA, R_AREA_MASK,
     R_PROPERTY_FIRST_SPACE, R_WILD_GOOSE_CHASE, R_MOVE_START, R_MOVE_COUNT, R_MOVE_LIST,
@@ -244,13 +244,13 @@ def count_row(st, lst, row, p, amount):
 
 
 @njit(cache=True)
-def has_seen(st, p, q):
-    return (st[SEEN + p] >> q) & 1
+def has_looked(st, p, q):
+    return (st[LOOKED + p] >> q) & 1
 
 
 @njit(cache=True)
-def see(st, p, q):
-    st[SEEN + p] |= np.int64(1) << q
+def look(st, p, q):
+    st[LOOKED + p] |= np.int64(1) << q
 
 
 @njit(cache=True)
@@ -264,13 +264,13 @@ def claimed_by(st, r, q):
 @njit(cache=True)
 def is_open_case(st, r, q):
     """Briefcase ``q`` is still on the board and unclaimed."""
-    return st[GONE + q] == 0 and claimed_by(st, r, q) < 0
+    return st[REMOVED + q] == 0 and claimed_by(st, r, q) < 0
 
 
 @njit(cache=True)
-def right_valid(st, r, p):
-    q = st[RIGHT + p]
-    return q >= 0 and st[CLAIM + p] < 0 and st[GONE + q] == 0 and claimed_by(st, r, q) < 0
+def may_claim_now(st, r, p):
+    q = st[MAY_CLAIM + p]
+    return q >= 0 and st[CLAIM + p] < 0 and st[REMOVED + q] == 0 and claimed_by(st, r, q) < 0
 
 
 @njit(cache=True)
@@ -325,7 +325,7 @@ def init_state(st, r):
         st[MONEY + p] = r[R_START_MONEY] if p < r[R_N] else 0
         st[SHARES + p] = r[R_START_SHARES] if p < r[R_N] else 0
         st[CLAIM + p] = -1
-        st[RIGHT + p] = -1
+        st[MAY_CLAIM + p] = -1
     for c in range(r[R_NUM_PROPS] + 2):
         st[DECK + c] = r[r[R_TRUST_DECK] + c]
 
@@ -345,7 +345,7 @@ def current_player(st):
         return TERMINAL_PLAYER
     if is_chance(st):
         return CHANCE_PLAYER
-    return st[CUR]
+    return st[DECIDER]
 
 
 @njit(cache=True)
@@ -394,13 +394,13 @@ def chance_outcomes(st, r, actions, weights):
 def legal_actions(st, r, out):
     """Fill ``out`` with the current player's legal actions in ascending order; return how many."""
     ph = st[PHASE]
-    p = st[CUR]
+    p = st[DECIDER]
     k = 0
     if ph == TURN_START:
         out[k] = r[R_A_ROLL]
         k += 1
-        if right_valid(st, r, p):
-            out[k] = r[R_A_CLAIM_RIGHT]
+        if may_claim_now(st, r, p):
+            out[k] = r[R_A_CLAIM_LOOKED]
             k += 1
         if st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]:
             out[k] = r[R_A_INVEST_NOW]
@@ -425,47 +425,55 @@ def legal_actions(st, r, out):
         area = r[r[R_HOT_TIP_AREA] + st[POS + p]]
         for q in range(r[R_NUM_PROPS]):
             if (r[r[R_AREA_MASK] + area] >> q) & 1 and is_open_case(st, r, q):
-                out[k] = r[R_A_CASE] + q
+                out[k] = r[R_A_FIRST_CASE] + q
                 k += 1
     elif ph == PEEK:
         out[k] = r[R_A_DECLINE]
         k += 1
         for q in range(r[R_NUM_PROPS]):
-            out[k] = r[R_A_CASE] + q
+            out[k] = r[R_A_FIRST_CASE] + q
             k += 1
     elif ph == SEND:
         for w in range(r[R_NUM_WGC]):
-            out[k] = r[R_A_SEND] + w
+            out[k] = r[R_A_FIRST_SEND] + w
             k += 1
-    elif ph == CHALLENGE:
+    elif ph == CHALLENGE_CHOICE:
         out[k] = r[R_A_DECLINE]
         k += 1
         for q in range(r[R_N]):
             if q != p and st[CLAIM + q] >= 0:
-                out[k] = r[R_A_CHALLENGE] + q
+                out[k] = r[R_A_FIRST_CHALLENGE] + q
                 k += 1
-    elif ph == INVEST:
+    elif ph == INVEST_CHOICE:
         k = investing_legal(r, st[MONEY + p], st[SHARES + p], out)
     return k
 
 
 @njit(cache=True, inline="always")
 def investing_legal(r, money, shares, out):
-    """InvestingRules.legal: hold; buy a lot you can pay; divest a lot you hold; divest all if you hold any."""
+    """InvestingRules.legal: hold; buy a lot you can pay; buy max (when on, with money that is not itself a lot);
+    divest a lot you hold; divest all if you hold any."""
     num_lots = r[R_NUM_LOTS]
+    first_divest = num_lots + 1 + r[R_BUY_MAX]
     k = 0
-    out[k] = r[R_A_INVEST]
+    out[k] = r[R_A_FIRST_INVEST]
     k += 1
+    money_is_a_lot = False
     for i in range(num_lots):
         if r[r[R_LOTS] + i] <= money:
-            out[k] = r[R_A_INVEST] + 1 + i
+            out[k] = r[R_A_FIRST_INVEST] + 1 + i
             k += 1
+        if r[r[R_LOTS] + i] == money:
+            money_is_a_lot = True
+    if r[R_BUY_MAX] and money > 0 and not money_is_a_lot:
+        out[k] = r[R_A_FIRST_INVEST] + num_lots + 1
+        k += 1
     for i in range(num_lots):
         if r[r[R_LOTS] + i] <= shares:
-            out[k] = r[R_A_INVEST] + num_lots + 1 + i
+            out[k] = r[R_A_FIRST_INVEST] + first_divest + i
             k += 1
     if shares > 0:
-        out[k] = r[R_A_INVEST] + 2 * num_lots + 1
+        out[k] = r[R_A_FIRST_INVEST] + first_divest + num_lots
         k += 1
     return k
 
@@ -484,7 +492,7 @@ def apply_action(st, r, action):
         if r[R_PEEK]:
             st[PHASE] = PEEK
             st[PEEK_IDX] = 0
-            st[CUR] = action
+            st[DECIDER] = action
         else:
             start_turn(st, r, action)
     elif ph == PEEK:
@@ -505,11 +513,11 @@ def apply_action(st, r, action):
         apply_card(st, r, action)
     elif ph == BAMBOOZLE_ROLL:
         apply_bamboozle_roll(st, r, action + 1)
-    elif ph == CHALLENGE:
+    elif ph == CHALLENGE_CHOICE:
         apply_challenge(st, r, action)
     elif ph == ROLL_OFF_CHALLENGER or ph == ROLL_OFF_DEFENDER:
         apply_roll_off(st, r, action + 1)
-    elif ph == INVEST:
+    elif ph == INVEST_CHOICE:
         apply_invest(st, r, action)
 
 
@@ -552,11 +560,11 @@ def start_turn(st, r, p):
         return
     st[TURNS] += 1
     st[TURN_PLAYER] = p
-    st[CUR] = p
-    if right_valid(st, r, p) or (st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]):
+    st[DECIDER] = p
+    if may_claim_now(st, r, p) or (st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]):
         st[PHASE] = TURN_START
     else:
-        st[RIGHT + p] = -1
+        st[MAY_CLAIM + p] = -1
         st[PHASE] = ROLL
 
 
@@ -573,15 +581,15 @@ def finish(st, reason):
 
 @njit(cache=True, inline="always")
 def apply_peek(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     if action != r[R_A_DECLINE]:
-        see(st, p, action - r[R_A_CASE])
+        look(st, p, action - r[R_A_FIRST_CASE])
         count(st, C_PEEKS, p, 1)
     st[PEEK_IDX] += 1
     if st[PEEK_IDX] == r[R_N]:
         start_turn(st, r, st[FIRST_PLAYER])
     else:
-        st[CUR] = (st[FIRST_PLAYER] + st[PEEK_IDX]) % r[R_N]
+        st[DECIDER] = (st[FIRST_PLAYER] + st[PEEK_IDX]) % r[R_N]
 
 
 @njit(cache=True, inline="always")
@@ -589,15 +597,15 @@ def claim(st, p, q, counter):
     """Player ``p`` places a claim marker on ``q`` by a claim action (records: which action, and known or not)."""
     st[CLAIM + p] = q
     count(st, counter, p, 1)
-    count(st, C_CLAIMS_KNOWN, p, has_seen(st, p, q))
+    count(st, C_CLAIMS_KNOWN, p, has_looked(st, p, q))
 
 
 @njit(cache=True, inline="always")
 def apply_turn_start(st, r, action):
-    p = st[CUR]
-    right = st[RIGHT + p]
-    st[RIGHT + p] = -1
-    if action == r[R_A_CLAIM_RIGHT]:
+    p = st[DECIDER]
+    right = st[MAY_CLAIM + p]
+    st[MAY_CLAIM + p] = -1
+    if action == r[R_A_CLAIM_LOOKED]:
         claim(st, p, right, C_CLAIMS_LOOKED)
         st[PHASE] = ROLL
     elif action == r[R_A_INVEST_NOW]:
@@ -608,7 +616,7 @@ def apply_turn_start(st, r, action):
 
 @njit(cache=True, inline="always")
 def apply_roll(st, r, face):
-    p = st[CUR]
+    p = st[DECIDER]
     if face == 1:
         st[PHASE] = CARD
         return
@@ -621,7 +629,7 @@ def apply_roll(st, r, face):
 
 @njit(cache=True, inline="always")
 def apply_move(st, r, dest):
-    p = st[CUR]
+    p = st[DECIDER]
     n = r[R_N]
     st[POS + p] = dest
     kind = r[r[R_KIND] + dest]
@@ -643,7 +651,7 @@ def apply_move(st, r, dest):
     if k > 0:
         st[NUM_SENDS] = k
         st[PHASE] = SEND
-        st[CUR] = p
+        st[DECIDER] = p
         return
     if kind == K_PROPERTY:
         arrive_at_property(st, r, p, r[r[R_SPACE_PROPERTY] + dest])
@@ -655,20 +663,20 @@ def apply_move(st, r, dest):
 
 @njit(cache=True, inline="always")
 def arrive_at_property(st, r, p, q):
-    if st[GONE + q] != 0 or claimed_by(st, r, q) >= 0:
+    if st[REMOVED + q] != 0 or claimed_by(st, r, q) >= 0:
         end_turn(st, r)
     else:
         st[PHASE] = PROPERTY_CHOICE
-        st[CUR] = p
+        st[DECIDER] = p
 
 
 @njit(cache=True, inline="always")
 def apply_property_choice(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     q = r[r[R_SPACE_PROPERTY] + st[POS + p]]
     if action == r[R_A_LOOK]:
-        see(st, p, q)
-        st[RIGHT + p] = q
+        look(st, p, q)
+        st[MAY_CLAIM + p] = q
         count(st, C_LOOKS, p, 1)
         end_turn(st, r)
     elif action == r[R_A_CLAIM_UNSEEN]:
@@ -680,9 +688,9 @@ def apply_property_choice(st, r, action):
 
 @njit(cache=True, inline="always")
 def apply_hot_tip(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     if action != r[R_A_DECLINE]:
-        see(st, p, action - r[R_A_CASE])
+        look(st, p, action - r[R_A_FIRST_CASE])
         count(st, C_HOT_TIPS, p, 1)
     end_turn(st, r)
 
@@ -696,7 +704,7 @@ def apply_send(st, r, action):
     st[NUM_SENDS] -= 1
     for i in range(3 * st[NUM_SENDS]):
         st[SENDS + i] = st[SENDS + 3 + i]
-    st[POS + target] = r[r[R_WILD_GOOSE_CHASE] + action - r[R_A_SEND]]
+    st[POS + target] = r[r[R_WILD_GOOSE_CHASE] + action - r[R_A_FIRST_SEND]]
     count(st, C_WGC_RECEIVED, target, 1)
     if sender != target:
         count(st, C_WGC_SENT, sender, 1)
@@ -720,21 +728,21 @@ def apply_send(st, r, action):
             count(st, C_CLAIMS_TAKEN, sender, 1)
         # rule b): the opponent's marker is removed, yours stays
     if st[NUM_SENDS] > 0:
-        st[CUR] = st[SENDS]
+        st[DECIDER] = st[SENDS]
     else:
         end_turn(st, r)
 
 
 @njit(cache=True, inline="always")
 def apply_card(st, r, card):
-    p = st[CUR]
+    p = st[DECIDER]
     if trust_deck_total(st, r) == 0:
         for c in range(r[R_NUM_PROPS] + 2):
             st[DECK + c] = r[r[R_TRUST_DECK] + c]
     st[DECK + card] -= 1
     if card < r[R_NUM_PROPS]:
         count(st, C_CARDS_MOVE, p, 1)
-        if st[GONE + card] != 0:
+        if st[REMOVED + card] != 0:
             end_turn(st, r)
             return
         st[POS + p] = r[r[R_PROPERTY_FIRST_SPACE] + card]
@@ -749,14 +757,14 @@ def apply_card(st, r, card):
             st[POS + p] = r[R_COMPANY]
             start_investing(st, r, p)
         elif has_challenge_target(st, r, p):
-            st[PHASE] = CHALLENGE
+            st[PHASE] = CHALLENGE_CHOICE
         else:
             end_turn(st, r)
 
 
 @njit(cache=True, inline="always")
 def apply_bamboozle_roll(st, r, face):
-    p = st[CUR]
+    p = st[DECIDER]
     if r[r[R_ESCAPES] + face]:
         count(st, C_BAMBOOZLED_ESCAPED, p, 1)
         end_turn(st, r)
@@ -773,12 +781,12 @@ def apply_bamboozle_roll(st, r, face):
 
 @njit(cache=True, inline="always")
 def apply_challenge(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     if action == r[R_A_DECLINE]:
         end_turn(st, r)
         return
     st[CH_CHALLENGER] = p
-    st[CH_DEFENDER] = action - r[R_A_CHALLENGE]
+    st[CH_DEFENDER] = action - r[R_A_FIRST_CHALLENGE]
     st[CH_FIRST_ROLL] = 0
     st[CH_TIES] = 0
     count(st, C_CHALLENGES_MADE, p, 1)
@@ -818,7 +826,7 @@ def apply_roll_off(st, r, face):
     st[SENDS + 1] = target
     st[SENDS + 2] = SEND_PLAIN
     st[NUM_SENDS] = 1
-    st[CUR] = sender
+    st[DECIDER] = sender
     st[PHASE] = SEND
 
 
@@ -829,8 +837,8 @@ def start_investing(st, r, claimant):
     st[CLAIMANT] = claimant
     st[INVEST_IDX] = 0
     st[RESERVE] = 0
-    st[PHASE] = INVEST
-    st[CUR] = (claimant + 1) % r[R_N]  # investing order: from the claimant's left, the claimant last
+    st[PHASE] = INVEST_CHOICE
+    st[DECIDER] = (claimant + 1) % r[R_N]  # investing order: from the claimant's left, the claimant last
     count(st, C_CLAIMANT_ROUNDS, claimant, 1)
     st[REC_CLAIMED] = st[CLAIM + claimant]
 
@@ -838,29 +846,32 @@ def start_investing(st, r, claimant):
 @njit(cache=True, inline="always")
 def apply_invest(st, r, action):
     """investing.invest: hold; buy (to the reserve, or to the Bank in one's own claim); divest (from the Bank)."""
-    p = st[CUR]
+    p = st[DECIDER]
     c = st[CLAIMANT]
-    local = action - r[R_A_INVEST]
+    local = action - r[R_A_FIRST_INVEST]
     num_lots = r[R_NUM_LOTS]
+    first_divest = num_lots + 1 + r[R_BUY_MAX]
     bought = 0
     divested = 0
     if 1 <= local <= num_lots:
         bought = r[r[R_LOTS] + local - 1]
-        if p == c:
-            st[BANK_IN] += bought
-        else:
-            st[RESERVE] += bought
-    elif num_lots < local <= 2 * num_lots:
-        divested = r[r[R_LOTS] + local - num_lots - 1]
-    elif local == 2 * num_lots + 1:
+    elif r[R_BUY_MAX] and local == num_lots + 1:
+        bought = st[MONEY + p]  # buy max: as many shares as the money pays for
+    elif first_divest <= local < first_divest + num_lots:
+        divested = r[r[R_LOTS] + local - first_divest]
+    elif local == first_divest + num_lots:
         divested = st[SHARES + p]
+    if p == c:
+        st[BANK_IN] += bought
+    else:
+        st[RESERVE] += bought
     st[BANK_OUT] += divested
     st[MONEY + p] += divested - bought
     st[SHARES + p] += bought - divested
     if p == c:
         count(st, C_BOUGHT_OWN, p, bought)
         count(st, C_DIVESTED_OWN, p, divested)
-    elif has_seen(st, p, st[REC_CLAIMED]):
+    elif has_looked(st, p, st[REC_CLAIMED]):
         count(st, C_BOUGHT_KNOWN, p, bought)
         count(st, C_DIVESTED_KNOWN, p, divested)
         count(st, C_DECISIONS_KNOWN, p, 1)
@@ -870,7 +881,7 @@ def apply_invest(st, r, action):
         count(st, C_DECISIONS_UNKNOWN, p, 1)
     st[INVEST_IDX] += 1
     if st[INVEST_IDX] < r[R_N]:
-        st[CUR] = (c + 1 + st[INVEST_IDX]) % r[R_N]
+        st[DECIDER] = (c + 1 + st[INVEST_IDX]) % r[R_N]
     else:
         reveal(st, r)
 
@@ -884,7 +895,7 @@ def reveal(st, r):
     st[REVEALS_PER_ROW + card] += 1
     count_row(st, L_CLAIMANT_ROUNDS, card, c, 1)
     for p in range(r[R_N]):
-        known = has_seen(st, p, q)
+        known = has_looked(st, p, q)
         count_row(st, L_REVEALS_KNOWN, card, p, known)
         shares = st[SHARES + p]
         # investing.payoff: One Stack pays the shares, Two Stacks twice; You've Been Had! takes the shares back.
@@ -909,11 +920,11 @@ def reveal(st, r):
     st[RESERVE] = 0
     st[CLAIM + c] = -1
     st[REVEALED + card] += 1
-    st[GONE + q] = 1
+    st[REMOVED + q] = 1
     st[CLAIMANT] = -1
     left = 0
     for i in range(r[R_NUM_PROPS]):
-        if st[GONE + i] == 0:
+        if st[REMOVED + i] == 0:
             left += 1
     if left <= 2:
         finish(st, END_TWO_CASES_LEFT)
