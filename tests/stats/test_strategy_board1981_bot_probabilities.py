@@ -86,13 +86,17 @@ def test_investing_round_bot_follows_the_heuristic_rule_by_hand():
 
     # Unseen: P(had) = 1/3 >= divest_threshold 0.3, so divest all.
     assert decide([0, 0], 1)[0] == "divest all"
-    # Saw Two Stacks: 2 per share less the $1 handed to the claimant >= 0.25: buy the largest lot within half its $2.
+    # Saw Two Stacks: 2 per share less the $1 handed to the claimant >= 0.25, and the card is certain: all its $2.
     chosen, state = decide([1, 1], 1)
-    assert chosen == "buy 1"
-    # The claimant saw nothing; seat 1 (who looked) bought: belief (5/12, 5/12, 0, 1/6), 13/12 a share: buy 1.
-    state.apply_action(game.investing.legal(2, 2)[1])
+    assert chosen == "buy 2"
+    # The claimant saw nothing; seat 1 (who looked) bought, which the heuristic does only on Two Stacks (One Stack
+    # pays 1 - 1 < 0.25): with signal_weight 0.8 the belief is (1/6, 2/3, 0, 1/6), 4/3 a share, not certain: buy
+    # within stake 1 of its $2 (all of it); with stake 0.5 within $1.
+    state.apply_action(game.investing.legal(2, 2)[2])
     bot = make_bot(game, "heuristic", 0, np.random.default_rng(0))
-    assert label(bot.choose(state)) == "buy 1"
+    assert label(bot.choose(state)) == "buy 2"
+    half = make_bot(game, "heuristic", 0, np.random.default_rng(0), stake=0.5)
+    assert label(half.choose(state)) == "buy 1"
 
 
 def test_best_response_against_the_investing_round_bot_matches_open_spiel():

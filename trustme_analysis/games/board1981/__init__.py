@@ -42,6 +42,7 @@ register_game(
         statistics="stats:compute",
         pages="pages:draw",
         simple_strategies="strategy:simple_strategies",
+        belief="bots:belief",
         narrate="narrate:narrate",
         kernel="kernel",
     )

@@ -542,6 +542,44 @@ class TrustMe1981State(pyspiel.State):
         else:
             self._end_turn()
 
+    # ------------------------------------------------------------------ worlds for search players
+
+    def unseen_cards(self, player: int) -> list[int]:
+        """Per Payoff card kind, how many ``player`` cannot locate: the mix less the cards under the briefcases it has
+        looked at and those revealed (they lie in the briefcases it has not looked under, or set aside)."""
+        left = list(self._rules.payoff_mix)
+        for c in self.known_cards(player).values():
+            left[c] -= 1
+        return left
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "TrustMe1981State":
+        """A state ``player_id`` cannot tell from this one: the Payoff cards it has not seen dealt anew, uniformly,
+        into the briefcases it has not looked under (the rest of them set aside again).
+
+        Everything else is public (who looked under which briefcase, every claim, move, card and investing decision),
+        so only the deal changes; the other players' knowledge in the new state is of its cards. Nothing but a
+        player's own look or a reveal shows a card, so every such deal is as likely as the real one (the search
+        player's belief can weigh them by the others' choices). ``probability_sampler()`` gives uniform numbers in
+        [0, 1) (pyspiel's ``UniformProbabilitySampler`` or a generator's ``random``). The new state's ``history()``
+        keeps the real deal's chance outcomes (OpenSpiel states cannot rewrite their history); its information state
+        strings, which skip the deal, are the player's.
+        """
+        world = self.clone()
+        if self._phase in (DEAL, OVER):
+            return world
+        looked = self._looked[player_id]
+        hidden = [q for q in range(self._rules.num_properties) if not (looked >> q & 1) and not self._removed[q]]
+        pool = [kind for kind, count in enumerate(self.unseen_cards(player_id)) for _ in range(count)]
+        # Fisher-Yates with the sampler's numbers: a uniform permutation of the unseen cards.
+        for i in range(len(pool) - 1, 0, -1):
+            j = min(int(probability_sampler() * (i + 1)), i)
+            pool[i], pool[j] = pool[j], pool[i]
+        cards = list(self._cards)
+        for q, card in zip(hidden, pool):
+            cards[q] = card
+        world._cards = tuple(cards)
+        return world
+
     # ------------------------------------------------------------------ public read-only views
 
     def phase_name(self) -> str:
@@ -557,6 +595,10 @@ class TrustMe1981State(pyspiel.State):
         return {
             q: self._cards[q] for q in range(len(self._cards)) if self._looked[player] >> q & 1 or self._removed[q]
         }
+
+    def referee_cards(self) -> list[int]:
+        """The Payoff card in every briefcase (the referee's view, not a player's; a resampled world's deal)."""
+        return list(self._cards)
 
     def revealed_cards(self) -> dict[int, int]:
         """The Payoff card of each briefcase turned over so far (public)."""
