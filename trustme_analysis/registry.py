@@ -17,6 +17,12 @@ only when a report is drawn. The parts:
 - ``pages``: ``draw(report)`` adds the game's report pages, drawn from the results set only;
 - ``strategy``: ``strategy_stats(game, decision_points) -> {name: table}`` for solved policies;
 - ``simple_strategies``: ``simple_strategies(game) -> {name: rule}`` ("always bluff", ...);
+- ``describe``: a module that puts a solved policy in the game's own words: ``info_state(state, player) -> str``
+  (what the player knows at its decision, e.g. "investor (seat 1), has not looked, first to decide; $10 and 10
+  shares"), ``action(state, player, action) -> str``, ``COLUMNS`` (strategy-table column -> (header, unit)),
+  ``TABLES`` (strategy table -> title and note), ``cell(column, value) -> str | None`` and
+  ``strategy_findings(tables) -> [sentence]``; the solve layer stores the descriptions beside the information-state
+  strings, and the solve pages print them instead of the strings.
 - ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
   each candidate world (the search player's belief model);
 - ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
@@ -42,7 +48,8 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "belief", "narrate", "kernel")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief", "narrate",
+         "kernel")
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,7 @@ class GameEntry:
     pages: Part = None
     strategy: Part = None
     simple_strategies: Part = None
+    describe: Part = None
     belief: Part = None
     narrate: Part = None
     kernel: Part = None

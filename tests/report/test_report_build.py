@@ -81,9 +81,10 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
 
     titles = [
         "Report test sweep",
-        "Summary: what changed most versus the baseline v00",
+        "Contents",
+        "What changed most versus the baseline",
         "Seat balance: win rate per seat",
-        "Balance metrics (Ludii)",
+        "Balance metrics (after Ludii)",
         "Scores",
         "Score over the game",
         "Scoring chart: Ticket face value vs set bonus",
@@ -91,28 +92,32 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
         "Ticket routes and tall-tale Tickets",
         "Game length and what ends the game",
         "Tales: bluffing and trust per row of the tale table",
-        "Variant vs baseline v00: differences",
-        "Variant vs baseline v00: all comparisons",
+        "Every variant against the baseline v00: differences",
+        "Every variant against the baseline v00: all comparisons",
+        "Report test sweep: what was run",
+        "Glossary",
     ]
     # pypdf returns a page's text in drawing order, so look for each title anywhere on a page.
-    first_page = [next((i for i, p in enumerate(pages) if t in p), None) for t in titles]
+    first_page = [next((i for i, p in enumerate(pages) if t in p and (t == "Contents" or not p.startswith("Contents"))),
+                       None) for t in titles]
     assert None not in first_page, dict(zip(titles, first_page))
     assert first_page == sorted(first_page)
     assert all(f"page {i + 1} of {len(pages)}" in p for i, p in enumerate(pages))
 
-    front = " ".join(p for p in pages if "Report test sweep" in p[:40])
-    assert QUESTION in front
+    assert QUESTION in pages[0]
+    front = " ".join(p for p in pages if "Report test sweep: what was run" in p[:60])
     assert "Master seed: 11" in front and f"Games played: {2 * GAMES}" in front
-    assert "v00 (baseline): players=2, lineup=random" in front and "v01: players=3, lineup=random" in front
-    assert f"trustme_analysis {trustme_analysis.__version__}" in front
+    assert "v00 (baseline): 2 players, line-up random" in front and "v01: 3 players, line-up random" in front
+    assert f"trustme-analysis {trustme_analysis.__version__}" in front
     for item in manifest["assumptions"]["v00"]:
-        assert f"{item['parameter']} = {item['value']}" in front
+        # Parameters in words: "empty deck skip", "two player tie coin coin" ...
+        assert f"- {item['parameter'].replace('_', ' ')} " in front
     assert "In all variants:" in front
     # Only the 2-player variant reads the rule texts' two-player Coin sentences; it is listed apart, once.
-    assert "In variants v00 also:" in front and front.count("two_player_tie_coin") == 1
-    summary = next(p for p in pages if "Summary: what changed most" in p)
-    assert re.search(r"1 variant\(s\) compared with the baseline on \d+ measures", summary)
-    assert f"The baseline v00 at a glance ({GAMES} games): seat win rates" in summary
+    assert "In variants v00 also:" in front and front.count("two player tie coin") == 1
+    summary = next(p for p in pages[2:] if "What changed most versus the baseline" in p)
+    assert re.search(r"1 variant\(s\) were compared with the baseline on \d+ measures", summary)
+    assert f"The baseline v00 (2 players) at a glance ({GAMES} games; 95% intervals): seat win rates" in summary
 
     stats = tmp_path / "stats"
     expected = {"seat_win_rates", "equal_seats_test", "ludii_metrics", "games", "comparisons", "score_summary",
@@ -131,10 +136,10 @@ def test_single_variant_report_and_a_folder_without_sweep(tmp_path, capsys):
     out.mkdir()
     write_sweep(out, {"v00": VARIANTS["v01"]})
     pages = _pages(build_report(out))
-    summary = next(p for p in pages if "Summary: what changed most" in p)
+    summary = next(p for p in pages[2:] if "What changed most versus the baseline" in p)
     assert "Only one variant was played" in summary
-    assert "The baseline v00 at a glance" in summary
-    assert not any("Variant vs baseline" in p for p in pages)
+    assert "The baseline v00 (3 players, line-up random) at a glance" in summary
+    assert not any("Every variant against the baseline" in p for p in pages)
     assert pd.read_csv(out / "stats" / "seat_win_rates.csv")["seat"].tolist() == [0, 1, 2]
     assert main([str(tmp_path / "empty")]) == 2
     assert "no sweep results here" in capsys.readouterr().err

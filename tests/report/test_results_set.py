@@ -62,7 +62,8 @@ def test_no_page_reads_records(sweep, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a page read the records")
 
-    monkeypatch.setattr("trustme_analysis.results.build.load_records", refuse)
+    monkeypatch.setattr("trustme_analysis.results.source.read_chunk", refuse)
+    monkeypatch.setattr("trustme_analysis.outdir.read_chunk", refuse)
     build_report(sweep)
 
 

@@ -113,21 +113,22 @@ iterations = 2000
     run_sweep(spec, workers=1, report=False, quiet=True)
     assert (out / "solve" / "tiny" / storage.RESULT).stat().st_mtime_ns == mtime
     titles = [title for _, title in solution_figures(out / "solve" / "tiny")]
-    assert titles[0] == "Solve tiny" and "Solve tiny: convergence" in titles
+    assert titles[0] == "Solved variant tiny: the variant and its solution"
+    assert "Solved variant tiny: convergence" in titles
     assert stored["value"] <= 0.005
     # The sweep report carries the solve pages after the game's own.
     import trustme_analysis.report.build as build
 
     seen = []
-    original = build._write_pdf
+    original = build.write_pdf
 
-    def record_titles(ctx, target):
-        seen.extend((p.section, p.title) for p in ctx.pages)
-        original(ctx, target)
+    def record_titles(pages, path, **kwargs):
+        seen.extend((p.section, p.title) for p in pages)
+        return original(pages, path, **kwargs)
 
-    monkeypatch.setattr(build, "_write_pdf", record_titles)
+    monkeypatch.setattr(build, "write_pdf", record_titles)
     assert build.build_report(out).is_file()
-    assert ("solve", "Solve tiny") in seen
+    assert ("solve", "Solved variant tiny: the variant and its solution") in seen
 
 
 def test_sweep_spec_reports_bad_solve_sections(tmp_path):

@@ -1,11 +1,13 @@
 """Tiny registry entries for OpenSpiel's ``kuhn_poker`` and ``goofspiel`` so the sweep tests need no Trust Me engine.
 
 Imported by the sweep tests (and by the subprocesses they start); registering it makes ``game = "kuhn_poker"`` a valid
-spec. Setting ``SWEEP_TOY_DELAY`` (seconds per game) slows the records down so a test can stop a sweep half-way.
+spec. Setting ``SWEEP_TOY_DELAY`` (seconds per game) slows the records down so a test can stop a sweep half-way;
+setting ``SWEEP_TOY_DIE`` makes every pool worker die at its first game.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import time
 from pathlib import Path
@@ -23,6 +25,8 @@ def kuhn_records(game: pyspiel.Game, state: pyspiel.State) -> list[dict]:
     delay = float(os.environ.get("SWEEP_TOY_DELAY", "0") or 0)
     if delay:
         time.sleep(delay)
+    if os.environ.get("SWEEP_TOY_DIE") and multiprocessing.parent_process() is not None:
+        os._exit(9)  # a pool worker dying as if killed (SWEEP_TOY_DIE set): the pool breaks every time
     returns = state.returns()
     best = max(returns)
     history = state.history()

@@ -96,7 +96,7 @@ def test_killed_sweep_resumes_to_the_uninterrupted_records(spec_file, reference,
     _, err = rerun.communicate(timeout=120)
     assert rerun.returncode == 0, err
     assert f"resuming: {done_before} of {CHUNKS} chunks already stored" in err
-    assert "removed 1 half-written chunk file" in err
+    assert "removed 1 half-written file(s) left by an interrupted run" in err
     assert not planted.exists()
     pd.testing.assert_frame_equal(load_records(tmp_path), reference)
     manifest = load_manifest(tmp_path)

@@ -7,6 +7,7 @@ way, through :func:`parse_lineups` and :func:`check_bot`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -95,8 +96,9 @@ def parse_seat(key: str, entry: Any, allowed: Sequence[str]) -> Seat:
     bot = require_in(entry, key, "bot", str)
     knobs = optional(entry, "knobs", dict, {}, where=key)
     weight = float(optional(entry, "weight", float, 1.0, where=key))
-    if weight <= 0:
-        raise SpecError(f"{key}.weight", f"must be a positive number, got {weight!r}")
+    if not 0 < weight < math.inf:  # also refuses nan and inf (TOML writes them nan and inf)
+        finite = "" if math.isfinite(weight) else " (a finite one: only the weights' ratios matter)"
+        raise SpecError(f"{key}.weight", f"must be a positive number{finite}, got {weight!r}")
     return Seat(bot=bot, knobs=dict(knobs), weight=weight)
 
 
@@ -122,6 +124,9 @@ def parse_lineups(table: Any) -> dict[str, LineUp]:
             raise SpecError(f"{key}.{which}", f"must be a non-empty list of bots, got {entries!r}")
         allowed = SEAT_KEYS if which == "seats" else POOL_KEYS
         seats = tuple(parse_seat(f"{key}.{which}[{i}]", e, allowed) for i, e in enumerate(entries))
+        if which == "pool" and not math.isfinite(sum(s.weight for s in seats)):
+            raise SpecError(f"{key}.pool", "the weights add up to more than the largest number (about 1.8e308); "
+                            "use smaller weights (only their ratios matter)")
         out[name] = LineUp(name, seats=seats) if which == "seats" else LineUp(name, pool=seats)
     return out
 

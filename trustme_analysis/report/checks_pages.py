@@ -11,8 +11,10 @@ import numpy as np
 import pandas as pd
 
 from trustme_analysis.report.context import Report
+from trustme_analysis.report.findings import versus
 from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, interval_plot, new_page, wrap
 from trustme_analysis.report.panels import pct
+from trustme_analysis.report.words import count, estimate, percent
 from trustme_analysis.results.checks import VERDICTS
 
 #: Measures drawn per page of the line-up comparison.
@@ -44,27 +46,27 @@ def _trust_page(ctx: Report, variant: str) -> None:
                   reference=float(rows["fair"].iloc[0]), reference_label="fair share")
     ax.set_ylim(-0.02, 1.02)
     ax.legend(loc="upper right", fontsize=7.5)
-    sentence = (f"Verdict: {VERDICTS[verdict['verdict']]}. The strongest challenger, {verdict['best_challenger']}, wins "
-                f"{pct(verdict['win_rate'], verdict['low'], verdict['high'])} of {int(verdict['games'])} games "
-                f"(fair: {100 * verdict['fair']:.0f}%). ")
+    findings = [f"Verdict: {VERDICTS[verdict['verdict']]}. The strongest challenger, {verdict['best_challenger']}, "
+                f"wins {estimate(verdict['win_rate'], verdict['low'], verdict['high'], 'share')} of "
+                f"{count(verdict['games'])} games: {versus(verdict['win_rate'], verdict['low'], verdict['high'], verdict['fair'])} "
+                f"its fair {percent(verdict['fair'])}."]
     if verdict["verdict"] == "exploitable":
-        sentence += ("The figures of this line-up describe players a simple strategy beats; read them as the "
-                     "behaviour of these bots, not of the game under good play.")
+        findings.append("The figures of this line-up describe players a simple strategy beats: read them as the "
+                        "behaviour of these bots, not of the game under good play.")
     elif verdict["verdict"] == "no weakness found":
-        sentence += "No probe and no search player found a weakness at this number of games."
+        findings.append("No probe and no search player found a weakness at this number of games.")
     else:
-        sentence += "More games would tell whether the challenger's edge is real."
-    fig.text(0.66, 0.85, wrap(sentence, 58), fontsize=9, va="top")
+        findings.append("More games would tell whether the challenger's edge is real.")
     shown = pd.DataFrame({
         "challenger": rows["challenger"],
         "games": rows["games"],
         "win rate [95%]": [pct(*r) for r in rows[["win_rate", "low", "high"]].to_numpy(dtype=float)],
         "fair share": [f"{100 * f:.0f}%" for f in rows["fair"]],
-        "edge": [f"{100 * e:+.0f} points" for e in rows["edge"]],
+        "edge": [f"{100 * e:+.0f} pp" for e in rows["edge"]],
     })
     tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
     draw_table(tax, shown, widths=[2.2, 0.8, 1.6, 1.0, 1.0])
-    ctx.add(fig, title, "checks")
+    ctx.add(fig, title, "checks", findings=findings, front=1, variants=[variant])
 
 
 def _skill_page(ctx: Report) -> None:
@@ -89,13 +91,9 @@ def _skill_page(ctx: Report) -> None:
     ax.set_ylabel("stronger player's win rate")
     ax.set_ylim(-0.02, 1.02)
     ax.legend(loc="upper right", fontsize=7.5, title="variant")
-    lines = []
-    for variant, r in summary.iterrows():
-        lines.append(f"{variant} ({ctx.variant_label(str(variant))}): skill vs luck {r['skill_vs_luck']:.2f} "
-                     f"[{r['low']:.2f}, {r['high']:.2f}] over {int(r['steps'])} steps.")
-    text = ("Skill vs luck is the mean over the steps of (win rate - fair) / (1 - fair): 0 when more thinking never "
-            "helps, 1 when the stronger player always wins. " + " ".join(lines))
-    fig.text(0.66, 0.85, wrap(text, 58), fontsize=9, va="top")
+    findings = [f"Skill vs luck in {ctx.variant_name(str(variant))}: {estimate(r['skill_vs_luck'], r['low'], r['high'])} "
+                f"over {int(r['steps'])} doubling(s) of the budget (0: thinking longer never helps; 1: the stronger "
+                "player always wins)." for variant, r in summary.iterrows()][:3]
     shown = pd.DataFrame({
         "variant": trace["variant"],
         "stronger vs weaker": [f"{b} vs {p}" for b, p in zip(trace["budget"], trace["previous"])],
@@ -105,7 +103,7 @@ def _skill_page(ctx: Report) -> None:
     }).head(12)
     tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
     draw_table(tax, shown, widths=[0.8, 1.6, 0.8, 2.0, 1.0])
-    ctx.add(fig, title, "checks")
+    ctx.add(fig, title, "checks", findings=findings, front=1, variants=sorted(summary.index))
 
 
 def _lineup_pages(ctx: Report) -> None:
@@ -129,4 +127,4 @@ def _lineup_pages(ctx: Report) -> None:
                 unit = str(m["unit"].dropna().iloc[0]) if m["unit"].notna().any() else ""
                 interval_plot(ax, lineups, m["value"], m["low"], m["high"], wrap(unit, 24), title=wrap(name, 34))
                 ax.set_xlabel("line-up")
-            ctx.add(fig, title, "checks")
+            ctx.add(fig, title, "checks", variants=sorted(set(sub["variant"])))

@@ -1,7 +1,10 @@
-"""The report's first pages: the question and the headline findings (page 1), what the sweep ran with every
-assumption in force, and a one-page summary of the biggest changes versus the baseline.
+"""The report's framing pages: the answer (page 1: the question and the findings that answer it, in sentences), what
+was run with every assumption in force (at the back), and a one-page summary of the biggest changes versus the
+baseline.
 
-Drawn from the results set's ``headlines``, ``variants`` and ``comparisons`` tables and its manifest.
+Drawn from the results set's ``headlines``, ``seat_win_rates``, ``equal_seats_test``, ``variants`` and
+``comparisons`` tables and its manifest; the answer page also repeats the most important finding of each section
+(offered by the pages as they were drawn, so it is drawn last).
 """
 
 from __future__ import annotations
@@ -9,25 +12,43 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 
-import math
-
 import pandas as pd
 
 from trustme_analysis.report.context import Report
+from trustme_analysis.report.findings import capital, versus
 from trustme_analysis.report.layout import (
-    BOTTOM,
     LEFT,
     RIGHT,
     Line,
     draw_table,
     flow_pages,
-    format_frame,
-    format_p,
+    foot_note,
     new_page,
     text_lines,
     wrap,
 )
+from trustme_analysis.report.words import (
+    count,
+    estimate,
+    figure,
+    in_words,
+    interval,
+    label_words,
+    missing,
+    number,
+    p_value,
+    percent,
+    setting,
+    yes_no,
+)
 from trustme_analysis.stats.compare import biggest_changes
+
+#: Variants whose seat balance the first page states one by one; with more, the least balanced ones.
+SEAT_SENTENCES = 3
+#: Findings of the pages repeated on the first page.
+FRONT_FINDINGS = 6
+#: Significant changes versus the baseline stated on the first page (the summary page lists more).
+FRONT_CHANGES = 4
 
 
 def _games_per_variant(ctx: Report) -> dict[str, int]:
@@ -35,88 +56,168 @@ def _games_per_variant(ctx: Report) -> dict[str, int]:
     return dict(zip(table["variant"], table["games"].astype(int)))
 
 
-def _is_share(unit: str) -> bool:
-    return unit.startswith("share") or unit == "win rate of seat 0"
+# --- what a partial folder lacks, and what is compared with what ------------------------------------------------------
 
 
-def figure_text(value: float, unit: str, signed: bool = False) -> str:
-    """A figure for a sentence: shares as percentages, other values with three significant digits and the unit."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "-"
-    if _is_share(unit):
-        return f"{100 * value:+.0f}%" if signed else f"{100 * value:.0f}%"
-    text = f"{value:+.3g}" if signed else f"{value:.3g}"
-    return f"{text} {unit}".strip()
+def missing_variants(ctx: Report) -> list[str]:
+    """Variants of the spec (the manifest) with no records in this folder."""
+    return [str(v.get("id")) for v in ctx.manifest.get("variants", []) if v.get("id") not in ctx.variant_ids]
 
 
-def interval_text(low: float, high: float, unit: str, signed: bool = False) -> str:
-    """``[low, high]`` in the same form as :func:`figure_text` (without the unit), empty when there is none."""
-    if any(x is None or (isinstance(x, float) and math.isnan(x)) for x in (low, high)):
-        return ""
-    if _is_share(unit):
-        return f" [{100 * low:+.0f}%, {100 * high:+.0f}%]" if signed else f" [{100 * low:.0f}%, {100 * high:.0f}%]"
-    return f" [{low:+.3g}, {high:+.3g}]" if signed else f" [{low:.3g}, {high:.3g}]"
+def coverage_lines(ctx: Report) -> list[str]:
+    """Sentences on what this folder lacks: an incomplete sweep, variants with no records or fewer games than asked,
+    and a baseline that had to stand in for the spec's own."""
+    m = ctx.manifest
+    out: list[str] = []
+    labels = {str(v.get("id")): str(v.get("label") or v.get("id")) for v in m.get("variants", [])}
+    gone = missing_variants(ctx)
+    if not m.get("complete", True) or gone:
+        out.append("The sweep is NOT complete: these results are partial.")
+    if gone:
+        named = "; ".join(f"{v} ({label_words(labels.get(v, v))})" for v in gone)
+        out.append(f"{len(gone)} of {len(m.get('variants', []))} variants have no records in this folder and are left "
+                   f"out of every page: {named}.")
+    asked = m.get("games_per_variant")
+    if isinstance(asked, int):
+        short = {v: g for v, g in _games_per_variant(ctx).items() if g < asked}
+        if short:
+            out.append(f"Fewer games than the {count(asked)} asked per variant: "
+                       + "; ".join(f"{v} {count(g)}" for v, g in short.items()) + ".")
+    out += baseline_lines(ctx)
+    return out
+
+
+def baseline_lines(ctx: Report) -> list[str]:
+    """What the variants are compared with, when the spec's baseline could not be used."""
+    wanted = ctx.manifest.get("baseline")
+    if len(ctx.variant_ids) < 2 or not wanted or wanted == ctx.baseline:
+        return []
+    return [f"The spec's baseline {wanted} has no records in this folder, so every comparison in this report is "
+            f"with {ctx.variant_name(ctx.baseline)} instead."]
+
+
+# --- the answer -------------------------------------------------------------------------------------------------------
+
+
+def seat_lines(ctx: Report) -> list[str]:
+    """Seat balance in sentences: each variant's first seat against its fair rate (the least balanced variants when
+    there are many), with the chi-square test of equal seats."""
+    rates = ctx["seat_win_rates"]
+    tests = ctx["equal_seats_test"].set_index("variant")
+    variants = list(ctx.variant_ids)
+    if len(variants) > SEAT_SENTENCES:
+        # The variants where the seats differ most clearly: smallest p-value of the test of equal seats.
+        order = tests.reindex(variants)["p_value"].fillna(1.0).sort_values(kind="stable").index
+        variants = [v for v in order[:SEAT_SENTENCES]]
+    out = []
+    for v in variants:
+        first = rates[(rates["variant"] == v) & (rates["seat"] == 0)]
+        if first.empty:
+            continue
+        r = first.iloc[0]
+        where = f"in {ctx.variant_name(v)}" + (" (the baseline)" if v == ctx.baseline else "")
+        if missing(r["win_rate"]):
+            out.append(f"No game of {v} had a winner, so no win rate is defined.")
+            continue
+        sentence = (f"Seat 0 wins {estimate(r['win_rate'], r['low'], r['high'], 'share')} of {count(r['games'])} "
+                    f"games {where}: {versus(r['win_rate'], r['low'], r['high'], r['fair'])} its fair "
+                    f"{percent(r['fair'])}.")
+        if v in tests.index and not missing(tests.loc[v, "p_value"]):
+            p = float(tests.loc[v, "p_value"])
+            sentence += (f" Some seat wins more often than another (test of equal seats: p {_p(p)})." if p < 0.05
+                         else f" No evidence that any seat wins more often (test of equal seats: p {_p(p)}).")
+        out.append(sentence)
+    rest = len(ctx.variant_ids) - len(variants)
+    if rest:
+        out.append(f"{'One more variant is' if rest == 1 else f'{rest} more variants are'} on the seat-balance page.")
+    return out
+
+
+def trust_lines(ctx: Report) -> list[str]:
+    """How far the players can be trusted, where the spec asked (the headlines' ``trust`` rows): the strongest
+    challenger against each tested line-up, with the verdict."""
+    h = ctx["headlines"]
+    out = []
+    for r in h[h["kind"] == "trust"].itertuples():
+        out.append(f"Can the players of {ctx.variant_name(r.variant)} be trusted? The strongest challenger, "
+                   f"{r.measure}, wins {estimate(r.value, r.low, r.high, 'share')} of its {count(r.games)} games "
+                   f"(fair: {percent(r.reference)}): {r.verdict}.")
+    return out
+
+
+def _p(p: float) -> str:
+    text = p_value(p)
+    return text if text.startswith("<") else f"= {text}"
+
+
+def change_sentence(ctx: Report, r) -> str:
+    """One significant change versus the baseline: "v00 (2 players): turns per game 33.1 turns instead of the
+    baseline's 42.6 (change -9.46 [-9.62, -9.30]; significant)."""
+    unit = str(r.unit)
+    comp = ctx["comparisons"]
+    row = comp[(comp["variant"] == r.variant) & (comp["metric"] == r.measure)]
+    value = row["value"].iloc[0] if len(row) else float("nan")
+    return (f"{ctx.variant_name(r.variant)}: {r.measure} {figure(value, unit)} instead of the baseline's "
+            f"{figure(r.reference, unit)} (change {figure(r.value, unit, signed=True, with_unit=False)} "
+            f"{interval(r.low, r.high, unit, signed=True)}, significant after Holm's correction).")
 
 
 def headline_lines(ctx: Report) -> list[str]:
-    """The headline findings as sentences, each with its 95% interval (from the results set's ``headlines``)."""
+    """The headline findings as sentences, each with its 95% interval: seat balance, then the significant changes
+    versus the baseline (from the results set's ``headlines``)."""
     h = ctx["headlines"]
-    base = ctx.baseline
-    out: list[str] = []
-    seats = h[h["kind"] == "seat"]
-    if len(seats):
-        rates = " / ".join(f"{figure_text(r.value, r.unit)}{interval_text(r.low, r.high, r.unit)}"
-                           for r in seats.itertuples())
-        fair = float(seats["reference"].iloc[0])
-        sentence = (f"In the baseline {base} ({ctx.variant_label(base)}), seats 0 to {len(seats) - 1} win "
-                    f"{rates} of the games (fair: {100 * fair:.0f}% each; {int(seats['games'].iloc[0])} games).")
-        test = h[h["kind"] == "balance test"]
-        if len(test) and not math.isnan(float(test["p"].iloc[0])):
-            p = float(test["p"].iloc[0])
-            verdict = "the seats differ" if p < 0.05 else "no evidence that any seat wins more often"
-            sentence += f" Chi-square test of equal seats: p = {format_p(p)} ({verdict})."
-        out.append(sentence)
-    for r in h[h["kind"] == "baseline"].itertuples():
-        out.append(f"{r.measure[:1].upper()}{r.measure[1:]} (baseline): {figure_text(r.value, r.unit)}"
-                   f"{interval_text(r.low, r.high, r.unit)}.")
-    for r in h[h["kind"] == "trust"].itertuples():
-        out.append(f"Can the players of {r.variant} be trusted? The strongest challenger, {r.measure}, wins "
-                   f"{figure_text(r.value, r.unit)}{interval_text(r.low, r.high, r.unit)} of its games (fair: "
-                   f"{figure_text(r.reference, r.unit)}): {r.verdict}.")
+    out = seat_lines(ctx)
+    out += trust_lines(ctx)
     changes = h[h["kind"] == "change"]
     if len(ctx.variant_ids) < 2:
         out.append("Only one variant was played, so nothing is compared with a baseline.")
     elif not len(changes):
-        out.append("No variant differs significantly from the baseline on any compared measure (Holm's correction "
-                   "over all comparisons, family-wise 5%).")
-    for r in changes.itertuples():
-        out.append(f"{r.variant} ({ctx.variant_label(r.variant)}): {r.measure} changes by "
-                   f"{figure_text(r.value, r.unit, signed=True)}{interval_text(r.low, r.high, r.unit, signed=True)} "
-                   f"from the baseline's {figure_text(r.reference, r.unit)} (Holm p {format_p(r.p)}).")
+        out.append(f"No variant differs significantly from the baseline {ctx.variant_name(ctx.baseline)} on any "
+                   "compared measure (Holm's correction over all comparisons).")
+    else:
+        out.append(f"What changes most against the baseline {ctx.variant_name(ctx.baseline)}:")
+        out += [change_sentence(ctx, r) for r in changes.head(FRONT_CHANGES).itertuples()]
+        if len(changes) > FRONT_CHANGES:
+            out.append(f"{len(changes) - FRONT_CHANGES} more significant changes are on the page \"What changed "
+                       "most\".")
     return out
 
 
 def add_answer_page(ctx: Report) -> None:
-    """Page 1: what was asked and what the games say, every figure with its 95% interval."""
+    """Page 1: what was asked and what the games say, every figure with its 95% interval; drawn after the other
+    pages so that it can repeat their most important findings."""
     m = ctx.manifest
     lines: list[Line] = []
     lines += text_lines("Question", "h1")
     lines += text_lines(str(m.get("question") or "(the spec states no question)"))
     lines.append(Line(""))
+    caveats = coverage_lines(ctx)
+    if caveats:
+        lines += text_lines("Read with care", "h2")
+        for sentence in caveats:
+            lines += text_lines("- " + sentence, indent=2)
+        lines.append(Line(""))
     lines += text_lines("What the games say (95% intervals in brackets)", "h1")
     for sentence in headline_lines(ctx):
-        lines += text_lines("- " + sentence, indent=2)
+        lines += text_lines(("" if sentence.endswith(":") else "- ") + sentence, indent=2)
+    gathered = [s for _, s in sorted(ctx.front_findings, key=lambda item: item[0])][:FRONT_FINDINGS]
+    if gathered:
+        lines.append(Line(""))
+        lines += text_lines("From the pages that follow", "h2")
+        for sentence in gathered:
+            lines += text_lines("- " + sentence, indent=2)
     lines.append(Line(""))
     per_variant = _games_per_variant(ctx)
     lines += text_lines(
-        f"From {sum(per_variant.values())} games of {len(ctx.variant_ids)} variant(s) of {m.get('game', '?')} "
-        f"(master seed {m.get('seed', '?')}). What was run, the variants and every rule assumption in force follow; "
-        "then the biggest changes versus the baseline, seat balance, the game's own pages and all comparisons."
+        f"From {count(sum(per_variant.values()))} games of {len(ctx.variant_ids)} variant(s) of {m.get('game', '?')} "
+        f"(master seed {m.get('seed', '?')}). The contents follow on the next page; a glossary of every term is on "
+        "the last page, and codes such as v03 are explained at the foot of each page that uses them."
     )
-    if not m.get("complete", True):
-        lines += text_lines("The sweep is NOT complete: these results are partial.", "h2")
     title = ctx.game_title
     ctx.add_all(flow_pages(title, lines), title, "answer")
+
+
+# --- what was run -----------------------------------------------------------------------------------------------------
 
 
 def game_string_params(game_string: str) -> dict[str, str]:
@@ -141,12 +242,33 @@ def _seats_text(variant: dict) -> str:
         for i, s in enumerate(seats):
             if isinstance(s, dict):
                 knobs = s.get("knobs") or {}
-                knob_text = ", ".join(f"{k}={v}" for k, v in knobs.items())
-                parts.append(f"seat {i}: {s.get('bot', '?')}" + (f" ({knob_text})" if knob_text else ""))
+                knob_text = ", ".join(setting(k, v) for k, v in knobs.items() if k != "policy")
+                if "policy" in knobs:
+                    knob_text = ", ".join(x for x in (knob_text, "the solved policy") if x)
+                parts.append(f"seat {i}: {in_words(s.get('bot', '?'))}" + (f" ({knob_text})" if knob_text else ""))
             else:
-                parts.append(f"seat {i}: {s}")
+                parts.append(f"seat {i}: {in_words(s)}")
         return "; ".join(parts)
-    return json.dumps(seats, sort_keys=True)
+    return in_words(json.dumps(seats, sort_keys=True))
+
+
+def _timing_text(timing: dict) -> str:
+    """The run's timing in a sentence, leaving out what the manifest does not record (a partial run has no end)."""
+    parts = []
+    if timing.get("started"):
+        parts.append(f"started {timing['started']}")
+    if timing.get("finished"):
+        parts.append(f"finished {timing['finished']}")
+    elif timing.get("started"):
+        parts.append("not finished")
+    if not missing(timing.get("seconds")):
+        parts.append(f"{number(timing['seconds'])} s")
+    if not missing(timing.get("games_per_second")):
+        parts.append(f"{number(timing['games_per_second'])} games a second")
+    if timing.get("workers"):
+        parts.append(f"on {timing['workers']} worker(s)" + (f" ({timing['backend']})" if timing.get("backend")
+                                                            else ""))
+    return ("Run: " + ", ".join(parts) + ".") if parts else ""
 
 
 def add_front_pages(ctx: Report) -> None:
@@ -155,44 +277,51 @@ def add_front_pages(ctx: Report) -> None:
     per_variant = _games_per_variant(ctx)
     lines: list[Line] = []
     lines += text_lines("What was run", "h1")
-    timing = m.get("timing") or {}
+    asked = m.get("games_per_variant")
     facts = [
-        f"Game: {m.get('game', '?')}.  Variants: {len(ctx.variant_ids)}.  Baseline: {ctx.baseline}.",
-        f"Games played: {sum(per_variant.values())} in all ({m.get('games_per_variant', '?')} asked per variant).  "
-        f"Master seed: {m.get('seed', '?')}.  Chunk size: {m.get('chunk_size', '?')}.  "
-        f"Sweep complete: {'yes' if m.get('complete', True) else 'NO - results are partial'}.",
+        f"Game: {m.get('game', '?')}.  Variants with records: {len(ctx.variant_ids)} of "
+        f"{len(m.get('variants', [])) or len(ctx.variant_ids)}.  Baseline: {ctx.variant_name(ctx.baseline)}.",
+        f"Games played: {count(sum(per_variant.values()))} in all "
+        f"({count(asked) if isinstance(asked, int) else '?'} asked per variant).  Master seed: {m.get('seed', '?')}. "
+        f" Games per stored chunk: {m.get('chunk_size', '?')}.  "
+        f"Sweep complete: {'yes' if m.get('complete', True) and not missing_variants(ctx) else 'NO: results are partial'}.",
     ]
+    timing = _timing_text(m.get("timing") or {})
     if timing:
-        facts.append(
-            f"Run: {timing.get('started', '?')} to {timing.get('finished', '?')}, {timing.get('seconds', '?')} s, "
-            f"{timing.get('games_per_second', '?')} games/s on {timing.get('workers', '?')} worker(s) "
-            f"({timing.get('backend', '?')})."
-        )
+        facts.append(timing)
     if m.get("spec_path"):
         facts.append(f"Spec file: {m['spec_path']}")
-    for f in facts:
+    for f in facts + coverage_lines(ctx):
         lines += text_lines(f)
     versions = m.get("versions") or {}
     if versions:
-        lines += text_lines("Versions: " + ", ".join(f"{k} {v}" for k, v in versions.items()) + ".")
+        # Package names as their distributions write them (trustme-analysis, open-spiel).
+        lines += text_lines("Versions: " + ", ".join(f"{k.replace('_', '-')} {v}" for k, v in versions.items()) + ".")
     lines.append(Line(""))
-    lines += text_lines("Variants (plots and tables use the ids)", "h1")
+    lines += text_lines("The variants (pages name them by their codes)", "h1")
+    lines += text_lines("Rule parameters are written in words here; a spec writes them with underscores between the "
+                        "words.")
     known = {v.get("id"): v for v in m.get("variants", [])}
+    ids = list(ctx.variant_ids) + missing_variants(ctx)
     # Print the rule parameters all variants share once; each variant then lists only what sets it apart.
-    params = {vid: game_string_params(str(known.get(vid, {}).get("game_string", ""))) for vid in ctx.variant_ids}
-    common = dict(params[ctx.variant_ids[0]]) if params else {}
+    # Parameters left empty (``money_each=``: one value for every player) say nothing.
+    params = {vid: {k: v for k, v in game_string_params(str(known.get(vid, {}).get("game_string", ""))).items() if v}
+              for vid in ids}
+    common = dict(params[ids[0]]) if params else {}
     for p in params.values():
         common = {k: v for k, v in common.items() if p.get(k) == v}
     if common:
         lines += text_lines("Rule parameters shared by all variants: "
-                            + ", ".join(f"{k}={v}" for k, v in sorted(common.items())) + ".")
-    for vid in ctx.variant_ids:
+                            + ", ".join(setting(k, v) for k, v in sorted(common.items())) + ".")
+    for vid in ids:
         v = known.get(vid, {})
         tag = " (baseline)" if vid == ctx.baseline else ""
-        lines += text_lines(f"{vid}{tag}: {ctx.variant_label(vid)} \u2014 {per_variant.get(vid, 0)} games", indent=6)
+        games = f"{count(per_variant[vid])} games" if vid in per_variant else "no records in this folder"
+        lines += [Line(x.text, x.style, f"{vid}: {ctx.variant_short(vid)}" if i == 0 else None)
+                  for i, x in enumerate(text_lines(f"{vid}{tag}: {ctx.variant_label(vid)} \u2014 {games}", indent=6))]
         own = {k: val for k, val in params.get(vid, {}).items() if k not in common}
         if own:
-            lines += text_lines("    rule parameters: " + ", ".join(f"{k}={val}" for k, val in sorted(own.items())),
+            lines += text_lines("    rule parameters: " + ", ".join(setting(k, val) for k, val in sorted(own.items())),
                                 indent=6)
         seats = _seats_text(v)
         if seats:
@@ -202,87 +331,101 @@ def add_front_pages(ctx: Report) -> None:
     assumptions = m.get("assumptions") or {}
     if not assumptions:
         lines += text_lines("The manifest records no assumptions.")
+
     # Variants usually share most of their assumptions: print those in force everywhere once, then each distinct
     # remainder once with the variants it applies to.
     def key(item: dict) -> str:
         return json.dumps(item, sort_keys=True)
 
-    per_variant = {vid: [key(a) for a in assumptions.get(vid, [])] for vid in ctx.variant_ids}
-    common = [k for k in per_variant[ctx.variant_ids[0]] if all(k in ks for ks in per_variant.values())]
+    with_assumptions = [vid for vid in ctx.variant_ids if vid in assumptions] or list(ctx.variant_ids)
+    keys = {vid: [key(a) for a in assumptions.get(vid, [])] for vid in with_assumptions}
+    common_keys = [k for k in keys[with_assumptions[0]] if all(k in ks for ks in keys.values())]
     groups: dict[str, list[str]] = defaultdict(list)
-    for vid, keys in per_variant.items():
-        groups[json.dumps([k for k in keys if k not in common])].append(vid)
+    for vid, ks in keys.items():
+        groups[json.dumps([k for k in ks if k not in common_keys])].append(vid)
     if assumptions:
-        sections = [("all variants", common)]
+        sections = [("all variants", common_keys)]
         sections += [("variants " + ", ".join(vids) + " also", json.loads(rest))
                      for rest, vids in groups.items() if json.loads(rest)]
-        for who, keys in sections:
+        for who, ks in sections:
             lines += text_lines(f"In {who}:", "h2")
-            if not keys:
+            if not ks:
                 lines += text_lines("(none recorded)", indent=4)
-            for a in map(json.loads, keys):
+            for a in map(json.loads, ks):
                 lines += text_lines(
-                    f"- {a.get('parameter', '?')} = {a.get('value', '?')}: {a.get('text', '')}", indent=4
-                )
+                    f"- {setting(a.get('parameter', '?'), a.get('value', '?'))}: {in_words(a.get('text', ''))}",
+                    indent=4)
     title = f"{ctx.game_title}: what was run"
-    ctx.add_all(flow_pages(title, lines), title, "front")
+    bookmarks: dict[int, list[str]] = {}
+    ctx.add_all(flow_pages(title, lines, bookmarks=bookmarks), "What was run and the rule assumptions", "front",
+                bookmarks=bookmarks)
+
+
+# --- the summary ------------------------------------------------------------------------------------------------------
 
 
 def _baseline_at_a_glance(ctx: Report) -> str:
-    """One paragraph: the baseline's seat win rates and its value on every compared measure."""
+    """One sentence: the baseline's seat win rates and its value on every compared measure."""
     h = ctx["headlines"]
-    base = ctx.baseline
     seats = h[h["kind"] == "seat"]
-    rates = " / ".join(f"{100 * v:.0f}%" for v in seats["value"])
-    parts = [f"seat win rates {rates} (fair {100 / max(len(seats), 1):.0f}%)"]
+    rates = " / ".join(percent(v) for v in seats["value"])
+    parts = [f"seat win rates {rates} (fair {percent(1 / max(len(seats), 1))} each)"]
     for r in h[h["kind"] == "baseline"].itertuples():
-        if r.unit.startswith("share"):
-            parts.append(f"{r.measure} {100 * r.value:.0f}%")
-        else:
-            parts.append(f"{r.measure} {r.value:.2f} {r.unit}")
-    games = int(seats["games"].iloc[0]) if len(seats) else 0
-    return f"The baseline {base} at a glance ({games} games): " + "; ".join(parts) + "."
+        parts.append(f"{r.measure} {estimate(r.value, r.low, r.high, r.unit)}")
+    games = count(seats["games"].iloc[0]) if len(seats) else "0"
+    return (f"The baseline {ctx.variant_name(ctx.baseline)} at a glance ({games} games; 95% intervals): "
+            + "; ".join(parts) + ".")
 
 
 def add_summary_page(ctx: Report) -> None:
     """One page: the comparisons with the biggest (significant first) changes versus the baseline."""
     comparisons = ctx["comparisons"]
-    title = f"Summary: what changed most versus the baseline {ctx.baseline}"
-    fig = new_page(title, f"Baseline {ctx.baseline}: {ctx.variant_label(ctx.baseline)}")
+    title = "What changed most versus the baseline"
+    fig = new_page(title, f"Baseline {ctx.variant_name(ctx.baseline)}. Each change is the variant's value minus the "
+                   "baseline's, with its 95% interval; significant = too large to be chance after Holm's correction "
+                   "over all comparisons.")
     glance = _baseline_at_a_glance(ctx)
     if comparisons.empty:
         fig.text(LEFT, 0.8, wrap("Only one variant was played, so there is nothing to compare with the baseline. "
                                  "The following pages describe this variant.", 150), fontsize=10, va="top")
         fig.text(LEFT, 0.72, wrap(glance, 165), fontsize=9, va="top")
-        ctx.add(fig, title, "summary")
+        ctx.add(fig, title, "summary", findings=baseline_lines(ctx))
         return
     n_sig = int(comparisons["significant"].sum())
     n = len(comparisons)
-    head = (
-        f"{len(ctx.variant_ids) - 1} variant(s) compared with the baseline on "
-        f"{comparisons['metric'].nunique()} measures: {n} comparisons, of which {n_sig} differ significantly after "
-        f"Holm's correction (family-wise error 5%). Below: the largest changes, significant ones first, ranked by the "
-        f"size of the change relative to the baseline's spread."
-    )
-    fig.text(LEFT, 0.885, wrap(head, 160), fontsize=9, va="top")
     top = biggest_changes(comparisons, limit=14)
+    findings = [
+        f"{len(ctx.variant_ids) - 1} variant(s) were compared with the baseline on {comparisons['metric'].nunique()} "
+        f"measures: {n_sig} of the {n} comparisons differ significantly.",
+    ]
+    sig = top[top["significant"].astype(bool)]
+    if len(sig):
+        r = sig.iloc[0]
+        findings.append(
+            f"The largest change: {r['metric']} in {ctx.variant_name(r['variant'])}, "
+            f"{figure(r['value'], r['unit'])} against the baseline's {figure(r['baseline_value'], r['unit'])} "
+            f"(change {figure(r['difference'], r['unit'], signed=True, with_unit=False)} "
+            f"{interval(r['low'], r['high'], r['unit'], signed=True)}).")
+    else:
+        findings.append("No change is larger than chance allows; the table lists the largest ones anyway.")
+    findings += baseline_lines(ctx)
+    units = [str(u) for u in top["unit"]]
     table = pd.DataFrame(
         {
             "variant": top["variant"],
-            "measure": top["metric"],
-            "unit": top["unit"],
-            "baseline": top["baseline_value"],
-            "variant value": top["value"],
-            "change": top["difference"],
-            "95% interval": [f"[{lo:+.3g}, {hi:+.3g}]" for lo, hi in zip(top["low"], top["high"])],
-            "Holm p": [format_p(p) for p in top["p_holm"]],
-            "significant": top["significant"],
+            "measure (unit)": [f"{m} ({u})" for m, u in zip(top["metric"], units)],
+            "baseline": [figure(x, u, with_unit=False) for x, u in zip(top["baseline_value"], units)],
+            "variant's value": [figure(x, u, with_unit=False) for x, u in zip(top["value"], units)],
+            "change [95% interval]": [estimate(d, lo, hi, u, signed=True, with_unit=False) for d, lo, hi, u in
+                                      zip(top["difference"], top["low"], top["high"], units)],
+            "Holm p-value": [p_value(p) for p in top["p_holm"]],
+            "significant": [yes_no(s) for s in top["significant"]],
         }
     )
-    ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.47))
-    draw_table(ax, format_frame(table), widths=[0.7, 2.4, 1.4, 0.9, 0.9, 0.9, 1.4, 0.8, 0.8])
+    ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.50))
+    draw_table(ax, table, widths=[0.6, 3.4, 0.9, 0.9, 1.8, 0.8, 0.7])
     fig.text(LEFT, 0.33, wrap(glance, 175), fontsize=8.5, va="top")
-    shown = list(dict.fromkeys(top["variant"]))
-    legend = "; ".join(f"{v} = {ctx.variant_label(v)}" for v in shown)
-    fig.text(LEFT, BOTTOM + 0.01, wrap("Variants in this table: " + legend, 175), fontsize=7.5, va="bottom")
-    ctx.add(fig, title, "summary")
+    foot_note(fig, "Every comparison is on the pages \"Every variant against the baseline\", and in the results set's "
+              "stats/comparisons.csv.")
+    ctx.add(fig, title, "summary", findings=[capital(f) for f in findings], front=0,
+            variants=list(dict.fromkeys(top["variant"])) + [ctx.baseline])

@@ -11,30 +11,28 @@ import numpy as np
 import pandas as pd
 
 from trustme_analysis.report.context import Report
+from trustme_analysis.report.findings import extremes
+from trustme_analysis.report.front import baseline_lines, seat_lines
+from trustme_analysis.report.glossary import LUDII_NAMES, TERMS
 from trustme_analysis.report.layout import (
     BOTTOM,
     LEFT,
     RIGHT,
     draw_table,
-    format_frame,
-    format_p,
+    foot_note,
     interval_plot,
     new_page,
     table_pages,
     wrap,
 )
+from trustme_analysis.report.words import count, estimate, figure, missing, number, p_value, percent
 from trustme_analysis.stats.balance import LUDII_METRICS
+from trustme_analysis.stats.compare import biggest_changes
 
-LUDII_DEFINITIONS = {
-    "Balance": "1 - (largest - smallest seat win rate); 1 = every seat wins equally often.",
-    "AdvantageP1": "win rate of the first seat (seat 0).",
-    "Completion": "share of games that reached an ending of the rules.",
-    "Drawishness": "share of games whose best final score was shared (decided by a tie-break).",
-    "Duration": "mean turns per game (bonus turns included).",
-    "LeadChange": "changes of the sole leader per turn (score after each turn), mean over games.",
-    "Drama": "winner's largest deficit behind the leader / winner's final score, mean over games.",
-    "Decisiveness": "share of turns from when the winner's sole lead became final to the end, mean over games.",
-}
+#: Rows of the equal-seats table on the seat-balance page; the rest go on their own pages.
+BALANCE_ROWS = 12
+#: Comparison rows per table page.
+COMPARISON_ROWS = 30
 
 
 def add_balance_pages(ctx: Report) -> None:
@@ -44,8 +42,9 @@ def add_balance_pages(ctx: Report) -> None:
     metrics = ctx["ludii_metrics"]
 
     variants = ctx.variant_ids
-    fig = new_page("Seat balance: win rate per seat", "Each point: share of games won from that seat, with its 95% "
-                   "Wilson interval; dashed: the fair rate 1/players.")
+    title = "Seat balance: win rate per seat"
+    fig = new_page(title, "Each point: the share of games won from that seat, with its 95% interval (Wilson); "
+                   "dashed: the fair rate, one over the number of players.")
     ax = fig.add_axes((0.07, 0.45, 0.78, 0.40))
     max_seats = int(rates["seat"].max()) + 1
     width = 0.8 / max_seats
@@ -56,93 +55,140 @@ def add_balance_pages(ctx: Report) -> None:
     fair = rates.groupby("variant")["fair"].first().reindex(variants).to_numpy()
     for i, f in enumerate(fair):
         ax.hlines(f, i - 0.45, i + 0.45, color="0.4", linestyle="--", linewidth=1,
-                  label="fair rate (1/players)" if i == 0 else None)
-    ax.set_xlabel("variant (labels on the first pages)")
-    ax.set_ylim(0, min(1.0, float(np.nanmax(rates["high"])) * 1.15 + 0.02))
+                  label="fair rate" if i == 0 else None)
+    ax.set_xlabel("variant (codes explained at the foot of the page)")
+    top = float(np.nanmax(rates["high"])) if rates["high"].notna().any() else 1.0
+    ax.set_ylim(0, min(1.0, top * 1.15 + 0.02))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7.5)
-    table = tests.assign(
-        first_seat_advantage=tests["first_seat_advantage"],
-        verdict=np.where(tests["p_value"] < 0.05, "seats differ (p < 0.05)", "no evidence of a seat effect"),
-    )[["variant", "seats", "games", "chi2", "dof", "p_value", "first_seat_advantage", "verdict"]]
-    table["p_value"] = [format_p(p) for p in table["p_value"]]
-    shown = table.head(14)
+    table = pd.DataFrame({
+        "variant": tests["variant"],
+        "players": tests["seats"].astype(int),
+        "games": [count(g) for g in tests["games"]],
+        "chi-square": [number(x) for x in tests["chi2"]],
+        "p-value": [p_value(p) for p in tests["p_value"]],
+        "first seat advantage (win rate - 1/players)": [percent(x, signed=True) for x in
+                                                            tests["first_seat_advantage"]],
+        "verdict": [_verdict(p) for p in tests["p_value"]],
+    })
+    shown = table.head(BALANCE_ROWS)
     tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
-    draw_table(tax, format_frame(shown.rename(columns={
-        "chi2": "chi-square", "p_value": "p-value", "first_seat_advantage": "seat 0 win rate - 1/players"})),
-        widths=[1, 1, 1, 1.2, 0.8, 1.2, 2.2, 3])
-    ctx.add(fig, "Seat balance: win rate per seat", "balance")
-    if len(table) > len(shown):
-        ctx.add_all(table_pages("Seat balance: chi-square test of equal seats", format_frame(table)),
+    draw_table(tax, shown, widths=[0.8, 0.8, 0.8, 1, 0.8, 2.2, 3])
+    more = len(table) > len(shown)
+    if more:
+        foot_note(fig, f"The first {len(shown)} of {len(table)} variants; all are on the next pages and in "
+                  "stats/equal_seats_test.csv.")
+    ctx.add(fig, title, "balance", findings=seat_lines(ctx)[:3], front=0)
+    if more:
+        ctx.add_all(table_pages("Seat balance: chi-square test of equal seats", table,
+                                widths=[0.8, 0.8, 0.8, 1, 0.8, 2.2, 3]),
                     "Seat balance: chi-square test of equal seats", "balance")
 
     _ludii_page(ctx, metrics, variants)
 
 
+def _verdict(p: float) -> str:
+    if missing(p):
+        return "no test (too few games)"
+    return "some seat wins more often (p < 5%)" if p < 0.05 else "no evidence of a seat effect"
+
+
 def _ludii_page(ctx: Report, metrics: pd.DataFrame, variants: list[str]) -> None:
-    title = "Balance metrics (Ludii)"
+    title = "Balance metrics (after Ludii)"
     fig = new_page(title, "Per variant, with 95% intervals (Wilson for shares, t for means, bootstrap over games "
-                   "for Balance). Definitions below.")
+                   "for Balance). Definitions below and in the glossary.")
     present = [m for m in LUDII_METRICS if m in set(metrics["metric"])]
     cols = 4
     rows = math.ceil(len(present) / cols)
     top, bottom = 0.86, 0.30
-    h = (top - bottom) / rows
+    h = (top - bottom) / max(rows, 1)
     for i, metric in enumerate(present):
         r, c = divmod(i, cols)
         ax = fig.add_axes((0.06 + c * 0.235, top - (r + 1) * h + 0.06, 0.18, h - 0.10))
         sub = metrics[metrics["metric"] == metric].set_index("variant").reindex(variants)
         unit = str(sub["unit"].dropna().iloc[0]) if sub["unit"].notna().any() else ""
-        interval_plot(ax, variants, sub["value"], sub["low"], sub["high"], wrap(unit, 24), title=metric)
+        interval_plot(ax, variants, sub["value"], sub["low"], sub["high"], wrap(unit, 24), title=LUDII_NAMES[metric])
         if metric in ("Balance", "AdvantageP1", "Completion", "Drawishness", "Decisiveness"):
             ax.set_ylim(-0.02, 1.02)
         ax.set_xlabel("variant")
-    defs = "\n".join(f"{m}: {LUDII_DEFINITIONS[m]}" for m in present)
-    fig.text(LEFT, BOTTOM, defs, fontsize=8, va="bottom")
-    ctx.add(fig, title, "balance")
+    defs = "\n".join(f"{LUDII_NAMES[m]}: {TERMS.get(LUDII_NAMES[m], '')}" for m in present)
+    fig.text(LEFT, BOTTOM + 0.01, defs, fontsize=8, va="bottom")
+    findings = []
+    for metric, subject in (("Balance", "Balance"), ("Drama", "Drama (how far behind the winner fell)"),
+                            ("Duration", "The game")):
+        sub = metrics[metrics["metric"] == metric]
+        if sub.empty:
+            continue
+        unit = str(sub["unit"].iloc[0])
+        if metric == "Duration":
+            findings.append(extremes(ctx, sub, "value", "the length of a game", unit, "low", "high"))
+        else:
+            findings.append(extremes(ctx, sub, "value", subject, unit, "low", "high"))
+    ctx.add(fig, title, "balance", findings=findings[:3])
 
 
 def add_comparison_pages(ctx: Report) -> None:
-    """Every variant against the baseline on each comparison metric (the results set's ``comparisons``)."""
+    """Every variant against the baseline on each comparison measure (the results set's ``comparisons``)."""
     comp = ctx["comparisons"]
     if len(ctx.variant_ids) < 2:
         return
     metric_names = list(dict.fromkeys(comp["metric"]))
     variants = [v for v in ctx.variant_ids if v != ctx.baseline]
 
-    title = f"Variant vs baseline {ctx.baseline}: differences"
+    title = f"Every variant against the baseline {ctx.baseline}: differences"
     per_page = 8
+    n_sig = int(comp["significant"].astype(bool).sum())
+    findings = [f"Each panel shows one measure: each variant's value minus the baseline "
+                f"{ctx.variant_name(ctx.baseline)}'s, with its 95% interval; a red dot marks a change too large to "
+                "be chance (Holm's correction).",
+                f"{n_sig} of the {len(comp)} comparisons are significant."]
+    findings += baseline_lines(ctx)
     for start in range(0, len(metric_names), per_page):
         names = metric_names[start : start + per_page]
-        fig = new_page(title, "Variant minus baseline with unadjusted 95% intervals; filled marker: significant "
-                       "after Holm's correction over all comparisons (family-wise 5%).")
+        fig = new_page(title, "Variant minus baseline with unadjusted 95% intervals; red dot: significant after "
+                       "Holm's correction over all comparisons (5% risk of any false alarm).")
         for i, name in enumerate(names):
             r, c = divmod(i, 4)
             ax = fig.add_axes((0.07 + c * 0.235, 0.50 - r * 0.41, 0.17, 0.29))
             sub = comp[comp["metric"] == name].set_index("variant").reindex(variants)
             unit = str(sub["unit"].dropna().iloc[0]) if sub["unit"].notna().any() else ""
-            interval_plot(ax, variants, sub["difference"], sub["low"], sub["high"], unit or "difference",
-                          title=wrap(f"{name}: change", 34), reference=0.0)
+            interval_plot(ax, variants, sub["difference"], sub["low"], sub["high"],
+                          f"change ({unit})" if unit else "change", title=wrap(name, 34), reference=0.0)
             sig = sub["significant"].fillna(False).to_numpy(dtype=bool)
             x = np.arange(len(variants))
             ax.plot(x[sig], sub["difference"].to_numpy()[sig], "o", color="C3", markersize=6)
             ax.set_xlabel("variant")
-        ctx.add(fig, title, "comparisons")
+        ctx.add(fig, title, "comparisons", findings=findings if start == 0 else ())
 
-    shown = comp.assign(
-        interval=[f"[{lo:+.3g}, {hi:+.3g}]" for lo, hi in zip(comp["low"], comp["high"])],
-    )[["variant", "metric", "unit", "baseline_value", "value", "difference", "interval", "p_value", "p_holm",
-       "significant"]]
-    shown = shown.assign(p_value=[format_p(p) for p in shown["p_value"]],
-                         p_holm=[format_p(p) for p in shown["p_holm"]])
+    limit = 2 * COMPARISON_ROWS
+    note = ("Intervals: unadjusted 95% (Newcombe for shares of games, Welch for means). Holm p-value: adjusted over "
+            f"all {len(comp)} comparisons; significant when below 5%. ")
+    if len(comp) > limit:
+        # A long family is cut to the changes that matter; the CSV holds every comparison.
+        comp = biggest_changes(comp, limit=limit)
+        note += (f"The {limit} largest changes (significant first) of {len(ctx['comparisons'])}; all are in "
+                 "stats/comparisons.csv.")
+    else:
+        note += "Also in stats/comparisons.csv."
+    units = [str(u) for u in comp["unit"]]
+    shown = pd.DataFrame({
+        "variant": comp["variant"],
+        "measure (unit)": [f"{m} ({u})" for m, u in zip(comp["metric"], units)],
+        "baseline": [figure(x, u, with_unit=False) for x, u in zip(comp["baseline_value"], units)],
+        "variant's value": [figure(x, u, with_unit=False) for x, u in zip(comp["value"], units)],
+        "change [95% interval]": [estimate(d, lo, hi, u, signed=True, with_unit=False)
+                                  for d, lo, hi, u in zip(comp["difference"], comp["low"], comp["high"], units)],
+        "p-value": [p_value(p) for p in comp["p_value"]],
+        "Holm p-value": [p_value(p) for p in comp["p_holm"]],
+        "significant": ["yes" if s else "no" for s in comp["significant"].astype(bool)],
+    })
     ctx.add_all(
         table_pages(
-            f"Variant vs baseline {ctx.baseline}: all comparisons",
-            format_frame(shown.rename(columns={"baseline_value": "baseline", "p_value": "p", "p_holm": "Holm p",
-                                               "interval": "95% interval"})),
-            widths=[0.8, 2.6, 1.5, 1, 1, 1, 1.6, 0.9, 0.9, 0.9],
-            note="Intervals: unadjusted 95% (Newcombe for shares of games, Welch for means). Holm p: adjusted over "
-            f"all {len(comp)} comparisons; significant when below 0.05.",
+            f"Every variant against the baseline {ctx.baseline}: all comparisons",
+            shown,
+            widths=[0.55, 4.2, 0.8, 0.8, 1.9, 0.7, 0.7, 0.85],
+            rows_per_page=COMPARISON_ROWS,
+            note=note,
         ),
-        f"Variant vs baseline {ctx.baseline}: all comparisons",
+        f"Every variant against the baseline {ctx.baseline}: all comparisons",
         "comparisons",
     )

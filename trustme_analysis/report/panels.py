@@ -9,33 +9,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 
 from trustme_analysis.report.context import Report
-from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, format_frame, interval_plot, table_pages
+from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, foot_note, format_frame, interval_plot
+from trustme_analysis.report.words import estimate
 
-#: Rows of a page's table; longer tables continue on table pages.
+#: Rows of a page's table; a longer table is cut (the results set's CSV holds it all).
 TABLE_ROWS = 12
 
 
-def ci(est: float, low: float, high: float, digits: int = 1) -> str:
-    """``est [low, high]`` for a table cell ("-" when there is no estimate)."""
-    if est is None or np.isnan(est):
-        return "-"
-    if np.isnan(low) or np.isnan(high):
-        return f"{est:.{digits}f}"
-    return f"{est:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+def ci(est: float, low: float, high: float, digits: int = 3) -> str:
+    """``est [low, high]`` for a table cell with three significant digits (``digits`` is kept for callers of the
+    older form and ignored); the dash when there is no estimate."""
+    return estimate(est, low, high, "", with_unit=False)
 
 
 def pct(est: float, low: float, high: float) -> str:
-    """A share as ``est% [low, high]`` for a table cell."""
-    if est is None or np.isnan(est):
-        return "-"
-    if np.isnan(low) or np.isnan(high):
-        return f"{100 * est:.0f}%"
-    return f"{100 * est:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
+    """A share as ``est% [low%, high%]`` for a table cell (the dash when there is no estimate)."""
+    return estimate(est, low, high, "share")
 
 
 def cells(table: pd.DataFrame, prefix: str, fmt=ci, **kwargs) -> list[str]:
@@ -79,11 +72,18 @@ def by_category(
 
 
 def page_table(ctx: Report, fig, table: pd.DataFrame, title: str, widths: Sequence[float],
-               height: float = 0.33, fontsize: float = 7.0) -> None:
-    """Draw the first rows of ``table`` at the foot of ``fig``; the whole table goes on further pages if longer."""
+               height: float = 0.33, fontsize: float = 7.0, findings: Sequence[str] = (), front: int = 1,
+               source: str | None = None, note: str = "") -> None:
+    """Draw the first rows of ``table`` at the foot of ``fig`` and keep the page (opening with ``findings``); a
+    longer table is cut there, and the page names the results set's CSV (``stats/<source>.csv``) that holds it all.
+    ``note``: what else the line under the table says (it starts it)."""
     shown = table.head(TABLE_ROWS)
     tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, height))
     draw_table(tax, format_frame(shown), widths=list(widths)[: len(shown.columns)], fontsize=fontsize)
-    ctx.add(fig, title, "game")
+    where = f"stats/{source}.csv" if source else "the results set (stats/)"
+    cut = ""
     if len(table) > len(shown):
-        ctx.add_all(table_pages(f"{title} (all variants)", format_frame(table)), title, "game")
+        cut = f"The first {len(shown)} of {len(table)} rows" + ("." if where in note else f"; every row is in {where}.")
+    if note or cut:
+        foot_note(fig, " ".join(x for x in (note, cut) if x))
+    ctx.add(fig, title, "game", findings=findings, front=front)

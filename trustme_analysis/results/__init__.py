@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from trustme_analysis.outdir import load_manifest
+from trustme_analysis.outdir import DamagedFileError, load_manifest
 from trustme_analysis.results import store
 from trustme_analysis.results.build import Builder, compute, records_key
 from trustme_analysis.results.table import ResultSet, Table
@@ -36,7 +36,14 @@ def load(outdir: str | Path, recompute: bool = False) -> ResultSet:
             load_manifest(outdir)  # no manifest at all: the clearer error, "no sweep results here"
             raise FileNotFoundError(f"{outdir}: no records and no stored results set to build from")
         store.save(compute(outdir), outdir, key)
-    return store.load(outdir)
+    try:
+        return store.load(outdir)
+    except DamagedFileError:
+        if key is None:
+            raise  # the stored tables are all there is
+        # A damaged stored table: the records are there, so compute the set again.
+        store.save(compute(outdir), outdir, key)
+        return store.load(outdir)
 
 
 __all__ = ["Builder", "ResultSet", "Table", "compute", "load", "store"]

@@ -9,7 +9,7 @@ records always give the same tables.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +17,11 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.outdir import RECORDS, load_manifest, load_records
+from trustme_analysis.outdir import RECORDS, load_manifest, stored_chunk_files, verify_chunks
 from trustme_analysis.players import make_bot
 from trustme_analysis.registry import find_game
 from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
+from trustme_analysis.results.source import ChunkSource
 from trustme_analysis.results.table import ResultSet, Table
 from trustme_analysis.stats.balance import equal_seats_test, games_table, ludii_metrics, seat_win_rates
 from trustme_analysis.stats.compare import GameMetric, biggest_changes, compare_to_baseline
@@ -43,25 +44,79 @@ class Builder:
 
     Attributes:
         manifest: the sweep's manifest.
-        records: every stored record (one row per game and seat).
         games: the generic per-game table (:func:`trustme_analysis.stats.balance.games_table`).
         rng: the only randomness (bootstrap intervals), seeded from the sweep's seed.
         results: the results set being filled.
+
+    Build it from a records frame (``Builder(manifest, records, rng)``) or from the chunk files of a sweep folder
+    (``Builder(manifest, None, rng, source=ChunkSource(outdir))``); both give the same tables.
     """
 
-    def __init__(self, manifest: dict[str, Any], records: pd.DataFrame, rng: np.random.Generator):
+    def __init__(self, manifest: dict[str, Any], records: pd.DataFrame | None, rng: np.random.Generator,
+                 source: ChunkSource | None = None):
+        if records is None and source is None:
+            raise ValueError("Builder needs the records or a ChunkSource to read them from")
         self.manifest = manifest
-        self.records = records
         self.rng = rng
-        self.games = games_table(records)
+        self._records = records
+        self._source = source
+        if records is not None:
+            self.games = games_table(records)
+            #: What the seat tables read: one row per game and seat (variant, seat, win at least).
+            self.seat_rows = records
+        else:
+            assert source is not None
+            self.games, self.seat_rows = _generic_rows(source)
         self.results = ResultSet(manifest=manifest)
         self.comparison_games: pd.DataFrame = _default_comparison_games(self.games)
         self.comparison_metrics: tuple[GameMetric, ...] = DEFAULT_METRICS
 
     @property
+    def records(self) -> pd.DataFrame:
+        """Every stored record, one row per game and seat: read from the chunk files on first use when built from
+        them, so a statistic that needs one variant at a time should use :meth:`per_variant` or
+        :meth:`variant_records` instead (every record at once is what makes memory grow with the sweep)."""
+        if self._records is None:
+            assert self._source is not None
+            self._records = self._source.read_all()
+        return self._records
+
+    def variant_records(self, variant_id: str, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """One variant's records, only ``columns`` when given: what a statistic that loops over the variants needs,
+        without every record in memory at once."""
+        if self._records is not None or self._source is None:
+            frame = self.records[self.records["variant"] == variant_id].reset_index(drop=True)
+            return frame[list(columns)] if columns is not None else frame
+        return self._source.read_variant(variant_id, columns)
+
+    def per_variant(self, table: Callable[[pd.DataFrame], pd.DataFrame], columns: Sequence[str] | None = None,
+                    variants: Sequence[str] | None = None) -> pd.DataFrame:
+        """``table`` computed on one variant's records at a time (only ``columns``), the pieces joined in order.
+
+        For a statistic written over all records that handles the variants one after the other (``for variant in
+        sorted(records["variant"].unique())``), this gives the same table, bootstrap draws included (they come in
+        the same order), while only one variant's columns are in memory. ``variants`` sets the order of the pieces
+        (default: :attr:`variant_ids`).
+        """
+        pieces = []
+        for vid in variants if variants is not None else self.variant_ids:
+            pieces.append(table(self.variant_records(vid, self._present(columns))))
+        filled = [p for p in pieces if len(p)]
+        if not filled:  # keep the columns of an empty table
+            return pieces[0] if pieces else pd.DataFrame()
+        return pd.concat(filled, ignore_index=True) if len(filled) > 1 else filled[0].reset_index(drop=True)
+
+    def _present(self, columns: Sequence[str] | None) -> list[str] | None:
+        # Records of older runs may lack a column added later; the statistics fill those in themselves.
+        if columns is None:
+            return None
+        have = self._source.columns if self._records is None and self._source is not None else self.records.columns
+        return [c for c in have if c in set(columns)]
+
+    @property
     def variant_ids(self) -> list[str]:
         """Variant ids with records, in order."""
-        return sorted(self.records["variant"].unique())
+        return sorted(self.games["variant"].unique())
 
     @property
     def baseline(self) -> str:
@@ -81,6 +136,24 @@ class Builder:
         self.comparison_metrics = tuple(metrics)
 
 
+#: The record columns the tables every game gets read (:func:`games_table` uses those present).
+GAME_TABLE_COLUMNS = ("variant", "game_index", "seat", "win", "turns", "completed", "top_shared", "score_trace")
+SEAT_COLUMNS = ("variant", "seat", "win")
+
+
+def _generic_rows(source: ChunkSource) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The per-game table and the (variant, seat, win) rows, one chunk at a time: a game's rows are all in one chunk,
+    chunks hold consecutive games, and :func:`games_table` orders by variant and game, so the pieces join into the
+    same tables as from all records at once, and a chunk's score traces are dropped before the next is read."""
+    games, seats = [], []
+    columns = source.present(GAME_TABLE_COLUMNS)
+    for vid in source.variant_ids:
+        for frame in source.iter_chunks(vid, columns):
+            games.append(games_table(frame))
+            seats.append(frame[list(SEAT_COLUMNS)])
+    return pd.concat(games, ignore_index=True), pd.concat(seats, ignore_index=True)
+
+
 def _default_comparison_games(games: pd.DataFrame) -> pd.DataFrame:
     out = games.copy()
     out["seat0_win"] = (out["winner"] == 0).astype(float)
@@ -93,7 +166,7 @@ def records_key(outdir: str | Path) -> dict[str, Any] | None:
     """What identifies the records of ``outdir`` (the spec's fingerprint and every chunk file with its size), or
     ``None`` when no records are stored."""
     root = Path(outdir)
-    files = sorted((root / RECORDS).glob("*/chunk-*.parquet"))
+    files = stored_chunk_files(outdir)
     if not files:
         return None
     # The checks' sub-sweeps (OUTDIR/checks/) feed the trust and skill tables.
@@ -108,14 +181,26 @@ def records_key(outdir: str | Path) -> dict[str, Any] | None:
 def compute(outdir: str | Path) -> ResultSet:
     """Every statistic of the sweep stored in ``outdir``, from its manifest and records (nothing is simulated).
 
+    Every chunk file is first checked against the checksum the manifest recorded for it. The tables every game gets
+    are computed a variant at a time from the few columns they need; the records as a whole are read only if the
+    game's statistics ask for them.
+
     Raises:
         FileNotFoundError: ``outdir`` holds no sweep (no manifest or no records).
+        DamagedFileError: the manifest or a chunk file is damaged, or a chunk file is not the one it was (named).
     """
     manifest = load_manifest(outdir)
-    records = load_records(outdir)
+    verify_chunks(outdir, manifest)
+    return compute_from(manifest, None, source=ChunkSource(outdir), outdir=outdir)
+
+
+def compute_from(manifest: dict[str, Any], records: pd.DataFrame | None, source: ChunkSource | None = None,
+                 outdir: str | Path | None = None) -> ResultSet:
+    """Every statistic from a manifest and the records (a frame, or a :class:`ChunkSource` to read them from); the
+    checks' tables (trust, skill) too when ``outdir`` holds them."""
     # Bootstrap intervals draw from a generator seeded by the sweep's own seed, so recomputing gives the same tables.
     rng = np.random.default_rng([int(manifest.get("seed", 0)), 0x5EED])
-    b = Builder(manifest, records, rng)
+    b = Builder(manifest, records, rng, source=source)
     _variants(b)
     _balance(b)
     entry = find_game(str(manifest.get("game", "")))
@@ -125,7 +210,8 @@ def compute(outdir: str | Path) -> ResultSet:
     comparisons = _comparisons(b)
     _what_differs(b, entry)
     _lineup_comparison(b)
-    _checks(b, outdir)
+    if outdir is not None:
+        _checks(b, outdir)
     _headlines(b, comparisons)
     return b.results
 
@@ -151,14 +237,14 @@ def _variants(b: Builder) -> None:
 
 
 def _balance(b: Builder) -> None:
-    rates = seat_win_rates(b.records)
+    rates = seat_win_rates(b.seat_rows)
     b.add("seat_win_rates", rates, "Win rate per seat",
           "Share of games won from each seat (after tie-breaks); fair = 1 / players.", "Wilson 95%",
           {"win_rate": "share of games", "fair": "share of games"})
-    b.add("equal_seats_test", equal_seats_test(b.records), "Chi-square test that every seat wins equally often",
+    b.add("equal_seats_test", equal_seats_test(b.seat_rows), "Chi-square test that every seat wins equally often",
           "Observed wins per seat against total wins / seats; first_seat_advantage = seat 0's win rate - 1/players.",
           units={"first_seat_advantage": "share of games"})
-    b.add("ludii_metrics", ludii_metrics(b.records, b.rng, games=b.games), "Balance metrics (Ludii)",
+    b.add("ludii_metrics", ludii_metrics(b.seat_rows, b.rng, games=b.games), "Balance metrics (Ludii)",
           "Balance, AdvantageP1, Completion, Drawishness, Duration, LeadChange, Drama and Decisiveness per variant "
           "(definitions in the statistics guide).",
           "Wilson 95% for shares, t 95% for means, bootstrap 95% over games for Balance")

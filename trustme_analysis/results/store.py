@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from trustme_analysis.atomic import atomic_path
-from trustme_analysis.outdir import STATS
+from trustme_analysis.outdir import STATS, DamagedFileError
 from trustme_analysis.results.table import ResultSet, Table
 
 INDEX = "index.json"
@@ -42,6 +42,7 @@ def save(results: ResultSet, outdir: str | Path, records_key: dict[str, Any]) ->
     """
     folder = Path(outdir) / STATS
     folder.mkdir(parents=True, exist_ok=True)
+    remove_temp_files(folder)
     for table in results.tables.values():
         with atomic_path(folder / f"{table.name}.parquet") as tmp:
             table.frame.to_parquet(tmp, index=False)
@@ -57,6 +58,15 @@ def save(results: ResultSet, outdir: str | Path, records_key: dict[str, Any]) ->
     with atomic_path(path) as tmp:
         Path(tmp).write_text(json.dumps(index, indent=1, default=str) + "\n", encoding="utf-8")
     return path
+
+
+def remove_temp_files(folder: str | Path) -> int:
+    """Delete the temporary files a killed run left in ``OUTDIR/stats/`` (``atomic_path`` names them ``.<name>-*``
+    beside the file they were to replace); returns how many."""
+    stale = [p for p in Path(folder).glob(".*-*") if p.is_file()]
+    for p in stale:
+        p.unlink()
+    return len(stale)
 
 
 def read_index(outdir: str | Path) -> dict[str, Any] | None:
@@ -83,14 +93,26 @@ def load(outdir: str | Path) -> ResultSet:
 
     Raises:
         FileNotFoundError: there is no stored results set.
+        DamagedFileError: the index or a table file is damaged (named).
     """
     index = read_index(outdir)
     if index is None:
         raise FileNotFoundError(f"{outdir}: no results set here (missing {STATS}/{INDEX})")
     folder = Path(outdir) / STATS
-    results = ResultSet(manifest=index["manifest"])
-    for meta in index["tables"]:
-        frame = pd.read_parquet(folder / f"{meta['name']}.parquet")
-        results.add(Table(meta["name"], frame, meta["title"], meta["definition"], meta.get("interval", ""),
-                          meta.get("units") or {}))
+    try:
+        results = ResultSet(manifest=index["manifest"])
+        tables = [(m["name"], m["title"], m["definition"], m.get("interval", ""), m.get("units") or {})
+                  for m in index["tables"]]
+    except (KeyError, TypeError) as exc:
+        raise DamagedFileError(f"{index_path(outdir)} is damaged (no {exc}); delete {folder} to compute the "
+                               "results set again from the records") from None
+    for name, title, definition, interval, units in tables:
+        path = folder / f"{name}.parquet"
+        try:
+            frame = pd.read_parquet(path)
+        except (OSError, ValueError) as exc:
+            first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+            raise DamagedFileError(f"{path} cannot be read ({first}); delete {folder} to compute the results set "
+                                   "again from the records") from None
+        results.add(Table(name, frame, title, definition, interval, units))
     return results

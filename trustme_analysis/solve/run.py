@@ -23,10 +23,12 @@ import pyspiel
 import cfr
 from cfr import evaluate
 from trustme_analysis.players.policy import policy_fingerprint
+from trustme_analysis.registry import find_game
 from trustme_analysis.solve import storage
 from trustme_analysis.solve.profile import bots_policy, decision_points, rule_policy
 from trustme_analysis.solve.spec import SolveSpec, make_lineup_bots
 from trustme_analysis.solve.strategy import DecisionPoint, simple_strategies_for, strategy_stats_for
+from trustme_analysis.solve.treesize import estimate_histories
 
 #: Best-response decisions listed per line-up and seat (the most often reached ones).
 TOP_DECISIONS = 15
@@ -48,23 +50,46 @@ def measure(cg: cfr.CompiledGame, policy: np.ndarray, metric: str) -> float:
     return evaluate.exploitability(cg, policy) if metric == "exploitability" else evaluate.nash_conv(cg, policy)
 
 
+def describer(game: pyspiel.Game) -> Any | None:
+    """The game's ``describe`` part (its decisions in the rulebook's words), or ``None`` if it has none."""
+    entry = find_game(game.get_type().short_name)
+    return entry.part("describe") if entry is not None else None
+
+
+def situation(describe: Any | None, dp: DecisionPoint) -> str:
+    """What the player knows at ``dp`` in the game's words (empty when the game gives no description)."""
+    return describe.info_state(dp.state, dp.player) if describe is not None else ""
+
+
+def decision_words(describe: Any | None, dp: DecisionPoint, action: int) -> str:
+    """The action in the game's words (its action string when the game gives no description)."""
+    if describe is not None:
+        return describe.action(dp.state, dp.player, action)
+    return dp.state.action_to_string(dp.player, action)
+
+
 def decisions_table(game: pyspiel.Game, points: list[DecisionPoint]) -> pd.DataFrame:
-    """One row per information set and legal action: player, info_state, reach, action, action_name, prob, value."""
+    """One row per information set and legal action: player, info_state, situation (the information state in the
+    game's words), reach, action, action_name, decision (the action in the game's words), prob, action_value."""
+    describe = describer(game)
     rows = []
     for dp in points:
         state = dp.state
+        words = situation(describe, dp)
         for k, a in enumerate(dp.actions):
             rows.append({
                 "player": dp.player,
                 "info_state": dp.info_state,
+                "situation": words,
                 "reach": dp.reach,
                 "action": a,
                 "action_name": state.action_to_string(dp.player, a),
+                "decision": decision_words(describe, dp, a),
                 "prob": float(dp.probs[k]),
                 "action_value": float(dp.action_values[k]) if dp.action_values is not None else float("nan"),
             })
-    return pd.DataFrame(rows, columns=["player", "info_state", "reach", "action", "action_name", "prob",
-                                       "action_value"])
+    return pd.DataFrame(rows, columns=["player", "info_state", "situation", "reach", "action", "action_name",
+                                       "decision", "prob", "action_value"])
 
 
 def strategy_tables(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str, pd.DataFrame]:
@@ -80,9 +105,11 @@ def exploit_lineup(
 
     For each seat ``i``: the other seats play their bots' stated mixed strategies; seat ``i``'s best response value,
     the value seat ``i``'s own bot gets in the line-up, the gain (their difference), and the equilibrium value of
-    seat ``i`` for reference. The best response's most reached decisions are returned as a table per seat.
+    seat ``i`` for reference. The best response's most reached decisions are returned as a table per seat (the
+    information state, and it and the action in the game's words where the game describes them).
     """
     game = cg.game
+    describe = describer(game)
     bots = make_lineup_bots(game, lineup, seed)
     profile = bots_policy(cg, bots, base=equilibrium)
     own = evaluate.expected_values(cg, profile)
@@ -107,12 +134,14 @@ def exploit_lineup(
             k = int(np.argmax(dp.probs))
             br_rows.append({
                 "info_state": dp.info_state,
+                "situation": situation(describe, dp),
                 "reach": dp.reach,
                 "action": dp.state.action_to_string(seat, dp.actions[k]),
+                "decision": decision_words(describe, dp, dp.actions[k]),
                 "gain_over_next_best": _gap(dp.action_values, k),
             })
         tables[f"{lineup.name}_seat{seat}"] = pd.DataFrame(
-            br_rows, columns=["info_state", "reach", "action", "gain_over_next_best"])
+            br_rows, columns=["info_state", "situation", "reach", "action", "decision", "gain_over_next_best"])
     return rows, tables
 
 
@@ -188,6 +217,7 @@ def run_solve(
     folder = storage.solution_dir(outdir, spec.name)
     started = time.perf_counter()
     game = pyspiel.load_game(spec.game)
+    _refuse_early_or_announce(spec, game, quiet)
     try:
         cg = cfr.compile_game(game, max_histories=spec.max_histories)
     except cfr.TreeTooLargeError as exc:
@@ -316,6 +346,31 @@ def _versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             found[dist] = "not installed"
     return found
+
+
+#: The estimate must exceed max_histories this many times over before a solve is refused without compiling (the
+#: estimate is rough; below that, compiling decides).
+REFUSE_FACTOR = 4
+#: Trees estimated above this many histories take a while to compile: say so before starting.
+ANNOUNCE_HISTORIES = 200_000
+
+
+def _refuse_early_or_announce(spec: SolveSpec, game: pyspiel.Game, quiet: bool) -> None:
+    """Estimate the tree's size in about a second; refuse a tree clearly too large before compiling it, and announce a
+    large one (compiling prints nothing until it ends)."""
+    est = estimate_histories(game, seed=spec.seed,
+                             enough_below=min(REFUSE_FACTOR * spec.max_histories, ANNOUNCE_HISTORIES) / 10)
+    if est is None:
+        return
+    if est.low > REFUSE_FACTOR * spec.max_histories:
+        raise ValueError(
+            f"solve {spec.name!r}: {game}: the tree is estimated at about {est.low:.2g} histories ({est.walks} random "
+            f"walks, Knuth's estimator), so it exceeds max_histories={spec.max_histories}; the solve layer needs the "
+            "whole tree compiled: choose smaller parameters or raise max_histories"
+        )
+    if est.histories > ANNOUNCE_HISTORIES and not quiet:
+        print(f"solve {spec.name!r}: compiling the tree of {game} (about {est.histories:.2g} histories estimated; "
+              f"refused past max_histories={spec.max_histories}) ...", file=sys.stderr, flush=True)
 
 
 def _assumptions(game: pyspiel.Game) -> list[dict[str, Any]]:

@@ -22,7 +22,6 @@ A solve spec file has an optional ``title`` and ``out`` (default ``reports/out/<
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,7 +32,7 @@ import pyspiel
 
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
-from trustme_analysis.specfile import SpecError, check_keys, did_you_mean
+from trustme_analysis.specfile import SpecError, check_keys, did_you_mean, read_spec_file
 
 SOLVE_KEYS = (
     "name",
@@ -287,12 +286,7 @@ def check_policy_seats(
 def load_solve_file(path: str | Path) -> SolveFile:
     """Read and validate a solve spec file (also accepts a sweep spec: only its ``[[solve]]`` sections are read)."""
     p = Path(path)
-    if not p.is_file():
-        raise SpecError("", f"spec file {str(p)!r} does not exist")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError("", f"{p} is not valid TOML: {exc}") from None
+    data = read_spec_file(p)
     if "solve" not in data:
         raise SpecError("solve", f"{p} has no [[solve]] section")
     if "game" not in data:  # a pure solve spec: only its own keys

@@ -12,8 +12,8 @@ Files of one solution:
 - ``result.json``: the summary (game, sizes, timing, metric and its final value, seat values, stop reason, the
   section as given, the exploitation and simple-strategy summaries, the variant's assumptions);
 - ``curve.csv``: ``iteration, seconds, exploitability|nash_conv``;
-- ``decisions.csv``: one row per information set and action (player, information state, reach, action, probability,
-  action value);
+- ``decisions.csv``: one row per information set and action (player, information state, the situation and the
+  action in the game's words where it describes them, reach, action, probability, action value);
 - ``strategy/<table>.csv``: the game's strategy statistics (:mod:`trustme_analysis.solve.strategy`);
 - ``exploitation.csv``, ``best_response/<lineup>_seat<i>.csv``, ``simple.csv``: exploiting the bots and the simple
   strategies.

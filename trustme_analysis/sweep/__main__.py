@@ -1,7 +1,9 @@
 """``python -m trustme_analysis.sweep [SPEC.toml]``: run a Monte Carlo sweep and build its PDF report.
 
-Exit status: 0 done; 2 the spec or the command line is invalid (nothing is written); 130 interrupted (the chunks
-stored so far are kept: run the same command again to finish); 1 any other failure.
+Exit status: 0 done; 2 the spec, the command line or the output folder cannot be used (nothing is written; a folder
+that stops taking files part-way keeps the chunks stored so far); 130 interrupted (the chunks stored so far are kept:
+run the same command again to finish); 1 any other failure (a chunk failed, workers kept dying, the report failed).
+Every failure ends in one line; an unexpected one leaves its traceback in a log file that the line names.
 """
 
 from __future__ import annotations
@@ -9,8 +11,10 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import traceback
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -38,13 +42,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-report", action="store_true", help="store the records only; skip the PDF report")
     parser.add_argument("--quiet", action="store_true", help="no progress line or messages")
     parser.add_argument(
-        "--check", action="store_true", help="only validate the spec and list its variants; play nothing, write nothing"
+        "--check", action="store_true",
+        help="only validate the spec, --out and --dask, list the variants and estimate the work (from a few games "
+        "played in memory); write nothing"
     )
     return parser
 
 
-def describe(spec: Spec, out: str | None = None) -> str:
-    """A short text listing what the spec would play (``--check``)."""
+def describe(spec: Spec, out: str | Path | None = None, work: str | None = None) -> str:
+    """A short text listing what the spec would play (``--check``); ``work`` is the estimate line, if any."""
     lines = [
         f"spec {spec.path or 'default'} is valid: {spec.title}",
         f"game {spec.game}; {len(spec.variants)} variant(s) x {spec.games} games = {spec.total_games} games; "
@@ -54,17 +60,86 @@ def describe(spec: Spec, out: str | None = None) -> str:
     for v in spec.variants:
         mark = " (baseline)" if v.id == spec.baseline else ""
         lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players]")
+    if work:
+        lines.append(work)
     return "\n".join(lines)
 
 
+def work_line(spec: Spec, workers: int | None) -> str:
+    """The ``--check`` line stating the work: games, chunks, estimated playing time and disk."""
+    from trustme_analysis.sweep.estimate import duration_text, estimate_work, size_text
+
+    total = spec.chunks_per_variant * len(spec.variants)
+    head = f"work: {spec.total_games:,} games in {total:,} chunk(s)"
+    try:
+        est = estimate_work(spec, workers)
+    except Exception as exc:  # e.g. policy bots whose [[solve]] sections are not solved yet
+        return f"{head}; time and disk not estimated (a sample game failed: {type(exc).__name__}: {_first_line(exc)})"
+    took = "under a second" if est.seconds < 1 else f"about {duration_text(est.seconds)}"
+    line = (f"{head}; {took} of play on {est.workers} worker(s) and about {size_text(est.disk_bytes)} of records "
+            f"(estimated from {est.sampled_games} game(s) played in memory, {1000 * est.seconds_per_game:.3g} ms each)")
+    if est.seconds > LONG_SWEEP_SECONDS:
+        line += "\nnote: that is a very long sweep: lower games, or run it on a Dask cluster (--dask)"
+    return line
+
+
+#: A sweep estimated to play longer than this gets a note in ``--check``.
+LONG_SWEEP_SECONDS = 30 * 86400
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
+def _log_traceback(exc: BaseException) -> str | None:
+    """Write ``exc``'s full traceback (and its causes') to a temporary log file; returns its path (``None`` if that
+    fails). The terminal gets one line; the log keeps what a bug report needs."""
+    try:
+        with tempfile.NamedTemporaryFile("w", prefix="trustme-sweep-", suffix=".log", delete=False,
+                                         encoding="utf-8") as fh:
+            fh.write("".join(traceback.format_exception(exc)))
+            return fh.name
+    except OSError:
+        return None
+
+
+def _error(text: str, exc: BaseException | None = None) -> None:
+    log = _log_traceback(exc) if exc is not None else None
+    print(f"error: {text}" + (f" (traceback in {log})" if log else ""), file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
+    """Run the command line; returns the exit status.
+
+    Every failure ends in one line on stderr: 2 for a bad spec, command line or output folder (nothing written, or
+    the chunks stored before kept), 130 for an interruption, 1 for anything else (with the traceback in a log file
+    whose path the line gives).
+    """
     args = build_parser().parse_args(argv)
     if args.workers is not None and args.workers < 1:
         print(f"error: --workers must be >= 1, got {args.workers}", file=sys.stderr)
         return 2
+    try:
+        return _run(args)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug, or a failure nothing above foresaw: still one line
+        _error(f"unexpected {type(exc).__name__}: {_first_line(exc)}", exc)
+        return 1
 
-    from trustme_analysis.sweep.runner import ReportError, SweepError, run_sweep
+
+def _run(args: argparse.Namespace) -> int:
+    from trustme_analysis.sweep.runner import (
+        ReportError,
+        SweepError,
+        SweepFailed,
+        check_dask,
+        check_outdir,
+        resolve_outdir,
+        run_sweep,
+    )
+    from trustme_analysis.sweep.policies import resolve_policies
     from trustme_analysis.sweep.spec import SpecError, load_spec
 
     try:
@@ -72,22 +147,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SpecError as exc:
         print(f"spec error: {exc}", file=sys.stderr)
         return 2
+    try:
+        outdir = resolve_outdir(spec, args.out)
+        check_dask(args.dask, probe=args.check)  # a run probes when it connects
+        # As the run does: policy seats' stored policies are part of what the folder's sweep must match.
+        resolved = resolve_policies(spec, outdir, require=False)
+        stored = check_outdir(resolved, outdir)
+    except SweepError as exc:
+        _error(str(exc))
+        return 2
     if args.check:
-        print(describe(spec, args.out))
+        text = describe(spec, outdir, work_line(resolved, args.workers))
+        if stored is not None:
+            text = text.replace(f"output folder: {outdir}", f"output folder: {outdir} (holds this sweep: a run plays "
+                                "only the chunks it lacks)", 1)
+        print(text)
         return 0
     try:
         result = run_sweep(
-            spec, workers=args.workers, dask=args.dask, out=args.out, report=not args.no_report, quiet=args.quiet
+            spec, workers=args.workers, dask=args.dask, out=outdir, report=not args.no_report, quiet=args.quiet
         )
     except SweepError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        _error(str(exc))
         return 2
-    except ReportError as exc:
-        traceback.print_exception(exc.__cause__ or exc)
-        print(f"error: {exc}", file=sys.stderr)
+    except SweepFailed as exc:
+        _error(str(exc), exc.__cause__)
         return 1
-    except KeyboardInterrupt:
-        return 130
+    except ReportError as exc:
+        _error(str(exc), exc.__cause__ or exc)
+        return 1
     if not args.quiet:
         print(str(result.report or result.outdir))
     return 0

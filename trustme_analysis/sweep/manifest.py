@@ -14,7 +14,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from trustme_analysis.outdir import manifest_path
+from trustme_analysis.outdir import CHUNKS, manifest_path
 from trustme_analysis.sweep.play import cached_game
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME
 from trustme_analysis.sweep.spec import Spec
@@ -55,8 +55,19 @@ def assumptions(game_string: str) -> list[dict[str, Any]]:
     return [dict(a) for a in listed()] if callable(listed) else []
 
 
-def build_manifest(spec: Spec, outdir: str | Path, timing: dict[str, Any], complete: bool) -> dict[str, Any]:
-    """The manifest dict for ``spec`` stored in ``outdir``."""
+def build_manifest(
+    spec: Spec,
+    outdir: str | Path,
+    timing: dict[str, Any],
+    complete: bool,
+    chunks: dict[str, dict[int, dict[str, Any]]] | None = None,
+) -> dict[str, Any]:
+    """The manifest dict for ``spec`` stored in ``outdir``.
+
+    ``chunks`` holds, per variant id and chunk index, the checksum and games of every chunk stored so far (see
+    :func:`trustme_analysis.outdir.chunk_entry`); the sweep checks a chunk against it before counting it as done, and
+    the results layer before reading it.
+    """
     spec_dict = spec.as_dict()
     spec_dict["out"] = str(outdir)
     return {
@@ -88,6 +99,11 @@ def build_manifest(spec: Spec, outdir: str | Path, timing: dict[str, Any], compl
         "complete": complete,
         "seeding_scheme": SEEDING_SCHEME,
         "fingerprint": spec.data_fingerprint(),
+        # Last: the longest part, one entry per chunk in (variant, chunk) order.
+        CHUNKS: {
+            vid: {str(c): entries[c] for c in sorted(entries)}
+            for vid, entries in sorted((chunks or {}).items()) if entries
+        },
     }
 
 
@@ -96,6 +112,14 @@ def write_manifest(outdir: str | Path, manifest: dict[str, Any]) -> Path:
     path = manifest_path(outdir)
     path.parent.mkdir(parents=True, exist_ok=True)
     temp = path.with_name(f"{path.name}.tmp-{os.getpid()}")
-    temp.write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n", encoding="utf-8")
-    os.replace(temp, path)
+    try:
+        temp.write_text(json.dumps(manifest, indent=2, sort_keys=False) + "\n", encoding="utf-8")
+        os.replace(temp, path)
+    finally:
+        # Left only when writing failed (a full disk, a folder turned read-only) or was interrupted.
+        if temp.exists():
+            try:
+                temp.unlink()
+            except OSError:
+                pass  # the folder refuses changes; the next run removes it (storage.remove_temp_files)
     return path

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -23,7 +23,7 @@ from trustme_analysis.players import TrustMeBot, make_bot
 from trustme_analysis.players.play import play_game
 from trustme_analysis.sweep.seeding import game_generators, game_seeds
 from trustme_analysis.players.lineup import LineUp, Seat
-from trustme_analysis.sweep.spec import Spec
+from trustme_analysis.sweep.spec import Spec, Variant
 
 #: The columns the sweep adds to every record, in this order, before the game's own columns.
 COMMON_COLUMNS = (
@@ -56,27 +56,40 @@ class ChunkTask:
     records: Callable[[pyspiel.Game, pyspiel.State], list[dict[str, Any]]]
 
 
-def chunk_tasks(spec: Spec, records: Callable[..., list[dict[str, Any]]]) -> list[ChunkTask]:
-    """Every chunk of the sweep, variant by variant, in chunk order."""
-    tasks = []
+def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
+               records: Callable[..., list[dict[str, Any]]]) -> ChunkTask:
+    """The task of one chunk of one variant."""
+    games = spec.chunk_games(chunk_index)
+    return ChunkTask(
+        variant_id=variant.id,
+        variant_index=variant.index,
+        chunk_index=chunk_index,
+        first_game=games.start,
+        num_games=len(games),
+        master_seed=spec.seed,
+        game_string=variant.game_string,
+        lineup=variant.lineup,
+        params=dict(variant.params),
+        records=records,
+    )
+
+
+def iter_chunk_tasks(
+    spec: Spec, records: Callable[..., list[dict[str, Any]]], skip: Container[tuple[str, int]] = ()
+) -> Iterator[ChunkTask]:
+    """Every chunk of the sweep not in ``skip`` (variant id, chunk index), variant by variant, in chunk order.
+
+    Made one at a time as the runner asks for them: a sweep of very many chunks never holds them all.
+    """
     for variant in spec.variants:
         for c in range(spec.chunks_per_variant):
-            games = spec.chunk_games(c)
-            tasks.append(
-                ChunkTask(
-                    variant_id=variant.id,
-                    variant_index=variant.index,
-                    chunk_index=c,
-                    first_game=games.start,
-                    num_games=len(games),
-                    master_seed=spec.seed,
-                    game_string=variant.game_string,
-                    lineup=variant.lineup,
-                    params=dict(variant.params),
-                    records=records,
-                )
-            )
-    return tasks
+            if (variant.id, c) not in skip:
+                yield chunk_task(spec, variant, c, records)
+
+
+def chunk_tasks(spec: Spec, records: Callable[..., list[dict[str, Any]]]) -> list[ChunkTask]:
+    """Every chunk of the sweep, variant by variant, in chunk order (as a list; see :func:`iter_chunk_tasks`)."""
+    return list(iter_chunk_tasks(spec, records))
 
 
 @functools.lru_cache(maxsize=64)

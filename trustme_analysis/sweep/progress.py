@@ -36,6 +36,11 @@ class Progress:
         self._tty = bool(getattr(self.stream, "isatty", lambda: False)())
         self._interval = 0.2 if self._tty else 5.0
 
+    @property
+    def tty(self) -> bool:
+        """Whether the line is redrawn in place (the stream is a terminal)."""
+        return self._tty
+
     def line(self) -> str:
         """The current progress text."""
         elapsed = time.perf_counter() - self.start

@@ -7,31 +7,56 @@ so stopping a sweep at any moment leaves only whole chunks, and running it again
 
 from __future__ import annotations
 
+import contextlib
+import itertools
 import json
 import multiprocessing
 import os
+import re
 import signal
+import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from trustme_analysis.sweep import storage
-from trustme_analysis.outdir import REPORT, load_manifest, manifest_path
-from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
-from trustme_analysis.sweep.play import ChunkTask, chunk_tasks, run_chunk
-from trustme_analysis.sweep.policies import PolicyError, resolve_policies
+from trustme_analysis.outdir import (
+    CHUNKS,
+    RECORDS,
+    REPORT,
+    DamagedFileError,
+    chunk_entry,
+    chunk_path,
+    chunk_problem,
+    file_sha256,
+    load_manifest,
+    manifest_path,
+    recorded_chunk,
+)
 from trustme_analysis.registry import game_entry
+from trustme_analysis.sweep import storage
+from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
+from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk
+from trustme_analysis.sweep.policies import PolicyError, resolve_policies
 from trustme_analysis.sweep.progress import Progress
-from trustme_analysis.sweep.seeding import SEEDING_SCHEME
+from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
 from trustme_analysis.sweep.spec import Spec, parse_spec
 
 
 class SweepError(RuntimeError):
-    """The sweep cannot run as asked (output folder holds another sweep, Dask missing, ...)."""
+    """The sweep cannot run as asked: the output folder holds another sweep or cannot be written, a bad ``--dask``
+    address, Dask missing, ... (the command line exits with status 2). Chunks stored before are kept."""
+
+
+class SweepFailed(RuntimeError):
+    """The sweep stopped part-way: a chunk raised an error, or worker processes kept dying (exit status 1). The
+    chunks stored so far are kept; the message says how to go on. The cause, if any, is chained."""
 
 
 class ReportError(RuntimeError):
@@ -50,7 +75,24 @@ class SweepResult:
     report: Path | None
 
 
+class _WorkersLost(Exception):
+    """Worker processes died while playing these chunks (killed, out of memory, a crash in native code)."""
+
+    def __init__(self, tasks: Sequence[ChunkTask], deaths: int):
+        self.tasks = list(tasks)
+        self.deaths = deaths
+        super().__init__(", ".join(f"variant {t.variant_id} chunk {t.chunk_index}" for t in self.tasks[:4])
+                         + (f" and {len(self.tasks) - 4} more" if len(self.tasks) > 4 else ""))
+
+
 # --------------------------------------------------------------------------------------------------------- backends
+
+#: Times a sweep replaces a process pool whose worker died before it gives up (a chunk that kills its worker every
+#: time would otherwise be retried forever).
+MAX_POOL_RESTARTS = 3
+
+#: Seconds to wait for a Dask scheduler to answer.
+DASK_CONNECT_SECONDS = 10
 
 
 def _init_worker(parent_pid: int) -> None:
@@ -70,9 +112,13 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     os._exit(1)
 
 
-def _run_in_process(tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+def _run_in_process(tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
     for task in tasks:
         yield _run_chunk_tagged(task)
+
+
+class ChunkFailed(RuntimeError):
+    """Playing one chunk raised an error (in the game, a bot or the records); the message names the chunk."""
 
 
 def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, bytes]:
@@ -81,29 +127,89 @@ def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, bytes]:
         return task, storage.encode_chunk(run_chunk(task))
     except Exception as exc:
         # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
-        raise RuntimeError(
+        raise ChunkFailed(
             f"variant {task.variant_id} chunk {task.chunk_index} ({task.game_string}, master seed "
             f"{task.master_seed}) failed: {type(exc).__name__}: {exc}"
         ) from exc
 
 
 class _LocalPool:
-    """A pool of ``spawn``ed worker processes (fork is unsafe with OpenSpiel's threads and pandas)."""
+    """A pool of ``spawn``ed worker processes (fork is unsafe with OpenSpiel's threads and pandas).
 
-    def __init__(self, workers: int):
-        self.pool = multiprocessing.get_context("spawn").Pool(
-            workers, initializer=_init_worker, initargs=(os.getpid(),)
+    Tasks are handed out a few at a time (a sweep of many chunks never queues them all). When a worker dies (killed,
+    out of memory) :mod:`concurrent.futures` marks the whole pool broken; the chunks it was playing are lost, so a
+    fresh pool plays them again, up to :data:`MAX_POOL_RESTARTS` times.
+    """
+
+    def __init__(self, workers: int, say: Callable[[str], None]):
+        self.workers = workers
+        self.say = say
+        self.deaths = 0
+        self.executor = self._start()
+
+    def _start(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_init_worker,
+            initargs=(os.getpid(),),
         )
 
-    def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
-        yield from self.pool.imap_unordered(_run_chunk_tagged, tasks, chunksize=1)
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+        source = iter(tasks)
+        retry: deque[ChunkTask] = deque()
+        running: dict[Future, ChunkTask] = {}
+        window = 2 * self.workers
+        while True:
+            while len(running) < window:
+                task = retry.popleft() if retry else next(source, None)
+                if task is None:
+                    break
+                running[self.executor.submit(_run_chunk_tagged, task)] = task
+            if not running:
+                return
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            lost: list[ChunkTask] = []
+            for future in sorted(finished, key=lambda f: _task_key(running[f])):
+                task = running.pop(future)
+                try:
+                    result = future.result()
+                except BrokenProcessPool:
+                    lost.append(task)
+                    continue
+                yield result
+            if lost:
+                # Every chunk still running or queued in a broken pool fails the same way: all are played again.
+                lost += running.values()
+                running.clear()
+                lost.sort(key=_task_key)
+                self.deaths += 1
+                if self.deaths > MAX_POOL_RESTARTS:
+                    raise _WorkersLost(lost, self.deaths)
+                self.say(f"a worker process died (killed, or out of memory): starting new workers to play again the "
+                         f"{len(lost)} chunk(s) the pool had in hand ({_WorkersLost(lost, 0)})")
+                self._terminate()
+                self.executor = self._start()
+                retry.extend(lost)
+
+    def _terminate(self) -> None:
+        # concurrent.futures has no public way to stop running workers before Python 3.14; its process table is the
+        # only handle on them.
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        for proc in processes:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in processes:
+            proc.join(5)
 
     def close(self, interrupted: bool) -> None:
         if interrupted:
-            self.pool.terminate()
+            self._terminate()
         else:
-            self.pool.close()
-        self.pool.join()
+            self.executor.shutdown(wait=True)
+
+
+def _task_key(task: ChunkTask) -> tuple[int, int]:
+    return task.variant_index, task.chunk_index
 
 
 def _require_dask() -> None:
@@ -116,10 +222,87 @@ def _require_dask() -> None:
         ) from None
 
 
+#: A scheduler address: [protocol://]host[:port] (what ``dask.distributed.Client`` accepts, without its exotic forms).
+_DASK_ADDRESS = re.compile(
+    r"^(?:(?P<scheme>tcp|tls|ws|wss|ucx|inproc)://)?(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9_.-]+)(?::(?P<port>\d{1,5}))?/?$"
+)
+
+
+def check_dask(target: Any, probe: bool = False) -> None:
+    """Refuse a ``--dask`` value that cannot work, before anything is written: Dask missing, or not an address; with
+    ``probe``, also an address where nothing listens (a quick TCP connection, no Dask handshake).
+
+    Raises:
+        SweepError: one line naming the value and what is allowed.
+    """
+    if target is None:
+        return
+    _require_dask()
+    from dask.distributed import Client
+
+    if isinstance(target, Client) or target == "local":
+        return
+    match = _DASK_ADDRESS.match(str(target)) if isinstance(target, str) else None
+    port = int(match["port"]) if match and match["port"] else 8786
+    if match is None or not 0 < port < 65536:
+        raise SweepError(
+            f"--dask: {target!r} is not a Dask scheduler address; allowed: 'local' (a new cluster on this machine) or "
+            "an address such as tcp://host:8786"
+        )
+    if probe:
+        _probe_scheduler(str(target))
+
+
+def _probe_scheduler(address: str) -> None:
+    """Fail at once, with the reason, when nothing listens at a TCP scheduler address (instead of a long wait)."""
+    match = _DASK_ADDRESS.match(address)
+    if match is None or (match["scheme"] or "tcp") != "tcp":
+        return  # other protocols: the client's own (bounded) wait decides
+    host, port = match["host"].strip("[]"), int(match["port"] or 8786)
+    try:
+        socket.create_connection((host, port), timeout=DASK_CONNECT_SECONDS).close()
+    except socket.gaierror:
+        raise SweepError(f"--dask: cannot reach the Dask scheduler at {address!r}: unknown host {host!r}") from None
+    except TimeoutError:
+        raise SweepError(f"--dask: no Dask scheduler answered at {address!r} within {DASK_CONNECT_SECONDS} s; "
+                         "check the address, or start one there with: dask scheduler") from None
+    except OSError as exc:
+        raise SweepError(f"--dask: cannot reach the Dask scheduler at {address!r}: {exc.strerror or exc}; start "
+                         "one there with: dask scheduler (or check the address)") from None
+
+
+def _connect(client_class: Any, address: str) -> Any:
+    """A Client of the scheduler at ``address``, or a one-line :class:`SweepError` within about
+    :data:`DASK_CONNECT_SECONDS`: the client's own timeout does not cover a peer that accepts the connection and then
+    says nothing, so the wait runs in a thread that is given up on."""
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = client_class(address, timeout=f"{DASK_CONNECT_SECONDS}s")
+        except BaseException as exc:  # handed to the waiting thread
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=connect, name="dask-connect", daemon=True)
+    thread.start()
+    thread.join(DASK_CONNECT_SECONDS + 2)
+    if thread.is_alive():
+        raise SweepError(f"--dask: nothing answered as a Dask scheduler at {address!r} within {DASK_CONNECT_SECONDS} "
+                         "s (the address accepts connections but says nothing); check the address")
+    exc = outcome.get("error")
+    if isinstance(exc, (OSError, TimeoutError)):
+        raise SweepError(f"--dask: cannot connect to the Dask scheduler at {address!r} within {DASK_CONNECT_SECONDS} "
+                         f"s: {_first_line(exc)}")
+    if exc is not None:  # something listens there, but it does not speak Dask's protocol
+        raise SweepError(f"--dask: what answers at {address!r} is not a Dask scheduler ({type(exc).__name__}: "
+                         f"{_first_line(exc)}); check the address")
+    return outcome["client"]
+
+
 class _DaskBackend:
     """Chunks as Dask futures on a cluster given by address, ``"local"`` (a new LocalCluster) or a Client."""
 
-    def __init__(self, target: Any, workers: int):
+    def __init__(self, target: Any, workers: int, say: Callable[[str], None]):
         _require_dask()
         from dask.distributed import Client, LocalCluster
 
@@ -129,19 +312,22 @@ class _DaskBackend:
         elif target == "local":
             import logging
 
-            cluster = LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.ERROR,
-                dashboard_address=None,  # no port to collide with; the progress line is on stderr
-            )
+            # The cluster's processes inherit an ignored SIGINT, so Ctrl-C stops the sweep through this process alone
+            # (which cancels their work) instead of every worker printing its own traceback.
+            with _sigint_ignored():
+                cluster = LocalCluster(
+                    n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.ERROR,
+                    dashboard_address=None,  # no port to collide with; the progress line is on stderr
+                )
             self.client = Client(cluster)
             self._owned = [self.client, cluster]
         else:
-            try:
-                self.client = Client(str(target), timeout="30s")
-            except OSError as exc:
-                raise SweepError(f"cannot reach the Dask scheduler at {target!r}: {exc}") from None
+            address = str(target)
+            _probe_scheduler(address)
+            say(f"connecting to the Dask scheduler at {address} (waiting up to {DASK_CONNECT_SECONDS} s)")
+            self.client = _connect(Client, address)
             self._owned = [self.client]
-        self.futures: list[Any] = []
+        self.futures: dict[Any, ChunkTask] = {}
 
     def worker_count(self) -> int:
         """Worker threads of the cluster (what plays chunks at the same time)."""
@@ -150,18 +336,57 @@ class _DaskBackend:
         except Exception:  # informational only; an old or unusual scheduler may not say
             return 0
 
-    def results(self, tasks: Sequence[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
-        from dask.distributed import as_completed
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+        from dask.distributed import KilledWorker, as_completed
 
-        self.futures = self.client.map(_run_chunk_tagged, list(tasks), pure=False)
-        for future in as_completed(self.futures):
-            yield future.result()
+        source = iter(tasks)
+        pending = as_completed()
+
+        def submit(count: int) -> None:
+            for task in itertools.islice(source, count):
+                future = self.client.submit(_run_chunk_tagged, task, pure=False)
+                self.futures[future] = task
+                pending.add(future)
+
+        # A few chunks per worker thread are queued at a time, so the scheduler never holds a huge sweep's tasks.
+        submit(max(4, 2 * self.worker_count()))
+        for future in pending:
+            task = self.futures.pop(future)
+            try:
+                result = future.result()
+            except KilledWorker:
+                raise _WorkersLost([task, *self.futures.values()], MAX_POOL_RESTARTS + 1) from None
+            yield result
+            submit(1)
 
     def close(self, interrupted: bool) -> None:
         if interrupted and self.futures:
-            self.client.cancel(self.futures)
+            try:
+                self.client.cancel(list(self.futures))
+            except Exception:  # the cluster is going away anyway; stopping must not fail on it
+                pass
         for thing in self._owned:
-            thing.close()
+            try:
+                thing.close()
+            except Exception:
+                pass
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
 
 
 # ------------------------------------------------------------------------------------------------------------ sweep
@@ -179,19 +404,59 @@ def _stop_on_sigterm() -> Any:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
-def _check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
-    """The stored manifest if ``outdir`` holds this spec's sweep; an error if it holds another one."""
+def resolve_outdir(spec: Spec, out: str | Path | None) -> Path:
+    """The output folder: ``out`` if given, else the spec's; an empty ``out`` is refused (it would be the current
+    folder)."""
+    if out is not None and not str(out).strip():
+        raise SweepError("--out: must be a folder path, got an empty string")
+    return Path(out if out is not None else spec.out)
+
+
+def check_outdir_writable(outdir: Path) -> None:
+    """Refuse an output folder that cannot be created or written, before anything is written.
+
+    Raises:
+        SweepError: ``outdir`` is a file, lies under a file, or its folder (or the nearest existing parent) is not
+            writable.
+    """
     if outdir.exists() and not outdir.is_dir():
         raise SweepError(f"output folder {str(outdir)!r} exists and is not a folder")
+    existing = outdir
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing != outdir and not existing.is_dir():
+        raise SweepError(f"output folder {str(outdir)!r} cannot be created: {str(existing)!r} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        what = "is not writable" if existing == outdir else f"cannot be created: {str(existing)!r} is not writable"
+        raise SweepError(f"output folder {str(outdir)!r} {what} (read-only or permission denied); choose another "
+                         "--out or change its permissions")
+    if outdir.is_dir():
+        records = outdir / RECORDS
+        for folder in [records, *(records.iterdir() if records.is_dir() else ())]:
+            if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+                raise SweepError(f"output folder {str(outdir)!r} is not writable: {str(folder)!r} is read-only "
+                                 "(permission denied); choose another --out or change its permissions")
+
+
+def check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
+    """The stored manifest if ``outdir`` holds this spec's sweep, ``None`` if it holds none; reads only.
+
+    Raises:
+        SweepError: ``outdir`` cannot be written, holds another spec's sweep, or its manifest is damaged.
+    """
+    check_outdir_writable(outdir)
     if not manifest_path(outdir).is_file():
         # The manifest is written before the first chunk, so chunks without one were not made by a sweep run.
         if storage.stray_chunks(outdir, []):
             raise SweepError(f"{outdir} holds record chunks but no manifest; choose another --out or empty it")
         return None
-    stored = load_manifest(outdir)
+    try:
+        stored = load_manifest(outdir)
+    except DamagedFileError as exc:
+        raise SweepError(str(exc)) from None
     current = json.loads(json.dumps(spec.data_fingerprint()))
     if stored.get("fingerprint") != current or stored.get("seeding_scheme") != SEEDING_SCHEME:
-        old = stored.get("fingerprint") or {}
+        old = stored.get("fingerprint") if isinstance(stored.get("fingerprint"), dict) else {}
         differing = sorted(k for k in set(old) | set(current) if old.get(k) != current.get(k)) or ["seeding"]
         raise SweepError(
             f"{outdir} holds a sweep made from a different spec (differs in: {', '.join(differing)}); "
@@ -203,6 +468,47 @@ def _check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
 def _spec_dict(spec: Spec, outdir: Path) -> dict[str, Any]:
     # As the manifest stores it (see build_manifest).
     return {**spec.as_dict(), "out": str(outdir)}
+
+
+def _sound_chunks(
+    spec: Spec, outdir: Path, stored: dict[str, Any] | None
+) -> tuple[dict[str, dict[int, dict[str, Any]]], list[str]]:
+    """The stored chunks that can be kept, with their manifest entries, and a line for each one that cannot.
+
+    A chunk the manifest has a checksum for must match it; a chunk it has none for (its run was killed before
+    recording it, or the sweep predates checksums) must hold this variant's and chunk's games and seeds, and its
+    checksum is recorded now. Any other chunk file is played again.
+    """
+    present = storage.stored_chunk_indices(outdir, [v.id for v in spec.variants])
+    entries: dict[str, dict[int, dict[str, Any]]] = {v.id: {} for v in spec.variants}
+    bad: list[str] = []
+    for variant in spec.variants:
+        for c in sorted(present[variant.id]):
+            if c >= spec.chunks_per_variant:
+                continue
+            path = chunk_path(outdir, variant.id, c)
+            recorded = recorded_chunk(stored, variant.id, c) if stored else None
+            games = spec.chunk_games(c)
+            if recorded is not None:
+                problem = chunk_problem(outdir, stored or {}, variant.id, c)
+                if problem is None and recorded.get("games") != len(games):
+                    problem = f"records {recorded.get('games')} games, not {len(games)}"
+            else:
+                seeds = game_seeds(spec.seed, variant.index, c, len(games))
+                problem = storage.unrecorded_chunk_problem(path, variant.id, c, games, seeds)
+            if problem is not None:
+                bad.append(f"{path} {problem}")
+                continue
+            if recorded is not None:
+                entries[variant.id][c] = {"sha256": recorded["sha256"], "games": len(games)}
+            else:
+                entries[variant.id][c] = {"sha256": file_sha256(path), "games": len(games)}
+    return entries, bad
+
+
+def _stored_text(done: int, total: int, outdir: Path, first: str = "") -> str:
+    return (f"{done} of {total} chunks are stored in {outdir}; {first}run the same command again to play only the "
+            "missing ones")
 
 
 def run_sweep(
@@ -228,18 +534,19 @@ def run_sweep(
         stream: where progress and messages go (stderr by default).
 
     Raises:
-        SweepError: the output folder holds another spec's sweep, or the Dask backend is unavailable.
+        SweepError: nothing can run as asked (another spec's sweep in the folder, a folder that cannot be written, a
+            bad Dask address, ...), or the folder stopped taking files part-way (the chunks stored are kept).
+        SweepFailed: a chunk failed, or worker processes kept dying; the chunks stored so far are kept.
         KeyboardInterrupt: after stopping the workers and recording the stored chunks (run again to resume).
     """
     stream = stream if stream is not None else sys.stderr
-    outdir = Path(out if out is not None else spec.out)
+    outdir = resolve_outdir(spec, out)
     workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
+    check_dask(dask)  # before anything is written
     # Policy seats: the fingerprints of the policies stored now are part of the data fingerprint (sweep/policies.py).
     spec = resolve_policies(spec, outdir, require=False)
-    stored = _check_outdir(spec, outdir)
+    stored = check_outdir(spec, outdir)
     records = game_entry(spec.game).part("records")
-    if dask is not None:
-        _require_dask()  # before anything is written
 
     def say(text: str) -> None:
         if not quiet:
@@ -249,7 +556,11 @@ def run_sweep(
         # Policy bots of the line-ups play the solutions of the spec's [[solve]] sections: solve (or reuse) first.
         from trustme_analysis.solve.run import ensure_solved
 
-        solved_now = any(not r["reused"] for r in ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream))
+        try:
+            solved = ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream)
+        except ValueError as exc:  # a section that cannot be solved (a tree too large, ...): one line, as for solve
+            raise SweepError(str(exc)) from None
+        solved_now = any(not r["reused"] for r in solved)
     else:
         solved_now = False
     if spec.policies:
@@ -258,21 +569,31 @@ def run_sweep(
         except PolicyError as exc:
             raise SweepError(str(exc)) from None
         if stored is not None:
-            _check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
-    tasks = chunk_tasks(spec, records)
-    done = storage.finished_chunks(outdir, [(t.variant_id, t.chunk_index) for t in tasks])
-    todo = [t for t in tasks if (t.variant_id, t.chunk_index) not in done]
-    games_done = sum(t.num_games for t in tasks if (t.variant_id, t.chunk_index) in done)
+            check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
+    entries, bad = _sound_chunks(spec, outdir, stored)
+    for line in bad:
+        say(f"{line}: playing it again")
+    done = {(vid, c) for vid, chunks in entries.items() for c in chunks}
+    total = spec.chunks_per_variant * len(spec.variants)
+    todo_count = total - len(done)
+    games_done = sum(len(spec.chunk_games(c)) for _, c in done)
+    recorded_changed = stored is not None and (stored.get(CHUNKS) or {}) != {
+        vid: {str(c): e for c, e in sorted(chunks.items())} for vid, chunks in entries.items() if chunks
+    }
 
     previous = (stored or {}).get("timing") or {}
     # Same games, different presentation (title, question, baseline): keep the chunks, rewrite manifest and report.
     retitled = stored is not None and stored.get("spec") != json.loads(json.dumps(_spec_dict(spec, outdir)))
     if dask is not None:
         backend_name = "dask"
-    elif workers > 1 and len(todo) > 1:
+    elif workers > 1 and todo_count > 1:
         backend_name = "local"
     else:
         backend_name = "in-process"
+    cores = os.cpu_count() or 1
+    if todo_count > 1 and workers > cores and (dask is None or dask == "local"):
+        say(f"warning: --workers {workers} is more than the {cores} core(s) of this machine: the extra workers only "
+            f"share the cores, so the sweep runs slower and needs more memory (--workers {cores} is faster)")
     timing = {
         "started": previous.get("started") or now_iso(),
         "finished": previous.get("finished"),
@@ -285,23 +606,31 @@ def run_sweep(
     }
 
     # Connect to a Dask cluster before writing anything, so an unreachable scheduler leaves no trace.
-    dask_backend = _DaskBackend(dask, workers) if dask is not None and todo else None
+    dask_backend = _DaskBackend(dask, workers, say) if dask is not None and todo_count else None
+
+    def save_manifest(complete: bool) -> None:
+        write_manifest(outdir, build_manifest(spec, outdir, timing, complete=complete, chunks=entries))
 
     chunks_run = games_played = 0
     started = time.perf_counter()
-    if todo or stored is None or not stored.get("complete"):
-        outdir.mkdir(parents=True, exist_ok=True)
-        removed = storage.remove_temp_files(outdir)
+    if todo_count or stored is None or not stored.get("complete"):
+        try:
+            outdir.mkdir(parents=True, exist_ok=True)
+            removed = storage.remove_temp_files(outdir)
+            save_manifest(complete=False)
+        except OSError as exc:
+            if dask_backend is not None:
+                dask_backend.close(interrupted=True)
+            raise SweepError(f"cannot write to the output folder {str(outdir)!r}: {exc.strerror or exc}") from None
         if removed:
-            say(f"removed {removed} half-written chunk file(s) left by an interrupted run")
-        write_manifest(outdir, build_manifest(spec, outdir, timing, complete=False))
-    if done and todo:
-        say(f"resuming: {len(done)} of {len(tasks)} chunks already stored in {outdir}")
+            say(f"removed {removed} half-written file(s) left by an interrupted run")
+    if done and todo_count:
+        say(f"resuming: {len(done)} of {total} chunks already stored in {outdir}")
 
-    if todo:
+    if todo_count:
         say(
             f"sweep {spec.title!r}: {len(spec.variants)} variant(s) x {spec.games} games = {spec.total_games} games "
-            f"in {len(tasks)} chunks -> {outdir}"
+            f"in {total} chunks -> {outdir}"
         )
         progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)
         runner: Any
@@ -309,59 +638,101 @@ def run_sweep(
             runner = dask_backend
             timing["workers"] = runner.worker_count()
         elif backend_name == "local":
-            runner = _LocalPool(min(workers, len(todo)))
+            runner = _LocalPool(min(workers, todo_count), say)
         else:
             runner = None
+        todo = iter_chunk_tasks(spec, records, skip=done)
         interrupted = False
+        failure: BaseException | None = None
+        raise_as: Exception | None = None
+        manifest_saved_at = time.monotonic()
+        manifest_cost = 0.0
         restore_sigterm = _stop_on_sigterm()
         try:
             results = runner.results(todo) if runner is not None else _run_in_process(todo)
             for task, data in results:
-                storage.write_chunk(outdir, task.variant_id, task.chunk_index, data)
+                try:
+                    storage.write_chunk(outdir, task.variant_id, task.chunk_index, data)
+                except OSError as exc:
+                    raise _OutputFailed(chunk_path(outdir, task.variant_id, task.chunk_index), exc) from None
+                entries[task.variant_id][task.chunk_index] = chunk_entry(data, task.num_games)
                 chunks_run += 1
                 games_played += task.num_games
                 progress.update(task.num_games)
-        except BaseException:
+                # The manifest carries the chunks' checksums: rewrite it now and then (not after every chunk: it
+                # grows with the sweep), so a killed run leaves few chunks whose checksum must be recomputed.
+                if time.monotonic() - manifest_saved_at > max(10.0, 20 * manifest_cost):
+                    tick = time.monotonic()
+                    try:
+                        save_manifest(complete=False)
+                    except OSError as exc:
+                        raise _OutputFailed(manifest_path(outdir), exc) from None
+                    manifest_saved_at = time.monotonic()
+                    manifest_cost = manifest_saved_at - tick
+        except BaseException as exc:
             interrupted = True
-            raise
+            failure = exc
+            raise_as = _stop_reason(exc, len(done) + chunks_run, total, outdir)
         finally:
             restore_sigterm()
             if runner is not None:
-                runner.close(interrupted)
+                try:
+                    runner.close(interrupted)
+                except Exception:
+                    if not interrupted:
+                        raise
+                    # Stopping already: a backend that fails to close must not hide why the sweep stopped.
             elapsed = time.perf_counter() - started
             timing["seconds"] = round(timing["seconds"] + elapsed, 3)
             timing["games"] += games_played
             timing["games_per_second"] = round(timing["games"] / timing["seconds"], 2) if timing["seconds"] else None
             timing["finished"] = now_iso()
             timing["runs"] += 1
-            complete = not interrupted and chunks_run == len(todo)
-            write_manifest(outdir, build_manifest(spec, outdir, timing, complete=complete))
+            complete = not interrupted and len(done) + chunks_run == total
+            try:
+                save_manifest(complete=complete)
+            except OSError:
+                # The folder stopped taking files (full, read-only): the chunks are whole and the next run checks
+                # the ones the manifest lacks, so nothing is lost.
+                pass
             if interrupted:
-                if progress.enabled:
+                if progress.enabled and progress.tty:
                     stream.write("\n")
-                say(
-                    f"stopped: {len(done) + chunks_run} of {len(tasks)} chunks are stored in {outdir}; "
-                    "run the same command again to play only the missing ones"
-                )
+                if isinstance(failure, KeyboardInterrupt):
+                    say(f"stopped: {_stored_text(len(done) + chunks_run, total, outdir)}")
             else:
                 progress.close()
-    elif stored is not None and stored.get("complete") and not retitled:
-        say(f"nothing to do: all {len(tasks)} chunks are already stored in {outdir}")
+        if failure is not None:
+            if raise_as is None:
+                raise failure
+            # A chunk's error keeps its cause (the worker's traceback, for the log); the others say all there is.
+            raise raise_as from (failure if isinstance(failure, ChunkFailed) else None)
+    elif stored is not None and stored.get("complete") and not retitled and not recorded_changed:
+        say(f"nothing to do: all {total} chunks are already stored in {outdir}")
     else:
-        # All chunks are stored; only the manifest is new (e.g. a new title, question or baseline for the same games).
+        # All chunks are stored; only the manifest is new (a new title, question or baseline for the same games, or
+        # the checksums of chunks an older run or a killed one did not record).
         timing["backend"] = previous.get("backend", timing["backend"])
         timing["workers"] = previous.get("workers", timing["workers"])
-        write_manifest(outdir, build_manifest(spec, outdir, timing, complete=True))
+        try:
+            save_manifest(complete=True)
+        except OSError as exc:
+            raise SweepError(f"cannot write {manifest_path(outdir)}: {exc.strerror or exc}") from None
         if retitled:
-            say(f"all {len(tasks)} chunks are already stored in {outdir}; the manifest now has the spec's new title, "
-                "question or baseline")
+            now = "has the spec's new title, question or baseline"
+        elif recorded_changed:
+            now = "records their checksums"
+        else:
+            now = "marks the sweep complete"
+        say(f"all {total} chunks are already stored in {outdir}; the manifest now {now}")
 
     checked_now = run_checks(spec, outdir, workers=workers, dask=dask, quiet=quiet, stream=stream)
 
     report_path: Path | None = None
     if report:
         existing = outdir / REPORT
-        if (not todo and not retitled and not solved_now and not checked_now and existing.is_file()
+        if (not todo_count and not retitled and not solved_now and not recorded_changed and not checked_now
+                and existing.is_file()
                 and stored is not None and stored.get("complete")):
             say(f"report already built: {existing}")
             report_path = existing
@@ -372,19 +743,39 @@ def run_sweep(
                 report_path = Path(build_report(outdir))
             except Exception as exc:
                 raise ReportError(
-                    f"building the report failed ({type(exc).__name__}: {exc}); the records are stored in {outdir}; "
-                    f"rebuild the report alone with: python -m trustme_analysis.report {outdir}"
+                    f"building the report failed ({type(exc).__name__}: {_first_line(exc)}); the records are stored "
+                    f"in {outdir}; rebuild the report alone with: python -m trustme_analysis.report {outdir}"
                 ) from exc
             say(f"report: {report_path}")
     return SweepResult(
         outdir=outdir,
-        chunks_total=len(tasks),
+        chunks_total=total,
         chunks_run=chunks_run,
         games_played=games_played,
         seconds=time.perf_counter() - started,
         report=report_path,
     )
 
+
+class _OutputFailed(Exception):
+    """Writing a file of the output folder failed part-way (full disk, a folder turned read-only)."""
+
+    def __init__(self, path: Path, error: OSError):
+        self.path = path
+        self.error = error
+        super().__init__(f"cannot write {path}: {error.strerror or error}")
+
+
+def _stop_reason(exc: BaseException, stored: int, total: int, outdir: Path) -> Exception | None:
+    """The one-line error a sweep stopped by ``exc`` ends with (``None``: re-raise ``exc`` itself)."""
+    if isinstance(exc, _OutputFailed):
+        return SweepError(f"{exc}; {_stored_text(stored, total, outdir, 'free space (or make the folder writable), then ')}")
+    if isinstance(exc, _WorkersLost):
+        return SweepFailed(f"worker processes died {exc.deaths} times (killed, or out of memory), the last time "
+                           f"with these chunks in hand: {exc}; {_stored_text(stored, total, outdir)}")
+    if isinstance(exc, ChunkFailed):
+        return SweepFailed(f"{exc}; {_stored_text(stored, total, outdir, 'fix the cause (this chunk fails again until then), ')}")
+    return None
 
 
 def run_checks(spec: Spec, outdir: Path, *, workers: int | None, dask: Any, quiet: bool, stream: TextIO) -> bool:

@@ -20,7 +20,16 @@ import pyspiel
 
 from trustme_analysis.engine.params import LIST_SEPARATOR, ParameterError, format_int_list
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
-from trustme_analysis.specfile import SpecError, at_least, check_keys, did_you_mean, optional, require, type_ok
+from trustme_analysis.specfile import (
+    SpecError,
+    at_least,
+    check_keys,
+    did_you_mean,
+    optional,
+    read_spec_file,
+    require,
+    type_ok,
+)
 
 #: Every key a spec may have at its top level.
 TOP_LEVEL_KEYS = (
@@ -45,6 +54,10 @@ DEFAULT_SPEC_NAME = "default"
 DEFAULT_GAMES = 200
 DEFAULT_CHUNK_SIZE = 50
 DEFAULT_SEED = 0
+#: Most games in one chunk: a worker builds a chunk's records in memory (pinocchio: ~17 KB a game).
+MAX_CHUNK_SIZE = 100_000
+#: Most chunks in one sweep: each is one file and one entry of the manifest (which is rewritten as chunks finish).
+MAX_CHUNKS = 200_000
 
 
 @dataclass(frozen=True)
@@ -157,17 +170,9 @@ def default_spec_text() -> str:
 def load_spec(path: str | Path | None = None) -> Spec:
     """Read and validate a spec file; ``None`` gives the embedded default spec."""
     if path is None:
-        text, name, where = default_spec_text(), DEFAULT_SPEC_NAME, None
-    else:
-        p = Path(path)
-        if not p.is_file():
-            raise SpecError("", f"spec file {str(p)!r} does not exist")
-        text, name, where = p.read_text(encoding="utf-8"), p.stem, str(p)
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError("", f"{where or 'default spec'} is not valid TOML: {exc}") from None
-    return parse_spec(data, name=name, path=where)
+        return parse_spec(tomllib.loads(default_spec_text()), name=DEFAULT_SPEC_NAME, path=None)
+    p = Path(path)
+    return parse_spec(read_spec_file(p), name=p.stem, path=str(p))
 
 
 def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = None) -> Spec:
@@ -196,6 +201,10 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     at_least("seed", seed, 0)
     chunk_size = optional(data, "chunk_size", int, DEFAULT_CHUNK_SIZE)
     at_least("chunk_size", chunk_size, 1)
+    if chunk_size > MAX_CHUNK_SIZE:
+        # A worker holds a whole chunk's records in memory before handing them over.
+        raise SpecError("chunk_size", f"must be at most {MAX_CHUNK_SIZE:,} games (a worker holds a chunk's records in "
+                        f"memory), got {chunk_size:,}")
     out = optional(data, "out", str, str(Path("reports") / "out" / name))
     if not out.strip():
         raise SpecError("out", "must be a folder path, got an empty string")
@@ -203,6 +212,7 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     params = _parse_params(optional(data, "params", dict, {}), spec_params, game)
     grid = _parse_grid(data.get("grid"), spec_params, game, params)
     lineups = parse_lineups(data.get("lineups"))
+    _check_size(games, chunk_size, grid, lineups)
     variants = _expand(game, params, grid, lineups)
     baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants, spec_params)
     solves: tuple[Any, ...] = ()
@@ -240,6 +250,24 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         trust=trust,
         skill=skill,
     )
+
+
+def _check_size(games: int, chunk_size: int, grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, Any]) -> None:
+    """Refuse a sweep too big to hold its chunk list: every chunk is one file and one manifest entry."""
+    variants = len(lineups)
+    for values in grid.values():
+        variants *= len(values)
+    per_variant = -(-games // chunk_size)
+    chunks = per_variant * variants
+    if chunks > MAX_CHUNKS:
+        fewest = -(-games * variants // MAX_CHUNKS)
+        hint = (f"raise chunk_size to at least {fewest:,}" if fewest <= MAX_CHUNK_SIZE
+                else f"lower games to at most {MAX_CHUNKS * chunk_size // variants:,} per variant (at most "
+                f"{MAX_CHUNKS * MAX_CHUNK_SIZE // variants:,} with chunk_size = {MAX_CHUNK_SIZE:,})")
+        raise SpecError(
+            "games", f"{games:,} games x {variants} variant(s) in chunks of {chunk_size:,} make {chunks:,} chunks; "
+            f"a sweep may have at most {MAX_CHUNKS:,} (one file and one manifest entry each): {hint}"
+        )
 
 
 # -------------------------------------------------------------------------------------------------- rule parameters

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from trustme_analysis.outdir import RECORDS, chunk_path
+from trustme_analysis.outdir import MANIFEST, RECORDS, chunk_identity_problem, chunk_path
 
 #: Marker in the names of chunk files being written (``chunk-00003.parquet.tmp-<pid>``).
 TEMP_MARKER = ".tmp-"
@@ -44,17 +44,52 @@ def write_chunk(outdir: str | Path, variant_id: str, chunk_index: int, data: pd.
     return final
 
 
-def finished_chunks(outdir: str | Path, chunks: Iterable[tuple[str, int]]) -> set[tuple[str, int]]:
-    """Those of ``chunks`` (variant id, chunk index) whose file is already stored in ``outdir``."""
-    return {(v, c) for v, c in chunks if chunk_path(outdir, v, c).is_file()}
+def stored_chunk_indices(outdir: str | Path, variant_ids: Iterable[str]) -> dict[str, set[int]]:
+    """The chunk indices whose file is stored in ``outdir``, per variant (a directory listing per variant: the cost
+    follows the stored files, not the size of the sweep)."""
+    found: dict[str, set[int]] = {}
+    for vid in variant_ids:
+        folder = Path(outdir) / RECORDS / vid
+        indices: set[int] = set()
+        if folder.is_dir():
+            for entry in os.scandir(folder):
+                name = entry.name
+                if name.startswith("chunk-") and name.endswith(".parquet") and entry.is_file():
+                    try:
+                        indices.add(int(name[len("chunk-"):-len(".parquet")]))
+                    except ValueError:
+                        continue
+        found[vid] = indices
+    return found
+
+
+def unrecorded_chunk_problem(
+    path: str | Path, variant_id: str, chunk_index: int, game_indices: range, game_seeds: list[int]
+) -> str | None:
+    """Why a chunk file the manifest has no checksum for (its run was killed before recording it) is not the chunk
+    it is named after: its records must be readable and name this variant, this chunk, these games and their seeds."""
+    problem = chunk_identity_problem(path, variant_id, chunk_index)
+    if problem is not None:
+        return problem
+    try:
+        ids = pd.read_parquet(path, columns=["game_index", "game_seed"]).drop_duplicates("game_index")
+    except (OSError, ValueError, KeyError) as exc:
+        return f"cannot be read as a chunk of records ({exc})"
+    if ids["game_index"].tolist() != list(game_indices):
+        return f"holds games {ids['game_index'].min()}..{ids['game_index'].max()}, not {game_indices.start}.." \
+               f"{game_indices.stop - 1}"
+    if ids["game_seed"].tolist() != list(game_seeds):
+        return "holds games of other seeds (another spec or seed)"
+    return None
 
 
 def remove_temp_files(outdir: str | Path) -> int:
-    """Delete half-written chunk files left by an interrupted run; returns how many there were."""
+    """Delete half-written chunk and manifest files left by an interrupted or killed run; returns how many."""
+    stale: list[Path] = []
     records = Path(outdir) / RECORDS
-    if not records.is_dir():
-        return 0
-    stale = [p for p in records.glob(f"*/*{TEMP_MARKER}*") if p.is_file()]
+    if records.is_dir():
+        stale += [p for p in records.glob(f"*/*{TEMP_MARKER}*") if p.is_file()]
+    stale += [p for p in Path(outdir).glob(f"{MANIFEST}{TEMP_MARKER}*") if p.is_file()]
     for p in stale:
         p.unlink()
     return len(stale)

@@ -16,7 +16,8 @@ Importing this package registers both. The pieces, in the rulebook's words:
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
 :mod:`.bots` (the heuristics), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the games'
-statistics), :mod:`.pages` (their report pages) and :mod:`.strategy` (statistics of a solved investing round).
+statistics), :mod:`.pages` (their report pages), :mod:`.strategy` (statistics of a solved investing round) and :mod:`.describe`
+(a solved round's decisions in the rulebook's words).
 """
 
 from trustme_analysis.games.board1981 import investment
@@ -60,6 +61,7 @@ register_game(
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
         narrate="narrate:narrate",
+        describe="describe",
     )
 )
 

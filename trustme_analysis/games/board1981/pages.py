@@ -12,8 +12,10 @@ import numpy as np
 import pandas as pd
 
 from trustme_analysis.report.context import Report
-from trustme_analysis.report.layout import BOTTOM, LEFT, interval_plot, new_page
+from trustme_analysis.report.findings import extremes, value_of
+from trustme_analysis.report.layout import LEFT, foot_note, interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, grouped_intervals, page_table, pct
+from trustme_analysis.report.words import count, number
 from trustme_analysis.games.board1981.stats import ROLES
 from trustme_analysis.games.board1981.records import ROW_LABELS
 
@@ -48,16 +50,23 @@ def _wealth_page(ctx: Report) -> None:
     ax2.set_ylim(-0.02, 1.02)
     table = pd.DataFrame({
         "variant": variants,
-        "games": s["games"].to_numpy(),
-        "wealth per seat [95%]": cells(s, "wealth"),
-        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
-                               s[["wealth_q10", "wealth_median", "wealth_q90"]].to_numpy(dtype=float)],
-        "mean money / shares": [f"{a:.0f} / {b:.0f}" for a, b in s[["mean_money", "mean_shares"]].to_numpy(float)],
-        "richest [95%]": cells(s, "winner_wealth"),
-        "margin [95%]": cells(s, "margin"),
-        "money share [95%]": cells(s, "money_share", pct),
+        "games": [count(g) for g in s["games"]],
+        "wealth per seat, dollars [95%]": cells(s, "wealth"),
+        "10% / median / 90% of seats, dollars": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                                                 s[["wealth_q10", "wealth_median", "wealth_q90"]].to_numpy(float)],
+        "mean money / shares per seat": [f"${a:.0f} / {b:.0f} shares" for a, b in
+                                         s[["mean_money", "mean_shares"]].to_numpy(float)],
+        "richest seat, dollars [95%]": cells(s, "winner_wealth"),
+        "winner's margin, dollars [95%]": cells(s, "margin"),
+        "wealth held as money [95%]": cells(s, "money_share", pct),
     })
-    page_table(ctx, fig, table, title, [0.6, 0.5, 1.5, 1.3, 1.1, 1.5, 1.4, 1.3])
+    findings = [
+        extremes(ctx, summary, "wealth", "the mean final wealth per seat", "dollars"),
+        extremes(ctx, summary, "margin", "the winner's margin over the next richest seat", "dollars"),
+        extremes(ctx, summary, "money_share", "the share of final wealth held as money (not shares)", "share"),
+    ]
+    page_table(ctx, fig, table, title, [0.6, 0.5, 1.5, 1.4, 1.3, 1.5, 1.4, 1.3], findings=findings,
+               source="wealth_summary")
 
 
 def _trace_page(ctx: Report) -> None:
@@ -84,9 +93,21 @@ def _trace_page(ctx: Report) -> None:
         ax.set_ylabel("wealth (dollars)")
         ax.legend(loc="upper left", fontsize=7)
     if len(variants) > len(shown):
-        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; "
-                 "all are in stats/wealth_trace.csv.", fontsize=8)
-    ctx.add(fig, title, "game")
+        foot_note(fig, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; all are in "
+                  "stats/wealth_trace.csv.")
+    findings = []
+    for v in shown[:2]:
+        band = bands[bands["variant"] == v] if len(bands) else bands
+        if band.empty:
+            continue
+        last = int(band["turn"].max())
+        rich = band[(band["group"] == "richest") & (band["turn"] == last)]
+        rest = band[(band["group"] == "other seats") & (band["turn"] == last)]
+        if len(rich) and len(rest):
+            findings.append(f"In {ctx.variant_name(v)}, after turn {last} the seat that ends richest has "
+                            f"{value_of(rich.iloc[0], 'mean', 'dollars', 'low', 'high')} and the others "
+                            f"{value_of(rest.iloc[0], 'mean', 'dollars', 'low', 'high')} on average.")
+    ctx.add(fig, title, "game", findings=findings)
 
 
 def _length_page(ctx: Report) -> None:
@@ -110,14 +131,18 @@ def _length_page(ctx: Report) -> None:
     ax2.set_ylim(-0.02, 1.02)
     table = pd.DataFrame({
         "variant": variants,
-        "games": s["games"].to_numpy(),
-        "turns [95%]": cells(s, "turns"),
-        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
-                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
-        "two briefcases left [95%]": cells(s, "end_cases", pct),
-        "turn cap [95%]": cells(s, "end_cap", pct),
+        "games": [count(g) for g in s["games"]],
+        "turns per game [95%]": cells(s, "turns"),
+        "10% / median / 90% of games, turns": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
+        "ended with two briefcases left [95%]": cells(s, "end_cases", pct),
+        "ended by the turn cap [95%]": cells(s, "end_cap", pct),
     })
-    page_table(ctx, fig, table, title, [0.6, 0.5, 1.4, 1.2, 1.5, 1.5])
+    findings = [
+        extremes(ctx, length, "turns", "the length of a game", "turns"),
+        extremes(ctx, length, "end_cap", "the share of games stopped by the turn cap instead of the rules", "share"),
+    ]
+    page_table(ctx, fig, table, title, [0.6, 0.5, 1.4, 1.3, 1.5, 1.5], findings=findings, source="game_length")
 
 
 def _claims_page(ctx: Report) -> None:
@@ -139,14 +164,18 @@ def _claims_page(ctx: Report) -> None:
     ax2.set_ylim(-0.02, 1.02)
     table = pd.DataFrame({
         "variant": variants,
-        "claimed unseen [95%]": cells(s, "unseen"),
-        "claimed after looking [95%]": cells(s, "looked"),
-        "taken [95%]": cells(s, "taken"),
-        "lost [95%]": cells(s, "lost"),
-        "share unseen [95%]": cells(s, "unseen_share", pct),
-        "share of a looked-at case [95%]": cells(s, "known_share", pct),
+        "claimed unseen, per game [95%]": cells(s, "unseen"),
+        "claimed after looking, per game [95%]": cells(s, "looked"),
+        "taken from a player, per game [95%]": cells(s, "taken"),
+        "lost, per game [95%]": cells(s, "lost"),
+        "claims made unseen [95%]": cells(s, "unseen_share", pct),
+        "claims on a briefcase the claimer had looked under [95%]": cells(s, "known_share", pct),
     })
-    page_table(ctx, fig, table, title, [0.6, 1.3, 1.3, 1.3, 1.3, 1.3, 1.4])
+    findings = [
+        extremes(ctx, table_c, "unseen_share", "the share of claims made without looking", "share"),
+        extremes(ctx, table_c, "taken", "the number of claims taken from another player per game", "claims"),
+    ]
+    page_table(ctx, fig, table, title, [0.6, 1.3, 1.3, 1.3, 1.3, 1.3, 1.6], findings=findings, source="claims")
 
 
 KNOWLEDGE = ("looked", "not looked", "own claim")
@@ -170,13 +199,26 @@ def _investing_page(ctx: Report) -> None:
     table = pd.DataFrame({
         "variant": inv["variant"],
         "investor": inv["knowledge"],
-        "decisions": inv["decisions"],
+        "decisions": [count(x) for x in inv["decisions"]],
         "decisions per game [95%]": cells(inv, "decisions_per_game"),
-        "bought per decision [95%]": cells(inv, "bought"),
-        "divested per decision [95%]": cells(inv, "divested"),
-        "shares bought / divested": [f"{a} / {b}" for a, b in zip(inv["shares_bought"], inv["shares_divested"])],
+        "shares bought per decision [95%]": cells(inv, "bought"),
+        "shares divested per decision [95%]": cells(inv, "divested"),
+        "shares bought / divested in all": [f"{count(a)} / {count(b)}" for a, b in
+                                            zip(inv["shares_bought"], inv["shares_divested"])],
     })
-    page_table(ctx, fig, table, title, [0.6, 0.8, 0.7, 1.4, 1.4, 1.4, 1.2])
+    findings = []
+    base = inv[inv["variant"] == ctx.baseline].set_index("knowledge")
+    if {"looked", "not looked"} <= set(base.index):
+        a, b = base.loc["looked"], base.loc["not looked"]
+        findings.append(f"In {ctx.variant_name(ctx.baseline)}, an investor who had looked under the briefcase buys "
+                        f"{value_of(a, 'bought', 'shares')} per decision, one who had not "
+                        f"{value_of(b, 'bought', 'shares')}.")
+        findings.append(f"They divest {value_of(a, 'divested', 'shares')} and {value_of(b, 'divested', 'shares')} "
+                        "per decision.")
+    if "own claim" in base.index:
+        c = base.loc["own claim"]
+        findings.append(f"In its own round the claimant buys {value_of(c, 'bought', 'shares')} per decision.")
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.7, 1.4, 1.4, 1.4, 1.2], findings=findings, source="investing")
 
 
 def _payoff_page(ctx: Report) -> None:
@@ -205,14 +247,25 @@ def _payoff_page(ctx: Report) -> None:
                  "the table.", fontsize=7.5)
     table = pd.DataFrame({
         "variant": pay["variant"],
-        "row": pay["label"],
-        "reveals": pay["reveals"],
+        "payoff row": pay["label"],
+        "reveals": [count(x) for x in pay["reveals"]],
         "share of reveals [95%]": cells(pay, "share", pct),
-        "gain, looked [95%]": cells(pay, "gain_known"),
-        "gain, not looked [95%]": cells(pay, "gain_unknown"),
-        "reserve per round [95%]": cells(pay, "reserve"),
+        "gain of a seat that had looked, dollars [95%]": cells(pay, "gain_known"),
+        "gain of a seat that had not, dollars [95%]": cells(pay, "gain_unknown"),
+        "claimant's reserve per round, dollars [95%]": cells(pay, "reserve"),
     })
-    page_table(ctx, fig, table, title, [0.6, 0.8, 0.6, 1.3, 1.5, 1.5, 1.5], height=0.36)
+    findings = []
+    base = pay[pay["variant"] == ctx.baseline]
+    for label in ("Been Had", "Two Stacks"):
+        row = base[base["label"] == label]
+        if len(row):
+            r = row.iloc[0]
+            findings.append(f"When {label} is revealed ({value_of(r, 'share', 'share')} of reveals in "
+                            f"{ctx.variant_name(ctx.baseline)}), a seat that had looked gains "
+                            f"{value_of(r, 'gain_known', 'dollars')}, one that had not "
+                            f"{value_of(r, 'gain_unknown', 'dollars')}.")
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.6, 1.3, 1.5, 1.5, 1.5], height=0.36, findings=findings,
+               source="payoff_rows")
 
 
 def _events_page(ctx: Report) -> None:
@@ -234,16 +287,29 @@ def _events_page(ctx: Report) -> None:
     ax2.set_ylim(-0.02, 1.02)
     table = pd.DataFrame({
         "variant": variants,
-        "WGC sends [95%]": cells(s, "wgc_sent"),
-        "move cards [95%]": cells(s, "cards_move"),
-        "Bamboozled [95%]": cells(s, "cards_bamboozled"),
-        "Challenge cards [95%]": cells(s, "cards_challenge"),
-        "challenges [95%]": cells(s, "challenges", digits=2),
-        "challenger won [95%]": cells(s, "challenger_wins", pct),
-        "escaped [95%]": cells(s, "escaped", pct),
+        "Wild Goose Chase sends per game [95%]": cells(s, "wgc_sent"),
+        "move cards per game [95%]": cells(s, "cards_move"),
+        "Bamboozled cards per game [95%]": cells(s, "cards_bamboozled"),
+        "Challenge cards per game [95%]": cells(s, "cards_challenge"),
+        "challenges per game [95%]": cells(s, "challenges"),
+        "challenges won by the challenger [95%]": cells(s, "challenger_wins", pct),
+        "Bamboozled escaped [95%]": cells(s, "escaped", pct),
     })
-    page_table(ctx, fig, table, title, [0.6, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2])
+    findings = [
+        extremes(ctx, ev, "wgc_sent", "the number of opponents sent to a Wild Goose Chase per game", "sends"),
+        extremes(ctx, ev, "challenger_wins", "the share of challenges the challenger wins", "share"),
+    ]
+    page_table(ctx, fig, table, title, [0.6, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2], findings=findings,
+               source="table_events")
 
+
+#: The roles of the investing-round tables, as a sentence names them.
+ROLE_WORDS = {
+    "claimant, looked": "a claimant who had looked",
+    "claimant, not looked": "a claimant who had not looked",
+    "investor, looked": "an investor who had looked",
+    "investor, not looked": "an investor who had not looked",
+}
 
 # --- trustme_1981_investment ---------------------------------------------------------------------------------------
 
@@ -272,16 +338,34 @@ def draw_investment(ctx: Report) -> None:
         ax.set_xlabel("payoff row revealed")
         ax.set_title(v + (" (baseline)" if v == ctx.baseline else ""))
         ax.legend(loc="best", fontsize=6.5)
+    # The baseline's rows on the page (one per payoff row and role); every variant's are in the CSV.
+    rows = by_row[by_row["variant"] == ctx.baseline]
     table = pd.DataFrame({
-        "variant": by_row["variant"],
-        "row": by_row["label"],
-        "role": by_row["role"],
-        "seats": by_row["seats"],
-        "wealth change [95%]": cells(by_row, "change"),
-        "payoff gain [95%]": cells(by_row, "payoff"),
-        "reserve (mean)": [f"{x:.1f}" for x in by_row["reserve_mean"]],
+        "variant": rows["variant"],
+        "payoff row": rows["label"],
+        "role": rows["role"],
+        "seats": [count(x) for x in rows["seats"]],
+        "wealth change, dollars [95%]": cells(rows, "change"),
+        "payoff gain, dollars [95%]": cells(rows, "payoff"),
+        "reserve, dollars (mean)": [number(x) for x in rows["reserve_mean"]],
     })
-    page_table(ctx, fig, table, title, [0.6, 0.8, 1.2, 0.5, 1.5, 1.5, 0.9], height=0.36)
+    findings = []
+    claimant = rows[rows["role"].str.startswith("claimant") & rows["change"].notna()]
+    if len(claimant):
+        best = claimant.loc[claimant["change"].idxmax()]
+        worst = claimant.loc[claimant["change"].idxmin()]
+        findings.append(f"In {ctx.variant_name(ctx.baseline)} {ROLE_WORDS.get(best['role'], best['role'])} gains "
+                        f"most when {best['label']} is revealed: {value_of(best, 'change', 'dollars')}; the least is "
+                        f"{ROLE_WORDS.get(worst['role'], worst['role'])} at {worst['label']}: "
+                        f"{value_of(worst, 'change', 'dollars')}.")
+    investors = rows[rows["role"].str.startswith("investor") & (rows["label"] == "Been Had")]
+    for _, r in investors.iterrows():
+        findings.append(f"{ROLE_WORDS.get(r['role'], r['role']).capitalize()} changes wealth by "
+                        f"{value_of(r, 'change', 'dollars', signed=True)} when You've Been Had is revealed.")
+    page_table(ctx, fig, table, title, [0.6, 0.8, 1.2, 0.5, 1.5, 1.5, 0.9], height=0.36, findings=findings[:3],
+               source="investment_by_row",
+               note="The table shows the baseline's rows; every variant's are in stats/investment_by_row.csv."
+               if len(variants) > 1 else "")
 
     title = "Investing round: shares bought and divested by what the seat had seen"
     fig = new_page(title, "Per seat and role: shares bought and divested (95% t), share of seats that bought or "
@@ -295,11 +379,22 @@ def draw_investment(ctx: Report) -> None:
     table = pd.DataFrame({
         "variant": by_knowledge["variant"],
         "role": by_knowledge["role"],
-        "seats": by_knowledge["seats"],
-        "bought [95%]": cells(by_knowledge, "bought"),
-        "divested [95%]": cells(by_knowledge, "divested"),
-        "bought any [95%]": cells(by_knowledge, "buy_rate", pct),
-        "divested any [95%]": cells(by_knowledge, "divest_rate", pct),
-        "wealth change [95%]": cells(by_knowledge, "change"),
+        "seats": [count(x) for x in by_knowledge["seats"]],
+        "shares bought per seat [95%]": cells(by_knowledge, "bought"),
+        "shares divested per seat [95%]": cells(by_knowledge, "divested"),
+        "seats that bought [95%]": cells(by_knowledge, "buy_rate", pct),
+        "seats that divested [95%]": cells(by_knowledge, "divest_rate", pct),
+        "wealth change, dollars [95%]": cells(by_knowledge, "change"),
     })
-    page_table(ctx, fig, table, title, [0.6, 1.2, 0.5, 1.3, 1.3, 1.3, 1.3, 1.4])
+    findings = []
+    base = by_knowledge[by_knowledge["variant"] == ctx.baseline].set_index("role")
+    if {"investor, looked", "investor, not looked"} <= set(base.index):
+        a, b = base.loc["investor, looked"], base.loc["investor, not looked"]
+        findings.append(f"In {ctx.variant_name(ctx.baseline)}, {value_of(a, 'buy_rate', 'share')} of investors who "
+                        f"had looked buy shares, and {value_of(b, 'buy_rate', 'share')} of those who had not.")
+    if {"claimant, looked", "claimant, not looked"} <= set(base.index):
+        a, b = base.loc["claimant, looked"], base.loc["claimant, not looked"]
+        findings.append(f"A claimant who had looked ends {value_of(a, 'change', 'dollars', signed=True)} richer, "
+                        f"one who had not {value_of(b, 'change', 'dollars', signed=True)}.")
+    page_table(ctx, fig, table, title, [0.6, 1.2, 0.5, 1.3, 1.3, 1.3, 1.3, 1.4], findings=findings,
+               source="investment_by_knowledge")

@@ -379,6 +379,24 @@ def investment_by_knowledge(records: pd.DataFrame, confidence: float = CONFIDENC
     return pd.DataFrame(rows)
 
 
+#: The record columns each table of :func:`compute` and :func:`compute_investment` reads (one variant at a time).
+GAMES_COLUMNS = (*GAME_KEY, "seat", "players", "turns", "end_trigger", "top_shared", "margin", "winner", "wealth",
+                 "money", "claims_unseen", "claims_looked", "claims_taken", "claimant_rounds", "reserve_received",
+                 "wgc_sent", "wgc_received", "cards_move", "cards_bamboozled", "cards_challenge", "challenges_made",
+                 "challenges_won")
+WEALTH_COLUMNS = (*GAME_KEY, "win", "money", "wealth", "shares")
+CLAIM_COLUMNS = (*GAME_KEY, "claims_unseen", "claims_looked", "claims_known", "claims_taken", "claims_lost")
+INVESTING_COLUMNS = (*GAME_KEY, "bought_known", "bought_unknown", "divested_known", "divested_unknown",
+                     "decisions_known", "decisions_unknown", "bought_own", "divested_own", "claimant_rounds")
+PAYOFF_COLUMNS = (*GAME_KEY, "seat", "players", "gain_known_per_row", "gain_unknown_per_row", "reveals_known_per_row",
+                  "reserve_per_row", "reveals_per_row")
+EVENT_COLUMNS = (*GAME_KEY, "wgc_sent", "wgc_received", "cards_move", "cards_bamboozled", "cards_challenge",
+                 "challenges_made", "challenges_won", "bamboozled_escaped")
+ROUND_COLUMNS = (*GAME_KEY, "claimant", "row", "wealth_change", "reserve_received", "win", "bought")
+ROUND_ROW_COLUMNS = ("variant", "row", "claimant", "seen", "wealth_change", "payoff_gain", "reserve_received")
+ROUND_ROLE_COLUMNS = ("variant", "claimant", "seen", "bought", "divested", "wealth_change")
+
+
 def compute(b: Builder) -> None:
     """Add the ``trustme_1981`` tables to a results set being computed (the board game's ``statistics`` part).
 
@@ -386,34 +404,38 @@ def compute(b: Builder) -> None:
     ``wealth_summary``, ``wealth_trace``, ``game_length``, ``claims``, ``investing``, ``payoff_rows`` and
     ``table_events``.
     """
-    records = b.records
+    # Each table reads one variant's columns at a time (Builder.per_variant), never every record at once.
     order = [b.baseline] + [v for v in b.variant_ids if v != b.baseline]
-    game_rows = b.add("board1981_games", games(records, b.games), "One row per Trust Me (1981) game",
+    game_rows = b.add("board1981_games", b.per_variant(lambda r: games(r, b.games), GAMES_COLUMNS),
+                      "One row per Trust Me (1981) game",
                       "The per-game measures the variants are compared on (seat advantage, wealth, margin, turns, the "
                       "turn cap, claims, investing, lead changes).")
     b.set_comparisons(game_rows, COMPARISON_METRICS)
-    b.add("wealth_summary", wealth_summary(records, game_rows, b.rng), "Final wealth: money and shares",
+    b.add("wealth_summary", b.per_variant(lambda r: wealth_summary(r, game_rows, b.rng), WEALTH_COLUMNS),
+          "Final wealth: money and shares",
           "Wealth = money + shares ($1 a share). Per variant: mean final wealth per seat, its spread, the richest "
           "seat's wealth, the winner's margin, and the share of wealth held as money.",
           "t 95% over games for means, bootstrap 95% over games for shares", {"wealth": "dollars"})
-    b.add("wealth_trace", trace_bands(records, order, ("richest", "other seats"), horizon_from_winners=False,
-                                      with_counts=False), "Wealth over the game",
+    b.add("wealth_trace", b.per_variant(lambda r: trace_bands(r, order, ("richest", "other seats"),
+                                                              horizon_from_winners=False, with_counts=False),
+                                        ("variant", "win", "score_trace"), order), "Wealth over the game",
           "Mean wealth (money + shares) after each turn of the richest seat(s) at the end and of the others, up to "
           "the turn half of the games reached.", "t 95% over seats", {"mean": "dollars", "turn": "turn"})
     b.add("game_length", game_length(game_rows), "Game length and how games end",
           "Turns per game with quantiles; share of games ended by the rules (two briefcases left) or by the turn cap.",
           "t 95% for means, Wilson 95% for shares of games", {"turns": "turns"})
-    b.add("claims", claims(records, b.rng), "Claims",
+    b.add("claims", b.per_variant(lambda r: claims(r, b.rng), CLAIM_COLUMNS), "Claims",
           "Per variant: claims made per game, how many were on briefcases the claimant had looked under, and how "
           "many were won or lost.", "t 95% for per-game means, bootstrap 95% over games for shares")
-    b.add("investing", investing(records, b.rng), "Investing in other players' claims",
+    b.add("investing", b.per_variant(lambda r: investing(r, b.rng), INVESTING_COLUMNS),
+          "Investing in other players' claims",
           "Per variant: shares bought and divested in other players' investing rounds, split by whether the seat had "
           "looked under the briefcase.", "t 95% for per-game means, bootstrap 95% over games for shares")
-    b.add("payoff_rows", payoff_rows(records, b.rng), "Payoff rows",
+    b.add("payoff_rows", b.per_variant(lambda r: payoff_rows(r, b.rng), PAYOFF_COLUMNS), "Payoff rows",
           "Per variant and payoff row: reveals per game and the wealth change it brought, by whether the seat had "
           "looked under the briefcase; the claimant's reserve.",
           "t 95% for per-game means, bootstrap 95% over games for shares")
-    b.add("table_events", table_events(records, b.rng), "Table events",
+    b.add("table_events", b.per_variant(lambda r: table_events(r, b.rng), EVENT_COLUMNS), "Table events",
           "Per variant: looks, Hot Tips, Wild Goose Chases, Trust Me cards by kind, Bamboozled escapes and challenges "
           "per game.", "t 95% for per-game means, bootstrap 95% over games for shares")
 
@@ -421,14 +443,15 @@ def compute(b: Builder) -> None:
 def compute_investment(b: Builder) -> None:
     """Add the ``trustme_1981_investment`` tables (the investing round's ``statistics`` part): ``investment_rounds``
     (per round; what the variants are compared on), ``investment_by_row`` and ``investment_by_knowledge``."""
-    records = b.records
-    rounds = b.add("investment_rounds", investment_games(records), "One row per investing round",
+    rounds = b.add("investment_rounds", b.per_variant(investment_games, ROUND_COLUMNS), "One row per investing round",
                    "The per-round measures the variants are compared on (buying, divesting, the claimant's gain).")
     b.set_comparisons(rounds, INVESTMENT_METRICS)
-    b.add("investment_by_row", investment_by_row(records), "Wealth change by payoff row and role",
+    b.add("investment_by_row", b.per_variant(investment_by_row, ROUND_ROW_COLUMNS),
+          "Wealth change by payoff row and role",
           "Mean wealth change of a seat over the round (payoffs and, for the claimant, the reserve), by the payoff "
           "row revealed and the seat's role (claimant or investor, looked or not).", "t 95% over seats",
           {"change": "dollars", "payoff": "dollars"})
-    b.add("investment_by_knowledge", investment_by_knowledge(records), "Shares bought and divested by role",
+    b.add("investment_by_knowledge", b.per_variant(investment_by_knowledge, ROUND_ROLE_COLUMNS),
+          "Shares bought and divested by role",
           "Per seat and role: shares bought and divested, the share of seats that bought or divested, and the wealth "
           "change.", "t 95% over seats for means, Wilson 95% for shares of seats", {"bought": "shares per seat"})

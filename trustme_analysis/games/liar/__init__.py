@@ -37,6 +37,7 @@ register_game(
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
         kernel="kernel",
+        describe="describe",
     )
 )
 

@@ -11,9 +11,14 @@ import numpy as np
 import pandas as pd
 
 from trustme_analysis.report.context import Report
+from trustme_analysis.report.findings import extremes, value_of
 from trustme_analysis.report.layout import interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
+from trustme_analysis.report.words import DASH, count, percent
 from trustme_analysis.games.liar.records import SOURCES
+
+#: The scoring modes in the rule text's words.
+MODE_WORDS = {"classique": "Classique", "trustme": "Trust Me"}
 
 SOURCE_LABELS = {
     "going_out": "going out (+10)",
@@ -56,44 +61,58 @@ def _ranks_page(ctx: Report) -> None:
         ax2.set_title("Trust Me points per seat")
     table = pd.DataFrame({
         "variant": rp["variant"],
-        "mode": rp["mode"],
+        "scoring": [MODE_WORDS.get(m, m) for m in rp["mode"]],
         "seat": rp["seat"],
-        "rank [95%]": cells(rp, "rank", digits=2),
-        "went out [95%]": cells(rp, "went_out", pct),
-        "points [95%]": [c if m == "trustme" else "-" for c, m in zip(cells(rp, "points"), rp["mode"])],
-        "most points [95%]": [c if m == "trustme" else "-" for c, m in zip(cells(rp, "points_win", pct),
-                                                                           rp["mode"])],
+        "mean rank (1 = first out) [95%]": cells(rp, "rank"),
+        "went out first [95%]": cells(rp, "went_out", pct),
+        "Trust Me points per game [95%]": [c if m == "trustme" else DASH for c, m in
+                                           zip(cells(rp, "points"), rp["mode"])],
+        "most points [95%]": [c if m == "trustme" else DASH for c, m in zip(cells(rp, "points_win", pct),
+                                                                             rp["mode"])],
     })
-    page_table(ctx, fig, table, title, [0.6, 0.8, 0.4, 1.3, 1.3, 1.4, 1.3])
+    findings = []
+    first = rp[rp["seat"] == 0]
+    findings.append(extremes(ctx, first, "went_out", "the share of games the first seat goes out first", "share"))
+    findings.append(extremes(ctx, first, "rank", "the first seat's mean rank (1 = best)", "rank"))
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.4, 1.3, 1.3, 1.4, 1.3], findings=findings, front=1,
+               source="ranks_points")
 
 
 def _sources_page(ctx: Report) -> None:
     src = ctx["points_by_source"]
+    if not len(src):
+        # No variant scores Trust Me points (Classique only): there is nothing to draw.
+        return
     title = "Trust Me points by source"
     fig = new_page(title, "Mean points per seat from each source of the Trust Me chart, all seats and the seats with "
                    "the most points (t 95% over seats); Trust Me variants only.")
     ax = fig.add_axes((0.07, 0.50, 0.40, 0.36))
     ax2 = fig.add_axes((0.56, 0.50, 0.40, 0.36))
-    if len(src):
-        trust = sorted(src["variant"].unique())
-        labels = [SOURCE_LABELS[s] for s in SOURCES]
-        by_category(ax, trust, src, "source", SOURCES, labels, "all", "points per seat", "All seats")
-        by_category(ax2, trust, src, "source", SOURCES, labels, "top", "points per seat", "Seats with the most points")
-        for a in (ax, ax2):
-            a.axhline(0, color="0.5", linewidth=0.8)
-        table = pd.DataFrame({
-            "variant": src["variant"],
-            "source": [SOURCE_LABELS[s] for s in src["source"]],
-            "all seats [95%]": cells(src, "all"),
-            "most points [95%]": cells(src, "top"),
-            "share of all points": [f"{100 * x:.0f}%" if not np.isnan(x) else "-" for x in src["share_of_points"]],
-        })
-    else:
-        for a in (ax, ax2):
-            a.text(0.5, 0.5, "no Trust Me variant in this sweep", transform=a.transAxes, ha="center", va="center",
-                   color="0.4")
-        table = pd.DataFrame({"variant": ["-"], "source": ["no Trust Me variant in this sweep"]})
-    page_table(ctx, fig, table, title, [0.6, 2.0, 1.4, 1.4, 1.0])
+    trust = sorted(src["variant"].unique())
+    labels = [SOURCE_LABELS[s] for s in SOURCES]
+    by_category(ax, trust, src, "source", SOURCES, labels, "all", "points per seat", "All seats")
+    by_category(ax2, trust, src, "source", SOURCES, labels, "top", "points per seat", "Seats with the most points")
+    for a in (ax, ax2):
+        a.axhline(0, color="0.5", linewidth=0.8)
+    table = pd.DataFrame({
+        "variant": src["variant"],
+        "source": [SOURCE_LABELS[s] for s in src["source"]],
+        "points per seat, all seats [95%]": cells(src, "all"),
+        "points per seat, seats with the most points [95%]": cells(src, "top"),
+        "share of all points": [percent(x) for x in src["share_of_points"]],
+    })
+    base = src[src["variant"] == trust[0]]
+    findings = []
+    if base["share_of_points"].notna().any():
+        r = base.loc[base["share_of_points"].abs().idxmax()]
+        findings.append(f"In {ctx.variant_name(trust[0])} most points come from {SOURCE_LABELS[r['source']]}: "
+                        f"{percent(r['share_of_points'])} of all points, {value_of(r, 'all', 'points')} per seat.")
+    if base["top"].notna().any():
+        r = base.loc[base["top"].idxmax()]
+        findings.append(f"The seats with the most points get most from {SOURCE_LABELS[r['source']]}: "
+                        f"{value_of(r, 'top', 'points')} per seat, against {value_of(r, 'all', 'points')} for all "
+                        "seats.")
+    page_table(ctx, fig, table, title, [0.6, 2.0, 1.4, 1.4, 1.0], findings=findings, source="points_by_source")
 
 
 def _length_page(ctx: Report) -> None:
@@ -118,16 +137,21 @@ def _length_page(ctx: Report) -> None:
     ax2.set_ylim(-0.02, 1.02)
     table = pd.DataFrame({
         "variant": variants,
-        "mode": s["mode"],
-        "games": s["games"],
-        "turns [95%]": cells(s, "turns"),
-        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
-                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
-        "went out [95%]": cells(s, "end_out", pct),
-        "set-up [95%]": cells(s, "end_setup", pct),
-        "turn cap [95%]": cells(s, "end_turn_cap", pct),
+        "scoring": [MODE_WORDS.get(m, m) for m in s["mode"]],
+        "games": [count(g) for g in s["games"]],
+        "turns per game [95%]": cells(s, "turns"),
+        "10% / median / 90% of games, turns": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
+        "ended by a player going out [95%]": cells(s, "end_out", pct),
+        "ended at the set-up [95%]": cells(s, "end_setup", pct),
+        "ended by the turn cap [95%]": cells(s, "end_turn_cap", pct),
     })
-    page_table(ctx, fig, table, title, [0.6, 0.8, 0.5, 1.3, 1.1, 1.2, 1.2, 1.2])
+    findings = [
+        extremes(ctx, length, "turns", "the length of a game", "turns"),
+        extremes(ctx, length, "end_turn_cap", "the share of games stopped by the turn cap", "share"),
+    ]
+    page_table(ctx, fig, table, title, [0.6, 0.8, 0.5, 1.3, 1.3, 1.2, 1.2, 1.2], findings=findings,
+               source="game_length")
 
 
 def _claims_page(ctx: Report) -> None:
@@ -153,14 +177,26 @@ def _claims_page(ctx: Report) -> None:
         ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7, title="variant", title_fontsize=7)
     table = pd.DataFrame({
         "variant": sizes["variant"],
-        "size": sizes["size"],
-        "plays": sizes["plays"],
-        "per game [95%]": cells(sizes, "per_game", digits=2),
+        "cards played": sizes["size"],
+        "plays": [count(x) for x in sizes["plays"]],
+        "plays per game [95%]": cells(sizes, "per_game"),
         "share of plays [95%]": cells(sizes, "share", pct),
-        "bluff rate (false cards) [95%]": cells(sizes, "bluff_rate", pct),
+        "bluff rate (false cards among cards played) [95%]": cells(sizes, "bluff_rate", pct),
         "plays with a false card [95%]": cells(sizes, "bluff_plays", pct),
     })
-    page_table(ctx, fig, table, title, [0.6, 0.4, 0.5, 1.3, 1.3, 1.5, 1.5])
+    findings = []
+    base = sizes[(sizes["variant"] == ctx.baseline) & sizes["bluff_rate"].notna()]
+    if len(base):
+        hi = base.loc[base["bluff_rate"].idxmax()]
+        lo = base.loc[base["bluff_rate"].idxmin()]
+        findings.append(f"In {ctx.variant_name(ctx.baseline)}, plays of {int(hi['size'])} card(s) hold the most false "
+                        f"cards: {value_of(hi, 'bluff_rate', 'share')}; plays of {int(lo['size'])} the fewest: "
+                        f"{value_of(lo, 'bluff_rate', 'share')}.")
+        top = base.loc[base["share"].idxmax()]
+        findings.append(f"The most common play is {int(top['size'])} card(s): {value_of(top, 'share', 'share')} "
+                        "of plays.")
+    page_table(ctx, fig, table, title, [0.6, 0.5, 0.5, 1.3, 1.3, 1.6, 1.5], findings=findings, front=1,
+               source="claim_sizes")
 
 
 def _challenges_page(ctx: Report) -> None:
@@ -182,14 +218,21 @@ def _challenges_page(ctx: Report) -> None:
     ax2.set_ylim(-0.02, 1.02)
     table = pd.DataFrame({
         "variant": variants,
-        "plays / passes per game": [f"{a:.1f} / {b:.1f}" for a, b in s[["plays", "passes"]].to_numpy(dtype=float)],
+        "plays / passes per game": [f"{ci(a, np.nan, np.nan)} / {ci(b, np.nan, np.nan)}" for a, b in
+                                    s[["plays", "passes"]].to_numpy(dtype=float)],
         "challenges per game [95%]": cells(s, "calls"),
-        "success [95%]": cells(s, "success", pct),
-        "burns per game": cells(s, "burns", digits=2),
+        "challenges that caught a liar [95%]": cells(s, "success", pct),
+        "burns per game [95%]": cells(s, "burns"),
         "cards per burn": [ci(a, np.nan, np.nan) for a in s["cards_per_burn"]],
-        "pickups per game": cells(s, "pickups"),
+        "pickups per game [95%]": cells(s, "pickups"),
         "cards per pickup": [ci(a, np.nan, np.nan) for a in s["cards_per_pickup"]],
-        "last cards caught [95%]": cells(s, "last_caught", pct),
-        "turn cap [95%]": cells(s, "cap_end", pct),
+        "plays of last cards caught [95%]": cells(s, "last_caught", pct),
+        "ended by the turn cap [95%]": cells(s, "cap_end", pct),
     })
-    page_table(ctx, fig, table, title, [0.5, 1.0, 1.2, 1.0, 1.1, 0.7, 1.1, 0.7, 1.6, 1.0])
+    findings = [
+        extremes(ctx, ch, "success", "the share of challenges that catch a liar", "share"),
+        extremes(ctx, ch, "bluffs_challenged", "the share of bluffing plays that are challenged", "share"),
+        extremes(ctx, ch, "last_caught", "the share of plays of a player's last cards that are caught", "share"),
+    ]
+    page_table(ctx, fig, table, title, [0.5, 1.0, 1.2, 1.1, 1.1, 0.7, 1.1, 0.7, 1.4, 1.0], findings=findings,
+               source="challenges")

@@ -234,33 +234,46 @@ def challenges(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
     return pd.DataFrame(rows)
 
 
+#: The record columns each table of :func:`compute` reads (one variant at a time).
+GAMES_COLUMNS = (*GAME_KEY, "seat", "players", "mode", "turns", "end_trigger", "top_shared", "winner", "plays",
+                 "cards_played", "false_cards_played", "calls", "calls_won", "burns", "pickups", "last_cards_plays",
+                 "last_cards_caught")
+RANK_COLUMNS = ("variant", "seat", "mode", "rank", "went_out", "points", "points_win")
+SOURCE_COLUMNS = ("variant", "mode", "points_win", "points", *(f"points_{source}" for source in SOURCES))
+CLAIM_COLUMNS = (*GAME_KEY, "max_play", "plays_by_size", "bluffs_by_size", "false_cards_by_size")
+CHALLENGE_COLUMNS = (*GAME_KEY, "mode", "end_trigger", "bluffs_by_size", "plays", "calls", "calls_won", "challenged",
+                     "challenged_bluffs", "burns", "burned_cards", "pickups", "picked_up_cards", "last_cards_plays",
+                     "last_cards_caught", "last_cards_held", "passes")
+
+
 def compute(b: Builder) -> None:
     """Add the Liar tables to a results set being computed (the game's registry ``statistics`` part).
 
     Tables, in the order of the report's pages: ``liar_games`` (per game; what the variants are compared on),
     ``ranks_points``, ``points_by_source``, ``game_length``, ``claim_sizes`` and ``challenges``.
     """
-    records = b.records
-    game_rows = b.add("liar_games", games(records, b.games), "One row per Liar game",
+    # Each table reads one variant's columns at a time (Builder.per_variant), never every record at once.
+    game_rows = b.add("liar_games", b.per_variant(lambda r: games(r, b.games), GAMES_COLUMNS), "One row per Liar game",
                       "The per-game measures the variants are compared on (first-seat advantage, shared first place, "
                       "turns, the turn cap, false cards, challenges, pickups, burns, lead changes).")
     b.set_comparisons(game_rows, COMPARISON_METRICS)
-    b.add("ranks_points", ranks_points(records), "Ranks and points per seat",
+    b.add("ranks_points", b.per_variant(ranks_points, RANK_COLUMNS), "Ranks and points per seat",
           "Per variant and seat: the mode, the mean Classique rank, the share of games the seat went out, the mean "
           "Trust Me points and the share of games with the most points (ties counted).",
           "t 95% over games for means, Wilson 95% for shares of games", {"rank": "rank", "points": "points"})
-    b.add("points_by_source", points_by_source(records), "Trust Me points by source",
+    b.add("points_by_source", b.per_variant(points_by_source, SOURCE_COLUMNS), "Trust Me points by source",
           "Per Trust Me variant and point source: mean points per seat from that source (all seats and the seats "
           "with the most points) and the source's share of all points; Classique variants are left out.",
           "t 95% over seats", {"points": "points per seat"})
     b.add("game_length", game_length(game_rows), "Game length and how games end",
           "Turns per game with quantiles; share of games ended by a player going out, at the set-up, and by the turn "
           "cap.", "t 95% for means, Wilson 95% for shares of games", {"turns": "turns"})
-    b.add("claim_sizes", claim_sizes(records, b.rng), "Plays by claim size",
+    b.add("claim_sizes", b.per_variant(lambda r: claim_sizes(r, b.rng), CLAIM_COLUMNS), "Plays by claim size",
           "Per variant and claim size (cards in one play): plays per game, the size's share of all plays, the bluff "
           "rate (false cards among the cards played at that size) and the share of plays holding a false card.",
           "t 95% for per-game means, bootstrap 95% over games for shares")
-    b.add("challenges", challenges(records, b.rng), "Challenges, burns, pickups and going out",
+    b.add("challenges", b.per_variant(lambda r: challenges(r, b.rng), CHALLENGE_COLUMNS),
+          "Challenges, burns, pickups and going out",
           "Per variant: plays, challenges, burns and pickups per game; challenge rate and success; the share of "
           "bluffing and honest plays challenged; cards per burn and pickup; plays of a seat's last cards caught or "
           "held; games stopped by the turn cap.",

@@ -35,6 +35,8 @@ register_game(
         simple_strategies="strategy:simple_strategies",
         belief="bots:belief",
         narrate="narrate:narrate",
+        kernel="kernel",
+        describe="describe",
     )
 )
 

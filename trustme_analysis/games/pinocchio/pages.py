@@ -13,17 +13,23 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from trustme_analysis.report.context import Report
+from trustme_analysis.report.findings import capital, extremes, value_of
 from trustme_analysis.report.layout import (
     BOTTOM,
     LEFT,
     RIGHT,
     draw_table,
+    foot_note,
     format_frame,
     interval_plot,
     new_page,
-    table_pages,
+    percent_axis,
 )
 from trustme_analysis.report.panels import ci, pct
+from trustme_analysis.report.words import DASH, count, estimate, number, percent
+
+#: Rows of a page's table; a longer table is cut there (the results set's CSV holds it all).
+TABLE_ROWS = 12
 
 #: At most this many variants share one line plot; more go to further panels/pages.
 LINES_PER_PANEL = 8
@@ -97,26 +103,44 @@ def _scores_page(ctx: Report) -> None:
     table = pd.DataFrame(
         {
             "variant": variants,
-            "games": s["games"].to_numpy(),
-            "mean score [95%]": [ci(*r, digits=2) for r in s[["score_mean", "score_low", "score_high"]].to_numpy()],
-            "sd": [f"{x:.1f}" for x in s["score_sd"].to_numpy(dtype=float)],
-            "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
-                                   s[["score_q10", "score_median", "score_q90"]].to_numpy()],
-            "winner's score [95%]": [ci(*r, digits=2) for r in
-                                     s[["winner_score_mean", "winner_score_low", "winner_score_high"]].to_numpy()],
-            "margin [95%]": [ci(*r, digits=2) for r in s[["margin_mean", "margin_low", "margin_high"]].to_numpy()],
+            "games": [count(g) for g in s["games"]],
+            "mean score per seat, points [95%]": [ci(*r) for r in
+                                                  s[["score_mean", "score_low", "score_high"]].to_numpy()],
+            "spread (standard deviation), points": [number(x) for x in s["score_sd"]],
+            "10% / median / 90% of seats, points": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                                                    s[["score_q10", "score_median", "score_q90"]].to_numpy()],
+            "winner's score, points [95%]": [ci(*r) for r in
+                                             s[["winner_score_mean", "winner_score_low", "winner_score_high"]]
+                                             .to_numpy()],
+            "winner's margin, points [95%]": [ci(*r) for r in s[["margin_mean", "margin_low", "margin_high"]]
+                                              .to_numpy()],
         }
     )
     if "lead_changes_mean" in s.columns:
         table["lead changes per game [95%]"] = [
-            ci(*r, digits=2) for r in s[["lead_changes_mean", "lead_changes_low", "lead_changes_high"]].to_numpy()
+            ci(*r) for r in s[["lead_changes_mean", "lead_changes_low", "lead_changes_high"]].to_numpy()
         ]
-    shown = table.head(12)
-    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
-    draw_table(tax, format_frame(shown), widths=[0.7, 0.6, 1.6, 0.5, 1.3, 1.6, 1.6, 1.6][: len(shown.columns)])
-    ctx.add(fig, title, "game")
+    _table(fig, table, [0.7, 0.6, 1.6, 1.2, 1.4, 1.6, 1.6, 1.6], "score_summary")
+    t = summary
+    findings = [
+        extremes(ctx, t, "score_mean", "the mean final score per seat", "points", "score_low", "score_high"),
+        extremes(ctx, t, "margin_mean", "the winner's margin over the next best seat", "points", "margin_low",
+                 "margin_high"),
+    ]
+    if "lead_changes_mean" in t.columns:
+        findings.append(extremes(ctx, t, "lead_changes_mean", "the number of lead changes per game", "changes",
+                                 "lead_changes_low", "lead_changes_high"))
+    ctx.add(fig, title, "game", findings=findings, front=1)
+
+
+def _table(fig, table: pd.DataFrame, widths: list[float], source: str, height: float = 0.33,
+           fontsize: float = 7.0, left: float = LEFT, width: float = RIGHT - LEFT) -> None:
+    """The first rows of ``table`` at the foot of ``fig``; a longer table is cut, and the note names the CSV."""
+    shown = table.head(TABLE_ROWS)
+    tax = fig.add_axes((left, BOTTOM + 0.01, width, height))
+    draw_table(tax, format_frame(shown), widths=widths[: len(shown.columns)], fontsize=fontsize)
     if len(table) > len(shown):
-        ctx.add_all(table_pages("Scores (all variants)", format_frame(table)), "Scores (all variants)", "game")
+        foot_note(fig, f"The first {len(shown)} of {len(table)} rows; every row is in stats/{source}.csv.", x=left)
 
 
 def _trace_page(ctx: Report) -> None:
@@ -143,9 +167,22 @@ def _trace_page(ctx: Report) -> None:
         ax.set_ylabel("score (points)")
         ax.legend(loc="upper left")
     if len(variants) > len(shown):
-        fig.text(LEFT, BOTTOM - 0.02, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; "
-                 "all are in stats/score_trace.csv.", fontsize=8)
-    ctx.add(fig, title, "game")
+        foot_note(fig, f"Shown: the baseline and {len(shown) - 1} more of {len(variants)} variants; all are in "
+                  "stats/score_trace.csv.")
+    findings = []
+    for v in shown[:2]:
+        band = bands[bands["variant"] == v]
+        if band.empty:
+            continue
+        last = int(band["turn"].max())
+        win = band[(band["group"] == "winner") & (band["turn"] == last)]
+        rest = band[(band["group"] == "other seats") & (band["turn"] == last)]
+        if len(win) and len(rest):
+            w, o = win.iloc[0], rest.iloc[0]
+            findings.append(f"In {ctx.variant_name(v)}, after turn {last} (reached by half the games) the eventual "
+                            f"winner has {value_of(w, 'mean', 'points', 'low', 'high')} and the other seats "
+                            f"{value_of(o, 'mean', 'points', 'low', 'high')} on average.")
+    ctx.add(fig, title, "game", findings=findings)
 
 
 def _chart_page(ctx: Report) -> None:
@@ -177,6 +214,7 @@ def _chart_page(ctx: Report) -> None:
         _variant_lines(ax2, dist, group, "k", "share", "share_low", "share_high", colors)
         ax2.set_xlabel("different Ticket values held (k)")
         ax2.set_ylabel("share of seats")
+        percent_axis(ax2)
         ax2.set_title("Different values at the end")
         ax2.legend(loc="upper right", ncol=1, title="variant", fontsize=6.5, title_fontsize=7, framealpha=0.7)
     # Marginal value of each chart step: what the k-th different value adds, and how many seats got there.
@@ -185,20 +223,55 @@ def _chart_page(ctx: Report) -> None:
         sub = dist[(dist["variant"] == v) & (dist["k"] >= 1)].sort_values("k")
         row = {"variant": v, "chart": charts[v]}
         for _, r in sub.iterrows():
-            row[f"k={int(r['k'])}"] = (f"+{int(r['step_points'])} pts; {100 * r['reached']:.0f}% reach; "
-                                       f"win {100 * r['win_rate']:.0f}%" if not np.isnan(r["win_rate"]) else
-                                       f"+{int(r['step_points'])} pts; {100 * r['reached']:.0f}% reach")
+            row[f"{int(r['k'])} values"] = (f"+{int(r['step_points'])} points; {percent(r['reached'])} reach; "
+                                            f"{percent(r['win_rate'])} win")
         rows.append(row)
     table = pd.DataFrame(rows).fillna("")
     shown = table.head(10)
     tax = fig.add_axes((LEFT, BOTTOM + 0.04, RIGHT - LEFT, 0.30))
     draw_table(tax, shown, widths=[0.6, 1.3] + [1.6] * (len(shown.columns) - 2), fontsize=7)
-    fig.text(LEFT, BOTTOM - 0.005, "Marginal value of each chart step: the k-th different value adds 'pts' to the "
-             "set bonus; 'reach' = share of seats holding at least k values; 'win' = win rate of seats ending with "
-             "exactly k.", fontsize=7.5)
-    ctx.add(fig, title, "game")
-    if len(table) > len(shown):
-        ctx.add_all(table_pages("Scoring chart steps (all variants)", table), "Scoring chart steps", "game")
+    foot_note(fig, "What each step of the chart is worth: the k-th different value adds its points to "
+             "the set bonus; reach = share of seats holding at least k values; win = win rate of seats ending with "
+             "exactly k." + (f" The first {len(shown)} of {len(table)} variants; all are in stats/different_values.csv."
+                             if len(table) > len(shown) else ""))
+    everyone = shares[shares["group"] == "all seats"]
+    winners = shares[shares["group"] == "winners"]
+    findings = [extremes(ctx, everyone, "set_bonus_share", "the set bonus's share of all points", "share",
+                         "set_bonus_low", "set_bonus_high")]
+    base_w = winners[winners["variant"] == ctx.baseline]
+    if len(base_w):
+        findings.append(f"Winners get {value_of(base_w.iloc[0], 'set_bonus_share', 'share', 'set_bonus_low', 'set_bonus_high')}"
+                        f" of their points from the set bonus in {ctx.variant_name(ctx.baseline)}.")
+    base_d = dist[(dist["variant"] == ctx.baseline) & dist["share"].notna()]
+    if len(base_d):
+        top = base_d.loc[base_d["share"].idxmax()]
+        findings.append(f"Most often a seat ends with {int(top['k'])} different Ticket values "
+                        f"({value_of(top, 'share', 'share', 'share_low', 'share_high')} of seats in "
+                        f"{ctx.variant_name(ctx.baseline)}).")
+    ctx.add(fig, title, "game", findings=findings, front=1)
+
+
+def _ticket_findings(ctx: Report, tv: pd.DataFrame) -> list[str]:
+    """The baseline's most taken Ticket value, the stack that runs out most often, and what winners hold."""
+    base = tv[tv["variant"] == ctx.baseline]
+    where = ctx.variant_name(ctx.baseline)
+    out = []
+    taken = base[base["per_game"].notna()]
+    if len(taken):
+        r = taken.loc[taken["per_game"].idxmax()]
+        out.append(f"In {where}, Tickets of value {int(r['value'])} are taken most: "
+                   f"{value_of(r, 'per_game', 'per game', 'per_game_low', 'per_game_high')}.")
+    out_of = base[base["stack_out"].notna()]
+    if len(out_of):
+        r = out_of.loc[out_of["stack_out"].idxmax()]
+        out.append(f"The stack of value {int(r['value'])} runs out most often: in "
+                   f"{value_of(r, 'stack_out', 'share', 'stack_out_low', 'stack_out_high')} of games.")
+    held = base[base["winner_share"].notna()]
+    if len(held):
+        r = held.loc[held["winner_share"].idxmax()]
+        out.append(f"Winners hold {value_of(r, 'winner_share', 'share', 'winner_share_low', 'winner_share_high')} "
+                   f"of the Tickets of value {int(r['value'])}, more than of any other value.")
+    return out
 
 
 def _tickets_pages(ctx: Report) -> None:
@@ -232,9 +305,10 @@ def _tickets_pages(ctx: Report) -> None:
             ax.set_xticks(sorted(tv["value"].unique()))
             if est != "per_game":
                 ax.set_ylim(-0.02, 1.02)
+                percent_axis(ax)
             if i == 1:
                 ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), title="variant")
-        ctx.add(fig, title, "game")
+        ctx.add(fig, title, "game", findings=_ticket_findings(ctx, tv) if panel_no == 0 else ())
 
     title = "Ticket routes and tall-tale Tickets"
     fig = new_page(title, "Left: of the trusted tall tales, the share whose Ticket fell to a lower value than the "
@@ -258,37 +332,46 @@ def _tickets_pages(ctx: Report) -> None:
         for val in values:
             r = sub.loc[val] if val in sub.index else None
             if r is None or np.isnan(r["tale_share"]):
-                route[str(val)] = "-"
+                route[f"value {val}"] = DASH
             else:
-                text = f"{100 * r['tale_share']:.0f}% / {100 * r['reputation_share']:.0f}%"
-                route[str(val)] = text + (f" / {100 * r['free_share']:.0f}%" if r["free_share"] >= 0.005 else "")
+                text = f"{percent(r['tale_share'])} / {percent(r['reputation_share'])}"
+                route[f"value {val}"] = text + (f" / {percent(r['free_share'])}" if r["free_share"] >= 0.005 else "")
             turn = r["stack_out_turn_median"] if r is not None else np.nan
-            out[str(val)] = "-" if np.isnan(turn) else f"{turn:.0f}"
+            out[f"value {val}"] = DASH if np.isnan(turn) else f"{turn:.0f}"
         route_rows.append(route)
         out_rows.append(out)
     routes_all = pd.DataFrame(route_rows)
-    routes = routes_all.head(12)
+    routes = routes_all.head(TABLE_ROWS)
     tax = fig.add_axes((0.47, 0.52, 0.50, 0.31))
-    draw_table(tax, routes, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
+    draw_table(tax, routes, widths=[0.8] + [1.2] * len(values), fontsize=6.5)
     fig.text(0.47, 0.845, "How Tickets of each value were gained: tall tale / Reputation (/ free Reputation)",
              fontsize=8.5, fontweight="bold")
     outs_all = pd.DataFrame(out_rows)
-    outs = outs_all.head(12)
+    outs = outs_all.head(TABLE_ROWS)
     tax3 = fig.add_axes((0.47, BOTTOM + 0.02, 0.50, 0.30))
-    draw_table(tax3, outs, widths=[0.6] + [1.2] * len(values), fontsize=6.5)
+    draw_table(tax3, outs, widths=[0.8] + [1.2] * len(values), fontsize=6.5)
     fig.text(0.47, BOTTOM + 0.335, "Median turn in which the stack of each value ran out (games where it did)",
              fontsize=8.5, fontweight="bold")
-    tally = pd.DataFrame({"variant": variants, "trusted tall tales": t["tall_trusted"].to_numpy(),
-                          "lower [95%]": [pct(*r) for r in t[["lower_share", "lower_low", "lower_high"]].to_numpy()],
-                          "none [95%]": [pct(*r) for r in t[["none_share", "none_low", "none_high"]].to_numpy()]})
+    tally = pd.DataFrame({"variant": variants, "trusted tall tales": [count(x) for x in t["tall_trusted"]],
+                          "Ticket of a lower value [95%]": [pct(*r) for r in
+                                                            t[["lower_share", "lower_low", "lower_high"]].to_numpy()],
+                          "no Ticket left [95%]": [pct(*r) for r in
+                                                   t[["none_share", "none_low", "none_high"]].to_numpy()]})
     tax2 = fig.add_axes((0.05, BOTTOM + 0.02, 0.37, 0.30))
-    draw_table(tax2, format_frame(tally.head(12)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
-    ctx.add(fig, title, "game")
-    if len(variants) > 12:
-        for name, table in (("Ticket routes: tall tale / Reputation (/ free Reputation), all variants", routes_all),
-                            ("Median turn each stack ran out, all variants", outs_all),
-                            ("Tall tale's Ticket fell to a lower value, all variants", tally)):
-            ctx.add_all(table_pages(name, format_frame(table)), name, "game")
+    draw_table(tax2, format_frame(tally.head(TABLE_ROWS)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
+    if len(variants) > TABLE_ROWS:
+        foot_note(fig, f"The first {TABLE_ROWS} of {len(variants)} variants; all are in stats/ticket_values.csv and "
+                  "stats/tall_tale_tickets.csv.")
+    findings = [extremes(ctx, tall.reset_index(drop=True), "lower_share",
+                         "the share of trusted tall tales whose Ticket fell to a lower value (or none)", "share",
+                         "lower_low", "lower_high")]
+    base = tv[(tv["variant"] == ctx.baseline) & tv["tale_share"].notna()]
+    if len(base):
+        r = base.loc[base["tale_share"].idxmax()]
+        findings.append(f"Tall tales win Tickets of value {int(r['value'])} more than any other: "
+                        f"{percent(r['tale_share'])} of them in {ctx.variant_name(ctx.baseline)}; the rest come "
+                        "from the Reputation action.")
+    ctx.add(fig, title, "game", findings=findings)
 
 
 def _length_page(ctx: Report) -> None:
@@ -317,24 +400,29 @@ def _length_page(ctx: Report) -> None:
     ax2.legend(loc="best")
     table = pd.DataFrame({
         "variant": variants,
-        "games": s["games"].to_numpy(),
-        "turns [95%]": [ci(*r, digits=1) for r in s[["turns_mean", "turns_low", "turns_high"]].to_numpy()],
-        "10% / median / 90%": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
-                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy()],
-        "ended by deck [95%]": [pct(*r) for r in s[["end_deck", "end_deck_low", "end_deck_high"]].to_numpy()],
-        "ended by stacks [95%]": [pct(*r) for r in s[["end_stacks", "end_stacks_low", "end_stacks_high"]].to_numpy()],
+        "games": [count(g) for g in s["games"]],
+        "turns per game [95%]": [ci(*r) for r in s[["turns_mean", "turns_low", "turns_high"]].to_numpy()],
+        "10% / median / 90% of games, turns": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
+                                               s[["turns_q10", "turns_median", "turns_q90"]].to_numpy()],
+        "ended by the deck [95%]": [pct(*r) for r in s[["end_deck", "end_deck_low", "end_deck_high"]].to_numpy()],
+        "ended by the stacks [95%]": [pct(*r) for r in
+                                      s[["end_stacks", "end_stacks_low", "end_stacks_high"]].to_numpy()],
         "reached the night [95%]": [pct(*r) for r in
                                     s[["reached_night", "reached_night_low", "reached_night_high"]].to_numpy()],
-        "bonus turns per game [95%]": [ci(*r, digits=1) for r in
+        "bonus turns per game [95%]": [ci(*r) for r in
                                        s[["bonus_turns_mean", "bonus_turns_low", "bonus_turns_high"]].to_numpy()],
-        "Coin tosses per game [95%]": [ci(*r, digits=1) for r in
+        "Coin tosses per game [95%]": [ci(*r) for r in
                                        s[["coin_tosses_mean", "coin_tosses_low", "coin_tosses_high"]].to_numpy()],
     })
-    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.33))
-    draw_table(tax, format_frame(table.head(12)), widths=[0.6, 0.5, 1.4, 1.1, 1.3, 1.3, 1.3, 1.4, 1.4], fontsize=7)
-    ctx.add(fig, title, "game")
-    if len(table) > 12:
-        ctx.add_all(table_pages("Game length (all variants)", format_frame(table)), "Game length", "game")
+    _table(fig, table, [0.6, 0.5, 1.4, 1.3, 1.3, 1.3, 1.3, 1.4, 1.4], "game_length")
+    findings = [
+        extremes(ctx, length, "turns_mean", "the length of a game", "turns", "turns_low", "turns_high"),
+        extremes(ctx, length, "end_stacks", "the share of games ended by the emptied Ticket stacks", "share",
+                 "end_stacks_low", "end_stacks_high"),
+        extremes(ctx, length, "bonus_turns_mean", "the number of bonus turns per game", "turns",
+                 "bonus_turns_low", "bonus_turns_high"),
+    ]
+    ctx.add(fig, title, "game", findings=findings, front=1)
 
 
 TALE_ROW_LABELS = {
@@ -377,13 +465,22 @@ def _tales_page(ctx: Report) -> None:
     share = tales.pivot(index="variant", columns="row", values="share").reindex(variants)
     table = pd.DataFrame({"variant": variants})
     for row in rows:
-        table[TALE_ROW_LABELS[row] + " (per game; share)"] = [
-            f"{a:.2f}; {100 * b:.0f}%" if not np.isnan(b) else f"{a:.2f}; -"
+        table[TALE_ROW_LABELS[row] + " (tales per game; share of tales)"] = [
+            f"{number(a)}; {percent(b)}"
             for a, b in zip(wide[row].to_numpy(dtype=float), share[row].to_numpy(dtype=float))
         ]
-    table["bluff rate"] = [f"{100 * b:.0f}%" if not np.isnan(b) else "-" for b in share["tall"].to_numpy(dtype=float)]
-    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, 0.31))
-    draw_table(tax, table.head(12), widths=[0.6, 1.5, 1.5, 1.5, 1.5, 0.8])
-    ctx.add(fig, title, "game")
-    if len(table) > 12:
-        ctx.add_all(table_pages("Tales (all variants)", table), "Tales", "game")
+    table["bluff rate (share of tales that are tall)"] = [percent(b) for b in share["tall"].to_numpy(dtype=float)]
+    _table(fig, table, [0.6, 1.5, 1.5, 1.5, 1.5, 1.0], "tale_table", height=0.31)
+    findings = []
+    base = tales[tales["variant"] == ctx.baseline].set_index("row")
+    where = ctx.variant_name(ctx.baseline)
+    if "tall" in base.index:
+        r = base.loc["tall"]
+        findings.append(f"In {where}, {estimate(r['share'], r['low'], r['high'], 'share')} of tales are tall "
+                        "(bluffs).")
+    if "trusted|tall" in base.index and "trusted|true" in base.index:
+        a, b = base.loc["trusted|tall"], base.loc["trusted|true"]
+        findings.append(f"The table trusts {estimate(a['share'], a['low'], a['high'], 'share')} of tall tales and "
+                        f"{estimate(b['share'], b['low'], b['high'], 'share')} of true ones.")
+    findings.append(extremes(ctx, tales[tales["row"] == "tall"], "share", "the bluff rate", "share", "low", "high"))
+    ctx.add(fig, title, "game", findings=[capital(f) for f in findings if f], front=1)

@@ -388,6 +388,19 @@ def tale_table(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
     return pd.DataFrame(rows)
 
 
+#: The record columns each table of :func:`compute` reads (one variant at a time).
+GAMES_COLUMNS = (*GAME_KEY, "seat", "win", "players", "turns", "end_trigger", "top_shared", "margin", "score",
+                 "score_set_bonus", "different_values", "tales_told", "tales_tall", "row_tall_trusted", "days",
+                 "bonus_turns", "coin_tosses", "coin_chance_tosses")
+SHARE_COLUMNS = (*GAME_KEY, "win", "score", "score_set_bonus", "score_ticket_face")
+TICKET_COLUMNS = (*GAME_KEY, "seat", "win", "tickets_per_value", "tickets_tale_per_value",
+                  "tickets_reputation_per_value", "tickets_free_per_value", "stack_empty_turn", "end_trigger",
+                  "end_stack_value")
+TALL_COLUMNS = (*GAME_KEY, "row_tall_trusted", "tall_ticket_lower", "tall_ticket_none")
+TALE_COLUMNS = (*GAME_KEY, *(f"row_{r}" for r in TALE_ROWS), "tales_told", "tales_tall", "tales_true", "votes_cast",
+                "votes_correct")
+
+
 def compute(b: Builder) -> None:
     """Add the Pinocchio tables to a results set being computed (the game's registry ``statistics`` part).
 
@@ -395,37 +408,42 @@ def compute(b: Builder) -> None:
     on), ``score_summary``, ``score_trace``, ``charts``, ``chart_shares``, ``different_values``, ``ticket_values``,
     ``tall_tale_tickets``, ``game_length`` and ``tale_table``.
     """
-    records = b.records
+    # Each table reads one variant's columns at a time (Builder.per_variant), never every record at once.
     order = [b.baseline] + [v for v in b.variant_ids if v != b.baseline]
-    game_rows = b.add("pinocchio_games", games(records, b.games), "One row per Pinocchio game",
+    game_rows = b.add("pinocchio_games", b.per_variant(lambda r: games(r, b.games), GAMES_COLUMNS),
+                      "One row per Pinocchio game",
                       "The per-game measures the variants are compared on (seat advantages, scores, set-bonus share, "
                       "tall tales, lead changes, end trigger).")
     b.set_comparisons(game_rows, COMPARISON_METRICS)
-    b.add("score_summary", score_summary(records, game_rows), "Final scores",
+    b.add("score_summary", b.per_variant(lambda r: score_summary(r, game_rows), ("variant", "score")), "Final scores",
           "Per variant: mean score per seat (the mean of each game's seat mean), spread and quantiles of seat scores, "
           "the winner's score, the winner's margin over the best other seat, lead changes per game.",
           "t 95% over games", {"score_mean": "points", "winner_score_mean": "points", "margin_mean": "points",
                                "lead_changes_mean": "changes per game"})
-    b.add("score_trace", trace_bands(records, order), "Score over the game",
+    b.add("score_trace", b.per_variant(lambda r: trace_bands(r, order), ("variant", "win", "score_trace"), order),
+          "Score over the game",
           "Mean score after each turn (bonus turns count as turns) of the winner and of the other seats, up to the "
           "turn half of the winners' games reached; seats = traces still running at that turn.",
           "t 95% over seats", {"mean": "points", "turn": "turn"})
-    charts = records.groupby("variant", sort=True)["chart"].first().reset_index()
+    charts = b.per_variant(lambda r: r.groupby("variant", sort=True)["chart"].first().reset_index(),
+                           ("variant", "chart"))
     b.add("charts", charts, "Scoring chart of each variant",
           "The chart as the game parameter writes it: the set bonus for 1, 2, ... different Ticket values held.")
-    b.add("chart_shares", chart_shares(records, b.rng), "Points from the set bonus",
+    b.add("chart_shares", b.per_variant(lambda r: chart_shares(r, b.rng), SHARE_COLUMNS), "Points from the set bonus",
           "Of all points scored (all seats, or winners only), the share from the set bonus and from Ticket face "
           "value, pooled over games.", "bootstrap 95% over games", {"set_bonus_share": "share of points"})
-    b.add("different_values", different_values(records), "Different Ticket values held at the end",
+    b.add("different_values", b.per_variant(different_values, ("variant", "chart", "different_values", "win")),
+          "Different Ticket values held at the end",
           "Per variant and k: share of seats ending with exactly k different values, the share reaching at least k, "
           "the chart's step to k, and the win rate of seats ending with exactly k.", "Wilson 95%",
           {"share": "share of seats", "reached": "share of seats", "win_rate": "share of seats"})
-    b.add("ticket_values", ticket_values(records, b.rng), "Ticket values",
+    b.add("ticket_values", b.per_variant(lambda r: ticket_values(r, b.rng), TICKET_COLUMNS), "Ticket values",
           "Per variant and Ticket value: Tickets taken per game, the share held by the winner, by which route they "
           "were gained, how often and when the stack ran out, and which stack emptied last when the stacks ended the "
           "game.", "t 95% for per-game means, bootstrap 95% over games for shares, Wilson 95% for shares of games",
           {"per_game": "Tickets per game"})
-    b.add("tall_tale_tickets", tall_tale_tickets(records, b.rng), "Tall tales' Tickets",
+    b.add("tall_tale_tickets", b.per_variant(lambda r: tall_tale_tickets(r, b.rng), TALL_COLUMNS),
+          "Tall tales' Tickets",
           "Of the trusted tall tales: the share whose Ticket was of a lower value than the card difference (no Ticket "
           "counts as lower), and the share with no Ticket left.", "bootstrap 95% over games",
           {"lower_share": "share of trusted tall tales", "none_share": "share of trusted tall tales"})
@@ -433,7 +451,7 @@ def compute(b: Builder) -> None:
           "Turns per game (bonus turns included) with quantiles; share of games ended by the deck's run-out or by the "
           "emptied stacks; share reaching the night; bonus turns and Coin tosses per game.",
           "t 95% for means, Wilson 95% for shares of games", {"turns_mean": "turns"})
-    b.add("tale_table", tale_table(records, b.rng), "Tales per row of the tale table",
+    b.add("tale_table", b.per_variant(lambda r: tale_table(r, b.rng), TALE_COLUMNS), "Tales per row of the tale table",
           "Per variant and row (true/tall x trusted/not): share of all tales and tales per game; also the bluff rate "
           "(tall), trust given the truth, and the share of votes that were right.", "bootstrap 95% over games",
           {"share": "share of tales", "per_game": "tales per game"})

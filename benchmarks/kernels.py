@@ -1,0 +1,371 @@
+"""Compiled simulation kernels against the pyspiel API: speed side by side, and equivalence over many games.
+
+Run: ``python benchmarks/kernels.py [--seconds S] [--repeat R] [--game NAME ...]`` for the speed table, ``--verify N``
+to replay N kernel games per variant through the pyspiel engine (``--workers W`` processes), ``--compile-times`` for
+the cold and warm start of each kernel in fresh processes.
+
+Every game package that has a ``kernel`` module takes part. Such a module provides (the interface the sweep and the
+search players use):
+
+- ``Kernel(game)``, whose ``play_random(seeds, histories=False)`` plays one uniformly random game per seed in
+  compiled code and returns an object with ``len()``, ``history(g)`` (every action of game ``g``, chance outcomes
+  included) and ``to_rows(g)`` (game ``g``'s records, as the game's records function gives them);
+- ``BENCHMARK_VARIANTS: dict[str, str]``: label -> game string, the variants measured and verified here;
+- optionally ``Kernel.warm_up()`` (compile or load every entry point); ``benchmark_rollout_position(kernel) ->
+  (state, viewer, history)``, ``BENCHMARK_ROLLOUTS`` (labels) and ``Kernel.rollouts(state, n, seed, viewer=...)``:
+  the position and playouts of the rollout figure; ``Kernel.iter_random`` (batches) for the memory figure;
+  ``Kernel.new_state()`` (a state with the pyspiel API) for the lock-step comparison in ``--verify``.
+
+Figures, each the fastest of ``--repeat`` alternating rounds, timed in CPU seconds of this process (``--clock
+wall`` for wall-clock time): the machines are shared and often loaded, and CPU time leaves out the time other
+processes hold the cores (not their effect on caches, so compare ratios, measured side by side):
+
+- **pyspiel games/s**: uniformly random games through the pyspiel API (``benchmarks/playouts.py``'s loop), one core.
+- **kernel games/s**: ``play_random`` on batches of seeds, records included (its columns), one core.
+- **rollouts/s**: random playouts from the game's rollout position in compiled code (a determinization for the viewer
+  before each), against cloning the pyspiel state and playing it out.
+- **peak memory** of streaming many games through the kernel batch by batch (tracemalloc), for N and 4N games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import math
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tracemalloc
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.registry import game_entry, game_names
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from playouts import random_playouts
+
+GOAL_RATIO = 100.0
+GOAL_ROLLOUTS = 100_000.0
+
+#: The clock of every figure (set from ``--clock``).
+clock = time.process_time
+
+
+def kernel_modules(only: list[str] | None = None) -> dict[str, Any]:
+    """Short name -> kernel module, for every registered game whose package has one (one per package)."""
+    out: dict[str, Any] = {}
+    packages: set[str] = set()
+    for name in game_names():
+        entry = game_entry(name)
+        if not entry.package or entry.package in packages or (only and name not in only):
+            continue
+        try:
+            module = importlib.import_module(f"{entry.package}.kernel")
+        except ModuleNotFoundError as e:
+            if e.name != f"{entry.package}.kernel":
+                raise
+            continue
+        packages.add(entry.package)
+        out[name] = module
+    return out
+
+
+# ---------------------------------------------------------------- speed
+
+
+def kernel_games_per_second(kernel: Any, seconds: float, first_seed: int) -> float:
+    """Random games per second through ``play_random`` (records included)."""
+    batch = 2_000
+    games = 0
+    seed = first_seed
+    start = clock()
+    while True:
+        kernel.play_random(np.arange(seed, seed + batch, dtype=np.uint64))
+        games += batch
+        seed += batch
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return games / elapsed
+        batch = min(50_000, max(batch, int(games / elapsed * 0.5)))
+
+
+def pyspiel_rollouts_per_second(state: pyspiel.State, seconds: float) -> float:
+    """Random playouts per second from a pyspiel state (clone, then the reference loop's moves)."""
+    rng = np.random.default_rng(0)
+    n = 0
+    start = clock()
+    while clock() - start < seconds:
+        s = state.clone()
+        while not s.is_terminal():
+            if s.is_chance_node():
+                outcomes, probs = zip(*s.chance_outcomes())
+                s.apply_action(outcomes[rng.choice(len(outcomes), p=np.asarray(probs) / sum(probs))])
+            else:
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.integers(len(legal))])
+        n += 1
+    return n / (clock() - start)
+
+
+def kernel_rollouts_per_second(kernel: Any, state: Any, viewer: int | None, seconds: float) -> float:
+    n = 1_000
+    done = 0
+    start = clock()
+    seed = 1
+    while True:
+        kernel.rollouts(state, n, seed, viewer=viewer)
+        done += n
+        seed += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return done / elapsed
+        n = min(1_000_000, max(n, int(done / elapsed * 0.5)))
+
+
+def streaming_peak(kernel: Any, games: int) -> float:
+    """Peak traced memory (MiB) of playing ``games`` games batch by batch, keeping a running total only."""
+    tracemalloc.start()
+    total = 0
+    for part in kernel.iter_random(np.arange(games, dtype=np.uint64)):
+        total += len(part)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert total == games
+    return peak / 2**20
+
+
+def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
+    rows = []
+    for short_name, module in modules.items():
+        first = True
+        for label, game_string in module.BENCHMARK_VARIANTS.items():
+            start = time.perf_counter()
+            game = pyspiel.load_game(game_string)
+            kernel = module.Kernel(game)
+            if first:
+                print(f"{short_name}: compiling (first run only) ...", end=" ", flush=True)
+            if hasattr(kernel, "warm_up"):
+                kernel.warm_up()
+            else:
+                kernel.play_random(np.arange(2, dtype=np.uint64), histories=True)
+            if first:
+                print(f"kernel ready in {time.perf_counter() - start:.2f} s (wall)")
+                first = False
+            best_py = best_k = 0.0
+            for r in range(repeat):
+                start = clock()
+                g, _, _ = random_playouts(game_string, seconds, seed=r)
+                best_py = max(best_py, g / (clock() - start))
+                best_k = max(best_k, kernel_games_per_second(kernel, seconds, first_seed=10**6 * (r + 1)))
+            rows.append((label, best_py, best_k))
+            print(f"  measured {label}", flush=True)
+    print()
+    print(f"{'variant':28s} {'pyspiel games/s':>16s} {'kernel games/s':>15s} {'ratio':>8s}  goal >= {GOAL_RATIO:.0f}x")
+    for label, py, k in rows:
+        ratio = k / py
+        print(f"{label:28s} {py:16,.0f} {k:15,.0f} {ratio:7.0f}x  {'met' if ratio >= GOAL_RATIO else 'NOT met'}")
+
+    print()
+    for short_name, module in modules.items():
+        position = getattr(module, "benchmark_rollout_position", None)
+        if position is None:
+            continue
+        labels = getattr(module, "BENCHMARK_ROLLOUTS", list(module.BENCHMARK_VARIANTS)[:1])
+        for label in labels:
+            game = pyspiel.load_game(module.BENCHMARK_VARIANTS[label])
+            kernel = module.Kernel(game)
+            state, viewer, history = position(kernel)
+            py_state = game.new_initial_state()
+            for a in history:
+                py_state.apply_action(a)
+            best_py = best_k = best_true = 0.0
+            for _ in range(repeat):
+                best_py = max(best_py, pyspiel_rollouts_per_second(py_state, seconds / 2))
+                best_k = max(best_k, kernel_rollouts_per_second(kernel, state, viewer, seconds))
+                best_true = max(best_true, kernel_rollouts_per_second(kernel, state, None, seconds / 2))
+            print(f"rollouts/s from a day-1 position, {label}: kernel {best_k:,.0f} (a determinization for seat "
+                  f"{viewer} before each; {best_true:,.0f} from the true position); pyspiel clone + play "
+                  f"{best_py:,.0f} ({best_k / best_py:.0f}x); goal >= {GOAL_ROLLOUTS:,.0f}: "
+                  f"{'met' if best_k >= GOAL_ROLLOUTS else 'NOT met'}")
+
+    print()
+    for short_name, module in modules.items():
+        if not hasattr(module.Kernel, "iter_random"):
+            continue
+        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+        kernel = module.Kernel(pyspiel.load_game(game_string))
+        small, large = streaming_peak(kernel, 20_000), streaming_peak(kernel, 80_000)
+        print(f"peak memory streaming {game_string}: 20,000 games {small:.1f} MiB, 80,000 games {large:.1f} MiB "
+              f"({'flat' if large < 1.25 * small + 1 else 'NOT flat'})")
+
+
+# ---------------------------------------------------------------- equivalence
+
+
+def same(a: Any, b: Any) -> bool:
+    """Equal values of the same types, lists and dicts element by element, NaN equal to NaN."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and math.isnan(a):
+        return math.isnan(b)
+    return a == b
+
+
+def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
+    """Replay kernel games ``first .. first + n - 1`` through the engine; returns (games, steps, failures).
+
+    With a ``Kernel.new_state`` (a KernelState), in lock-step: at every step the current player, the legal actions
+    and the chance outcomes with their probabilities must be the engine's; else each action must be legal there. At
+    the end the returns and every record row must be the engine's.
+    """
+    module_name, game_string, first, n = args
+    import trustme_analysis  # noqa: F401,F811  (a spawned worker registers the games)
+
+    module = importlib.import_module(module_name)
+    game = pyspiel.load_game(game_string)
+    records = game_entry(game.get_type().short_name).part("records")
+    kernel = module.Kernel(game)
+    lockstep = hasattr(kernel, "new_state")
+    played = kernel.play_random(np.arange(first, first + n, dtype=np.uint64), histories=True)
+    steps = 0
+    failures: list[str] = []
+    for g in range(n):
+        seed = first + g
+        try:
+            state = game.new_initial_state()
+            ks = kernel.new_state() if lockstep else None
+            for step, action in enumerate(played.history(g)):
+                if ks is not None:
+                    assert ks.current_player() == state.current_player(), f"step {step}: current player"
+                    if state.is_chance_node():
+                        assert ks.chance_outcomes() == state.chance_outcomes(), f"step {step}: chance outcomes"
+                    else:
+                        assert ks.legal_actions() == state.legal_actions(), f"step {step}: legal actions"
+                    ks.apply_action(action)
+                elif state.is_chance_node():
+                    assert action in dict(state.chance_outcomes()), f"step {step}: impossible outcome {action}"
+                else:
+                    assert action in state.legal_actions(), f"step {step}: illegal action {action}"
+                state.apply_action(action)
+                steps += 1
+            assert state.is_terminal(), "the engine's game is not over where the kernel's ended"
+            if ks is not None:
+                assert ks.is_terminal() and ks.returns() == state.returns(), "returns differ"
+            want = records(game, state)
+            got = played.to_rows(g)
+            assert same(got, want), "record rows differ: " + "; ".join(
+                f"seat {p} {k}: kernel {r.get(k)!r} engine {w[k]!r}"
+                for p, (r, w) in enumerate(zip(got, want)) for k in w if not same(r.get(k), w[k]))[:500]
+        except AssertionError as e:
+            failures.append(f"{game_string} seed {seed}: {e}")
+        except Exception as e:  # noqa: BLE001  (an engine or records error on a kernel game is a finding too)
+            failures.append(f"{game_string} seed {seed}: {type(e).__name__}: {e}")
+    return n, steps, failures
+
+
+def verify(modules: dict[str, Any], n: int, workers: int) -> None:
+    chunk = 2_000
+    total_games = 0
+    all_failures: list[str] = []
+    start_all = time.perf_counter()
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        for short_name, module in modules.items():
+            game_total = 0
+            for i, (label, game_string) in enumerate(module.BENCHMARK_VARIANTS.items()):
+                first = 10**9 * (i + 1)
+                start = time.perf_counter()
+                tasks = [(module.__name__, game_string, first + k, min(chunk, n - k)) for k in range(0, n, chunk)]
+                games = steps = 0
+                failures: list[str] = []
+                for g, s, f in pool.imap_unordered(verify_chunk, tasks):
+                    games += g
+                    steps += s
+                    failures += f
+                elapsed = time.perf_counter() - start
+                print(f"{label:28s} {games:9,d} games {steps:12,d} steps replayed, {len(failures)} differing, "
+                      f"{elapsed:7.1f} s", flush=True)
+                for f in failures[:5]:
+                    print("   ", f)
+                game_total += games
+                all_failures += failures
+            print(f"{short_name}: {game_total:,d} games verified")
+            total_games += game_total
+    print(f"verified {total_games:,d} games in {time.perf_counter() - start_all:.0f} s with {workers} worker(s): "
+          f"{len(all_failures)} differing")
+    if all_failures:
+        sys.exit(1)
+
+
+# ---------------------------------------------------------------- compile times
+
+
+_PROBE = """
+import time
+t0 = time.perf_counter()
+import importlib, numpy as np, pyspiel, trustme_analysis
+from trustme_analysis.registry import game_entry
+t1 = time.perf_counter()
+module = importlib.import_module(game_entry({name!r}).package + ".kernel")
+t2 = time.perf_counter()
+game = pyspiel.load_game({game!r})
+kernel = module.Kernel(game)
+if hasattr(kernel, "warm_up"):
+    kernel.warm_up()
+else:
+    kernel.play_random(np.arange(2, dtype=np.uint64), histories=True)
+t3 = time.perf_counter()
+print(f"{{t1 - t0:.2f}} {{t2 - t1:.2f}} {{t3 - t2:.2f}}")
+"""
+
+
+def compile_times(modules: dict[str, Any]) -> None:
+    """Cold (empty numba cache) and warm start of each kernel, each in a fresh process."""
+    for short_name, module in modules.items():
+        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+            for run in ("cold", "warm"):
+                out = subprocess.run([sys.executable, "-c", _PROBE.format(name=short_name, game=game_string)],
+                                     env=env, capture_output=True, text=True, check=True).stdout.split()
+                imp, mod, ready = (float(x) for x in out[-3:])
+                print(f"{short_name} {run}: import trustme_analysis {imp:.2f} s, kernel module {mod:.2f} s, "
+                      f"kernel compiled and ready {ready:.2f} s")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per figure per round")
+    parser.add_argument("--repeat", type=int, default=3, help="rounds; each figure is its fastest round")
+    parser.add_argument("--game", action="append", help="only this game (short name); repeatable")
+    parser.add_argument("--verify", type=int, metavar="N", help="replay N kernel games per variant through pyspiel")
+    parser.add_argument("--workers", type=int, default=1, help="processes for --verify")
+    parser.add_argument("--compile-times", action="store_true", help="cold and warm kernel start in fresh processes")
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="time figures in CPU or wall seconds")
+    args = parser.parse_args()
+    global clock
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    print(f"clock: {args.clock} seconds")
+    modules = kernel_modules(args.game)
+    if not modules:
+        sys.exit("no game package has a kernel module")
+    if args.verify:
+        verify(modules, args.verify, args.workers)
+    elif args.compile_times:
+        compile_times(modules)
+    else:
+        speed(modules, args.seconds, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

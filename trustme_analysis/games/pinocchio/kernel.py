@@ -1,0 +1,479 @@
+"""A compiled simulation kernel for ``trustme_pinocchio``: whole games and rollouts in machine code (numba).
+
+The engine (:mod:`.state`) is the specification; this is a second implementation of the same rules for speed, kept
+identical to it by ``tests/games/test_pinocchio_kernel.py`` (kernel games replayed through the engine step by step:
+current player, legal actions, chance outcomes and probabilities, returns and every record field) and by
+``benchmarks/kernels.py --verify N``. Action numbers, seats, chance outcomes and probabilities are the engine's.
+
+- :func:`kernel_supports`: whether a game and seat line-up can be played here (else the reason).
+- :class:`Kernel`: built from a loaded game (its parsed :class:`~.rules.Rules` and :class:`~.actions.ActionCodec`).
+  :meth:`Kernel.new_state` gives a :class:`KernelState` with the pyspiel-like API; :meth:`Kernel.play_random` plays
+  many games with uniformly random players in compiled code and returns their records as columns
+  (:class:`RandomGames`); :meth:`Kernel.rollouts` plays random playouts from a position for search players,
+  optionally resampling what one player cannot see first (a determinization).
+
+Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play_random`
+depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
+
+Seat kinds: only ``"random"`` (uniform over the legal actions) is compiled today. Policy-table and heuristic players
+are planned as further seat kinds chosen per seat inside :func:`~.kernel_core.play_out`; until then
+:func:`kernel_supports` names them as unsupported.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.games.pinocchio import kernel_core as K
+from trustme_analysis.games.pinocchio.kernel_records import RawRecords, record_columns, rows_of_game
+from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+
+#: Seat kinds the compiled loop can play.
+SUPPORTED_SEAT_KINDS = ("random",)
+
+#: Variants ``benchmarks/kernels.py`` measures and verifies (label -> game string).
+BENCHMARK_VARIANTS: dict[str, str] = {
+    "pinocchio 2p": "trustme_pinocchio(players=2)",
+    "pinocchio 3p": "trustme_pinocchio(players=3)",
+    "pinocchio 4p": "trustme_pinocchio(players=4)",
+    "pinocchio 4p coin": "trustme_pinocchio(players=4,coin_variant=True,coin_tossers=dissenters,voting=sequential)",
+    "pinocchio 2p reduced": "trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,"
+                            "stacks=1/1/1,chart=1/3/6,runouts_to_end=1)",
+    "pinocchio 3p reshuffle": "trustme_pinocchio(players=3,values=4,copies=3,park_size=1,hand_size=2,refill=1,"
+                              "empty_deck=reshuffle,utility=score,runouts_to_end=3)",
+}
+
+#: Variants of the rollout figure in ``benchmarks/kernels.py``.
+BENCHMARK_ROLLOUTS = ("pinocchio 2p", "pinocchio 3p", "pinocchio 4p")
+
+# Largest working buffers of one batch of play_random (traces and histories), in bytes: keeps memory flat.
+_BATCH_BYTES = 32 * 2**20
+_MAX_BATCH = 4096
+
+
+def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
+    """None if the kernel plays ``game`` with these seat kinds, else a one-line reason.
+
+    Every parameter value the engine accepts is supported; only the seat kinds limit it (see
+    :data:`SUPPORTED_SEAT_KINDS`).
+    """
+    if game.get_type().short_name != SHORT_NAME:
+        return f"the Pinocchio kernel plays {SHORT_NAME}, not {game.get_type().short_name}"
+    rules = getattr(game, "rules", None)
+    if rules is None:
+        return "the game object carries no parsed Rules"
+    if rules.values > K.MAXV or rules.players > K.MAXP or game.codec.num_actions > K.MAXA:
+        return f"the kernel's arrays hold at most {K.MAXV} values and {K.MAXP} players"
+    unsupported = sorted({k for k in seat_kinds if k not in SUPPORTED_SEAT_KINDS})
+    if unsupported:
+        return f"seat kinds {unsupported} are not compiled (the kernel plays: {', '.join(SUPPORTED_SEAT_KINDS)})"
+    return None
+
+
+def rules_array(game: pyspiel.Game) -> np.ndarray:
+    """The rules array ``R`` of :mod:`.kernel_core`, read from the game's parsed Rules and ActionCodec."""
+    rules = game.rules
+    codec = game.codec
+    R = np.zeros(K.RULES_SIZE, np.int64)
+    R[K.R_PLAYERS] = rules.players
+    R[K.R_VALUES] = rules.values
+    R[K.R_PER_VALUE] = rules.deck_per_value
+    R[K.R_PARK_SIZE] = rules.park_size
+    R[K.R_REFILL] = rules.refill
+    R[K.R_HAND_SIZE] = rules.hand_size
+    R[K.R_STACKS_NEEDED] = rules.stacks_needed
+    R[K.R_RUNOUTS_TO_END] = rules.runouts_to_end
+    R[K.R_COIN_VARIANT] = int(rules.coin_variant)
+    R[K.R_SEQUENTIAL] = int(rules.voting == "sequential")  # (what voters see, not how play goes: unused in play)
+    R[K.R_DISSENTERS] = int(rules.coin_tossers == "dissenters")
+    R[K.R_RESHUFFLE] = int(rules.empty_deck == "reshuffle")
+    R[K.R_UTILITY] = ("win_loss", "score", "score_diff").index(rules.utility)
+    R[K.R_SET_MAX] = codec.set_max
+    R[K.R_NCOMBOS] = len(codec.combos)
+    R[K.R_TALE_BASE] = codec.tale_base
+    R[K.R_REP_BASE] = codec.rep_base
+    R[K.R_TAKE_BASE] = codec.take_base
+    R[K.R_FREE_BASE] = codec.free_base
+    R[K.R_DECLINE] = codec.decline
+    R[K.R_PASS] = codec.pass_
+    R[K.R_TRUST] = codec.trust
+    R[K.R_DISTRUST] = codec.distrust
+    R[K.R_TOSS] = codec.toss
+    R[K.R_NO_TOSS] = codec.no_toss
+    R[K.R_NUM_ACTIONS] = codec.num_actions
+    for v in range(rules.values):
+        R[K.R_STACKS + v] = rules.stacks[v]
+        R[K.R_CHART + v] = rules.chart[v]
+    for c, combo in enumerate(codec.combos):
+        R[K.R_COMBO_START + c] = combo.start
+        R[K.R_COMBO_LEN + c] = combo.length
+        R[K.R_COMBO_RUN + c] = int(combo.run)
+    for a, move in enumerate(codec.moves):
+        R[K.R_DEC_HAND + a] = move.hand
+        if move.combo is not None:
+            R[K.R_DEC_X + a] = codec.combos.index(move.combo)
+        else:
+            R[K.R_DEC_X + a] = move.park
+    for a, row in enumerate(codec.run_index):
+        for k, c in enumerate(row):
+            R[K.R_RUN_INDEX + a * (K.MAXV + 1) + k] = c
+    return R
+
+
+def max_turns(game: pyspiel.Game) -> int:
+    """An upper bound on the turns of one game: each day ends at a run-out, and between two run-outs every turn but
+    the last draws from a deck that only shrinks (at most all Characters), so a day has at most ``total + 1`` turns.
+    The kernel flags an overflow rather than trusting this."""
+    rules = game.rules
+    return rules.runouts_to_end * (rules.total_characters + 1) + 1
+
+
+class KernelState:
+    """A kernel position with the pyspiel-like API (for lock-step tests and search players).
+
+    The state is ``self.s`` (int32, laid out as :mod:`.kernel_core` describes) plus the score trace so far.
+    """
+
+    __slots__ = ("_history", "kernel", "s", "trace")
+
+    def __init__(self, kernel: Kernel, s: np.ndarray, trace: np.ndarray, history: list[int]):
+        self.kernel = kernel
+        self.s = s
+        self.trace = trace
+        self._history = history
+
+    # -- queries
+    def current_player(self) -> int:
+        """The seat to act, -1 (chance) or -4 (terminal), as pyspiel numbers them."""
+        return int(K.current_player(self.s))
+
+    def is_terminal(self) -> bool:
+        return int(self.s[K.PHASE]) == K.TERMINAL
+
+    def is_chance_node(self) -> bool:
+        return bool(K.is_chance_phase(int(self.s[K.PHASE])))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """(outcome, probability) pairs, computed exactly as the engine computes them."""
+        s = self.s
+        ph = int(s[K.PHASE])
+        if ph in (K.DEAL_PARK, K.DEAL_HAND, K.DRAW, K.REFILL):
+            total = int(s[K.DECK_TOTAL])
+            deck = s[K.DECK:K.DECK + self.kernel.values].tolist()
+            return [(v, n / total) for v, n in enumerate(deck) if n]
+        if ph == K.TIE_BREAK:
+            tied = s[K.TIED:K.TIED + int(s[K.N_TIED])].tolist()
+            return [(p, 1.0 / len(tied)) for p in tied]
+        if ph in (K.VOTE_COIN, K.COIN_TOSS):
+            return [(0, 0.5), (1, 0.5)]
+        return []
+
+    def legal_actions(self) -> list[int]:
+        """The current player's legal actions (at a chance node: the possible outcomes), ascending."""
+        if self.is_chance_node():
+            return [a for a, _ in self.chance_outcomes()]
+        k = self.kernel
+        n = K.legal_actions(self.s, k.R, k._buf, k._cbuf)
+        return k._buf[:n].tolist()
+
+    def returns(self) -> list[float]:
+        out = np.zeros(self.kernel.players, np.float64)
+        K.returns_into(self.s, self.kernel.R, out)
+        return out.tolist()
+
+    def history(self) -> list[int]:
+        """Every action and chance outcome applied so far."""
+        return list(self._history)
+
+    # -- changes
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action or a possible chance outcome (anything else raises ValueError)."""
+        action = int(action)
+        if action not in self.legal_actions():
+            raise ValueError(f"action {action} is not legal here")
+        K.apply_action(self.s, self.kernel.R, action, self.trace)
+        if self.s[K.ERROR]:
+            raise RuntimeError(f"kernel error code {int(self.s[K.ERROR])} (score trace buffer too short)")
+        self._history.append(action)
+
+    def clone(self) -> KernelState:
+        return KernelState(self.kernel, self.s.copy(), self.trace.copy(), list(self._history))
+
+    def determinize(self, viewer: int, seed: int) -> KernelState:
+        """A copy with what ``viewer`` cannot see resampled (see :func:`.kernel_core.determinize`)."""
+        out = self.clone()
+        rng = np.array([seed], np.uint64)
+        K.determinize(out.s, self.kernel.R, viewer, rng, np.empty(K.MAXV + K.MAXP, np.int64))
+        return out
+
+    def to_rows(self) -> list[dict[str, Any]]:
+        """The records of this finished game, as ``records.records(game, state)`` gives them."""
+        if not self.is_terminal():
+            raise ValueError("records need a finished game")
+        turns = int(self.s[K.TURN])
+        k = self.kernel
+        trace = np.ascontiguousarray(self.trace[:turns, : k.players]).reshape(-1)
+        raw = RawRecords.empty(k.players, k.values)
+        raw.fill(0, self.s[None, :], k.R)
+        cols = k._columns(raw)
+        return k._rows(cols, trace, np.array([0, trace.size]), 0)
+
+
+@dataclass
+class RandomGames:
+    """Records of games played by :meth:`Kernel.play_random`, as columns (one entry per seat, game-major).
+
+    Attributes:
+        seeds: the seed of each game.
+        players: seats per game.
+        columns: record field -> array with ``games * players`` rows (list fields: a second axis, one per value).
+        trace: the score traces of all games, concatenated (game ``g``'s is ``trace[trace_offsets[g]:
+            trace_offsets[g+1]]``, turn-major, one score per seat per turn).
+        trace_offsets: ``games + 1`` offsets into ``trace``.
+        histories: the actions of all games concatenated (``None`` unless asked for), with ``history_offsets``.
+    """
+
+    seeds: np.ndarray
+    players: int
+    columns: dict[str, np.ndarray]
+    trace: np.ndarray
+    trace_offsets: np.ndarray
+    histories: np.ndarray | None = None
+    history_offsets: np.ndarray | None = None
+    kernel: Kernel | None = None
+
+    def __len__(self) -> int:
+        return len(self.seeds)
+
+    def history(self, g: int) -> list[int]:
+        """The actions of game ``g``, chance outcomes included, to replay it."""
+        if self.histories is None:
+            raise ValueError("histories were not kept (play_random(..., histories=True))")
+        return self.histories[self.history_offsets[g]:self.history_offsets[g + 1]].tolist()
+
+    def to_rows(self, g: int | None = None) -> list[dict[str, Any]] | list[list[dict[str, Any]]]:
+        """Game ``g``'s rows exactly as ``records.records(game, terminal_state)`` gives them; without ``g``, every
+        game's rows (a list per game)."""
+        if g is not None:
+            return self.kernel._rows(self.columns, self.trace, self.trace_offsets, g)
+        return [self.kernel._rows(self.columns, self.trace, self.trace_offsets, i) for i in range(len(self))]
+
+
+@dataclass
+class _Batch:
+    """What one compiled batch of :meth:`Kernel.play_random` gives, before it is named as record columns."""
+
+    seeds: np.ndarray
+    raw: RawRecords
+    trace: np.ndarray
+    trace_offsets: np.ndarray
+    histories: np.ndarray | None
+    history_offsets: np.ndarray | None
+
+    @staticmethod
+    def concat(parts: list[_Batch]) -> _Batch:
+        """The batches as one; their records were written into one :class:`RawRecords` (the first's) already."""
+        if len(parts) == 1:
+            return parts[0]
+
+        def offsets(arrays: list[np.ndarray]) -> np.ndarray:
+            out = [np.zeros(1, np.int64)]
+            base = 0
+            for a in arrays:
+                out.append(a[1:] + base)
+                base += a[-1]
+            return np.concatenate(out)
+
+        keep = parts[0].histories is not None
+        return _Batch(
+            np.concatenate([p.seeds for p in parts]),
+            parts[0].raw,
+            np.concatenate([p.trace for p in parts]),
+            offsets([p.trace_offsets for p in parts]),
+            np.concatenate([p.histories for p in parts]) if keep else None,
+            offsets([p.history_offsets for p in parts]) if keep else None,
+        )
+
+
+class Kernel:
+    """The compiled kernel for one loaded ``trustme_pinocchio`` game.
+
+    Args:
+        game: the loaded game; its parsed ``rules`` and ``codec`` are compiled into the rules array (parameter strings
+            are never read here, except the ``chart`` string the records function itself reads).
+    """
+
+    def __init__(self, game: pyspiel.Game):
+        reason = kernel_supports(game)
+        if reason:
+            raise ValueError(reason)
+        self.game = game
+        self.R = rules_array(game)
+        self.players = game.rules.players
+        self.values = game.rules.values
+        self.max_turns = max_turns(game)
+        self.max_length = game.max_game_length()
+        self._buf = np.empty(int(self.R[K.R_NUM_ACTIONS]), np.int64)
+        self._cbuf = np.empty(K.MAXC, np.int64)
+        self._chart_column = _records_chart(game)
+
+    # ------------------------------------------------------------------ single states
+    def new_state(self, seed: int | None = None) -> KernelState:
+        """The start of a game (chance deals the Park first). ``seed`` is accepted for symmetry with
+        :meth:`play_random`; the state itself holds no randomness."""
+        s = np.empty(K.STATE_SIZE, np.int32)
+        K.init_state(s, self.R)
+        return KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), [])
+
+    def from_history(self, actions: Sequence[int]) -> KernelState:
+        """The position reached by applying ``actions`` (e.g. a pyspiel state's ``history()``) from the start."""
+        state = self.new_state()
+        for a in actions:
+            state.apply_action(a)
+        return state
+
+    def warm_up(self) -> float:
+        """Compile every entry point (or load it from numba's on-disk cache); returns the seconds it took.
+
+        The first run on a machine compiles (tens of seconds: show "compiling (first run only)"); later runs load
+        the cache in about a second.
+        """
+        start = time.perf_counter()
+        self.play_random(np.arange(2, dtype=np.uint64), histories=True)
+        state = self.new_state()
+        state.apply_action(state.legal_actions()[0])
+        state.returns()
+        state.determinize(0, 0)
+        self.rollouts(state, 1, 0, viewer=0)
+        return time.perf_counter() - start
+
+    # ------------------------------------------------------------------ many games
+    def batch_size(self, histories: bool) -> int:
+        """Games per compiled batch: as many as fit the working-buffer budget (memory stays flat in the games)."""
+        per_game = self.max_turns * self.players * 4 + K.STATE_SIZE * 4
+        if histories:
+            per_game += self.max_length * 4
+        return max(1, min(_MAX_BATCH, _BATCH_BYTES // per_game))
+
+    def _batches(self, seeds: np.ndarray, histories: bool, raw: RawRecords | None = None):
+        """Compiled batches of games; with ``raw``, every batch writes its records into it (else into its own)."""
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        size = self.batch_size(histories)
+        n = self.players
+        for start in range(0, len(seeds), size):
+            chunk = seeds[start:start + size]
+            G = len(chunk)
+            finals = np.empty((G, K.STATE_SIZE), np.int32)
+            trace = np.empty(G * self.max_turns * n, np.int32)
+            trace_off = np.empty(G + 1, np.int64)
+            hist = np.empty(G * self.max_length if histories else 0, np.int32)
+            hist_off = np.zeros(G + 1, np.int64)
+            K.play_random_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
+                                self.max_length, *self._scratch())
+            errors = finals[:, K.ERROR]
+            if np.any(errors == K.ERR_TRACE_OVERFLOW):
+                raise RuntimeError("kernel error: a score trace exceeded its buffer (max_turns is too small)")
+            if np.any(errors == K.ERR_HISTORY_OVERFLOW):
+                raise RuntimeError("kernel error: a game exceeded max_game_length()")
+            if raw is None:
+                out = RawRecords.empty(G * n, self.values)
+                out.fill(0, finals, self.R)
+            else:
+                out = raw
+                raw.fill(start * n, finals, self.R)
+            # Copies, so that the batch's large buffers are freed (memory stays flat in the number of games).
+            yield _Batch(chunk.copy(), out, trace[:trace_off[-1]].copy(), trace_off,
+                         hist[:hist_off[-1]].copy() if histories else None, hist_off if histories else None)
+
+    def _games(self, batch: _Batch) -> RandomGames:
+        return RandomGames(batch.seeds, self.players, self._columns(batch.raw), batch.trace, batch.trace_offsets,
+                           batch.histories, batch.history_offsets, self)
+
+    def iter_random(self, seeds: np.ndarray, histories: bool = False):
+        """:meth:`play_random` batch by batch: yields a :class:`RandomGames` per batch (for streaming sweeps)."""
+        for batch in self._batches(seeds, histories):
+            yield self._games(batch)
+
+    def play_random(self, seeds: np.ndarray, histories: bool = False) -> RandomGames:
+        """Play one game per seed with uniformly random players, entirely in compiled code.
+
+        Args:
+            seeds: uint64 seeds; game ``g`` depends only on ``seeds[g]``.
+            histories: also keep every game's action sequence (chance outcomes included) for replay.
+        """
+        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
+        raw = RawRecords.empty(len(seeds) * self.players, self.values)
+        parts = list(self._batches(seeds, histories, raw))
+        if not parts:
+            none = np.zeros(1, np.int64)
+            parts = [_Batch(seeds, raw, np.zeros(0, np.int32), none, np.zeros(0, np.int32) if histories else None,
+                            none if histories else None)]
+        return self._games(_Batch.concat(parts))
+
+    def rollouts(self, state: KernelState, n: int, seed: int, viewer: int | None = None) -> np.ndarray:
+        """Mean returns of ``n`` uniformly random playouts from ``state`` (compiled).
+
+        Args:
+            viewer: resample what this seat cannot see before each playout (a determinization); None plays from the
+                true position.
+        """
+        out = np.zeros(2 * K.MAXP, np.float64)
+        K.rollouts(self.R, state.s, int(n), np.uint64(seed), -1 if viewer is None else int(viewer), out,
+                   *self._scratch())
+        return out[: self.players] / max(int(n), 1)
+
+    def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the
+        compiled code can borrow them (see :func:`.kernel_core.borrow`)."""
+        return (np.empty(K.STATE_SIZE, np.int32), np.zeros(1, np.uint64),
+                np.empty(int(K.scratch_size(self.R)), np.int64))
+
+    # ------------------------------------------------------------------ records
+    def _columns(self, raw: RawRecords) -> dict[str, np.ndarray]:
+        return record_columns(raw, self._chart_column)
+
+    def _rows(self, cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: np.ndarray,
+              g: int) -> list[dict[str, Any]]:
+        return rows_of_game(cols, trace, trace_offsets, g, self.players)
+
+
+def _records_chart(game: pyspiel.Game) -> str:
+    """The ``chart`` column exactly as the records function writes it: the engine's parsed chart, "/"-joined."""
+    return "/".join(str(c) for c in game.rules.chart)
+
+
+def benchmark_rollout_position(kernel: Kernel, seed: int = 3, turn: int = 6) -> tuple[KernelState, int, list[int]]:
+    """A day-1 position for rollout figures: the turn's action of the first turn ``>= turn`` of a random game.
+
+    Returns the state, the seat to act (the viewer whose unseen Characters a search player would resample) and the
+    actions leading there.
+    """
+    played = kernel.play_random(np.array([seed], dtype=np.uint64), histories=True)
+    state = kernel.new_state()
+    for a in played.history(0):
+        if int(state.s[K.TURN]) >= turn and int(state.s[K.PHASE]) == K.ACTION:
+            break
+        state.apply_action(a)
+    if state.is_terminal() or int(state.s[K.RUNOUTS]):
+        raise ValueError(f"seed {seed} gives no day-1 position at turn {turn}")
+    return state, state.current_player(), state.history()
+
+
+__all__ = [
+    "BENCHMARK_ROLLOUTS",
+    "BENCHMARK_VARIANTS",
+    "SUPPORTED_SEAT_KINDS",
+    "Kernel",
+    "KernelState",
+    "RandomGames",
+    "benchmark_rollout_position",
+    "kernel_supports",
+    "max_turns",
+    "rules_array",
+]

@@ -1,0 +1,1120 @@
+"""The compiled core of the Pinocchio kernel: the turn structure of :mod:`.state` on fixed-size integer arrays.
+
+Everything numba compiles lives in this one file on purpose: numba's on-disk cache (``cache=True``) is invalidated
+only when the file that defines a function changes, so a compiled function calling code or reading constants from
+another file could silently keep a stale copy.
+
+Two arrays describe a game:
+
+- the *rules* array ``R`` (int64), built once per loaded game by :func:`trustme_analysis.games.pinocchio.kernel.
+  rules_array` from the game's parsed :class:`~trustme_analysis.games.pinocchio.rules.Rules` and its
+  :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec` (offsets ``R_*``);
+- the *state* array ``s`` (int32, :data:`STATE_SIZE` long, offsets below), laid out as a public part (everything at
+  the table or remembered from public play), a hidden part (:data:`HIDDEN_START` to :data:`HIDDEN_END`: the deck,
+  the hands and a face-down tale Character) and the record statistics. A determinization resamples only the hidden
+  part (:func:`determinize`).
+
+The functions mirror :class:`~trustme_analysis.games.pinocchio.state.PinocchioState` method by method (same names
+without the class; the chain of steps after an action is one loop, :func:`advance`), with the engine's events turned
+into counters for the records. The engine is the specification;
+``tests/games/test_pinocchio_kernel.py`` replays kernel games through it step by step.
+
+Random numbers: SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
+OOPSLA 2014), its 64-bit state held in a one-element uint64 array; integers below ``n`` by Lemire's multiply-and-reject
+(see :func:`below`), so each value is exactly equally likely.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: How every function here is compiled: cached on disk, and without numba's reference counting of arrays (NRT).
+#: Nothing here allocates, and the counting (an atomic add and a call at each array passed to a function) took more
+#: than half of the play loop's time when measured with ``perf``. ``_nrt`` is a numba option named as private; if a
+#: numba release drops it, this line fails at import, which the tests show at once.
+compiled = njit(cache=True, _nrt=False)
+#: The same, and inlined into each compiled caller (the per-step functions of the play loop).
+inlined = njit(cache=True, _nrt=False, inline="always")
+
+MAXV = 9  # Character values (rules: 1 to 9)
+MAXP = 4  # players
+MAXC = MAXV * MAXV + MAXV * (MAXV - 1) // 2  # discard combos: sets of 1..9 per value, runs of 2..9
+
+# Phases: the same numbers as the engine's (tests check them against trustme_analysis.games.pinocchio.state).
+(DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
+ TERMINAL) = range(12)
+_CHANCE_PHASES = sum(1 << ph for ph in (DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK))
+CHANCE_ID = -1  # pyspiel.PlayerId.CHANCE
+TERMINAL_ID = -4  # pyspiel.PlayerId.TERMINAL
+THEN_DRAW, THEN_END_TURN = 0, 1
+# Ticket routes (records: tickets_tale/reputation/free_per_value) and end triggers / tie-breaks as numbers.
+ROUTE_TALE, ROUTE_REPUTATION, ROUTE_FREE = 0, 1, 2
+END_NONE, END_DECK, END_STACKS = 0, 1, 2
+TIE_NONE, TIE_TICKETS, TIE_COIN = 0, 1, 2
+
+
+class _Layout:
+    """Hands out consecutive offsets; only used at import time to build the constants below."""
+
+    def __init__(self) -> None:
+        self.size = 0
+
+    def __call__(self, n: int = 1) -> int:
+        start = self.size
+        self.size += n
+        return start
+
+
+_s = _Layout()
+# ---- public part: the table, the Tickets, the turn's progress
+PHASE, TURN, ACTIVE, ACTOR, DECK_TOTAL, RUNOUTS, DAYS_ENDED, RAN_OUT, BONUS, END_TRIGGER = (_s() for _ in range(10))
+DEAL_LEFT, DEAL_SEAT, REFILL_LEFT, AFTER_REFILL, TALE_PARK, VOTE_I, TRUSTED, COIN, COIN_BY = (_s() for _ in range(9))
+N_OFFERS, OFFER_I, N_TIED, WINNER, ERROR = (_s() for _ in range(5))
+DISCARD = _s(MAXV)
+PARK = _s(MAXV)
+REPS = _s(MAXP * MAXV)  # Reputation of seat p, value v+1: REPS + p*MAXV + v
+TICKETS = _s(MAXP * MAXV)
+STACKS = _s(MAXV)
+COIN_USED = _s(MAXP)
+VOTES = _s(MAXP)  # -1: no vote, 0: "I do not trust you", 1: "I trust you"
+OFFERS = _s(MAXP)
+TIED = _s(MAXP)
+TOTALS = _s(MAXP)
+# ---- hidden part: what some player cannot see
+HIDDEN_START = _s.size
+DECK = _s(MAXV)
+HANDS = _s(MAXP * MAXV)
+TALE_HIDDEN = _s()  # the face-down tale Character's value, 0 when no tale is pending
+HIDDEN_END = _s.size
+# ---- record statistics (the engine's events, counted)
+TIX_ROUTE = _s(MAXP * 3 * MAXV)  # seat p, route r, value v+1: TIX_ROUTE + (p*3 + r)*MAXV + v
+ROWS = _s(MAXP * 4)  # tale table rows per teller: true_trusted, true_distrusted, tall_trusted, tall_distrusted
+TALES_COIN = _s(MAXP)
+TALL_LOWER = _s(MAXP)
+TALL_NONE = _s(MAXP)
+VOTES_CAST = _s(MAXP)
+VOTES_TRUST = _s(MAXP)
+VOTES_CORRECT = _s(MAXP)
+COIN_TOSSES = _s(MAXP)
+PARK_TAKES = _s(MAXP)
+BONUS_TURNS = _s(MAXP)
+BONUS_FORFEITED = _s(MAXP)
+SCORE = _s(MAXP)  # each seat's score for its Tickets so far (the score trace samples it)
+STACK_EMPTY_TURN = _s(MAXV)  # -1: never
+LAST_EMPTIED = _s()
+COIN_CHANCE = _s()
+TIE_BREAK_BY = _s()
+STATE_SIZE = _s.size
+
+# Error codes in s[ERROR] (0: none). Only buffer overflows are possible; the wrapper raises on them.
+ERR_TRACE_OVERFLOW = 1
+ERR_HISTORY_OVERFLOW = 2
+
+_r = _Layout()
+(R_PLAYERS, R_VALUES, R_PER_VALUE, R_PARK_SIZE, R_REFILL, R_HAND_SIZE, R_STACKS_NEEDED, R_RUNOUTS_TO_END,
+ R_COIN_VARIANT, R_SEQUENTIAL, R_DISSENTERS, R_RESHUFFLE, R_UTILITY, R_SET_MAX, R_NCOMBOS, R_TALE_BASE, R_REP_BASE,
+ R_TAKE_BASE, R_FREE_BASE, R_DECLINE, R_PASS, R_TRUST, R_DISTRUST, R_TOSS, R_NO_TOSS, R_NUM_ACTIONS) = (
+    _r() for _ in range(26))
+R_STACKS = _r(MAXV)
+R_CHART = _r(MAXV)
+R_COMBO_START = _r(MAXC)  # lowest value of combo c
+R_COMBO_LEN = _r(MAXC)  # Characters in it (= the Ticket value)
+R_COMBO_RUN = _r(MAXC)  # 1: a run of consecutive values, 0: a set of equal values
+R_RUN_INDEX = _r(MAXV * (MAXV + 1))  # combo number of the run of k values from a+1: R_RUN_INDEX + a*(MAXV+1) + k
+MAXA = 2 * MAXV * MAXV + (MAXV + 1) * MAXC + 6  # player action ids (actions.ActionCodec.num_actions at most)
+R_DEC_HAND = _r(MAXA)  # per action id: the hand value played (0: none)
+R_DEC_X = _r(MAXA)  # per action id: the Park value (tale, take) or the combo number (Use Reputation, free action)
+RULES_SIZE = _r.size
+UTILITY_WIN_LOSS, UTILITY_SCORE, UTILITY_SCORE_DIFF = 0, 1, 2
+
+#: The records' integer, true/false and coded-text fields, in the columns :func:`record_rows` writes
+#: (``end_trigger`` and ``tie_break`` as the END_* and TIE_* codes).
+INT_FIELDS = (
+    "players", "values", "score", "score_ticket_face", "score_set_bonus", "tickets", "different_values", "rank", "win",
+    "winner", "turns", "runouts", "days", "ended_at_night", "end_trigger", "end_stack_value", "completed",
+    "top_shared", "tie_break", "margin", "tales_told", "tales_true", "tales_tall", "tales_trusted", "tales_distrusted",
+    "row_true_trusted", "row_true_distrusted", "row_tall_trusted", "row_tall_distrusted", "tales_coin",
+    "tall_ticket_lower", "tall_ticket_none", "votes_cast", "votes_trust", "votes_correct", "coin_tosses",
+    "coin_chance_tosses", "park_takes", "bonus_turns", "bonus_forfeited",
+)
+(F_PLAYERS, F_VALUES, F_SCORE, F_FACE, F_BONUS, F_TICKETS, F_DIFFERENT, F_RANK, F_WIN, F_WINNER, F_TURNS,
+ F_RUNOUTS, F_DAYS, F_NIGHT, F_TRIGGER, F_END_STACK, F_COMPLETED, F_TOP_SHARED, F_TIE_BREAK, F_MARGIN, F_TALES,
+ F_TRUE, F_TALL, F_TRUSTED, F_DISTRUSTED, F_ROWS, _F_ROW2, _F_ROW3, _F_ROW4, F_TALES_COIN, F_TALL_LOWER,
+ F_TALL_NONE, F_VOTES_CAST, F_VOTES_TRUST, F_VOTES_CORRECT, F_COIN_TOSSES, F_COIN_CHANCE, F_PARK_TAKES,
+ F_BONUS_TURNS, F_BONUS_FORFEITED) = range(len(INT_FIELDS))
+#: The per-value list fields, in the order of the second axis of :func:`record_rows`'s ``lists``.
+LIST_FIELDS = ("tickets_per_value", "tickets_tale_per_value", "tickets_reputation_per_value",
+               "tickets_free_per_value")
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+_LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
+
+
+# ====================================================================== random numbers
+
+
+@inlined
+def next_u64(rng):
+    """The next SplitMix64 output; ``rng`` is a one-element uint64 array holding the generator's state."""
+    z = rng[0] + _GOLDEN
+    rng[0] = z
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@inlined
+def below(rng, n):
+    """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``, exactly.
+
+    D. Lemire's multiply-and-reject ("Fast random integer generation in an interval", ACM TOMACS 2019) on the top
+    32 bits of an output: the product's high half is the result; a rejection (probability below ``n / 2**32``) makes
+    every value exactly equally likely. It needs a division only in that rare case (divisions are slow).
+    """
+    un = np.uint64(n)
+    m = (next_u64(rng) >> _S32) * un
+    low = m & _LOW32
+    if low < un:
+        floor = (_TWO32 - un) % un
+        while low < floor:
+            m = (next_u64(rng) >> _S32) * un
+            low = m & _LOW32
+    return np.int64(m >> _S32)
+
+
+# ====================================================================== set-up and queries
+
+
+@compiled
+def init_state(s, R):
+    """Write the start of a game (before the Park is dealt) into ``s``."""
+    for i in range(STATE_SIZE):
+        s[i] = 0
+    V = R[R_VALUES]
+    s[PHASE] = DEAL_PARK
+    for v in range(V):
+        s[DECK + v] = R[R_PER_VALUE]
+        s[STACKS + v] = R[R_STACKS + v]
+        s[STACK_EMPTY_TURN + v] = -1
+    s[DECK_TOTAL] = R[R_PER_VALUE] * V
+    s[DEAL_LEFT] = R[R_PARK_SIZE]
+    s[AFTER_REFILL] = THEN_DRAW
+    for p in range(MAXP):
+        s[VOTES + p] = -1
+    s[TRUSTED] = -1
+    s[COIN] = -1
+    s[COIN_BY] = -1
+    s[WINNER] = -1
+    s[LAST_EMPTIED] = -1
+
+
+@inlined
+def is_chance_phase(ph):
+    """Whether chance acts in phase ``ph`` (one bit test: this runs at every step)."""
+    return (_CHANCE_PHASES >> ph) & 1 == 1
+
+
+@compiled
+def current_player(s):
+    """The seat to act, -1 for chance, -4 once the game is over (pyspiel's ids)."""
+    ph = s[PHASE]
+    if ph == TERMINAL:
+        return TERMINAL_ID
+    if is_chance_phase(ph):
+        return CHANCE_ID
+    return s[ACTOR]
+
+
+@inlined
+def usable_combos(s, R, out):
+    """The active player's usable discard combos (whose Ticket stack is not empty), ascending; returns the count."""
+    V = R[R_VALUES]
+    rep = REPS + s[ACTIVE] * MAXV
+    set_max = R[R_SET_MAX]
+    n = 0
+    for a in range(V):
+        have = s[rep + a]
+        if have:
+            top = min(set_max, have)
+            for k in range(1, top + 1):
+                if s[STACKS + k - 1]:
+                    out[n] = a * set_max + k - 1
+                    n += 1
+    for a in range(V - 1):
+        if s[rep + a] and s[rep + a + 1]:
+            k = 2
+            while a + k <= V and s[rep + a + k - 1]:
+                if s[STACKS + k - 1]:
+                    out[n] = R[R_RUN_INDEX + a * (MAXV + 1) + k]
+                    n += 1
+                k += 1
+    return n
+
+
+@compiled
+def legal_actions(s, R, out, cbuf):
+    """The current player's legal actions, ascending, into ``out``; returns the count (0 at chance and the end).
+
+    ``cbuf`` is scratch space of at least :data:`MAXC` entries.
+    """
+    ph = s[PHASE]
+    if ph == ACTION:
+        V = R[R_VALUES]
+        hand = HANDS + s[ACTIVE] * MAXV
+        held = 0
+        for w in range(V):
+            if s[hand + w]:
+                held += 1
+        if held == 0:
+            out[0] = R[R_PASS]
+            return 1
+        n = 0
+        for v in range(V):
+            if s[PARK + v]:
+                for w in range(V):
+                    if s[hand + w]:
+                        out[n] = R[R_TALE_BASE] + v * V + w
+                        n += 1
+        nc = usable_combos(s, R, cbuf)
+        if nc:
+            C = R[R_NCOMBOS]
+            for w in range(V):
+                if s[hand + w]:
+                    base = R[R_REP_BASE] + w * C
+                    for i in range(nc):
+                        out[n] = base + cbuf[i]
+                        n += 1
+        for w in range(V):
+            if s[hand + w]:
+                for u in range(V):
+                    if s[PARK + u]:
+                        out[n] = R[R_TAKE_BASE] + w * V + u
+                        n += 1
+        if n == 0:
+            # An empty Park with nothing to cash leaves no action (only under empty_deck=skip): pass.
+            out[0] = R[R_PASS]
+            n = 1
+        return n
+    if ph == VOTE:
+        out[0] = R[R_TRUST]
+        out[1] = R[R_DISTRUST]
+        return 2
+    if ph == COIN_OFFER:
+        out[0] = R[R_TOSS]
+        out[1] = R[R_NO_TOSS]
+        return 2
+    if ph == FREE_REPUTATION:
+        nc = usable_combos(s, R, cbuf)
+        for i in range(nc):
+            out[i] = R[R_FREE_BASE] + cbuf[i]
+        out[nc] = R[R_DECLINE]
+        return nc + 1
+    return 0
+
+
+@inlined
+def sample_chance(s, rng):
+    """A chance outcome drawn with the engine's probabilities (a Character by its count in the deck, a fair Coin,
+    the tie-break Coin uniform over the tied seats)."""
+    ph = s[PHASE]
+    if ph == VOTE_COIN or ph == COIN_TOSS:
+        return below(rng, 2)
+    if ph == TIE_BREAK:
+        return np.int64(s[TIED + below(rng, s[N_TIED])])
+    r = below(rng, s[DECK_TOTAL])
+    v = 0
+    while r >= s[DECK + v]:
+        r -= s[DECK + v]
+        v += 1
+    return np.int64(v)
+
+
+@compiled
+def returns_into(s, R, out):
+    """The returns by the ``utility`` parameter (zeros until the end) into ``out`` (float64, players long)."""
+    n = R[R_PLAYERS]
+    for p in range(n):
+        out[p] = 0.0
+    if s[PHASE] != TERMINAL:
+        return
+    u = R[R_UTILITY]
+    if u == UTILITY_WIN_LOSS:
+        lose = -1.0 / (n - 1)
+        for p in range(n):
+            out[p] = 1.0 if p == s[WINNER] else lose
+    elif u == UTILITY_SCORE:
+        for p in range(n):
+            out[p] = float(s[TOTALS + p])
+    else:
+        out[0] = float(s[TOTALS] - s[TOTALS + 1])
+        out[1] = float(s[TOTALS + 1] - s[TOTALS])
+
+
+# ====================================================================== scoring and Tickets
+
+
+@compiled
+def ticket_score(s, R, p):
+    """Final Scoring of seat ``p``'s Tickets (face values plus the chart for the different values)."""
+    V = R[R_VALUES]
+    face = 0
+    different = 0
+    for v in range(V):
+        k = s[TICKETS + p * MAXV + v]
+        face += (v + 1) * k
+        if k:
+            different += 1
+    bonus = R[R_CHART + different - 1] if different else 0
+    return face + bonus
+
+
+@compiled
+def gain_ticket(s, R, p, requested, route, exact):
+    """Take a Ticket of ``requested`` value, or (a tale, ``exact`` False) the next lower one left, or none."""
+    value = requested
+    if not exact:
+        while value >= 1 and s[STACKS + value - 1] == 0:
+            value -= 1
+    if value >= 1:
+        s[STACKS + value - 1] -= 1
+        s[TICKETS + p * MAXV + value - 1] += 1
+        s[SCORE + p] = ticket_score(s, R, p)
+        s[TIX_ROUTE + (p * 3 + route) * MAXV + value - 1] += 1
+        if route == ROUTE_TALE and value < requested:
+            s[TALL_LOWER + p] += 1
+        if s[STACKS + value - 1] == 0:
+            s[STACK_EMPTY_TURN + value - 1] = s[TURN]
+            s[LAST_EMPTIED] = value
+    elif route == ROUTE_TALE:
+        s[TALL_NONE + p] += 1
+        s[TALL_LOWER + p] += 1
+
+
+@inlined
+def stacks_end_reached(s, R):
+    empty = 0
+    for v in range(R[R_VALUES]):
+        if s[STACKS + v] == 0:
+            empty += 1
+    return empty >= R[R_STACKS_NEEDED]
+
+
+@compiled
+def record_trace(s, R, row, trace):
+    """Each seat's score into ``trace[row]`` (skipped when ``trace`` has no rows; too few rows is an error)."""
+    if trace.shape[0] == 0:
+        return
+    if row >= trace.shape[0]:
+        s[ERROR] = ERR_TRACE_OVERFLOW
+        return
+    for p in range(R[R_PLAYERS]):
+        trace[row, p] = s[SCORE + p]
+
+
+@compiled
+def score_final(s, R):
+    """Totals, then the winner: most points, then most Tickets, then the tie-break Coin (a chance node)."""
+    n = R[R_PLAYERS]
+    V = R[R_VALUES]
+    best = -1
+    for p in range(n):
+        s[TOTALS + p] = s[SCORE + p]
+        best = max(best, s[SCORE + p])
+    top = 0
+    first = -1
+    most = -1
+    for p in range(n):
+        if s[TOTALS + p] == best:
+            top += 1
+            if first < 0:
+                first = p
+            count = 0
+            for v in range(V):
+                count += s[TICKETS + p * MAXV + v]
+            most = max(most, count)
+    if top > 1:
+        still = 0
+        first = -1
+        for p in range(n):
+            if s[TOTALS + p] == best:
+                count = 0
+                for v in range(V):
+                    count += s[TICKETS + p * MAXV + v]
+                if count == most:
+                    s[TIED + still] = p
+                    still += 1
+                    if first < 0:
+                        first = p
+        if still > 1:
+            s[N_TIED] = still
+            s[PHASE] = TIE_BREAK
+            return
+        s[TIE_BREAK_BY] = TIE_TICKETS
+    s[WINNER] = first
+    s[PHASE] = TERMINAL
+
+
+# ====================================================================== the turn
+#
+# The engine moves from one step of a turn to the next by calling methods (``_end_turn`` calls ``_begin_turn``, which
+# may call ``_continue_refill``, which may call ``_end_turn`` ...). Compiled as calls, that chain costs reference
+# counting on every array argument at every level; here it is one loop in :func:`advance` over *continuations*, each
+# block named after the engine method it mirrors, with ``arg`` carrying that method's argument.
+
+GO_NONE, GO_HAND_DEAL, GO_BEGIN_TURN, GO_ENTER_DRAW, GO_CONTINUE_REFILL, GO_END_TURN, GO_FINISH_DAY, GO_END_GAME, \
+    GO_START_OFFERS, GO_RESOLVE_TALE = range(10)
+
+
+@inlined
+def note_runout(s):
+    """The deck ran out during this turn (counted once per turn)."""
+    if not s[RAN_OUT]:
+        s[RAN_OUT] = 1
+        s[RUNOUTS] += 1
+
+
+@inlined
+def deck_ready(s, R):
+    """Whether a draw can happen now; handles a draw needed while the deck is empty (``empty_deck``)."""
+    if s[DECK_TOTAL]:
+        return True
+    note_runout(s)
+    if R[R_RESHUFFLE]:
+        V = R[R_VALUES]
+        total = 0
+        for v in range(V):
+            total += s[DISCARD + v]
+        if total:
+            for v in range(V):
+                s[DECK + v] = s[DISCARD + v]
+                s[DISCARD + v] = 0
+            s[DECK_TOTAL] = total
+            return True
+    return False
+
+
+@inlined
+def park_empty(s, R):
+    for v in range(R[R_VALUES]):
+        if s[PARK + v]:
+            return False
+    return True
+
+
+@compiled
+def any_usable_combo(s, R):
+    """Whether :func:`usable_combos` would find at least one (without listing them)."""
+    V = R[R_VALUES]
+    rep = REPS + s[ACTIVE] * MAXV
+    for a in range(V):
+        if s[rep + a] and s[STACKS]:
+            return True  # a set of one is always possible while the stack of 1 lasts
+    set_max = R[R_SET_MAX]
+    for a in range(V):
+        have = s[rep + a]
+        top = min(set_max, have)
+        for k in range(2, top + 1):
+            if s[STACKS + k - 1]:
+                return True
+    for a in range(V - 1):
+        k = 2
+        while a + k <= V and s[rep + a] and s[rep + a + k - 1]:
+            if s[STACKS + k - 1]:
+                return True
+            k += 1
+    return False
+
+
+@inlined
+def discard_combo(s, R, p, c):
+    """Discard combo ``c`` from seat ``p``'s Reputation to the discard pile; returns its size (the Ticket value)."""
+    start = R[R_COMBO_START + c]
+    length = R[R_COMBO_LEN + c]
+    rep = REPS + p * MAXV
+    if R[R_COMBO_RUN + c]:
+        for v in range(start - 1, start - 1 + length):
+            s[rep + v] -= 1
+            s[DISCARD + v] += 1
+    else:
+        s[rep + start - 1] -= length
+        s[DISCARD + start - 1] += length
+    return length
+
+
+@inlined
+def advance(s, R, go, arg, trace):
+    """Run the engine's steps from continuation ``go`` until play waits for a decision or a chance outcome."""
+    n = R[R_PLAYERS]
+    V = R[R_VALUES]
+    while go != GO_NONE:
+        if go == GO_HAND_DEAL:  # _start_hand_deal(seat=arg)
+            if R[R_HAND_SIZE] == 0 or arg == n:
+                go, arg = GO_BEGIN_TURN, 0
+            else:
+                s[PHASE] = DEAL_HAND
+                s[DEAL_SEAT] = arg
+                s[DEAL_LEFT] = R[R_HAND_SIZE]
+                go = GO_NONE
+        elif go == GO_BEGIN_TURN:  # _begin_turn(player=arg)
+            s[TURN] += 1
+            t = s[TURN]
+            if t >= 2:
+                # The records sample every seat's score when each turn after the first begins.
+                record_trace(s, R, t - 2, trace)
+            s[ACTIVE] = arg
+            s[RAN_OUT] = 0
+            if park_empty(s, R):
+                s[REFILL_LEFT] = R[R_REFILL]
+                s[AFTER_REFILL] = THEN_DRAW
+                go = GO_CONTINUE_REFILL
+            else:
+                go = GO_ENTER_DRAW
+        elif go == GO_ENTER_DRAW:  # _enter_draw
+            if deck_ready(s, R):
+                s[PHASE] = DRAW
+            else:
+                s[PHASE] = ACTION
+                s[ACTOR] = s[ACTIVE]
+            go = GO_NONE
+        elif go == GO_CONTINUE_REFILL:  # _continue_refill
+            if s[REFILL_LEFT] and deck_ready(s, R):
+                s[PHASE] = REFILL
+                go = GO_NONE
+            else:
+                s[REFILL_LEFT] = 0
+                go = GO_ENTER_DRAW if s[AFTER_REFILL] == THEN_DRAW else GO_END_TURN
+        elif go == GO_END_TURN:  # _end_turn
+            p = s[ACTIVE]
+            if s[RUNOUTS] >= R[R_RUNOUTS_TO_END]:
+                go, arg = GO_END_GAME, END_DECK
+            elif stacks_end_reached(s, R):
+                go, arg = GO_END_GAME, END_STACKS
+            elif s[RAN_OUT]:
+                # The day ends; a pending bonus turn becomes a free Use Reputation action (no card played).
+                if s[BONUS] and any_usable_combo(s, R):
+                    s[PHASE] = FREE_REPUTATION
+                    s[ACTOR] = p
+                    go = GO_NONE
+                else:
+                    go = GO_FINISH_DAY
+            elif s[BONUS]:
+                s[BONUS] = 0
+                s[BONUS_TURNS + p] += 1
+                go, arg = GO_BEGIN_TURN, p
+            else:
+                go, arg = GO_BEGIN_TURN, p + 1 if p + 1 < n else 0
+        elif go == GO_FINISH_DAY:  # _finish_day: Reputations discarded, the discard pile becomes the new deck
+            s[BONUS] = 0
+            for p in range(n):
+                for v in range(V):
+                    s[DISCARD + v] += s[REPS + p * MAXV + v]
+                    s[REPS + p * MAXV + v] = 0
+            total = 0
+            for v in range(V):
+                s[DECK + v] += s[DISCARD + v]
+                s[DISCARD + v] = 0
+                total += s[DECK + v]
+            s[DECK_TOTAL] = total
+            s[DAYS_ENDED] += 1
+            go, arg = GO_BEGIN_TURN, s[ACTIVE] + 1 if s[ACTIVE] + 1 < n else 0
+        elif go == GO_END_GAME:  # _end_game(trigger=arg): a pending bonus turn is forfeited
+            s[END_TRIGGER] = arg
+            if s[BONUS]:
+                s[BONUS] = 0
+                s[BONUS_FORFEITED + s[ACTIVE]] += 1
+            record_trace(s, R, s[TURN] - 1, trace)
+            score_final(s, R)
+            go = GO_NONE
+        elif go == GO_START_OFFERS:  # _start_offers: the Coin variant's offers from the active player's left
+            go = GO_RESOLVE_TALE
+            if R[R_COIN_VARIANT]:
+                k = 0
+                for i in range(1, n):
+                    q = s[ACTIVE] + i
+                    if q >= n:
+                        q -= n
+                    if not s[COIN_USED + q] and (not R[R_DISSENTERS] or s[VOTES + q] != s[TRUSTED]):
+                        s[OFFERS + k] = q
+                        k += 1
+                if k:
+                    s[N_OFFERS] = k
+                    s[OFFER_I] = 0
+                    s[PHASE] = COIN_OFFER
+                    s[ACTOR] = s[OFFERS]
+                    go = GO_NONE
+        else:  # GO_RESOLVE_TALE, _resolve_tale: flip the face-down Character, apply the row of the tale table
+            go = resolve_tale(s, R)
+    return 0
+
+
+@inlined
+def resolve_tale(s, R):
+    """The engine's ``_resolve_tale`` up to its last step, which it returns as a continuation."""
+    p = s[ACTIVE]
+    n = R[R_PLAYERS]
+    park_value = s[TALE_PARK]
+    hidden = s[TALE_HIDDEN]
+    tall = park_value != hidden
+    trusted = s[TRUSTED] == 1
+    s[ROWS + p * 4 + (2 if tall else 0) + (0 if trusted else 1)] += 1
+    if s[COIN] >= 0:
+        s[TALES_COIN + p] += 1
+        if s[COIN_BY] < 0:
+            s[COIN_CHANCE] += 1
+        else:
+            s[COIN_TOSSES + s[COIN_BY]] += 1
+    for q in range(n):
+        vote = s[VOTES + q]
+        if vote >= 0:
+            s[VOTES_CAST + q] += 1
+            s[VOTES_TRUST + q] += vote
+            # A vote is right when it trusts a true tale or distrusts a tall one.
+            if (vote == 1) != tall:
+                s[VOTES_CORRECT + q] += 1
+    if tall and not trusted:
+        # Caught: the played Character goes face-up into the Park.
+        s[PARK + hidden - 1] += 1
+    else:
+        s[PARK + park_value - 1] -= 1
+        s[REPS + p * MAXV + park_value - 1] += 1
+        s[REPS + p * MAXV + hidden - 1] += 1
+        if not tall and not trusted:
+            s[BONUS] = 1
+        elif tall:
+            gain_ticket(s, R, p, abs(park_value - hidden), ROUTE_TALE, False)
+    s[TALE_PARK] = 0
+    s[TALE_HIDDEN] = 0
+    s[TRUSTED] = -1
+    s[COIN] = -1
+    s[COIN_BY] = -1
+    s[N_OFFERS] = 0
+    if park_empty(s, R):
+        s[REFILL_LEFT] = R[R_REFILL]
+        s[AFTER_REFILL] = THEN_END_TURN
+        return GO_CONTINUE_REFILL
+    return GO_END_TURN
+
+
+@compiled
+def apply_action(s, R, a, trace):
+    """Apply action or chance outcome ``a`` (assumed legal) to ``s``; ``trace`` takes the score trace (0 rows: off).
+
+    The first step of each engine path is done here; :func:`advance` runs the rest.
+    """
+    ph = s[PHASE]
+    n = R[R_PLAYERS]
+    go = GO_NONE
+    arg = 0
+    if ph == DEAL_PARK or ph == DEAL_HAND or ph == DRAW or ph == REFILL:  # _apply_card
+        s[DECK + a] -= 1
+        s[DECK_TOTAL] -= 1
+        if ph == DEAL_PARK:
+            s[PARK + a] += 1
+            s[DEAL_LEFT] -= 1
+            if s[DEAL_LEFT] == 0:
+                go = GO_HAND_DEAL
+        elif ph == DEAL_HAND:
+            seat = s[DEAL_SEAT]
+            s[HANDS + seat * MAXV + a] += 1
+            s[DEAL_LEFT] -= 1
+            if s[DEAL_LEFT] == 0:
+                go, arg = GO_HAND_DEAL, seat + 1
+        elif ph == DRAW:
+            s[HANDS + s[ACTIVE] * MAXV + a] += 1
+            if s[DECK_TOTAL] == 0:
+                note_runout(s)
+            s[PHASE] = ACTION
+            s[ACTOR] = s[ACTIVE]
+        else:  # REFILL
+            s[PARK + a] += 1
+            if s[DECK_TOTAL] == 0:
+                note_runout(s)
+            s[REFILL_LEFT] -= 1
+            go = GO_CONTINUE_REFILL
+    elif ph == VOTE_COIN or ph == COIN_TOSS:
+        s[COIN] = a
+        s[TRUSTED] = a  # kid (1) = trusted
+        go = GO_START_OFFERS if ph == VOTE_COIN else GO_RESOLVE_TALE
+    elif ph == TIE_BREAK:
+        s[TIE_BREAK_BY] = TIE_COIN
+        s[WINNER] = a
+        s[PHASE] = TERMINAL
+    else:  # a player's move (the engine's _apply_move), decoded as .actions numbers it
+        p = s[ACTOR]
+        hand = R[R_DEC_HAND + a]
+        if a < R[R_REP_BASE]:  # Tell a Tale
+            park_value = R[R_DEC_X + a]
+            s[HANDS + p * MAXV + hand - 1] -= 1
+            s[TALE_PARK] = park_value
+            s[TALE_HIDDEN] = hand
+            for q in range(n):
+                s[VOTES + q] = -1
+            s[VOTE_I] = 0
+            s[PHASE] = VOTE
+            s[ACTOR] = p + 1 if p + 1 < n else 0
+        elif a < R[R_TAKE_BASE]:  # Use Reputation
+            s[HANDS + p * MAXV + hand - 1] -= 1
+            s[PARK + hand - 1] += 1
+            length = discard_combo(s, R, p, R[R_DEC_X + a])
+            gain_ticket(s, R, p, length, ROUTE_REPUTATION, True)
+            go = GO_END_TURN
+        elif a < R[R_FREE_BASE]:  # Take a Character from the Park ("any other": taken before the hand one is put)
+            park_value = R[R_DEC_X + a]
+            s[HANDS + p * MAXV + hand - 1] -= 1
+            s[PARK + park_value - 1] -= 1
+            s[REPS + p * MAXV + park_value - 1] += 1
+            s[PARK + hand - 1] += 1
+            s[PARK_TAKES + p] += 1
+            go = GO_END_TURN
+        elif a < R[R_DECLINE]:  # the free Use Reputation action at the day's end
+            length = discard_combo(s, R, p, R[R_DEC_X + a])
+            gain_ticket(s, R, p, length, ROUTE_FREE, True)
+            if stacks_end_reached(s, R):
+                # The free action belongs to the turn in which the deck ran out: emptying the last stack needed
+                # ends the game at the end of that turn, before a Night begins.
+                go, arg = GO_END_GAME, END_STACKS
+            else:
+                go = GO_FINISH_DAY
+        elif a == R[R_DECLINE]:
+            go = GO_FINISH_DAY
+        elif a == R[R_PASS]:
+            go = GO_END_TURN
+        elif a == R[R_TRUST] or a == R[R_DISTRUST]:  # _cast_vote
+            s[VOTES + p] = 1 if a == R[R_TRUST] else 0
+            s[VOTE_I] += 1
+            if s[VOTE_I] < n - 1:
+                q = s[ACTIVE] + 1 + s[VOTE_I]
+                s[ACTOR] = q if q < n else q - n
+            else:
+                t = 0
+                d = 0
+                for q in range(n):
+                    if s[VOTES + q] == 1:
+                        t += 1
+                    elif s[VOTES + q] == 0:
+                        d += 1
+                if t == d:
+                    # 3 players who disagree (or any even split): toss the Coin.
+                    s[PHASE] = VOTE_COIN
+                else:
+                    s[TRUSTED] = 1 if t > d else 0
+                    go = GO_START_OFFERS
+        elif a == R[R_TOSS]:
+            s[COIN_USED + p] = 1
+            s[COIN_BY] = p
+            s[PHASE] = COIN_TOSS
+        else:  # do not toss
+            s[OFFER_I] += 1
+            if s[OFFER_I] < s[N_OFFERS]:
+                s[ACTOR] = s[OFFERS + s[OFFER_I]]
+            else:
+                go = GO_RESOLVE_TALE
+    if go != GO_NONE:
+        advance(s, R, go, arg, trace)
+
+
+# ====================================================================== whole games
+
+
+@compiled
+def scratch_size(R):
+    """Entries of the scratch array :func:`random_action` needs."""
+    return R[R_NUM_ACTIONS] + MAXC + 2 * MAXV
+
+
+@inlined
+def random_action(s, R, rng, buf):
+    """``legal[below(rng, len(legal))]`` for the list :func:`legal_actions` would give, mostly without listing it.
+
+    ``buf`` is scratch space of :func:`scratch_size` entries.
+    """
+    ph = s[PHASE]
+    if ph == VOTE:  # [trust, distrust]: consecutive numbers
+        return R[R_TRUST] + below(rng, 2)
+    if ph == COIN_OFFER:  # [toss, no_toss]
+        return R[R_TOSS] + below(rng, 2)
+    if ph != ACTION:
+        k = legal_actions(s, R, buf, buf[R[R_NUM_ACTIONS]:])
+        return buf[below(rng, k)]
+    # The turn's action. The list is: tales (Park value, then hand value), Use Reputation (hand value, then combo),
+    # takes (hand value, then Park value); buf holds the combos from 0, the held values from MAXC and the Park
+    # values from MAXC + MAXV.
+    V = R[R_VALUES]
+    hand = HANDS + s[ACTIVE] * MAXV
+    nh = 0
+    npk = 0
+    for v in range(V):
+        if s[hand + v]:
+            buf[MAXC + nh] = v
+            nh += 1
+        if s[PARK + v]:
+            buf[MAXC + MAXV + npk] = v
+            npk += 1
+    if nh == 0:
+        return R[R_PASS]
+    nc = usable_combos(s, R, buf)
+    tales = npk * nh
+    reps = nh * nc
+    total = tales + reps + tales
+    if total == 0:
+        return R[R_PASS]
+    # Index i of that list, split by subtraction (divisions are slow).
+    i = below(rng, total)
+    if i < tales:
+        j = 0
+        while i >= nh:
+            i -= nh
+            j += 1
+        return R[R_TALE_BASE] + buf[MAXC + MAXV + j] * V + buf[MAXC + i]
+    i -= tales
+    if i < reps:
+        j = 0
+        while i >= nc:
+            i -= nc
+            j += 1
+        return R[R_REP_BASE] + buf[MAXC + j] * R[R_NCOMBOS] + buf[i]
+    i -= reps
+    j = 0
+    while i >= npk:
+        i -= npk
+        j += 1
+    return R[R_TAKE_BASE] + buf[MAXC + j] * V + buf[MAXC + MAXV + i]
+
+
+@compiled
+def play_out(s, R, rng, buf, trace, hist, h0):
+    """Play ``s`` to the end with uniformly random players and chance by its probabilities.
+
+    Writes the actions into ``hist[h0:]`` when ``hist`` is not empty; returns the index after the last one written
+    (or -1 when ``hist`` was too short; the game is still played to the end).
+
+    Other players go where :func:`random_action` is called: a per-seat kinds array would pick, for the seat to act,
+    a policy-table lookup (keyed by what that seat has seen, read from the public part and its own hand) or a
+    compiled heuristic; the rest of the loop stays as it is.
+    """
+    h = h0
+    keep = hist.shape[0] > 0
+    while s[PHASE] != TERMINAL:
+        if is_chance_phase(s[PHASE]):
+            a = sample_chance(s, rng)
+        else:
+            a = random_action(s, R, rng, buf)
+        if keep:
+            if h >= 0 and h < hist.shape[0]:
+                hist[h] = a
+                h += 1
+            else:
+                h = -1
+        apply_action(s, R, a, trace)
+    return h
+
+
+@compiled
+def play_random_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf):
+    """One game per seed from the start, game ``g`` from ``seeds[g]`` alone.
+
+    Writes each final state into ``finals[g]``; the score traces one after another into ``trace`` (game ``g``'s
+    ``turns * players`` entries from ``trace_off[g]``); when ``hist`` is not empty the actions likewise into ``hist``
+    and ``hist_off`` (-1 in ``hist_off[g + 1]`` if a game outran ``max_len``). ``s`` (a state), ``rng`` (one
+    uint64) and ``buf`` (:func:`scratch_size` int64) are scratch owned by the caller.
+    """
+    n = R[R_PLAYERS]
+    keep = hist.shape[0] > 0
+    trace_off[0] = 0
+    hist_off[0] = 0
+    for g in range(seeds.shape[0]):
+        init_state(s, R)
+        rng[0] = seeds[g]
+        t0 = trace_off[g]
+        tview = trace[t0:t0 + max_turns * n].reshape((max_turns, n))
+        h0 = hist_off[g]
+        hview = hist[h0:h0 + max_len] if keep else hist[:0]
+        h = play_out(s, R, rng, buf, tview, hview, 0)
+        for i in range(STATE_SIZE):
+            finals[g, i] = s[i]
+        trace_off[g + 1] = t0 + s[TURN] * n
+        if h < 0:
+            s[ERROR] = ERR_HISTORY_OVERFLOW
+            finals[g, ERROR] = ERR_HISTORY_OVERFLOW
+            h = 0
+        hist_off[g + 1] = h0 + h
+
+
+@compiled
+def record_rows(F, R, ints, lists, empty_turn):
+    """The record fields of finished games (final states ``F``, one per row) into one row per seat.
+
+    Row ``i = g * players + p`` is seat ``p`` of game ``g``: ``ints[i]`` takes the :data:`INT_FIELDS`,
+    ``lists[i, k]`` the :data:`LIST_FIELDS` (one entry per value) and ``empty_turn[i]`` each stack's emptying turn
+    (NaN: never), as :mod:`trustme_analysis.games.pinocchio.records` defines them.
+    """
+    n = R[R_PLAYERS]
+    V = R[R_VALUES]
+    for g in range(F.shape[0]):
+        winner = F[g, WINNER]
+        best = F[g, TOTALS]
+        for p in range(1, n):
+            best = max(best, F[g, TOTALS + p])
+        sharing = 0
+        others = -(2**31)
+        for p in range(n):
+            if F[g, TOTALS + p] == best:
+                sharing += 1
+            if p != winner:
+                others = max(others, F[g, TOTALS + p])
+        trigger = F[g, END_TRIGGER]
+        for p in range(n):
+            i = g * n + p
+            face = 0
+            different = 0
+            held = 0
+            for v in range(V):
+                k = F[g, TICKETS + p * MAXV + v]
+                face += (v + 1) * k
+                held += k
+                if k:
+                    different += 1
+                lists[i, 0, v] = k
+                for r in range(3):
+                    lists[i, 1 + r, v] = F[g, TIX_ROUTE + (p * 3 + r) * MAXV + v]
+                turn = F[g, STACK_EMPTY_TURN + v]
+                empty_turn[i, v] = np.nan if turn < 0 else turn
+            # Rank: 1 + players ahead on (points, Tickets); the tie-break winner is alone in first place.
+            total = F[g, TOTALS + p]
+            ahead = 0
+            for q in range(n):
+                tq = F[g, TOTALS + q]
+                hq = 0
+                for v in range(V):
+                    hq += F[g, TICKETS + q * MAXV + v]
+                if tq > total or (tq == total and hq > held) or (q == winner and q != p and tq == total
+                                                                  and hq == held):
+                    ahead += 1
+            tt = F[g, ROWS + p * 4]
+            td = F[g, ROWS + p * 4 + 1]
+            lt = F[g, ROWS + p * 4 + 2]
+            ld = F[g, ROWS + p * 4 + 3]
+            ints[i, F_PLAYERS] = n
+            ints[i, F_VALUES] = V
+            ints[i, F_SCORE] = total
+            ints[i, F_FACE] = face
+            ints[i, F_BONUS] = R[R_CHART + different - 1] if different else 0
+            ints[i, F_TICKETS] = held
+            ints[i, F_DIFFERENT] = different
+            ints[i, F_RANK] = 1 + ahead
+            ints[i, F_WIN] = p == winner
+            ints[i, F_WINNER] = winner
+            ints[i, F_TURNS] = F[g, TURN]
+            ints[i, F_RUNOUTS] = F[g, RUNOUTS]
+            ints[i, F_DAYS] = 1 + F[g, DAYS_ENDED]
+            ints[i, F_NIGHT] = F[g, DAYS_ENDED] % 2
+            ints[i, F_TRIGGER] = trigger
+            ints[i, F_END_STACK] = F[g, LAST_EMPTIED] if trigger == END_STACKS else -1
+            ints[i, F_COMPLETED] = trigger != END_NONE
+            ints[i, F_TOP_SHARED] = sharing > 1
+            ints[i, F_TIE_BREAK] = F[g, TIE_BREAK_BY]
+            ints[i, F_MARGIN] = F[g, TOTALS + winner] - others
+            ints[i, F_TALES] = tt + td + lt + ld
+            ints[i, F_TRUE] = tt + td
+            ints[i, F_TALL] = lt + ld
+            ints[i, F_TRUSTED] = tt + lt
+            ints[i, F_DISTRUSTED] = td + ld
+            ints[i, F_ROWS] = tt
+            ints[i, F_ROWS + 1] = td
+            ints[i, F_ROWS + 2] = lt
+            ints[i, F_ROWS + 3] = ld
+            ints[i, F_TALES_COIN] = F[g, TALES_COIN + p]
+            ints[i, F_TALL_LOWER] = F[g, TALL_LOWER + p]
+            ints[i, F_TALL_NONE] = F[g, TALL_NONE + p]
+            ints[i, F_VOTES_CAST] = F[g, VOTES_CAST + p]
+            ints[i, F_VOTES_TRUST] = F[g, VOTES_TRUST + p]
+            ints[i, F_VOTES_CORRECT] = F[g, VOTES_CORRECT + p]
+            ints[i, F_COIN_TOSSES] = F[g, COIN_TOSSES + p]
+            ints[i, F_COIN_CHANCE] = F[g, COIN_CHANCE]
+            ints[i, F_PARK_TAKES] = F[g, PARK_TAKES + p]
+            ints[i, F_BONUS_TURNS] = F[g, BONUS_TURNS + p]
+            ints[i, F_BONUS_FORFEITED] = F[g, BONUS_FORFEITED + p]
+
+
+@compiled
+def draw_from(pool, total, rng):
+    """A value index drawn from the counts ``pool`` (``total`` Characters), removed from it."""
+    r = below(rng, total)
+    v = 0
+    while r >= pool[v]:
+        r -= pool[v]
+        v += 1
+    pool[v] -= 1
+    return v
+
+
+@compiled
+def determinize(s, R, viewer, rng, buf):
+    """Resample what ``viewer`` cannot see, uniformly among the deals consistent with what they saw.
+
+    Hidden from ``viewer``: the deck's order and contents, the other hands (their sizes are public) and, when another
+    player's tale is pending, its face-down Character. These Characters are pooled and dealt again at random, the
+    hand sizes kept; everything public (the Park, Reputations, Tickets, the discard pile, votes cast) is unchanged.
+    Votes of a simultaneous vote still being cast are in ``s``; a search player must not read them.
+    """
+    V = R[R_VALUES]
+    n = R[R_PLAYERS]
+    pool = buf[:MAXV]
+    sizes = buf[MAXV:MAXV + MAXP]
+    for v in range(MAXV):
+        pool[v] = 0
+    for q in range(MAXP):
+        sizes[q] = 0
+    total = 0
+    for v in range(V):
+        pool[v] = s[DECK + v]
+        total += s[DECK + v]
+    for q in range(n):
+        if q != viewer:
+            for v in range(V):
+                k = s[HANDS + q * MAXV + v]
+                pool[v] += k
+                sizes[q] += k
+                total += k
+                s[HANDS + q * MAXV + v] = 0
+    tale_hidden = s[TALE_HIDDEN] > 0 and s[ACTIVE] != viewer
+    if tale_hidden:
+        pool[s[TALE_HIDDEN] - 1] += 1
+        total += 1
+        s[TALE_HIDDEN] = draw_from(pool, total, rng) + 1
+        total -= 1
+    for q in range(n):
+        for _ in range(sizes[q]):
+            v = draw_from(pool, total, rng)
+            total -= 1
+            s[HANDS + q * MAXV + v] += 1
+    for v in range(V):
+        s[DECK + v] = pool[v]
+
+
+@compiled
+def rollouts(R, s0, n, seed, viewer, out, s, rng, buf):
+    """``n`` uniformly random playouts from ``s0``; adds each one's returns into ``out`` (float64, :data:`MAXP`).
+
+    With ``viewer >= 0`` every playout first resamples what ``viewer`` cannot see (:func:`determinize`). One
+    SplitMix64 stream seeded with ``seed`` drives all of them, so the result depends only on the arguments. ``s``,
+    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_random_batch`.
+    """
+    rng[0] = seed
+    ret = out[MAXP:]
+    no_trace = s[:0].reshape((0, MAXP))
+    no_hist = s[:0]
+    for _ in range(n):
+        for i in range(STATE_SIZE):  # (a loop: numba's slice assignment is ten times slower here)
+            s[i] = s0[i]
+        if viewer >= 0:
+            determinize(s, R, viewer, rng, buf)
+        play_out(s, R, rng, buf, no_trace, no_hist, 0)
+        returns_into(s, R, ret)
+        for p in range(R[R_PLAYERS]):
+            out[p] += ret[p]

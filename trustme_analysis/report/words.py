@@ -1,0 +1,181 @@
+"""Numbers and names as a designer reads them: shares as percentages, at most three significant digits, a dash for
+what is not defined, and code names (``park_size``, ``v03``) turned into words.
+
+Every figure the report prints goes through these functions, so one rule holds on every page:
+
+- a share is a percentage ("93%", "0.4%", "+3%");
+- any other figure has at most three significant digits ("19.1 points", "0.00794"), except whole numbers of things
+  (games, histories), which are printed in full with thousands separators;
+- a figure that is not defined (a share of no games, the mean of nothing) is the dash :data:`DASH`, and a page that
+  shows one explains it in a footnote (:data:`UNDEFINED_NOTE`, added when the PDF is written).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+#: What a page prints for a figure that is not defined (an en dash, used for nothing else in the report).
+DASH = "\u2013"
+#: The footnote of every page that shows :data:`DASH`.
+UNDEFINED_NOTE = f"{DASH} : not defined (no games or cases to take a share or a mean of)."
+
+
+def missing(value: Any) -> bool:
+    """Whether ``value`` is no figure at all (None, NaN, an empty cell)."""
+    if value is None:
+        return True
+    try:
+        return math.isnan(float(value))
+    except (TypeError, ValueError):
+        return False
+
+
+_SHARE_UNIT = re.compile(r"^share\b(?!s)")
+
+
+def is_share(unit: str | None) -> bool:
+    """Whether figures of ``unit`` are shares, printed as percentages ("share of games", "share (per game)"; not
+    "shares", which counts the 1981 game's stock)."""
+    unit = (unit or "").strip().lower()
+    return bool(_SHARE_UNIT.match(unit)) or unit in ("rate", "win rate", "win rate of seat 0", "probability")
+
+
+def number(value: Any, signed: bool = False, digits: int = 3) -> str:
+    """``value`` with ``digits`` significant digits and no exponent ("19.1", "14.0", "0.00794"); from
+    ``10 ** (digits - 1)`` on, rounded to a whole number and printed in full ("1,234"); :data:`DASH` when it is not
+    defined."""
+    if missing(value):
+        return DASH
+    x = float(value)
+    sign = "+" if signed and x > 0 else ""
+    if x == 0:
+        return "0"
+    if abs(x) < 1e-6:
+        # Solver noise around zero (a probability of 1e-9): no digits a designer could use.
+        return "\u22480"
+    magnitude = math.floor(math.log10(abs(x)))
+    if magnitude >= digits - 1:
+        text = f"{round(x):,}"
+    else:
+        decimals = min(digits - 1 - magnitude, 8)
+        text = f"{x:.{decimals}f}"
+    if text in ("-0", "0", "+0"):
+        text = "0"
+    return sign + text
+
+
+def count(value: Any) -> str:
+    """A whole number of things ("1,000 games"); :data:`DASH` when missing."""
+    if missing(value):
+        return DASH
+    return f"{round(float(value)):,}"
+
+
+def percent(value: Any, signed: bool = False) -> str:
+    """A share as a percentage: whole percents, one decimal below 1% and just under 100%, "<0.1%" for a trace,
+    :data:`DASH` when it is not defined. ``signed``: a difference of two shares, in percentage points ("+3 pp")."""
+    if missing(value):
+        return DASH
+    p = 100.0 * float(value)
+    sign = "+" if signed and p > 0 else ("-" if p < 0 else "")
+    mark = " pp" if signed else "%"
+    a = abs(p)
+    if a == 0:
+        return "0" + mark
+    if a < 0.05:
+        return f"{sign}<0.1{mark}"
+    if a < 0.95:
+        text = f"{a:.1f}"
+    elif 99.0 < a < 100.0:
+        text = f"{a:.1f}" if a < 99.95 else ">99.9"
+    else:
+        text = f"{a:.0f}"
+    return f"{sign}{text}{mark}"
+
+
+def figure(value: Any, unit: str = "", signed: bool = False, with_unit: bool = True) -> str:
+    """A figure in its unit's form: a percentage for a share, else a number followed by the unit."""
+    if is_share(unit):
+        return percent(value, signed)
+    text = number(value, signed)
+    if text == DASH or not with_unit or not unit:
+        return text
+    return f"{text} {unit}"
+
+
+def interval(low: Any, high: Any, unit: str = "", signed: bool = False) -> str:
+    """``[low, high]`` in the unit's form (no unit); empty when either end is missing."""
+    if missing(low) or missing(high):
+        return ""
+    fmt = percent if is_share(unit) else number
+    return f"[{fmt(low, signed)}, {fmt(high, signed)}]"
+
+
+def estimate(value: Any, low: Any = None, high: Any = None, unit: str = "", signed: bool = False,
+             with_unit: bool = True) -> str:
+    """``value [low, high]`` in the unit's form, for a sentence or a table cell ("54% [51%, 57%]")."""
+    text = figure(value, unit, signed, with_unit)
+    if text == DASH:
+        return DASH
+    iv = interval(low, high, unit, signed)
+    return f"{text} {iv}" if iv else text
+
+
+def p_value(p: Any) -> str:
+    """A p-value: two significant digits, "<0.001" below that; :data:`DASH` when there is none."""
+    if missing(p):
+        return DASH
+    return "<0.001" if float(p) < 0.001 else number(p, digits=2)
+
+
+def yes_no(value: Any) -> str:
+    """A flag as "yes" / "no"."""
+    if missing(value):
+        return DASH
+    return "yes" if bool(value) else "no"
+
+
+# --- names -----------------------------------------------------------------------------------------------------------
+
+#: Game names stay as they are (they name the game to load); every other name with underscores becomes words.
+_GAME_NAME = re.compile(r"^trustme_[a-z0-9_]+$")
+_SNAKE = re.compile(r"(?<![\w/.])([A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+)(?![\w/]|\.[a-z]{2,4}\b)")
+
+
+def words(name: Any) -> str:
+    """A code name in words: ``park_size`` -> "park size" (game names are kept)."""
+    text = str(name)
+    if _GAME_NAME.match(text):
+        return text
+    return text.replace("_", " ")
+
+
+def in_words(text: Any) -> str:
+    """Free text with every code-style name (``win_loss``, ``two_player_tie_coin``) in words; game names and file
+    names (``stats/wealth_trace.csv``) are kept."""
+    return _SNAKE.sub(lambda m: m.group(1) if _GAME_NAME.match(m.group(1)) else m.group(1).replace("_", " "),
+                      str(text))
+
+
+def setting(key: str, value: Any) -> str:
+    """One rule parameter or line-up setting in words: ``players=2`` -> "2 players", ``park_size=2`` ->
+    "park size 2", ``lineup=policy_vs_heuristic`` -> "line-up policy vs heuristic"."""
+    key, value = str(key).strip(), str(value).strip()
+    if key == "players":
+        return f"{value} players"
+    if key == "lineup":
+        return f"line-up {words(value)}"
+    if value.lower() in ("true", "false"):
+        return f"{words(key)} {'yes' if value.lower() == 'true' else 'no'}"
+    return f"{words(key)} {in_words(value)}"
+
+
+def label_words(label: str) -> str:
+    """A variant label of ``key=value`` pairs (``players=2, lineup=heuristic``) in words ("2 players, line-up
+    heuristic"); any other label with its code names in words."""
+    parts = [p.strip() for p in str(label).split(",")]
+    if parts and all("=" in p for p in parts):
+        return ", ".join(setting(*p.split("=", 1)) for p in parts)
+    return in_words(label)

@@ -1,0 +1,76 @@
+"""A sweep's stored records, read a variant at a time and only the columns asked for.
+
+Building a results set needs every record only where a game's statistics ask for them all (``Builder.records``); the
+tables every game gets need a few columns, one variant at a time, so their memory is that of one variant's few
+columns instead of the whole sweep's records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pandas as pd
+import pyarrow.parquet as pq
+
+from trustme_analysis.outdir import RECORDS, read_chunk, stored_chunk_files
+
+
+class ChunkSource:
+    """The chunk files of the sweep stored in ``outdir`` (in variant, chunk order), read on demand.
+
+    Raises:
+        FileNotFoundError: ``outdir`` holds no chunk files.
+    """
+
+    def __init__(self, outdir: str | Path):
+        self.outdir = Path(outdir)
+        files = stored_chunk_files(outdir)
+        if not files:
+            raise FileNotFoundError(f"{outdir}: no record chunks under {RECORDS}/")
+        self.files: dict[str, list[Path]] = {}
+        for path in files:
+            self.files.setdefault(path.parent.name, []).append(path)
+        self._columns: list[str] | None = None
+
+    @property
+    def variant_ids(self) -> list[str]:
+        """Variant ids with stored chunks, sorted."""
+        return sorted(self.files)
+
+    @property
+    def columns(self) -> list[str]:
+        """Every column some chunk has, in the order :func:`pandas.concat` of all chunks would give them."""
+        if self._columns is None:
+            seen: dict[str, None] = {}
+            for paths in self.files.values():
+                for path in paths:
+                    for name in pq.read_schema(path).names:
+                        seen.setdefault(name)
+            self._columns = list(seen)
+        return self._columns
+
+    def present(self, wanted: Sequence[str]) -> list[str]:
+        """Those of ``wanted`` that the records have, in the records' column order."""
+        return [c for c in self.columns if c in set(wanted)]
+
+    def read_variant(self, variant_id: str, columns: Sequence[str] | None = None) -> pd.DataFrame:
+        """One variant's records (only ``columns`` when given), in chunk order."""
+        frames = [self._read(path, columns) for path in self.files.get(variant_id, [])]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(columns or []))
+
+    def iter_chunks(self, variant_id: str, columns: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
+        """One variant's records chunk by chunk (only ``columns`` when given), in chunk order."""
+        for path in self.files.get(variant_id, []):
+            yield self._read(path, columns)
+
+    def read_all(self) -> pd.DataFrame:
+        """Every record, as :func:`trustme_analysis.outdir.load_records` reads them."""
+        return pd.concat([read_chunk(p) for v in self.variant_ids for p in self.files[v]], ignore_index=True)
+
+    def _read(self, path: Path, columns: Sequence[str] | None) -> pd.DataFrame:
+        if columns is None:
+            return read_chunk(path)
+        # A chunk of an older run may lack a column added later; pandas.concat fills it with NaN as for all records.
+        names = set(pq.read_schema(path).names)
+        return read_chunk(path, [c for c in columns if c in names])

@@ -1,0 +1,108 @@
+"""How much work a sweep is: games, chunks, and estimated playing time and disk, from a few games played in memory.
+
+``--check`` prints this before anything runs. The estimate plays the first games of a few variants exactly as the
+sweep would (same seeds, same bots) and encodes their records as the chunks would be, writing nothing; it is rough
+(a handful of games, one process), so it is printed as "about".
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, replace
+
+from trustme_analysis.registry import game_entry
+from trustme_analysis.sweep import storage
+from trustme_analysis.sweep.play import chunk_task, run_chunk
+from trustme_analysis.sweep.spec import Spec
+
+#: Seconds of sample play spent on the estimate (spread over up to :data:`SAMPLE_VARIANTS` variants).
+SAMPLE_SECONDS = 1.5
+SAMPLE_VARIANTS = 6
+#: Games of a variant played for the estimate at most.
+SAMPLE_GAMES = 20
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Estimated cost of a whole sweep."""
+
+    games: int
+    chunks: int
+    workers: int
+    sampled_games: int
+    seconds_per_game: float
+    #: Seconds of play for the whole sweep on ``workers`` processes.
+    seconds: float
+    #: Bytes of records on disk for the whole sweep.
+    disk_bytes: float
+
+
+def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
+    """Play a few games of a few variants in memory and scale their time and record size to the whole sweep.
+
+    Raises:
+        Exception: whatever playing a sample game raises (the caller reports it as "not estimated").
+    """
+    workers = max(1, min(workers or os.cpu_count() or 1, os.cpu_count() or 1))
+    records = game_entry(spec.game).part("records")
+    step = max(1, len(spec.variants) // SAMPLE_VARIANTS)
+    sample = spec.variants[::step][:SAMPLE_VARIANTS]
+    budget = SAMPLE_SECONDS / len(sample)
+    seconds = 0.0
+    played = 0
+    per_game_bytes: list[float] = []
+    per_file_bytes: list[float] = []
+    for variant in sample:
+        # One game first (it also pays the game's loading), then as many as the budget allows.
+        one = replace(chunk_task(spec, variant, 0, records), num_games=1)
+        size_one = len(storage.encode_chunk(run_chunk(one)))
+        tick = time.perf_counter()
+        run_chunk(one)
+        first = time.perf_counter() - tick
+        count = int(max(1, min(SAMPLE_GAMES, len(spec.chunk_games(0)), budget / max(first, 1e-6))))
+        task = replace(one, num_games=count)
+        tick = time.perf_counter()
+        frame = run_chunk(task)
+        seconds += time.perf_counter() - tick
+        played += count
+        size = len(storage.encode_chunk(frame))
+        # A Parquet file has a fixed part (schema, footer) and a part per game.
+        per_game_bytes.append((size - size_one) / (count - 1) if count > 1 else size_one)
+        per_file_bytes.append(size_one - per_game_bytes[-1] if count > 1 else 0.0)
+    seconds_per_game = seconds / played
+    chunks = spec.chunks_per_variant * len(spec.variants)
+    disk = spec.total_games * max(sum(per_game_bytes) / len(per_game_bytes), 1.0) + chunks * max(
+        sum(per_file_bytes) / len(per_file_bytes), 0.0)
+    return Estimate(
+        games=spec.total_games,
+        chunks=chunks,
+        workers=workers,
+        sampled_games=played,
+        seconds_per_game=seconds_per_game,
+        seconds=seconds_per_game * spec.total_games / workers,
+        disk_bytes=disk,
+    )
+
+
+def duration_text(seconds: float) -> str:
+    """``"under a second"``, ``"45 s"``, ``"12 min"``, ``"3.5 h"``, ``"41 days"``, ``"3,170 years"``."""
+    if seconds < 1:
+        return "under a second"
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 90 * 60:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 48 * 3600:
+        return f"{seconds / 3600:.1f} h"
+    if seconds < 730 * 86400:
+        return f"{seconds / 86400:,.0f} days"
+    return f"{seconds / (365.25 * 86400):,.0f} years"
+
+
+def size_text(size: float) -> str:
+    """``"850 KB"``, ``"12 MB"``, ``"3.4 GB"``, ``"1.2 TB"`` (powers of 1000)."""
+    for unit, scale in (("TB", 1e12), ("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.2g} {unit}" if size < 10 * scale else f"{size / scale:,.0f} {unit}"
+    return f"{size:.0f} bytes"

@@ -1,0 +1,221 @@
+"""Running a tuning: the search, the confirmation sweeps, the tuning's results set and its report.
+
+Output folder::
+
+    OUT/tune.json                 the validated tuning spec, its study fingerprint and the last run's summary
+    OUT/study.db                  the Optuna study (SQLite)
+    OUT/tune.lock                 held (flock) while a run works here: one run at a time
+    OUT/candidates/<id>/          each candidate rule set: an ordinary one-variant sweep folder (records, stats)
+    OUT/confirm/<id>/             the confirmation sweeps: ordinary sweeps with their own report.pdf
+    OUT/stats/                    the tuning's results set (:mod:`~trustme_analysis.tune.tables`)
+    OUT/tuning.pdf                the tuning report (:mod:`~trustme_analysis.tune.pages`)
+
+Running the same spec again continues where the last run stopped (a larger budget continues the search); a folder
+holding another study (different game, rules, search space, objectives, racing, sampler or seed) is refused.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from trustme_analysis.atomic import atomic_path
+from trustme_analysis.tune import tables
+from trustme_analysis.tune.confirm import picks, run_confirmation
+from trustme_analysis.tune.evaluate import Evaluator, GameEvaluator, check_measures
+from trustme_analysis.tune.spec import TuneSpec
+from trustme_analysis.tune.study import SearchSummary, open_study, run_search, trial_info
+from trustme_analysis.tune.workers import DaskCluster, make_executor, require_dask
+
+STATE = "tune.json"
+LOCK = "tune.lock"
+
+
+class TuneError(RuntimeError):
+    """The tuning cannot run as asked (the folder holds another study, or another run is working in it)."""
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    """What :func:`run_tuning` did."""
+
+    outdir: Path
+    search: SearchSummary
+    confirmed: dict[str, Path]
+    report: Path | None
+    seconds: float
+
+
+@contextmanager
+def folder_lock(outdir: Path) -> Iterator[None]:
+    """Hold ``OUT/tune.lock`` (an exclusive flock, released by the system even if the process is killed)."""
+    outdir.mkdir(parents=True, exist_ok=True)
+    fh = open(outdir / LOCK, "w")
+    try:
+        try:
+            fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise TuneError(f"another tuning run is working in {outdir}; wait for it or choose another --out") \
+                from None
+        fh.write(str(os.getpid()))
+        fh.flush()
+        yield
+    finally:
+        fh.close()
+
+
+def check_folder(spec: TuneSpec, outdir: Path) -> None:
+    """Refuse a folder that holds another study (or something that is not a tuning)."""
+    if outdir.exists() and not outdir.is_dir():
+        raise TuneError(f"output folder {str(outdir)!r} exists and is not a folder")
+    state = outdir / STATE
+    if not state.is_file():
+        if (outdir / "study.db").exists() or (outdir / "candidates").exists():
+            raise TuneError(f"{outdir} holds a study but no {STATE}; choose another --out or empty it")
+        return
+    stored = json.loads(state.read_text(encoding="utf-8")).get("fingerprint") or {}
+    current = spec.study_fingerprint()
+    if stored != current:
+        differing = sorted(k for k in set(stored) | set(current) if stored.get(k) != current.get(k))
+        raise TuneError(f"{outdir} holds a study made from a different tuning spec (differs in: "
+                        f"{', '.join(differing)}); choose another --out (or out = ... in the spec) or delete the "
+                        "folder to start over")
+
+
+def write_state(spec: TuneSpec, outdir: Path, summary: dict[str, Any] | None = None) -> None:
+    """``OUT/tune.json``: the spec, its fingerprint and the last run's summary."""
+    data = {"spec": spec.as_dict(), "spec_path": spec.path, "fingerprint": spec.study_fingerprint(),
+            "summary": summary or {}}
+    with atomic_path(outdir / STATE) as tmp:
+        Path(tmp).write_text(json.dumps(data, indent=1, default=str) + "\n", encoding="utf-8")
+
+
+@contextmanager
+def _sigterm_as_interrupt() -> Iterator[None]:
+    # `kill PID` stops a tuning like Ctrl-C: running trials stop after their chunk, the study stays consistent.
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def _counts(study: Any) -> dict[str, int]:
+    from optuna.trial import TrialState
+
+    trials = study.get_trials(deepcopy=False)
+    states = [t.state for t in trials]
+    # A trial a killed run left running is failed and its rule set re-run by a later trial (retry_of).
+    interrupted = {t.user_attrs["retry_of"] for t in trials if "retry_of" in t.user_attrs}
+    finished = [t for t in trials if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
+    return {"candidates": len({trial_info(t)["candidate"] for t in finished}),
+            "complete": states.count(TrialState.COMPLETE), "pruned": states.count(TrialState.PRUNED),
+            "failed": states.count(TrialState.FAIL) - len(interrupted), "interrupted": len(interrupted),
+            "trials": len(states)}
+
+
+def finish(spec: TuneSpec, outdir: Path, *, confirm: bool, report: bool, workers: int, dask: Any,
+           summary: dict[str, Any], quiet: bool, stream: TextIO, intervals: dict[str, Any] | None = None
+           ) -> tuple[dict[str, Path], Path | None]:
+    """Confirm the best rule sets, compute and store the tuning's results set, and draw its report."""
+    study = open_study(spec, outdir)
+    chosen = picks(spec, study) if confirm else []
+    folders = run_confirmation(spec, outdir, chosen, workers=workers, dask=dask, quiet=quiet, stream=stream) \
+        if confirm else {}
+    manifest = {"title": spec.title, "question": spec.question, "game": spec.game, "spec": spec.as_dict(),
+                "summary": {**summary, **_counts(study)}, "confirmed": {k: str(v) for k, v in folders.items()}}
+    res = tables.compute(spec, study, chosen, folders, manifest, intervals)
+    tables.save(res, outdir, tables.inputs_key(study, folders))
+    path = None
+    if report:
+        from trustme_analysis.tune.pages import build_tuning_report  # matplotlib only when drawing
+
+        path = build_tuning_report(outdir, tables.load(outdir))
+    return folders, path
+
+
+def run_tuning(spec: TuneSpec, *, workers: int | None = None, dask: Any = None, out: str | Path | None = None,
+               confirm: bool = True, report: bool = True, quiet: bool = False, stream: TextIO | None = None,
+               evaluator: Evaluator | None = None) -> TuneResult:
+    """Run (or continue) the tuning of ``spec``: search, confirmation sweeps, results set and report.
+
+    Args:
+        spec: the validated tuning spec.
+        workers: worker processes (default: all cores); 1 plays in this process.
+        dask: ``None`` for the local pool; ``"local"``, a scheduler address or a ``dask.distributed.Client``.
+        out: output folder (default: the spec's ``out``).
+        confirm: play the confirmation sweeps (and put them in the report).
+        report: draw ``OUT/tuning.pdf``.
+        quiet: no progress messages.
+        stream: where messages go (stderr by default).
+        evaluator: plays the candidates (default: their games through the sweep's chunks); tests pass a stub.
+
+    Raises:
+        TuneError: the folder holds another study, or another run works in it.
+        KeyboardInterrupt: after the running trials stopped (run again to continue).
+    """
+    stream = stream if stream is not None else sys.stderr
+    outdir = Path(out if out is not None else spec.out)
+    workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
+    started = time.perf_counter()
+    check_folder(spec, outdir)
+    if dask is not None:
+        try:
+            require_dask()  # before anything is written
+        except ImportError as exc:
+            raise TuneError(str(exc)) from None
+    # Check every objective against a few games of the rulebook before anything is written.
+    intervals = check_measures(spec) if evaluator is None else None
+    with folder_lock(outdir), _sigterm_as_interrupt():
+        write_state(spec, outdir)
+        try:
+            executor = make_executor(workers, dask) if evaluator is None else None
+        except OSError as exc:
+            raise TuneError(f"cannot reach the Dask scheduler at {dask!r}: {exc}") from None
+        interrupted = True
+        try:
+            if evaluator is None:
+                assert executor is not None
+                evaluator = GameEvaluator(spec, outdir, executor)
+            parallel = spec.budget.parallel or (executor.workers if executor is not None else 1)
+            if not quiet:
+                print(f"tuning {spec.title!r}: budget {spec.budget.games} games, {parallel} trial(s) at a time -> "
+                      f"{outdir}", file=stream, flush=True)
+            summary = run_search(spec, outdir, evaluator, parallel=parallel, quiet=quiet, stream=stream)
+            summary_dict = {"trials_finished": summary.trials_finished, "games_spent": summary.games_spent,
+                            "games_now": summary.games_now, "seconds_now": round(summary.seconds, 2),
+                            "stopped": summary.stopped}
+            if not quiet:
+                print(f"search stopped: {summary.stopped or 'done'}; {summary.trials_finished} trials, "
+                      f"{summary.games_spent} games", file=stream, flush=True)
+            # The confirmation sweeps run on the same Dask cluster, or on the sweep's own local pool.
+            sweep_dask = executor.client if isinstance(executor, DaskCluster) else dask
+            if executor is not None and not isinstance(executor, DaskCluster):
+                executor.close(interrupted=False)
+                executor = None
+            folders, path = finish(spec, outdir, confirm=confirm, report=report, workers=workers, dask=sweep_dask,
+                                   summary=summary_dict, quiet=quiet, stream=stream, intervals=intervals)
+            write_state(spec, outdir, summary_dict)
+            interrupted = False
+        finally:
+            if executor is not None:
+                executor.close(interrupted=interrupted)
+    return TuneResult(outdir=outdir, search=summary, confirmed=folders, report=path,
+                      seconds=time.perf_counter() - started)
