@@ -149,3 +149,15 @@ def test_openspiel_python_ismcts_plays_the_board_game():
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.integers(len(legal)))])
     assert state.is_terminal()
+
+
+def test_a_clone_shares_nothing_that_changes():
+    """Clones share the immutable parts (fast copies for search players) but never the event log or a position."""
+    game = pyspiel.load_game("trustme_1981(players=2)")
+    state = _advance(game, 3, 40)
+    copy = state.clone()
+    assert copy.history() == state.history() and copy.snapshot() == state.snapshot()
+    before = state.snapshot()
+    while not copy.is_terminal():
+        copy.apply_action(copy.chance_outcomes()[0][0] if copy.is_chance_node() else copy.legal_actions()[-1])
+    assert state.snapshot() == before and len(copy.snapshot()["events"]) > len(before["events"])

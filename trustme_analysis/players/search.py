@@ -66,7 +66,7 @@ class PyspielRollouts:
 
 class KernelRollouts:
     """Play-outs in the game's compiled kernel: the world (a pyspiel state) is copied into a kernel state
-    (``Kernel.state_from``), then played out with uniform-random players in compiled code."""
+    (``Kernel.state_from``), then played out in compiled code by the kernel's seats (the rollout kind)."""
 
     def __init__(self, kernel: Any, rng: np.random.Generator):
         self.kernel = kernel
@@ -78,7 +78,7 @@ class KernelRollouts:
         return int(legal[self.rng.integers(len(legal))])
 
     def mean_returns(self, world: pyspiel.State, n: int) -> np.ndarray:
-        """Mean returns of ``n`` random play-outs from ``world``."""
+        """Mean returns of ``n`` play-outs from ``world``."""
         state = self.kernel.state_from(world)
         seed = int(self.rng.integers(2**63))
         return np.asarray(self.kernel.rollouts(state, n, seed), dtype=float)
@@ -93,7 +93,8 @@ def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
         return None
     if module.kernel_supports(game, (rollout,)) is not None:
         return None
-    return module.Kernel(game)
+    # Random rollouts: every kernel's default seats; other kinds (trustme_1981's compiled heuristic) are asked for.
+    return module.Kernel(game) if rollout == "random" else module.Kernel(game, (rollout,))
 
 
 class SearchBot(TrustMeBot):

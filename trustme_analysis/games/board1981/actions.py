@@ -83,6 +83,10 @@ class ActionCodec:
             self.invest_now: INVEST_NOW,
         }
 
+    def __deepcopy__(self, memo: dict) -> "ActionCodec":
+        # Immutable once built: clones of a state share it (pyspiel clones Python states with copy.deepcopy).
+        return self
+
     def look_under(self, prop: int) -> int:
         """The action "look under briefcase ``prop``" (a Hot Tip or the optional peek)."""
         return self.first_case + prop

@@ -87,6 +87,10 @@ class InvestingRules:
         self.divest_all_index = self.first_divest + n
         self.num_actions = self.divest_all_index + 1
 
+    def __deepcopy__(self, memo: dict) -> "InvestingRules":
+        # Immutable once built: clones of a state share it (pyspiel clones Python states with copy.deepcopy).
+        return self
+
     def decode(self, local: int) -> tuple[str, int]:
         """``(verb, amount)`` of a local index (amount 0 for hold, buy max and divest all)."""
         n = len(self.lots)

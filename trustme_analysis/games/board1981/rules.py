@@ -203,6 +203,10 @@ class Rules:
         deck[self.num_properties + 1] = challenge
         object.__setattr__(self, "trust_deck", tuple(deck))
 
+    def __deepcopy__(self, memo: dict) -> "Rules":
+        # Immutable once built: clones of a state share it (pyspiel clones Python states with copy.deepcopy).
+        return self
+
     @classmethod
     def from_params(cls, params: Mapping[str, Any] | None) -> "Rules":
         """Check and parse ``params`` (unknown names and bad values raise

@@ -46,6 +46,25 @@ SEND_OCCUPIED, SEND_PLAIN = 0, 1
 END_TWO_CASES_LEFT, END_TURN_CAP = "two_cases_left", "turn_cap"
 
 
+class _EventLog(list):
+    """The logged events (immutable tuples), appended in place; a copy of a state copies the list, never the events
+    (pyspiel clones Python states with ``copy.deepcopy``; search players clone thousands of states a decision)."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict) -> "_EventLog":
+        return _EventLog(self)
+
+
+class _Frozen(tuple):
+    """A tuple that a copy of the state shares instead of copying element by element (tuples are immutable)."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo: dict) -> "_Frozen":
+        return self
+
+
 class TrustMe1981State(pyspiel.State):
     """One position of ``trustme_1981``.
 
@@ -66,18 +85,19 @@ class TrustMe1981State(pyspiel.State):
         self._turn_player = 0
         self._first_player = 0
         self._cards: tuple[int, ...] = ()  # the Payoff card in each briefcase, dealt in property order
-        self._removed = (False,) * props  # briefcase revealed and put aside
-        self._positions = (rules.board.company,) * n
-        self._money = (rules.money,) * n
-        self._shares = (rules.shares,) * n
-        self._claims = (-1,) * n
-        self._claim_knew = (False,) * n  # the player chose its claim knowing the card (it had looked)
-        self._looked = (0,) * n  # bit mask of the briefcases each player has looked under
-        self._may_claim = (-1,) * n  # the property a player looked at last turn (may claim it at the next turn start)
-        self._trust_pile = rules.trust_deck
+        self._removed = _Frozen((False,) * props)  # briefcase revealed and put aside
+        self._positions = _Frozen((rules.board.company,) * n)
+        self._money = _Frozen((rules.money,) * n)
+        self._shares = _Frozen((rules.shares,) * n)
+        self._claims = _Frozen((-1,) * n)
+        self._claim_knew = _Frozen((False,) * n)  # the player chose its claim knowing the card (it had looked)
+        self._looked = _Frozen((0,) * n)  # bit mask of the briefcases each player has looked under
+        # The property a player looked at last turn (may claim it at the next turn start).
+        self._may_claim = _Frozen((-1,) * n)
+        self._trust_pile = _Frozen(rules.trust_deck)
         self._roll = 0
         self._sends: tuple[tuple[int, int, int], ...] = ()  # pending (sender, target, reason)
-        self._challenge = (-1, -1, 0, 0)  # challenger, defender, challenger's roll, ties so far
+        self._challenge = _Frozen((-1, -1, 0, 0))  # challenger, defender, challenger's roll, ties so far
         self._claimant = -1
         self._invest_index = 0
         self._reserve = 0
@@ -86,9 +106,9 @@ class TrustMe1981State(pyspiel.State):
         self._bank_in = 0  # paid to the Bank: buying into one's own claim
         self._bank_out = 0  # paid by the Bank: divestments and payoffs
         self._shares_lost = 0  # shares returned to the Bank by "You've Been Had!"
-        self._revealed = (0,) * NUM_PAYOFF_KINDS
+        self._revealed = _Frozen((0,) * NUM_PAYOFF_KINDS)
         self._end = ""
-        self._events: tuple[tuple, ...] = ()
+        self._events = _EventLog()
 
     # ------------------------------------------------------------------ pyspiel API
 
@@ -154,7 +174,7 @@ class TrustMe1981State(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         phase = self._phase
         if phase == DEAL:
-            self._cards += (action,)
+            self._cards = _Frozen(self._cards + (action,))
             if len(self._cards) == self._rules.num_properties:
                 self._phase = FIRST
         elif phase == FIRST:
@@ -258,10 +278,10 @@ class TrustMe1981State(pyspiel.State):
 
     def _set(self, name: str, p: int, value: Any) -> None:
         t = getattr(self, name)
-        setattr(self, name, t[:p] + (value,) + t[p + 1 :])
+        setattr(self, name, _Frozen(t[:p] + (value,) + t[p + 1 :]))
 
     def _log(self, *event) -> None:
-        self._events += (event,)
+        self._events.append(event)
 
     def _take_claim(self, p: int, prop: int, by_choice: bool) -> None:
         """``p`` places its claim marker on ``prop``: by its own choice (it may have looked) or taken from another."""
@@ -414,7 +434,7 @@ class TrustMe1981State(pyspiel.State):
         rules = self._rules
         p = self._decider
         if sum(self._trust_pile) == 0:
-            self._trust_pile = rules.trust_deck
+            self._trust_pile = _Frozen(rules.trust_deck)
             self._log(E.TRUST_RESHUFFLE)
         self._set("_trust_pile", card, self._trust_pile[card] - 1)
         self._log(E.CARD, p, card)
@@ -577,7 +597,7 @@ class TrustMe1981State(pyspiel.State):
         cards = list(self._cards)
         for q, card in zip(hidden, pool):
             cards[q] = card
-        world._cards = tuple(cards)
+        world._cards = _Frozen(cards)
         return world
 
     # ------------------------------------------------------------------ public read-only views
