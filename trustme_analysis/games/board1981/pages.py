@@ -319,7 +319,11 @@ def _payoff_mix_page(ctx: Report) -> None:
     only the two "You've Been Had!" cards of 16, so the mix is the most consequential assumption; a spec that varies it
     (reports/sweep_1981.toml) gets this page. Drawn from ``variant_differences`` and ``comparisons``."""
     diffs = ctx["variant_differences"]
-    mixes = [str(v) for v, d in zip(diffs["variant"], diffs["differs_in"]) if d == "payoff_mix"]
+    lineups = ctx["variants"].set_index("variant")["lineup"].astype(str).to_dict()
+    base_lineup = lineups.get(ctx.baseline)
+    # Only the mix differs: the same other parameters and the same line-up as the baseline.
+    mixes = [str(v) for v, d in zip(diffs["variant"], diffs["differs_in"])
+             if d == "payoff_mix" and lineups.get(str(v)) == base_lineup]
     comp = ctx["comparisons"]
     comp = comp[comp["variant"].isin(mixes)]
     if not len(comp):
