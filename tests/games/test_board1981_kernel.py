@@ -16,17 +16,20 @@ import pytest
 from test_board1981_support import write_small_board
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981 import game as engine
+from trustme_analysis.games.board1981 import state as engine
 from trustme_analysis.games.board1981 import kernel_rules as K
 from trustme_analysis.games.board1981.kernel import BENCHMARK_VARIANTS, Kernel, KernelState, kernel_supports
 from trustme_analysis.games.board1981.kernel_verify import KernelMismatch, verify_games
 from trustme_analysis.games.board1981.records import records
+from trustme_analysis.games.board1981.rules import MAX_ROLL_OFF_TIES
 
 # (parameters, games, events the replayed games must include): full games of the default rules, and variants that
 # reach the other parameter values. The events make sure the games really exercised the rules that matter.
 ALWAYS = ("end:two_cases_left", "look", "claim_unseen", "send_wgc", "investing", "reveal", "payoff", "decline")
 VARIANTS: list[tuple[dict, int, tuple[str, ...]]] = [
-    ({"players": 2}, 120, ALWAYS + ("claim_looked", "hot_tip", "claim_transfer", "trust_reshuffle", "shares_lost")),
+    ({"players": 2}, 120, ALWAYS + ("claim_looked", "hot_tip", "claim_transfer", "trust_reshuffle", "shares_lost",
+                                    "buy max")),
+    ({"players": 3, "buy_max": False}, 40, ALWAYS),
     ({"players": 3}, 80, ALWAYS + ("challenge", "roll_off", "bamboozled", "claim_removed")),
     ({"players": 4}, 120, ALWAYS + ("claim_transfer", "claim_removed", "trust_reshuffle")),
     ({"players": 4, "peek": True, "roll_off_tie": "defender", "utility": "wealth"}, 60, ALWAYS + ("peek",)),
@@ -60,11 +63,13 @@ def _events_seen(counter: Counter):
         counter[f"end:{snap['end']}"] += 1
         events = snap["events"]
         for e in events:
-            counter[e["event"]] += 1
-            if e["event"] == "payoff" and e["shares_change"] < 0:
+            counter[e["kind"]] += 1
+            if e["kind"] == "payoff" and e["shares_change"] < 0:
                 counter["shares_lost"] += 1
+            if e["kind"] == "invest":
+                counter[e["decision"]] += 1
         for a, b in zip(events, events[1:]):
-            if a["event"] == b["event"] == "send_wgc" and a["by"] == b["by"] and a["by"] != a["player"]:
+            if a["kind"] == b["kind"] == "send_wgc" and a["by"] == b["by"] and a["by"] != a["player"]:
                 counter["two_sent_by_one_move"] += 1
 
     return inspect
@@ -135,10 +140,10 @@ def _challenge_and_tie(state, options, rng):
 def test_tied_roll_offs_past_the_tie_limit_match_the_engine(tie):
     game = pyspiel.load_game("trustme_1981", {"players": 2, "trust_mix": "6/0/6", "roll_off_tie": tie, "max_turns": 80})
     final = _steered_lockstep(game, _challenge_and_tie, seed=3)
-    roll_offs = [e for e in final.snapshot()["events"] if e["event"] == "roll_off"]
+    roll_offs = [e for e in final.snapshot()["events"] if e["kind"] == "roll_off"]
     assert roll_offs, "the steered game made no challenge"
     if tie == "reroll":
-        assert len(roll_offs) % engine.MAX_ROLL_OFF_TIES == 0  # each challenge ran to the tie limit
+        assert len(roll_offs) % MAX_ROLL_OFF_TIES == 0  # each challenge ran to the tie limit
 
 
 def _crowd(state, options, rng):
@@ -164,12 +169,12 @@ def test_phase_numbers_and_ids_are_the_engines():
     assert (K.DEAL, K.FIRST, K.PEEK, K.TURN_START, K.ROLL, K.MOVE) == (
         engine.DEAL, engine.FIRST, engine.PEEK, engine.TURN_START, engine.ROLL, engine.MOVE
     )
-    assert (K.PROPERTY_CHOICE, K.HOT_TIP_CHOICE, K.SEND, K.CARD, K.BAMBOOZLE_ROLL, K.CHALLENGE) == (
+    assert (K.PROPERTY_CHOICE, K.HOT_TIP_CHOICE, K.SEND, K.CARD, K.BAMBOOZLE_ROLL, K.CHALLENGE_CHOICE) == (
         engine.PROPERTY_CHOICE, engine.HOT_TIP_CHOICE, engine.SEND, engine.CARD, engine.BAMBOOZLE_ROLL,
-        engine.CHALLENGE,
+        engine.CHALLENGE_CHOICE,
     )
-    assert (K.ROLL_OFF_CHALLENGER, K.ROLL_OFF_DEFENDER, K.INVEST, K.OVER) == (
-        engine.ROLL_OFF_CHALLENGER, engine.ROLL_OFF_DEFENDER, engine.INVEST, engine.OVER
+    assert (K.ROLL_OFF_CHALLENGER, K.ROLL_OFF_DEFENDER, K.INVEST_CHOICE, K.OVER) == (
+        engine.ROLL_OFF_CHALLENGER, engine.ROLL_OFF_DEFENDER, engine.INVEST_CHOICE, engine.OVER
     )
     assert K.CHANCE_PLAYER == pyspiel.PlayerId.CHANCE and K.TERMINAL_PLAYER == pyspiel.PlayerId.TERMINAL
 
@@ -194,10 +199,10 @@ def test_chance_is_drawn_by_its_probabilities():
     game = pyspiel.load_game("trustme_1981(players=4,max_turns=1)")
     played = Kernel(game).play_random(np.arange(4000, dtype=np.uint64), histories=True)
     first_card = Counter(int(h[0]) for h in played.histories)
-    first_player = Counter(int(h[game.num_props]) for h in played.histories)
-    first_roll = Counter(int(h[game.num_props + 1]) for h in played.histories)
+    first_player = Counter(int(h[game.rules.num_properties]) for h in played.histories)
+    first_roll = Counter(int(h[game.rules.num_properties + 1]) for h in played.histories)
     for counts, probs in (
-        (first_card, np.asarray(game.payoff_mix) / sum(game.payoff_mix)),
+        (first_card, np.asarray(game.rules.payoff_mix) / sum(game.rules.payoff_mix)),
         (first_player, [1 / 4] * 4),
         (first_roll, [1 / 6] * 6),
     ):
@@ -224,7 +229,7 @@ def test_new_state_from_a_seed_is_the_opening_play_random_draws():
     state = kernel.new_state(42)
     history = kernel.play_random(np.asarray([42], np.uint64), histories=True).histories[0].tolist()
     opening = state.history()
-    assert not state.is_chance_node() and len(opening) > game.num_props + 1  # deal, first player, first roll
+    assert not state.is_chance_node() and len(opening) > game.rules.num_properties + 1  # deal, first player, first roll
     assert history[: len(opening)] == opening
 
 
@@ -287,7 +292,8 @@ def _ring_board(tmp_path, properties: int) -> str:
 def test_kernel_supports_says_why_not(tmp_path):
     default = pyspiel.load_game("trustme_1981")
     assert kernel_supports(default) is None
-    assert "heuristic" in kernel_supports(default, ["random", "heuristic"])
+    assert kernel_supports(default, ["random", "heuristic"]) is None
+    assert "policy" in kernel_supports(default, ["random", "policy"])
     assert "trustme_1981_investment" in kernel_supports(pyspiel.load_game("trustme_1981_investment"))
     big = pyspiel.load_game("trustme_1981", {"board": _ring_board(tmp_path, 40), "payoff_mix": "10/10/10/10"})
     assert "40 briefcases" in kernel_supports(big)

@@ -24,15 +24,15 @@ from test_board1981_support import (
 
 def invest_action(game, label):
     """The action of an investing decision by its label ('hold', 'buy 5', 'divest all', ...)."""
-    for local in range(game.investing.num_actions):
-        if game.investing.label(local) == label:
-            return game.a_invest + local
+    for local in range(game.rules.investing.num_actions):
+        if game.rules.investing.label(local) == label:
+            return game.actions.first_invest + local
     raise KeyError(label)
 
 
 def claim_alpha_and_wait_on_r9(game, state):
     """p0 rolls 2 to Alpha (r1), claims it unseen, rolls 2 again and stops on the Wild Goose Chase r9."""
-    return play(state, die(2), space(game, "r1"), game.a_claim_unseen, die(2), space(game, "r9"))
+    return play(state, die(2), space(game, "r1"), game.actions.claim_unseen, die(2), space(game, "r9"))
 
 
 def test_deal_sets_four_payoff_cards_aside_unseen(tmp_path):
@@ -54,7 +54,7 @@ def test_roll_moves_by_exact_count_forward_or_backward_without_reversing(tmp_pat
     assert names == {"r2", "r8", "r3", "r7"}
     # From Alpha (r1) a roll of 2 ends two steps away either way, or on the Company through r0.
     state = start(game)
-    play(state, die(2), space(game, "r1"), game.a_decline, die(2), space(game, "r9"), die(2))
+    play(state, die(2), space(game, "r1"), game.actions.decline, die(2), space(game, "r9"), die(2))
     assert {game.board.space_ids[a] for a in state.legal_actions()} == {"r3", "r9", "company"}
 
 
@@ -62,23 +62,24 @@ def test_look_secretly_ends_turn_then_claim_on_next_turn(tmp_path):
     game = small_game(tmp_path)
     state = play(start(game), die(2), space(game, "r1"))
     assert state.phase_name() == "property"
-    assert state.legal_actions() == sorted([game.a_look, game.a_claim_unseen, game.a_decline])
-    play(state, game.a_look)
+    assert state.legal_actions() == sorted([game.actions.look, game.actions.claim_unseen, game.actions.decline])
+    play(state, game.actions.look)
     assert state.known_cards(0) == {ALPHA: ONE} and state.known_cards(1) == {}
     assert state.seen_by(ALPHA) == [0]
     assert state.snapshot()["turn_player"] == 1 and state.claims() == [-1, -1]
-    play(state, die(2), space(game, "r6"), game.a_decline)
+    play(state, die(2), space(game, "r6"), game.actions.decline)
     assert state.phase_name() == "turn_start" and state.current_player() == 0
-    assert state.legal_actions() == [game.a_roll, game.a_claim_right]
-    play(state, game.a_claim_right)
+    assert state.legal_actions() == [game.actions.roll, game.actions.claim_looked]
+    play(state, game.actions.claim_looked)
     assert state.claims() == [ALPHA, -1]
     assert state.phase_name() == "roll"  # "Then roll and move as usual."
 
 
 def test_right_to_claim_lapses_after_the_next_turn(tmp_path):
     game = small_game(tmp_path)
-    state = play(start(game), die(2), space(game, "r1"), game.a_look, die(2), space(game, "r6"), game.a_decline)
-    play(state, game.a_roll, die(2), space(game, "r9"))  # p0 does not claim Alpha
+    codec = game.actions
+    state = play(start(game), die(2), space(game, "r1"), codec.look, die(2), space(game, "r6"), codec.decline)
+    play(state, game.actions.roll, die(2), space(game, "r9"))  # p0 does not claim Alpha
     play(state, die(2), space(game, "r4"))  # p1 ends on a Wild Goose Chase space
     assert state.phase_name() == "roll"  # no turn-start choice for p0 any more
     assert state.right_to_claim(0) == -1
@@ -86,7 +87,7 @@ def test_right_to_claim_lapses_after_the_next_turn(tmp_path):
 
 def test_claim_unseen_then_roll_again_and_stop_at_company_without_exact_count(tmp_path):
     game = small_game(tmp_path)
-    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen)
+    state = play(start(game), die(2), space(game, "r1"), game.actions.claim_unseen)
     assert state.claims() == [ALPHA, -1] and state.known_cards(0) == {}
     assert state.phase_name() == "roll" and state.snapshot()["turn_player"] == 0
     play(state, die(3))
@@ -97,7 +98,7 @@ def test_claim_unseen_then_roll_again_and_stop_at_company_without_exact_count(tm
 
 def test_no_company_stop_without_a_claim(tmp_path):
     game = small_game(tmp_path)
-    state = play(start(game), die(2), space(game, "r1"), game.a_decline, die(2), space(game, "r9"))
+    state = play(start(game), die(2), space(game, "r1"), game.actions.decline, die(2), space(game, "r9"))
     # p1 has no claim: from the Company a roll of 3 passes r0/r5 but may only end by exact count.
     play(state, die(3))
     assert space(game, "company") not in state.legal_actions()
@@ -105,7 +106,7 @@ def test_no_company_stop_without_a_claim(tmp_path):
 
 def test_investing_round_reserve_bank_and_one_stack_payoff(tmp_path):
     game = small_game(tmp_path)
-    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
+    state = play(start(game), die(2), space(game, "r1"), game.actions.claim_unseen, die(3), space(game, "company"))
     play(state, invest_action(game, "buy 5"))  # p1 pays the claimant's reserve
     assert state.money() == [10, 5] and state.shares() == [10, 15] and state.snapshot()["reserve"] == 5
     play(state, invest_action(game, "buy 5"))  # p0 buys into its own claim: paid to the Bank
@@ -115,14 +116,14 @@ def test_investing_round_reserve_bank_and_one_stack_payoff(tmp_path):
     assert state.claims() == [-1, -1] and state.cases_on_board() == [BETA, GAMMA, DELTA]
     assert state.revealed_counts() == [1, 0, 0, 0]
     assert state.snapshot()["turn_player"] == 1 and state.phase_name() == "roll"
-    reveal = [e for e in state.snapshot()["events"] if e["event"] == "reveal"]
-    assert reveal == [{"event": "reveal", "claimant": 0, "property": "Alpha", "card": "One Stack of Bills"}]
+    reveal = [e for e in state.snapshot()["events"] if e["kind"] == "reveal"]
+    assert reveal == [{"kind": "reveal", "claimant": 0, "property": "Alpha", "card": "One Stack of Bills"}]
 
 
 def test_divest_returns_shares_for_money_and_been_had_takes_the_rest(tmp_path):
     game = small_game(tmp_path)
     state = start(game, cards=(HAD, TWO, EMPTY, ONE))
-    play(state, die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
+    play(state, die(2), space(game, "r1"), game.actions.claim_unseen, die(3), space(game, "company"))
     play(state, invest_action(game, "divest 5"), invest_action(game, "hold"))
     assert state.money() == [10, 15] and state.shares() == [0, 0]
     assert state.bank_flows() == {"bank_in": 0, "bank_out": 5, "shares_lost": 15}
@@ -140,8 +141,8 @@ def test_occupied_space_sends_to_wild_goose_chase_and_claim_becomes_yours(tmp_pa
     state = claim_alpha_and_wait_on_r9(game, start(game))
     play(state, die(2), space(game, "r9"))
     assert state.phase_name() == "send" and state.current_player() == 1
-    assert state.legal_actions() == [game.a_send, game.a_send + 1]
-    play(state, game.a_send)  # to r4
+    assert state.legal_actions() == [game.actions.first_send, game.actions.first_send + 1]
+    play(state, game.actions.first_send)  # to r4
     assert state.positions() == [space(game, "r4"), space(game, "r9")]
     assert state.claims() == [-1, ALPHA]  # rule a)
     assert state.snapshot()["turn_player"] == 0
@@ -150,7 +151,7 @@ def test_occupied_space_sends_to_wild_goose_chase_and_claim_becomes_yours(tmp_pa
 def test_occupied_space_when_both_claim_removes_the_opponents_claim(tmp_path):
     game = small_game(tmp_path)
     state = claim_alpha_and_wait_on_r9(game, start(game))
-    play(state, die(2), space(game, "r6"), game.a_claim_unseen, die(3), space(game, "r9"), game.a_send + 1)
+    play(state, die(2), space(game, "r6"), game.actions.claim_unseen, die(3), space(game, "r9"), game.actions.send_to(1))
     assert state.claims() == [-1, GAMMA]  # rule b): Alpha is free again, p1 keeps Gamma
     assert state.positions()[0] == space(game, "r9")  # "even one that's already occupied"
 
@@ -158,21 +159,22 @@ def test_occupied_space_when_both_claim_removes_the_opponents_claim(tmp_path):
 def test_hot_tip_looks_under_one_unclaimed_briefcase_of_its_area(tmp_path):
     game = small_game(tmp_path)
     state = play(start(game), die(3), space(game, "r3"))
-    assert state.legal_actions() == sorted([game.a_case + GAMMA, game.a_case + DELTA, game.a_decline])
-    play(state, game.a_case + GAMMA)
+    codec = game.actions
+    assert state.legal_actions() == sorted([codec.look_under(GAMMA), codec.look_under(DELTA), codec.decline])
+    play(state, game.actions.look_under(GAMMA))
     assert state.known_cards(0) == {GAMMA: EMPTY}
     assert state.positions()[0] == space(game, "r3") and state.snapshot()["turn_player"] == 1
     # With Gamma claimed only Delta is offered.
-    state = play(start(game, first=1), die(2), space(game, "r6"), game.a_claim_unseen, die(3), space(game, "r9"))
+    state = play(start(game, first=1), die(2), space(game, "r6"), game.actions.claim_unseen, die(3), space(game, "r9"))
     play(state, die(3), space(game, "r3"))
-    assert state.legal_actions() == sorted([game.a_case + DELTA, game.a_decline])
+    assert state.legal_actions() == sorted([game.actions.look_under(DELTA), game.actions.decline])
 
 
 def test_white_and_wild_goose_chase_spaces_end_the_turn(tmp_path):
     game = small_game(tmp_path)
     state = play(start(game), die(2), space(game, "r9"))
     assert state.is_chance_node() and state.snapshot()["turn_player"] == 1
-    play(state, die(3), space(game, "r2"), game.a_decline, die(4))
+    play(state, die(3), space(game, "r2"), game.actions.decline, die(4))
     assert game.board.kinds[space(game, "r5")] == "white"
     play(state, space(game, "r5"))
     assert state.is_chance_node() and state.snapshot()["turn_player"] == 1
@@ -187,26 +189,26 @@ def test_trust_me_card_moves_to_a_property_and_one_claim_at_a_time(tmp_path):
     assert dict(state.chance_outcomes()) == pytest.approx(expected)
     play(state, BETA)
     assert state.positions()[0] == space(game, "r2") and state.phase_name() == "property"
-    play(state, game.a_claim_unseen, die(1), ALPHA)
+    play(state, game.actions.claim_unseen, die(1), ALPHA)
     assert state.positions()[0] == space(game, "r1")
-    assert state.legal_actions() == sorted([game.a_look, game.a_decline])  # already holds Beta
-    play(state, game.a_look)
+    assert state.legal_actions() == sorted([game.actions.look, game.actions.decline])  # already holds Beta
+    play(state, game.actions.look)
     assert state.claims() == [BETA, -1] and state.known_cards(0) == {ALPHA: ONE}
 
 
 def test_bamboozled_failure_sends_to_wild_goose_chase_and_loses_the_claim(tmp_path):
     game = small_game(tmp_path)
-    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen, die(1), 4)
+    state = play(start(game), die(2), space(game, "r1"), game.actions.claim_unseen, die(1), 4)
     assert state.phase_name() == "bamboozled_roll"
     play(state, die(2))
     assert state.claims() == [-1, -1] and state.phase_name() == "send" and state.current_player() == 0
-    play(state, game.a_send + 1)
+    play(state, game.actions.first_send + 1)
     assert state.positions()[0] == space(game, "r9") and state.snapshot()["turn_player"] == 1
 
 
 def test_bamboozled_escape_with_a_required_number(tmp_path):
     game = small_game(tmp_path)
-    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen, die(1), 4, die(5))
+    state = play(start(game), die(2), space(game, "r1"), game.actions.claim_unseen, die(1), 4, die(5))
     assert state.claims() == [ALPHA, -1] and state.positions()[0] == space(game, "r1")
     assert state.snapshot()["turn_player"] == 1
 
@@ -216,21 +218,21 @@ def test_challenge_won_takes_the_claim_and_sends_the_opponent(tmp_path):
     state = claim_alpha_and_wait_on_r9(game, start(game))
     play(state, die(1), 5)
     assert state.phase_name() == "challenge"
-    assert state.legal_actions() == [game.a_decline, game.a_challenge + 0]
-    play(state, game.a_challenge + 0, die(5), die(3))
+    assert state.legal_actions() == [game.actions.decline, game.actions.first_challenge + 0]
+    play(state, game.actions.first_challenge + 0, die(5), die(3))
     assert state.claims() == [-1, ALPHA]
     assert state.phase_name() == "send" and state.current_player() == 1
-    play(state, game.a_send)
+    play(state, game.actions.first_send)
     assert state.positions()[0] == space(game, "r4")
 
 
 def test_challenge_lost_defender_keeps_claim_and_sends_challenger(tmp_path):
     game = small_game(tmp_path)
     state = claim_alpha_and_wait_on_r9(game, start(game))
-    play(state, die(1), 5, game.a_challenge + 0, die(2), die(6))
+    play(state, die(1), 5, game.actions.first_challenge + 0, die(2), die(6))
     assert state.claims() == [ALPHA, -1]
     assert state.phase_name() == "send" and state.current_player() == 0
-    play(state, game.a_send + 1)
+    play(state, game.actions.first_send + 1)
     assert state.positions()[1] == space(game, "r9")
 
 
@@ -238,11 +240,11 @@ def test_challenge_lost_defender_keeps_claim_and_sends_challenger(tmp_path):
 def test_roll_off_tie_rules(tmp_path, rule, claims):
     game = small_game(tmp_path)
     state = claim_alpha_and_wait_on_r9(game, start(game))
-    play(state, die(1), 5, game.a_challenge + 0, die(4), die(4))
+    play(state, die(1), 5, game.actions.first_challenge + 0, die(4), die(4))
     assert state.phase_name() == "roll_off_challenger"  # default: roll again
     game = small_game(tmp_path, roll_off_tie=rule)
     state = claim_alpha_and_wait_on_r9(game, start(game))
-    play(state, die(1), 5, game.a_challenge + 0, die(4), die(4))
+    play(state, die(1), 5, game.actions.first_challenge + 0, die(4), die(4))
     assert state.claims() == claims and state.phase_name() == "send"
 
 
@@ -251,7 +253,7 @@ def test_challenge_card_needs_an_opponent_claim_and_no_own_claim(tmp_path):
     state = play(start(game), die(1), 5)  # nobody holds a claim: nothing to challenge
     assert state.is_chance_node() and state.snapshot()["turn_player"] == 1
     # With a claim of one's own the card sends the claimant straight to the Company to invest.
-    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen, die(1), 5)
+    state = play(start(game), die(2), space(game, "r1"), game.actions.claim_unseen, die(1), 5)
     assert state.positions()[0] == space(game, "company") and state.phase_name() == "invest"
 
 
@@ -259,17 +261,17 @@ def test_optional_peek_before_play(tmp_path):
     game = small_game(tmp_path, peek=True)
     state = start(game, first=1)
     assert state.phase_name() == "peek" and state.current_player() == 1
-    play(state, game.a_case + DELTA, game.a_case + ALPHA)
+    play(state, game.actions.look_under(DELTA), game.actions.look_under(ALPHA))
     assert state.known_cards(1) == {DELTA: HAD} and state.known_cards(0) == {ALPHA: ONE}
     assert state.phase_name() == "roll" and state.snapshot()["turn_player"] == 1
 
 
 def test_game_ends_when_two_briefcases_remain_richest_wins(tmp_path):
     game = small_game(tmp_path)
-    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
+    state = play(start(game), die(2), space(game, "r1"), game.actions.claim_unseen, die(3), space(game, "company"))
     hold = invest_action(game, "hold")
     play(state, hold, hold)  # Alpha: One Stack, everyone gets $10
-    play(state, die(2), space(game, "r6"), game.a_claim_unseen, die(2), space(game, "company"), hold, hold)
+    play(state, die(2), space(game, "r6"), game.actions.claim_unseen, die(2), space(game, "company"), hold, hold)
     assert state.is_terminal()
     snap = state.snapshot()
     assert snap["end"] == "two_cases_left" and snap["cases_left"] == ["Beta", "Delta"]
@@ -284,9 +286,9 @@ def test_utilities(tmp_path):
     for utility, expected in (("win_loss", [-1.0, 1.0]), ("wealth", [45.0, 50.0]), ("wealth_diff", [-5.0, 5.0])):
         game = small_game(tmp_path, utility=utility)
         state = start(game, cards=(TWO, ONE, EMPTY, HAD))
-        play(state, die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
+        play(state, die(2), space(game, "r1"), game.actions.claim_unseen, die(3), space(game, "company"))
         play(state, invest_action(game, "buy 5"), invest_action(game, "hold"))
-        play(state, die(2), space(game, "r6"), game.a_claim_unseen, die(2), space(game, "company"))
+        play(state, die(2), space(game, "r6"), game.actions.claim_unseen, die(2), space(game, "company"))
         play(state, invest_action(game, "hold"), invest_action(game, "hold"))
         assert state.is_terminal() and state.returns() == expected, utility
 
@@ -301,11 +303,11 @@ def test_claimant_on_the_company_may_invest_without_moving(tmp_path):
     game = small_game(tmp_path)
     state = claim_alpha_and_wait_on_r9(game, start(game))
     # p1 has not moved from the Company; it wins Alpha there by a Challenge and sends p0 to r4.
-    play(state, die(1), 5, game.a_challenge + 0, die(5), die(3), game.a_send)
-    play(state, die(2), space(game, "r6"), game.a_decline)
+    play(state, die(1), 5, game.actions.first_challenge + 0, die(5), die(3), game.actions.first_send)
+    play(state, die(2), space(game, "r6"), game.actions.decline)
     assert state.phase_name() == "turn_start" and state.current_player() == 1
-    assert state.legal_actions() == [game.a_roll, game.a_invest_now]
-    play(state, game.a_invest_now)
+    assert state.legal_actions() == [game.actions.roll, game.actions.invest_now]
+    play(state, game.actions.invest_now)
     assert state.phase_name() == "invest" and state.current_player() == 0
 
 
@@ -315,8 +317,8 @@ def test_information_state_hides_the_deal_until_looked(tmp_path):
     b = play(start(game, cards=(TWO, ONE, EMPTY, HAD)), die(2), space(game, "r1"))
     assert a.information_state_string(0) == b.information_state_string(0)
     assert a.information_state_string(1) == b.information_state_string(1)
-    play(a, game.a_look)
-    play(b, game.a_look)
+    play(a, game.actions.look)
+    play(b, game.actions.look)
     assert a.information_state_string(0) != b.information_state_string(0)
     assert a.information_state_string(1) == b.information_state_string(1)
     assert a.observation_string(1) == b.observation_string(1)
@@ -325,13 +327,13 @@ def test_information_state_hides_the_deal_until_looked(tmp_path):
 def test_several_occupants_are_sent_in_turn_order_and_claims_follow_a_then_b(tmp_path):
     game = small_game(tmp_path, players=3)
     state = claim_alpha_and_wait_on_r9(game, start(game))
-    play(state, die(2), space(game, "r9"), game.a_send + 1)  # p1 sends p0 to r9 itself; Alpha becomes p1's
+    play(state, die(2), space(game, "r9"), game.actions.first_send + 1)  # p1 sends p0 to r9 itself; Alpha becomes p1's
     assert state.claims() == [-1, ALPHA, -1] and state.positions()[:2] == [space(game, "r9")] * 2
     play(state, die(2), space(game, "r9"))
     assert state.phase_name() == "send" and state.pending_send() == (2, 0)  # from p2's left: p0 first
-    play(state, game.a_send)
+    play(state, game.actions.first_send)
     assert state.pending_send() == (2, 1)
-    play(state, game.a_send)
+    play(state, game.actions.first_send)
     assert state.claims() == [-1, -1, ALPHA]
     assert state.positions() == [space(game, "r4"), space(game, "r4"), space(game, "r9")]
     assert state.snapshot()["turn_player"] == 0
@@ -339,7 +341,7 @@ def test_several_occupants_are_sent_in_turn_order_and_claims_follow_a_then_b(tmp
 
 def test_removed_briefcase_space_acts_as_white_and_its_card_does_nothing(tmp_path):
     game = small_game(tmp_path, players=2)
-    state = play(start(game), die(2), space(game, "r1"), game.a_claim_unseen, die(3), space(game, "company"))
+    state = play(start(game), die(2), space(game, "r1"), game.actions.claim_unseen, die(3), space(game, "company"))
     hold = invest_action(game, "hold")
     play(state, hold, hold)
     assert ALPHA not in state.cases_on_board()

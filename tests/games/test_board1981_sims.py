@@ -33,7 +33,7 @@ def _random_game_checked(game, seed):
     rng = np.random.default_rng(seed)
     state = game.new_initial_state()
     n = game.num_players()
-    start_money = n * game.start_money
+    start_money = n * game.rules.money
     steps = 0
     while not state.is_terminal():
         if state.is_chance_node():
@@ -69,7 +69,7 @@ def test_default_game_ends_and_snapshot_events_are_json():
     game = pyspiel.load_game("trustme_1981(players=4)")
     state = _random_game_checked(game, 7)
     snap = state.snapshot()
-    kinds = {e["event"] for e in snap["events"]}
+    kinds = {e["kind"] for e in snap["events"]}
     assert {"turn", "roll", "move", "investing", "invest", "reveal", "end"} <= kinds
     assert len(snap["cases_left"]) == 2 or snap["end"] == "turn_cap"
     json.loads(json.dumps(snap))

@@ -96,3 +96,27 @@ def test_investing_round_sweep_and_report(tmp_path):
         assert text in row_page
     _page(pages, "Investing round: shares bought and divested by what the seat had seen")
     assert "claimant's wealth change" in _page(pages, "Every variant against the baseline v00: all comparisons")
+
+
+def test_a_sweep_over_payoff_mixes_states_how_far_each_measure_moves(tmp_path):
+    # Two line-ups: the page compares each mix with the baseline's under the baseline's line-up only.
+    spec = dict(BOARD, title="1981 payoff mixes", grid={"payoff_mix": ["6/4/4/2", "8/4/2/2", "4/2/8/2"]},
+                lineups={"mixed": {"seats": [{"bot": "heuristic"}, {"bot": "random"}]},
+                         "random": {"seats": [{"bot": "random"}]}},
+                baseline={"payoff_mix": "6/4/4/2", "lineup": "mixed"})
+    run_sweep(parse_spec(spec, name="mix1981"), workers=1, out=tmp_path, report=False, quiet=True)
+    pages = _pages(build_report(tmp_path))
+    page = _page(pages, "How much the Payoff mix moves the figures")
+    for text in ("baseline (6/4/4/2)", "8/4/2/2: change [95%]", "4/2/8/2: change [95%]", "largest move",
+                 "mean final wealth per seat", "The Payoff mix moves"):
+        assert text in page
+    # One column per other mix (the random line-up's variants, which differ in the line-up too, are not in it).
+    assert page.count("8/4/2/2: change") == 1 and page.count("6/4/4/2: change") == 0
+    # A sweep whose variants differ in something else has no such page.
+    assert not [p for p in _pages(_report_of_peek(tmp_path / "peek")) if "How much the Payoff mix" in p
+                and not p.startswith("Contents")]
+
+
+def _report_of_peek(out):
+    run_sweep(parse_spec(BOARD, name="peek1981"), workers=1, out=out, report=False, quiet=True)
+    return build_report(out)

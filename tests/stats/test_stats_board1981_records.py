@@ -31,7 +31,7 @@ ONE, TWO, EMPTY, HAD = B.PAYOFF_ROWS
 
 
 def ev(kind, **kw):
-    return {"event": kind, **kw}
+    return {"kind": kind, **kw}
 
 
 def hand_game():
@@ -129,10 +129,10 @@ def hand_round():
     return {
         "game": "trustme_1981_investment", "phase": "over", "claimant": 0, "card": ONE, "seen": [False, True, False],
         "money": [25, 20, 20], "shares": [11, 15, 0], "reserve": 0,
-        "events": [{"event": "invest", "player": 1, "decision": "buy 5"},
-                   {"event": "invest", "player": 2, "decision": "divest all"},
-                   {"event": "invest", "player": 0, "decision": "buy 1"},
-                   {"event": "reveal", "card": ONE}],
+        "events": [{"kind": "invest", "player": 1, "decision": "buy 5"},
+                   {"kind": "invest", "player": 2, "decision": "divest all"},
+                   {"kind": "invest", "player": 0, "decision": "buy 1"},
+                   {"kind": "reveal", "card": ONE}],
         "wealth": [{"money": 25, "shares": 11, "total": 36}, {"money": 20, "shares": 15, "total": 35},
                    {"money": 20, "shares": 0, "total": 20}],
         "ranks": [1, 2, 3],
@@ -221,7 +221,7 @@ def test_records_of_engine_games_agree_with_the_snapshot(game_string, kind):
         snap = state.snapshot()
         rows = B.records(game, state)  # also checks money and shares rebuilt from the events
         events = snap["events"]
-        count = lambda name: sum(1 for e in events if e["event"] == name)  # noqa: E731
+        count = lambda name: sum(1 for e in events if e["kind"] == name)  # noqa: E731
         assert sum(rows[0]["reveals_per_row"]) == count("reveal") == len(snap["cases_revealed"])
         assert sum(r["claimant_rounds"] for r in rows) == count("investing")
         assert sum(r["claims_unseen"] + r["claims_looked"] for r in rows) == count("claim_unseen") + count(

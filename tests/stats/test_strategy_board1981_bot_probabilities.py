@@ -31,7 +31,7 @@ def test_property_decision_mixes_look_and_claim_unseen_by_the_knob():
     found = 0
     for seed in range(6):
         for state in _decisions(game, seed, 150):
-            if state.phase_name() != "property" or game.a_claim_unseen not in state.legal_actions():
+            if state.phase_name() != "property" or game.actions.claim_unseen not in state.legal_actions():
                 continue
             me = state.current_player()
             prop = game.board.space_property[state.positions()[me]]
@@ -39,8 +39,8 @@ def test_property_decision_mixes_look_and_claim_unseen_by_the_knob():
                 continue
             probs = make_bot(game, "heuristic", me, np.random.default_rng(0), claim_unseen=0.3).action_probabilities(
                 state)
-            assert probs[game.a_claim_unseen] == pytest.approx(0.3)
-            assert probs[game.a_look] == pytest.approx(0.7)
+            assert probs[game.actions.claim_unseen] == pytest.approx(0.3)
+            assert probs[game.actions.look] == pytest.approx(0.7)
             found += 1
     assert found > 0
 
@@ -86,13 +86,17 @@ def test_investing_round_bot_follows_the_heuristic_rule_by_hand():
 
     # Unseen: P(had) = 1/3 >= divest_threshold 0.3, so divest all.
     assert decide([0, 0], 1)[0] == "divest all"
-    # Saw Two Stacks: 2 per share less the $1 handed to the claimant >= 0.25: buy the largest lot within half its $2.
+    # Saw Two Stacks: 2 per share less the $1 handed to the claimant >= 0.25, and the card is certain: all its $2.
     chosen, state = decide([1, 1], 1)
-    assert chosen == "buy 1"
-    # The claimant saw nothing; seat 1 (who looked) bought: belief (5/12, 5/12, 0, 1/6), 13/12 a share: buy 1.
-    state.apply_action(game.investing.legal(2, 2)[1])
+    assert chosen == "buy 2"
+    # The claimant saw nothing; seat 1 (who looked) bought, which the heuristic does only on Two Stacks (One Stack
+    # pays 1 - 1 < 0.25): with signal_weight 0.8 the belief is (1/6, 2/3, 0, 1/6), 4/3 a share, not certain: buy
+    # within stake 1 of its $2 (all of it); with stake 0.5 within $1.
+    state.apply_action(game.investing.legal(2, 2)[2])
     bot = make_bot(game, "heuristic", 0, np.random.default_rng(0))
-    assert label(bot.choose(state)) == "buy 1"
+    assert label(bot.choose(state)) == "buy 2"
+    half = make_bot(game, "heuristic", 0, np.random.default_rng(0), stake=0.5)
+    assert label(half.choose(state)) == "buy 1"
 
 
 def test_best_response_against_the_investing_round_bot_matches_open_spiel():

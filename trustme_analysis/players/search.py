@@ -78,7 +78,7 @@ class KernelRollouts:
         return int(legal[self.rng.integers(len(legal))])
 
     def mean_returns(self, world: pyspiel.State, n: int) -> np.ndarray:
-        """Mean returns of ``n`` random play-outs from ``world``."""
+        """Mean returns of ``n`` play-outs from ``world``."""
         state = self.kernel.state_from(world)
         seed = int(self.rng.integers(2**63))
         return np.asarray(self.kernel.rollouts(state, n, seed), dtype=float)

@@ -4,9 +4,14 @@ solve).
 
 Importing this package registers both. The pieces, in the rulebook's words:
 
+- :mod:`.rules`: every parameter, its checks and the assumptions (:class:`~.rules.Rules`).
 - :mod:`.board`: the board as data (``board.toml``): spaces, properties, the Company, Hot Tips, moves by exact count.
 - :mod:`.investing`: the investing round and the Payoff cards (shared by both games: the one place those rules live).
-- :mod:`~trustme_analysis.games.board1981.game`: the board game ``trustme_1981``: turns, claims, Trust Me cards, challenges, the end.
+- :mod:`.actions`: how moves, looks, claims, sends, challenges and investing decisions are numbered.
+- :mod:`.state`: a game step by step: turns, claims, Trust Me cards, challenges, investing, the end.
+- :mod:`.events`: every event the snapshot reports, its fields and their types.
+- :mod:`.views` and :mod:`.observer`: the referee's snapshot, and what each player observes.
+- :mod:`~trustme_analysis.games.board1981.game`: the pyspiel game ``trustme_1981`` and its registration.
 - :mod:`.investment`: the investing round alone, ``trustme_1981_investment``.
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
@@ -16,7 +21,10 @@ statistics), :mod:`.pages` (their report pages), :mod:`.strategy` (statistics of
 """
 
 from trustme_analysis.games.board1981 import investment
-from trustme_analysis.games.board1981.game import SHORT_NAME, TrustMe1981Game, TrustMe1981Observer, TrustMe1981State
+from trustme_analysis.games.board1981.game import TrustMe1981Game
+from trustme_analysis.games.board1981.observer import TrustMe1981Observer
+from trustme_analysis.games.board1981.rules import SCORING_ONLY, SHORT_NAME, Rules
+from trustme_analysis.games.board1981.state import TrustMe1981State
 from trustme_analysis.games.board1981.investment import (
     SHORT_NAME as INVESTMENT_SHORT_NAME,
     TrustMe1981InvestmentGame,
@@ -29,11 +37,14 @@ register_game(
         SHORT_NAME,
         title="Trust Me (1981)",
         package=__name__,
-        scoring_only=("utility",),
+        scoring_only=SCORING_ONLY,
         records="records:records",
         bots="bots",
         statistics="stats:compute",
         pages="pages:draw",
+        simple_strategies="strategy:simple_strategies",
+        belief="bots:belief",
+        narrate="narrate:narrate",
         kernel="kernel",
     )
 )
@@ -49,11 +60,12 @@ register_game(
         pages="pages:draw_investment",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
+        narrate="narrate:narrate",
         describe="describe",
     )
 )
 
 __all__ = [
-    "INVESTMENT_SHORT_NAME", "SHORT_NAME", "TrustMe1981Game", "TrustMe1981InvestmentGame",
+    "INVESTMENT_SHORT_NAME", "Rules", "SHORT_NAME", "TrustMe1981Game", "TrustMe1981InvestmentGame",
     "TrustMe1981InvestmentState", "TrustMe1981Observer", "TrustMe1981State", "investment",
 ]

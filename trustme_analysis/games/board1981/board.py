@@ -80,6 +80,10 @@ class Board:
     property_spaces: tuple[tuple[int, ...], ...]
     _moves: dict = field(default_factory=dict, compare=False, repr=False)
 
+    def __deepcopy__(self, memo: dict) -> "Board":
+        # Immutable once built: clones of a state share it (pyspiel clones Python states with copy.deepcopy).
+        return self
+
     @property
     def num_spaces(self) -> int:
         """How many spaces the board has."""

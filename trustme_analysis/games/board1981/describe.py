@@ -14,6 +14,7 @@ import re
 import pandas as pd
 import pyspiel
 
+from trustme_analysis.games.board1981 import events as E
 from trustme_analysis.games.board1981.investing import PAYOFF_NAMES
 from trustme_analysis.report.words import number, percent
 
@@ -48,7 +49,7 @@ def info_state(state: pyspiel.State, player: int) -> str:
         looked = f"has looked: {PAYOFF_NAMES[PAYOFF_NAMES.index(snap['card'])]}"
     else:
         looked = "has not looked"
-    decisions = [e for e in snap["events"] if e["event"] == "invest"]
+    decisions = [e for e in snap["events"] if e["kind"] == E.INVEST]
     parts = [f"{role} (seat {player}), {looked}" + ("" if decisions else ", first to decide")]
     others = [q for q in range(len(snap["seen"])) if q != player]
     looked_others = [q for q in others if snap["seen"][q]]

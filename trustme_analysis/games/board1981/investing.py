@@ -10,8 +10,9 @@ already have. d) ... divest ... return your unwanted shares to the Bank in excha
 money given to an opponent goes to the "reserve account" until the reveal, then to the claimant.
 
 At the table any whole number of shares may be bought or divested; here one decision picks from a documented set of
-*lots* (a parameter, an assumption) plus "divest all" (the rule text's own advice is to cash in all shares before a
-"You've Been Had!").
+*lots* (a parameter, an assumption), "buy max" (as many shares as the investor's money pays for: "give that player $1
+for every share you want"; a parameter, on by default in the full game) and "divest all" (the rule text's own advice
+is to cash in all shares before a "You've Been Had!").
 """
 
 from __future__ import annotations
@@ -28,7 +29,11 @@ PAYOFF_SHORT = ("one", "two", "empty", "had")
 NUM_PAYOFF_KINDS = 4
 
 #: Investing decision verbs.
-HOLD, BUY, DIVEST, DIVEST_ALL = "hold", "buy", "divest", "divest_all"
+HOLD, BUY, BUY_MAX, DIVEST, DIVEST_ALL = "hold", "buy", "buy_max", "divest", "divest_all"
+#: The verbs that buy shares.
+BUYING = (BUY, BUY_MAX)
+#: The verbs that divest shares.
+DIVESTING = (DIVEST, DIVEST_ALL)
 
 
 def parse_payoff_mix(game: str, params: Mapping[str, Any], name: str = "payoff_mix") -> tuple[int, ...]:
@@ -56,47 +61,79 @@ def investing_order(claimant: int, num_players: int) -> tuple[int, ...]:
 class InvestingRules:
     """The decisions of one investor, encoded as local action indices ``0..num_actions-1``.
 
-    Local index 0 is hold; ``1..L`` buy lot ``i``; ``L+1..2L`` divest lot ``i``; ``2L+1`` divest all.
+    Local index 0 is hold; ``1..L`` buy lot ``i``; with ``buy_max``, ``L+1`` buys as many shares as the investor's
+    money pays for; then ``L`` indices divest lot ``i``; the last divests all.
 
     Args:
         lots: the positive share amounts a decision may buy or divest.
+        buy_max: offer "buy max" (legal when the investor has money and the amount is not itself a lot, so that no
+            two legal actions make the same purchase).
+
+    Example:
+        >>> rules = InvestingRules((1, 5), buy_max=True)
+        >>> [rules.label(a) for a in rules.legal(money=7, shares=1)]
+        ['hold', 'buy 1', 'buy 5', 'buy max', 'divest 1', 'divest all']
+        >>> rules.legal(money=5, shares=0)  # $5 buys lot 5: no separate "buy max"
+        [0, 1, 2]
     """
 
-    def __init__(self, lots: Sequence[int]):
+    def __init__(self, lots: Sequence[int], buy_max: bool = False):
         self.lots = tuple(lots)
-        self.num_actions = 2 * len(self.lots) + 2
+        self.buy_max = bool(buy_max)
+        n = len(self.lots)
+        #: Local index of "buy max" (-1 when not offered), of the first "divest" lot and of "divest all".
+        self.buy_max_index = n + 1 if self.buy_max else -1
+        self.first_divest = n + 1 + int(self.buy_max)
+        self.divest_all_index = self.first_divest + n
+        self.num_actions = self.divest_all_index + 1
+
+    def __deepcopy__(self, memo: dict) -> "InvestingRules":
+        # Immutable once built: clones of a state share it (pyspiel clones Python states with copy.deepcopy).
+        return self
 
     def decode(self, local: int) -> tuple[str, int]:
-        """``(verb, amount)`` of a local index (amount 0 for hold and divest all)."""
+        """``(verb, amount)`` of a local index (amount 0 for hold, buy max and divest all)."""
         n = len(self.lots)
         if local == 0:
             return HOLD, 0
         if 1 <= local <= n:
             return BUY, self.lots[local - 1]
-        if n < local <= 2 * n:
-            return DIVEST, self.lots[local - n - 1]
-        if local == 2 * n + 1:
+        if local == self.buy_max_index:
+            return BUY_MAX, 0
+        if self.first_divest <= local < self.divest_all_index:
+            return DIVEST, self.lots[local - self.first_divest]
+        if local == self.divest_all_index:
             return DIVEST_ALL, 0
         raise ValueError(f"investing action {local} out of range 0..{self.num_actions - 1}")
 
     def legal(self, money: int, shares: int) -> list[int]:
         """The local indices open to an investor with ``money`` and ``shares`` (buying needs the cash)."""
-        n = len(self.lots)
         out = [0]
         out += [1 + i for i, lot in enumerate(self.lots) if lot <= money]
-        out += [n + 1 + i for i, lot in enumerate(self.lots) if lot <= shares]
+        if self.buy_max and money > 0 and money not in self.lots:
+            out.append(self.buy_max_index)
+        out += [self.first_divest + i for i, lot in enumerate(self.lots) if lot <= shares]
         if shares > 0:
-            out.append(2 * n + 1)
+            out.append(self.divest_all_index)
         return out
 
     def label(self, local: int) -> str:
-        """A short readable name: ``hold``, ``buy 5``, ``divest 10``, ``divest all``."""
+        """A short readable name: ``hold``, ``buy 5``, ``buy max``, ``divest 10``, ``divest all``."""
         verb, amount = self.decode(local)
         if verb == HOLD:
             return "hold"
+        if verb == BUY_MAX:
+            return "buy max"
         if verb == DIVEST_ALL:
             return "divest all"
         return f"{verb} {amount}"
+
+    def shares_bought(self, local: int, money: int) -> int:
+        """Shares the decision ``local`` buys for an investor with ``money`` (0 for hold and divesting)."""
+        verb, amount = self.decode(local)
+        if verb == BUY_MAX:
+            return money
+        return amount if verb == BUY else 0
 
 
 def invest(
@@ -111,6 +148,8 @@ def invest(
     """
     if verb == HOLD:
         return money, shares, 0, 0, 0
+    if verb == BUY_MAX:
+        verb, amount = BUY, money
     if verb == BUY:
         if amount > money:
             raise ValueError(f"cannot buy {amount} shares with ${money}")

@@ -24,6 +24,8 @@ import pyspiel
 
 from trustme_analysis.engine import params as P
 from trustme_analysis.engine.gametype import with_utility
+from trustme_analysis.games.board1981 import events as E
+from trustme_analysis.games.board1981.events import INVESTMENT_EVENTS, EventWriter
 from trustme_analysis.games.board1981.investing import (
     NUM_PAYOFF_KINDS,
     PAYOFF_NAMES,
@@ -52,6 +54,7 @@ DEFAULTS: dict[str, Any] = {
     "shares": 10,
     "shares_each": "",
     "lots": "1/5/10",
+    "buy_max": False,
     "utility": "wealth",
 }
 
@@ -63,6 +66,8 @@ ASSUMPTION_TEXT: dict[str, str] = {
     "money": "Starting money of each player (money_each='a/b/..' gives one per player): the rule text's $10.",
     "shares": "Starting shares of each player (shares_each='a/b/..' one per player): 10, the full game's assumption.",
     "lots": "Share amounts one decision may buy or divest (plus hold and divest all).",
+    "buy_max": "Whether one decision may also buy as many shares as the investor's money pays for (the full game's "
+    "default); off here by default, so the solved presets keep their small trees.",
 }
 
 #: Named variants whose sizes are stated in the docs; "tiny" and "small" are solved exactly by tree enumeration.
@@ -122,7 +127,10 @@ class TrustMe1981InvestmentGame(pyspiel.Game):
         self.start_money = _per_player(g, p, "money", self.n, 0, 10**6)
         self.start_shares = _per_player(g, p, "shares", self.n, 0, 10**6)
         self.lots = parse_lots(g, p)
-        self.investing = InvestingRules(self.lots)
+        if not isinstance(p["buy_max"], bool):
+            raise P.ParameterError(g, "buy_max", p["buy_max"], "true or false")
+        self.investing = InvestingRules(self.lots, p["buy_max"])
+        self.event_writer = EventWriter(INVESTMENT_EVENTS, self.investing)
         self.utility = parse_utility(g, p, self.n)
         self.order = investing_order(self.claimant, self.n)
         self.seen_chance = tuple(q for q in range(self.n) if 0 < self.seen_pct[q] < 100)
@@ -152,6 +160,8 @@ class TrustMe1981InvestmentGame(pyspiel.Game):
 
     def make_py_observer(self, iig_obs_type=None, params=None):
         """Observer for strings and the observation tensor."""
+        if params:
+            raise ValueError(f"{SHORT_NAME}: observation parameters are not supported; got {params}")
         return InvestmentObserver(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
     def assumptions(self) -> list[dict[str, Any]]:
@@ -164,7 +174,7 @@ class TrustMe1981InvestmentState(pyspiel.State):
 
     def __init__(self, game: TrustMe1981InvestmentGame):
         super().__init__(game)
-        self._g = game
+        self._game = game
         self._phase = DEAL
         self._card = -1
         self._seen = tuple(pct == 100 for pct in game.seen_pct)
@@ -175,32 +185,32 @@ class TrustMe1981InvestmentState(pyspiel.State):
         self._reserve = 0
         self._bank_in = 0
         self._bank_out = 0
-        self._decisions: tuple[tuple[int, int], ...] = ()
+        self._decisions: tuple[tuple[int, int, int, int], ...] = ()  # (player, decision, money and shares change)
 
     def current_player(self) -> int:
         if self._phase == OVER:
             return pyspiel.PlayerId.TERMINAL
         if self._phase in (DEAL, SEEN):
             return pyspiel.PlayerId.CHANCE
-        return self._g.order[self._idx]
+        return self._game.order[self._idx]
 
     def is_terminal(self) -> bool:
         return self._phase == OVER
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         if self._phase == DEAL:
-            total = sum(self._g.payoff_mix)
-            return [(k, c / total) for k, c in enumerate(self._g.payoff_mix) if c > 0]
-        pct = self._g.seen_pct[self._g.seen_chance[self._seen_idx]] / 100.0
+            total = sum(self._game.payoff_mix)
+            return [(k, c / total) for k, c in enumerate(self._game.payoff_mix) if c > 0]
+        pct = self._game.seen_pct[self._game.seen_chance[self._seen_idx]] / 100.0
         return [(0, 1.0 - pct), (1, pct)]
 
     def _legal_actions(self, player: int) -> list[int]:
         if self._phase != INVEST:
             return []
-        return self._g.investing.legal(self._money[player], self._shares[player])
+        return self._game.investing.legal(self._money[player], self._shares[player])
 
     def _apply_action(self, action: int) -> None:
-        g = self._g
+        g = self._game
         if self._phase == DEAL:
             self._card = action
             self._phase = SEEN if g.seen_chance else INVEST
@@ -216,18 +226,18 @@ class TrustMe1981InvestmentState(pyspiel.State):
             money, shares, to_reserve, bank_in, bank_out = invest(
                 verb, amount, p, g.claimant, self._money[p], self._shares[p]
             )
+            self._decisions += ((p, action, money - self._money[p], shares - self._shares[p]),)
             self._money = self._money[:p] + (money,) + self._money[p + 1 :]
             self._shares = self._shares[:p] + (shares,) + self._shares[p + 1 :]
             self._reserve += to_reserve
             self._bank_in += bank_in
             self._bank_out += bank_out
-            self._decisions += ((p, action),)
             self._idx += 1
             if self._idx == g.n:
                 self._reveal()
 
     def _reveal(self) -> None:
-        g = self._g
+        g = self._game
         money, shares = list(self._money), list(self._shares)
         for p in range(g.n):
             gain, kept = payoff(self._card, shares[p])
@@ -243,13 +253,13 @@ class TrustMe1981InvestmentState(pyspiel.State):
         if player == pyspiel.PlayerId.CHANCE:
             if self._phase == DEAL:
                 return f"deal:{PAYOFF_SHORT[action]}"
-            return f"p{self._g.seen_chance[self._seen_idx]}:{'saw' if action else 'did not see'}"
-        return self._g.investing.label(action)
+            return f"p{self._game.seen_chance[self._seen_idx]}:{'saw' if action else 'did not see'}"
+        return self._game.investing.label(action)
 
     def returns(self) -> list[float]:
         if self._phase != OVER:
-            return [0.0] * self._g.n
-        return wealth_returns(self._g.utility, self.wealth())
+            return [0.0] * self._game.n
+        return wealth_returns(self._game.utility, self.wealth())
 
     def wealth(self) -> list[int]:
         """Money plus shares, per player."""
@@ -257,7 +267,7 @@ class TrustMe1981InvestmentState(pyspiel.State):
 
     def snapshot(self) -> dict[str, Any]:
         """Everything a referee sees, as a JSON-serialisable dict."""
-        g = self._g
+        g = self._game
         snap: dict[str, Any] = {
             "game": SHORT_NAME,
             "phase": PHASE_NAMES[self._phase],
@@ -268,27 +278,34 @@ class TrustMe1981InvestmentState(pyspiel.State):
             "shares": list(self._shares),
             "reserve": self._reserve,
             "bank": {"bank_in": self._bank_in, "bank_out": self._bank_out},
-            "events": [
-                {"event": "invest", "player": p, "decision": g.investing.label(a)} for p, a in self._decisions
-            ],
+            "events": self.events(),
         }
         if self._phase == OVER:
-            snap["events"].append({"event": "reveal", "card": PAYOFF_NAMES[self._card]})
             snap["wealth"] = [{"money": m, "shares": s, "total": m + s} for m, s in zip(self._money, self._shares)]
             snap["ranks"] = ranks(self.wealth())
             snap["returns"] = self.returns()
         return snap
 
-    def _describe(self, player: int | None) -> str:
-        if player is None or self._seen[player] or self._phase == OVER:
-            card = PAYOFF_SHORT[self._card] if self._card >= 0 else "-"
+    def events(self) -> list[dict[str, Any]]:
+        """The round's events as dicts (:data:`~trustme_analysis.games.board1981.events.INVESTMENT_EVENTS`): one
+        ``invest`` per decision, then the ``reveal``."""
+        logged = [(E.INVEST, *d) for d in self._decisions]
+        if self._phase == OVER:
+            logged.append((E.REVEAL, self._game.claimant, self._card))
+        return [self._game.event_writer.event_dict(e) for e in logged]
+
+    def _describe(self, player: int | None, private: bool = True) -> str:
+        """The position as ``player`` sees it (``None``: the referee); ``private=False``: the public part alone (the
+        card shows only once revealed)."""
+        if self._card >= 0 and (player is None or self._phase == OVER or (private and self._seen[player])):
+            card = PAYOFF_SHORT[self._card]
         else:
-            card = "?"
+            card = "?" if self._card >= 0 else "-"
         seen = "".join("1" if s else "0" for s in self._seen) if self._phase == INVEST or self._phase == OVER else ""
         return (
             f"card:{card} seen:{seen} money:{','.join(map(str, self._money))} "
             f"shares:{','.join(map(str, self._shares))} reserve:{self._reserve} "
-            f"decisions:{','.join(str(a) for _, a in self._decisions)}"
+            f"decisions:{','.join(str(d[1]) for d in self._decisions)}"
         )
 
     def __str__(self) -> str:
@@ -296,29 +313,43 @@ class TrustMe1981InvestmentState(pyspiel.State):
 
 
 class InvestmentObserver:
-    """Strings and a small tensor: own player, card if seen (or revealed), who has seen, money, shares, reserve.
+    """Strings and a small tensor of the investing round.
 
-    The public history (whether each player looked, every decision) determines money, shares and the reserve, so the
-    same string serves as the perfect-recall information state.
+    Public part (the same for every player): who has looked, money, shares, the reserve, the decisions so far, and
+    the card once revealed. Private part (``private_info=SINGLE_PLAYER``): the player's seat and the card if it
+    looked. The public history (whether each player looked, every decision) determines money, shares and the
+    reserve, so the same string serves as the perfect-recall information state.
     """
 
-    def __init__(self, game: TrustMe1981InvestmentGame, iig_obs_type):
+    def __init__(self, game: TrustMe1981InvestmentGame, iig_obs_type: pyspiel.IIGObservationType):
         self.game = game
+        self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
+        self.public = iig_obs_type.public_info
         n = game.n
-        pieces = [("player", n), ("card", NUM_PAYOFF_KINDS), ("seen", n), ("money", n), ("shares", n), ("reserve", 1)]
+        pieces: list[tuple[str, int]] = []
+        if self.private:
+            pieces += [("player", n), ("card", NUM_PAYOFF_KINDS)]
+        if self.public:
+            pieces += [("revealed_card", NUM_PAYOFF_KINDS), ("seen", n), ("money", n), ("shares", n), ("reserve", 1)]
         self.tensor = np.zeros(sum(s for _, s in pieces), np.float32)
-        self.dict = {}
+        self.dict: dict[str, np.ndarray] = {}
         i = 0
         for name, size in pieces:
             self.dict[name] = self.tensor[i : i + size]
             i += size
 
     def set_from(self, state: TrustMe1981InvestmentState, player: int) -> None:
+        """Write ``state`` as ``player`` sees it into ``tensor`` (in place)."""
         d = self.dict
         self.tensor.fill(0)
-        d["player"][player] = 1
-        if state._card >= 0 and (state._seen[player] or state._phase == OVER):
-            d["card"][state._card] = 1
+        if self.private:
+            d["player"][player] = 1
+            if state._card >= 0 and state._seen[player] and state._phase >= INVEST:
+                d["card"][state._card] = 1
+        if not self.public:
+            return
+        if state._phase == OVER:
+            d["revealed_card"][state._card] = 1
         for p in range(self.game.n):
             d["seen"][p] = float(state._seen[p]) if state._phase >= INVEST else 0.0
             d["money"][p] = state._money[p]
@@ -326,6 +357,12 @@ class InvestmentObserver:
         d["reserve"][0] = state._reserve
 
     def string_from(self, state: TrustMe1981InvestmentState, player: int) -> str:
+        """``p<seat> <position as the seat sees it>``; the public part alone has no seat prefix."""
+        if not self.public:
+            return f"p{player} card:" + (PAYOFF_SHORT[state._card] if state._seen[player] and state._card >= 0
+                                         and state._phase >= INVEST else "?") if self.private else ""
+        if not self.private:
+            return state._describe(player, private=False)
         return f"p{player} " + state._describe(player)
 
 

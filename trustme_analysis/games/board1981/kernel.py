@@ -11,15 +11,18 @@ Use:
 
 - :func:`kernel_supports` says whether a loaded game (and a line-up of seat kinds) can run here, or why not.
 - :class:`Kernel` compiles the loaded game's rules (board graph, decks, parameters, action layout) into arrays.
-  ``play_random(seeds)`` plays one uniform-random game per seed in compiled code and returns
+  ``play_random(seeds)`` plays one game per seed in compiled code (seats by the kernel's seat kinds: uniform random,
+  or the heuristic of :mod:`~trustme_analysis.games.board1981.heuristic`) and returns
   :class:`~trustme_analysis.games.board1981.kernel_records.KernelRecords` (columns; ``to_rows()`` gives exactly the
-  rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API, and
-  ``rollouts(state, n, seed)`` the mean returns of random playouts from it.
+  rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API,
+  ``state_from(state)`` one with the position of any engine state (a search player's world), and
+  ``rollouts(state, n, seed)`` the mean returns of playouts from it.
 
 Every parameter of the game is supported on any board with at most
-:data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers; seats
-must be uniform random for now (the compiled loop dispatches on a seat kind code, so policy-table and heuristic players
-can be added there).
+:data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers. The
+compiled heuristic restates the Python policy; ``heuristic_probabilities`` gives its distribution at a position and the
+tests check it against the Python bot's ``action_probabilities`` on random positions (same support, equal
+probabilities).
 
 Compilation: ``@njit(cache=True)``: the first run compiles (tens of seconds) and stores machine code in
 ``__pycache__``; later processes load it.
@@ -43,7 +46,9 @@ import pyspiel
 
 from trustme_analysis.games.board1981 import kernel_rules as K
 from trustme_analysis.games.board1981.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
-from trustme_analysis.games.board1981.game import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, PHASE_NAMES, SHORT_NAME
+from trustme_analysis.games.board1981.heuristic import HeuristicKnobs, distances_to
+from trustme_analysis.games.board1981.rules import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME
+from trustme_analysis.games.board1981.state import PHASE_NAMES
 from trustme_analysis.games.board1981.kernel_records import KernelRecords
 
 #: Game strings the kernel benchmark measures (label -> game string).
@@ -54,8 +59,9 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 
 #: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
 KNOWN_PARAMETERS = frozenset(DEFAULTS)
-#: Seat kinds the compiled loop plays.
-SEAT_KINDS = {"random": K.SEAT_RANDOM}
+#: Seat kinds the compiled loop plays: uniform random, and the heuristic (:mod:`.heuristic`, its knobs given to
+#: :class:`Kernel`).
+SEAT_KINDS = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
 
 _KIND_CODES = {
     PROPERTY: K.K_PROPERTY, WHITE: K.K_WHITE, HOT_TIP: K.K_HOT_TIP, WILD_GOOSE_CHASE: K.K_WILD_GOOSE_CHASE,
@@ -63,6 +69,7 @@ _KIND_CODES = {
 }
 _TIE_CODES = {"reroll": K.TIE_REROLL, "defender": K.TIE_DEFENDER, "challenger": K.TIE_CHALLENGER}
 _UTILITY_CODES = {"win_loss": K.U_WIN_LOSS, "wealth": K.U_WEALTH, "wealth_diff": K.U_WEALTH_DIFF}
+_END_CODES = {"": K.END_NONE, "two_cases_left": K.END_TWO_CASES_LEFT, "turn_cap": K.END_TURN_CAP}
 _CHANCE_PHASES = frozenset(
     {K.DEAL, K.FIRST, K.ROLL, K.CARD, K.BAMBOOZLE_ROLL, K.ROLL_OFF_CHALLENGER, K.ROLL_OFF_DEFENDER}
 )
@@ -74,23 +81,23 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
     short = game.get_type().short_name
     if short != SHORT_NAME:
         return f"the {SHORT_NAME} kernel does not play {short}"
-    unknown = sorted(set(game.params) - KNOWN_PARAMETERS)
+    unknown = sorted(set(game.rules.params) - KNOWN_PARAMETERS)
     if unknown:
         return f"the kernel does not know the parameter(s) {', '.join(unknown)}"
     for kind in seat_kinds:
         if kind not in SEAT_KINDS:
             return f"the kernel plays only {', '.join(sorted(SEAT_KINDS))} seats, not {kind!r}"
-    if game.num_props > K.MAX_PROPS:
-        return f"the board has {game.num_props} briefcases; the kernel holds at most {K.MAX_PROPS}"
-    if game.n > K.MAX_PLAYERS:
-        return f"{game.n} players; the kernel holds at most {K.MAX_PLAYERS}"
-    lots = game.investing.lots
-    if game.investing.num_actions != 2 * len(lots) + 2 or game.num_distinct_actions() != game.a_invest + 2 * len(
-        lots
-    ) + 2:
-        return "the engine's investing actions differ from hold / buy a lot / divest a lot / divest all"
+    rules = game.rules
+    if rules.num_properties > K.MAX_PROPS:
+        return f"the board has {rules.num_properties} briefcases; the kernel holds at most {K.MAX_PROPS}"
+    if rules.players > K.MAX_PLAYERS:
+        return f"{rules.players} players; the kernel holds at most {K.MAX_PLAYERS}"
+    investing = rules.investing
+    expected = 2 * len(investing.lots) + 2 + int(investing.buy_max)
+    if investing.num_actions != expected or game.num_distinct_actions() != game.actions.first_invest + expected:
+        return "the engine's investing actions differ from hold / buy a lot / buy max / divest a lot / divest all"
     # Each reveal at most triples the wealth of all players together; everything must fit in int64.
-    w_max = game.n * (game.start_money + game.start_shares) * 3**game.num_props
+    w_max = rules.players * rules.start_wealth * 3**rules.num_properties
     if w_max >= 2**62:
         return "money and shares could outgrow 64-bit integers on this board"
     return None
@@ -99,15 +106,15 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 def compile_rules(game: pyspiel.Game) -> np.ndarray:
     """The fixed data of a loaded ``trustme_1981`` game as the rules array
     (:func:`~trustme_analysis.games.board1981.kernel_rules.pack_rules`)."""
-    b = game.board
-    S, Pn = b.num_spaces, game.num_props
+    rules, codec = game.rules, game.actions
+    b = rules.board
     faces = DIE_FACES
     # Move options per (space, roll, has a claim): board.destinations() is the engine's movement, and a claimant may
     # also stop on the Company when a walk passes it (TrustMe1981State._move_options).
-    move_start = np.zeros(S * (faces + 1) * 2, np.int64)
+    move_start = np.zeros(b.num_spaces * (faces + 1) * 2, np.int64)
     move_count = np.zeros_like(move_start)
     move_list: list[int] = []
-    for s in range(S):
+    for s in range(b.num_spaces):
         for face in range(2, faces + 1):
             exact, company_within = b.destinations(s, face)
             for has_claim in (0, 1):
@@ -119,43 +126,44 @@ def compile_rules(game: pyspiel.Game) -> np.ndarray:
                 move_count[i] = len(options)
                 move_list.extend(options)
     escapes = np.zeros(faces + 1, np.int64)
-    for face in game.bamboozled:
+    for face in rules.bamboozled:
         escapes[face] = True
     area_mask = np.zeros(len(b.streets), np.int64)
     for q, street in enumerate(b.property_street):
         area_mask[street] |= 1 << q
     scalars = {
-        "R_N": game.n,
-        "R_NUM_PROPS": Pn,
+        "R_N": rules.players,
+        "R_NUM_PROPS": rules.num_properties,
         "R_COMPANY": b.company,
         "R_NUM_WGC": len(b.wild_goose_chase),
         "R_DIE_FACES": faces,
         "R_MAX_ROLL_OFF_TIES": MAX_ROLL_OFF_TIES,
-        "R_NUM_LOTS": len(game.investing.lots),
-        "R_A_LOOK": game.a_look,
-        "R_A_CLAIM_UNSEEN": game.a_claim_unseen,
-        "R_A_DECLINE": game.a_decline,
-        "R_A_ROLL": game.a_roll,
-        "R_A_CLAIM_RIGHT": game.a_claim_right,
-        "R_A_INVEST_NOW": game.a_invest_now,
-        "R_A_CASE": game.a_case,
-        "R_A_SEND": game.a_send,
-        "R_A_CHALLENGE": game.a_challenge,
-        "R_A_INVEST": game.a_invest,
+        "R_NUM_LOTS": len(rules.lots),
+        "R_BUY_MAX": int(rules.buy_max),
+        "R_A_LOOK": codec.look,
+        "R_A_CLAIM_UNSEEN": codec.claim_unseen,
+        "R_A_DECLINE": codec.decline,
+        "R_A_ROLL": codec.roll,
+        "R_A_CLAIM_LOOKED": codec.claim_looked,
+        "R_A_INVEST_NOW": codec.invest_now,
+        "R_A_FIRST_CASE": codec.first_case,
+        "R_A_FIRST_SEND": codec.first_send,
+        "R_A_FIRST_CHALLENGE": codec.first_challenge,
+        "R_A_FIRST_INVEST": codec.first_invest,
         "R_NUM_ACTIONS": game.num_distinct_actions(),
-        "R_START_MONEY": game.start_money,
-        "R_START_SHARES": game.start_shares,
-        "R_PEEK": int(bool(game.peek)),
-        "R_ROLL_OFF_TIE": _TIE_CODES[game.roll_off_tie],
-        "R_UTILITY": _UTILITY_CODES[game.utility],
-        "R_MAX_TURNS": game.max_turns,
+        "R_START_MONEY": rules.money,
+        "R_START_SHARES": rules.shares,
+        "R_PEEK": int(rules.peek),
+        "R_ROLL_OFF_TIE": _TIE_CODES[rules.roll_off_tie],
+        "R_UTILITY": _UTILITY_CODES[rules.utility],
+        "R_MAX_TURNS": rules.max_turns,
         "R_MAX_GAME_LENGTH": game.max_game_length(),
     }
     tables = {
-        "R_PAYOFF_MIX": game.payoff_mix,
-        "R_TRUST_DECK": game.trust_deck,
+        "R_PAYOFF_MIX": rules.payoff_mix,
+        "R_TRUST_DECK": rules.trust_deck,
         "R_ESCAPES": escapes,
-        "R_LOTS": game.investing.lots,
+        "R_LOTS": rules.lots,
         "R_KIND": [_KIND_CODES[k] for k in b.kinds],
         "R_SPACE_PROPERTY": b.space_property,
         "R_HOT_TIP_AREA": b.hot_tip_area,
@@ -165,6 +173,7 @@ def compile_rules(game: pyspiel.Game) -> np.ndarray:
         "R_MOVE_START": move_start,
         "R_MOVE_COUNT": move_count,
         "R_MOVE_LIST": move_list,
+        "R_DIST_COMPANY": distances_to(b, b.company),
     }
     return K.pack_rules(scalars, tables)
 
@@ -181,20 +190,24 @@ class Kernel:
 
     Args:
         game: a loaded ``trustme_1981`` game; :func:`kernel_supports` must accept it.
-        seat_kinds: one kind for every seat or one per seat (only ``"random"`` so far).
+        seat_kinds: one kind for every seat or one per seat (:data:`SEAT_KINDS`: ``"random"``, ``"heuristic"``).
+        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.board1981.heuristic.HeuristicKnobs`
+            fields; the defaults when omitted).
 
     Raises:
-        ValueError: the kernel does not support this game (the message says why).
+        ValueError: the kernel does not support this game (the message says why), or a knob is not allowed.
     """
 
-    def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)):
+    def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",), knobs: dict | None = None):
         reason = kernel_supports(game, seat_kinds)
         if reason is not None:
             raise ValueError(f"{game}: {reason}")
         self.game = game
-        self.num_players = game.n
+        self.num_players = game.rules.players
         self.rules = compile_rules(game)
-        self.seat_kinds = _seat_codes(seat_kinds, game.n)
+        self.seat_kinds = _seat_codes(seat_kinds, self.num_players)
+        settings = HeuristicKnobs(**(knobs or {}))
+        self.knobs = np.asarray([float(getattr(settings, name)) for name in K.KNOBS], np.float64)
 
     def new_state(self, seed: int | None = None) -> "KernelState":
         """The start of a game. ``seed=None``: nothing dealt yet (the engine's ``new_initial_state()``); a seed: the
@@ -210,7 +223,8 @@ class Kernel:
         return state
 
     def play_random(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
-        """Play one game per seed (uniform-random players, chance by its probabilities) in compiled code.
+        """Play one game per seed (the kernel's seat kinds: uniform-random players by default; chance by its
+        probabilities) in compiled code.
 
         Args:
             seeds: ``uint64`` seeds; game ``i`` depends on ``seeds[i]`` alone.
@@ -220,7 +234,8 @@ class Kernel:
             every seat's record fields as columns; ``to_rows()`` gives exactly ``records.records(game, state)``.
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        finals, trace, trace_off, hist, hist_off = K.play_games(self.rules, seeds, self.seat_kinds, histories)
+        finals, trace, trace_off, hist, hist_off = K.play_games(self.rules, seeds, self.seat_kinds, self.knobs,
+                                                                histories)
         return KernelRecords(
             self.game, finals, trace, trace_off, hist if histories else None, hist_off if histories else None
         )
@@ -232,8 +247,68 @@ class Kernel:
             yield self.play_random(seeds[start : start + chunk])
 
     def rollouts(self, state: "KernelState", n: int, seed: int) -> np.ndarray:
-        """Mean returns of ``n`` uniform-random playouts from ``state``; playout ``i`` depends on ``seed`` and ``i``."""
-        return K.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds)
+        """Mean returns of ``n`` playouts from ``state`` by the kernel's seat kinds; playout ``i`` depends on ``seed``
+        and ``i``."""
+        return K.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs)
+
+    def state_from(self, state: pyspiel.State) -> "KernelState":
+        """A kernel state with the position of the engine's ``state`` (any ``trustme_1981`` state of this game,
+        e.g. a search player's resampled world), from which play goes on exactly as in the engine.
+
+        Only the position is copied: the kernel's record counters start at zero, so :meth:`KernelState.records` of
+        a game continued from here counts what happened after it.
+        """
+        st = np.zeros(K.STATE_SIZE, np.int64)
+        K.init_state(st, self.rules)
+        n, props = self.num_players, self.game.rules.num_properties
+        # The engine state's fields (TrustMe1981State.__init__ names them), slot by slot.
+        st[K.PHASE] = state._phase
+        st[K.DECIDER] = state._decider
+        st[K.TURN_PLAYER] = state._turn_player
+        st[K.FIRST_PLAYER] = state._first_player
+        st[K.DEALT] = len(state._cards)
+        st[K.ROLL_FACE] = state._roll
+        st[K.CLAIMANT] = state._claimant
+        st[K.INVEST_IDX] = state._invest_index
+        st[K.RESERVE] = state._reserve
+        st[K.PEEK_IDX] = state._peek_index
+        st[K.TURNS] = state._turns
+        st[K.BANK_IN], st[K.BANK_OUT], st[K.SHARES_LOST] = state._bank_in, state._bank_out, state._shares_lost
+        st[K.END] = _END_CODES[state._end]
+        st[K.NUM_SENDS] = len(state._sends)
+        for i, (sender, target, reason) in enumerate(state._sends):
+            st[K.SENDS + 3 * i : K.SENDS + 3 * i + 3] = (sender, target, reason)
+        st[K.CH_CHALLENGER : K.CH_TIES + 1] = state._challenge
+        if state._claimant >= 0:
+            st[K.REC_CLAIMED] = state._claims[state._claimant]
+            _, _, decisions = state.investing_decisions()
+            investing = self.game.rules.investing
+            for i, (_, local, _) in enumerate(decisions):
+                verb = investing.decode(local)[0]
+                st[K.ROUND_SIGNALS + i] = (K.SIGNAL_HOLD if verb == "hold" else K.SIGNAL_BUY
+                                           if verb in ("buy", "buy_max") else K.SIGNAL_DIVEST)
+        for p in range(n):
+            st[K.POS + p] = state._positions[p]
+            st[K.MONEY + p] = state._money[p]
+            st[K.SHARES + p] = state._shares[p]
+            st[K.CLAIM + p] = state._claims[p]
+            st[K.LOOKED + p] = state._looked[p]
+            st[K.MAY_CLAIM + p] = state._may_claim[p]
+            st[K.CLAIM_KNEW + p] = int(state._claim_knew[p])
+        st[K.REVEALED : K.REVEALED + K.NUM_PAYOFF_KINDS] = state._revealed
+        st[K.CARDS : K.CARDS + len(state._cards)] = state._cards
+        st[K.REMOVED : K.REMOVED + props] = state._removed
+        st[K.DECK : K.DECK + props + 2] = state._trust_pile
+        return KernelState(self, st)
+
+    def heuristic_probabilities(self, state: "KernelState") -> dict[int, float]:
+        """The compiled heuristic's probability of each legal action of the player to act in ``state`` (the
+        kernel's knobs); equal to the Python heuristic's ``action_probabilities``."""
+        legal = np.asarray(state.legal_actions(), np.int64)
+        probs = np.zeros(len(legal), np.float64)
+        scratch = np.zeros(len(legal), np.float64)
+        K.heuristic_probs(state.st, self.rules, self.knobs, legal, len(legal), probs, scratch)
+        return {int(a): float(p) for a, p in zip(legal, probs)}
 
 
 class KernelState:
@@ -259,7 +334,7 @@ class KernelState:
         phase = int(self.st[K.PHASE])
         if phase == K.OVER:
             return K.TERMINAL_PLAYER
-        return K.CHANCE_PLAYER if phase in _CHANCE_PHASES else int(self.st[K.CUR])
+        return K.CHANCE_PLAYER if phase in _CHANCE_PHASES else int(self.st[K.DECIDER])
 
     def is_terminal(self) -> bool:
         return int(self.st[K.PHASE]) == K.OVER

@@ -41,7 +41,7 @@ class KernelRecords:
         history: np.ndarray | None = None,
         hist_off: np.ndarray | None = None,
     ):
-        n = game.n
+        n = game.rules.players
         games = finals.shape[0]
         self.num_games = games
         self.num_players = n
@@ -72,7 +72,7 @@ class KernelRecords:
 
         cols: dict[str, np.ndarray] = {
             "players": np.full((games, n), n, np.int64),
-            "start_wealth": np.full((games, n), game.start_money + game.start_shares, np.int64),
+            "start_wealth": np.full((games, n), game.rules.start_wealth, np.int64),
             "money": money,
             "shares": shares,
             "wealth": wealth,
@@ -91,7 +91,7 @@ class KernelRecords:
             cols[name] = np.transpose(rows[:, i, :, :n], (0, 2, 1))
         cols["reveals_per_row"] = per_game(finals[:, K.REVEALS_PER_ROW : K.REVEALS_PER_ROW + K.NUM_PAYOFF_KINDS])
         self.columns = cols
-        self.returns = _returns(game.utility, wealth, top, tied)
+        self.returns = _returns(game.rules.utility, wealth, top, tied)
 
     def score_trace(self, g: int) -> np.ndarray:
         """Game ``g``'s score trace as ``[turn, seat]`` (each seat's wealth after each turn begun)."""

@@ -36,7 +36,7 @@ MAX_PROPS = 32
 # ---------------------------------------------------------------------------------------------- phases
 # The engine's phase numbers (game.py); a test checks they agree.
 DEAL, FIRST, PEEK, TURN_START, ROLL, MOVE, PROPERTY_CHOICE, HOT_TIP_CHOICE, SEND, CARD = range(10)
-BAMBOOZLE_ROLL, CHALLENGE, ROLL_OFF_CHALLENGER, ROLL_OFF_DEFENDER, INVEST, OVER = range(10, 16)
+BAMBOOZLE_ROLL, CHALLENGE_CHOICE, ROLL_OFF_CHALLENGER, ROLL_OFF_DEFENDER, INVEST_CHOICE, OVER = range(10, 16)
 
 #: pyspiel's player ids for chance and the terminal state.
 CHANCE_PLAYER = -1
@@ -88,7 +88,7 @@ NUM_ROW_LISTS = len(ROW_LISTS)
 # ---------------------------------------------------------------------------------------------- state layout
 # Scalars.
 PHASE = 0
-CUR = 1  # who decides in a decision phase
+DECIDER = 1  # who decides in a decision phase
 TURN_PLAYER = 2
 FIRST_PLAYER = 3
 DEALT = 4  # Payoff cards dealt so far
@@ -115,13 +115,15 @@ POS = 24
 MONEY = POS + MAX_PLAYERS
 SHARES = MONEY + MAX_PLAYERS
 CLAIM = SHARES + MAX_PLAYERS
-SEEN = CLAIM + MAX_PLAYERS  # bit mask of briefcases the player has looked under
-RIGHT = SEEN + MAX_PLAYERS  # property looked at last turn (may claim it at the next turn start), or -1
-REVEALED = RIGHT + MAX_PLAYERS  # Payoff cards turned up, per kind
+LOOKED = CLAIM + MAX_PLAYERS  # bit mask of briefcases the player has looked under
+MAY_CLAIM = LOOKED + MAX_PLAYERS  # property looked at last turn (may claim it at the next turn start), or -1
+CLAIM_KNEW = MAY_CLAIM + MAX_PLAYERS  # the player chose its claim after looking under the briefcase (1) or not (0)
+ROUND_SIGNALS = CLAIM_KNEW + MAX_PLAYERS  # the i-th decision of the investing round: SIGNAL_BUY/HOLD/DIVEST
+REVEALED = ROUND_SIGNALS + MAX_PLAYERS  # Payoff cards turned up, per kind
 SENDS = REVEALED + NUM_PAYOFF_KINDS  # up to MAX_PLAYERS - 1 sends of (sender, target, reason)
 CARDS = SENDS + 3 * MAX_PLAYERS  # Payoff card per briefcase
-GONE = CARDS + MAX_PROPS  # briefcase removed after its reveal
-DECK = GONE + MAX_PROPS  # Trust Me draw pile: count per card id
+REMOVED = CARDS + MAX_PROPS  # briefcase removed after its reveal
+DECK = REMOVED + MAX_PROPS  # Trust Me draw pile: count per card id
 # Records.
 COUNTS = DECK + MAX_PROPS + 2  # COUNTS + c * MAX_PLAYERS + p
 ROWS = COUNTS + NUM_COUNTERS * MAX_PLAYERS  # ROWS + (l * NUM_PAYOFF_KINDS + row) * MAX_PLAYERS + p
@@ -134,10 +136,10 @@ STATE_SIZE = REVEALS_PER_ROW + NUM_PAYOFF_KINDS
 # table starts in the same array, so table ``T`` is read as ``r[r[T] + i]``.
 RULE_SCALARS = (
     # sizes
-    "R_N", "R_NUM_PROPS", "R_COMPANY", "R_NUM_WGC", "R_DIE_FACES", "R_MAX_ROLL_OFF_TIES", "R_NUM_LOTS",
+    "R_N", "R_NUM_PROPS", "R_COMPANY", "R_NUM_WGC", "R_DIE_FACES", "R_MAX_ROLL_OFF_TIES", "R_NUM_LOTS", "R_BUY_MAX",
     # action layout (the engine's a_* offsets)
-    "R_A_LOOK", "R_A_CLAIM_UNSEEN", "R_A_DECLINE", "R_A_ROLL", "R_A_CLAIM_RIGHT", "R_A_INVEST_NOW", "R_A_CASE",
-    "R_A_SEND", "R_A_CHALLENGE", "R_A_INVEST", "R_NUM_ACTIONS",
+    "R_A_LOOK", "R_A_CLAIM_UNSEEN", "R_A_DECLINE", "R_A_ROLL", "R_A_CLAIM_LOOKED", "R_A_INVEST_NOW", "R_A_FIRST_CASE",
+    "R_A_FIRST_SEND", "R_A_FIRST_CHALLENGE", "R_A_FIRST_INVEST", "R_NUM_ACTIONS",
     # parameters
     "R_START_MONEY", "R_START_SHARES", "R_PEEK", "R_ROLL_OFF_TIE", "R_UTILITY", "R_MAX_TURNS",
     # the engine's bound on a game's length (actions and chance outcomes)
@@ -158,15 +160,23 @@ RULE_TABLES = (
     "R_MOVE_START",
     "R_MOVE_COUNT",
     "R_MOVE_LIST",
+    "R_DIST_COMPANY",  # per space: steps to the Company (the heuristic players' distances)
 )
 (
-    R_N, R_NUM_PROPS, R_COMPANY, R_NUM_WGC, R_DIE_FACES, R_MAX_ROLL_OFF_TIES, R_NUM_LOTS,
-    R_A_LOOK, R_A_CLAIM_UNSEEN, R_A_DECLINE, R_A_ROLL, R_A_CLAIM_RIGHT, R_A_INVEST_NOW, R_A_CASE,
-    R_A_SEND, R_A_CHALLENGE, R_A_INVEST, R_NUM_ACTIONS,
+    R_N, R_NUM_PROPS, R_COMPANY, R_NUM_WGC, R_DIE_FACES, R_MAX_ROLL_OFF_TIES, R_NUM_LOTS, R_BUY_MAX,
+    R_A_LOOK, R_A_CLAIM_UNSEEN, R_A_DECLINE, R_A_ROLL, R_A_CLAIM_LOOKED, R_A_INVEST_NOW, R_A_FIRST_CASE,
+    R_A_FIRST_SEND, R_A_FIRST_CHALLENGE, R_A_FIRST_INVEST, R_NUM_ACTIONS,
     R_START_MONEY, R_START_SHARES, R_PEEK, R_ROLL_OFF_TIE, R_UTILITY, R_MAX_TURNS, R_MAX_GAME_LENGTH,
     R_PAYOFF_MIX, R_TRUST_DECK, R_ESCAPES, R_LOTS, R_KIND, R_SPACE_PROPERTY, R_HOT_TIP_AREA, R_AREA_MASK,
-    R_PROPERTY_FIRST_SPACE, R_WILD_GOOSE_CHASE, R_MOVE_START, R_MOVE_COUNT, R_MOVE_LIST,
+    R_PROPERTY_FIRST_SPACE, R_WILD_GOOSE_CHASE, R_MOVE_START, R_MOVE_COUNT, R_MOVE_LIST, R_DIST_COMPANY,
 ) = range(len(RULE_SCALARS) + len(RULE_TABLES))
+
+# ---------------------------------------------------------------------------------------------- heuristic knobs
+# The heuristic players' knobs as one float64 array (heuristic.HeuristicKnobs, in this order).
+KNOBS = ("claim_unseen", "claim_empty", "invest_threshold", "divest_threshold", "stake", "signal_weight")
+KN_CLAIM_UNSEEN, KN_CLAIM_EMPTY, KN_INVEST_THRESHOLD, KN_DIVEST_THRESHOLD, KN_STAKE, KN_SIGNAL_WEIGHT = range(6)
+# An investing decision as a signal (heuristic.SIGNAL_*).
+SIGNAL_BUY, SIGNAL_HOLD, SIGNAL_DIVEST = 0, 1, 2
 
 
 def pack_rules(scalars: dict[str, int], tables: dict[str, "np.ndarray"]) -> np.ndarray:
@@ -223,10 +233,15 @@ def next_u64(rng):
 
 
 @njit(cache=True)
+def uniform(rng):
+    """A uniform float in ``[0, 1)`` (the top 53 bits of the next output)."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
 def below(rng, k):
     """A uniform integer in ``[0, k)``."""
-    u = np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-    return np.int64(u * k)
+    return np.int64(uniform(rng) * k)
 
 
 # ---------------------------------------------------------------------------------------------- helpers for rules
@@ -244,13 +259,13 @@ def count_row(st, lst, row, p, amount):
 
 
 @njit(cache=True)
-def has_seen(st, p, q):
-    return (st[SEEN + p] >> q) & 1
+def has_looked(st, p, q):
+    return (st[LOOKED + p] >> q) & 1
 
 
 @njit(cache=True)
-def see(st, p, q):
-    st[SEEN + p] |= np.int64(1) << q
+def look(st, p, q):
+    st[LOOKED + p] |= np.int64(1) << q
 
 
 @njit(cache=True)
@@ -264,13 +279,13 @@ def claimed_by(st, r, q):
 @njit(cache=True)
 def is_open_case(st, r, q):
     """Briefcase ``q`` is still on the board and unclaimed."""
-    return st[GONE + q] == 0 and claimed_by(st, r, q) < 0
+    return st[REMOVED + q] == 0 and claimed_by(st, r, q) < 0
 
 
 @njit(cache=True)
-def right_valid(st, r, p):
-    q = st[RIGHT + p]
-    return q >= 0 and st[CLAIM + p] < 0 and st[GONE + q] == 0 and claimed_by(st, r, q) < 0
+def may_claim_now(st, r, p):
+    q = st[MAY_CLAIM + p]
+    return q >= 0 and st[CLAIM + p] < 0 and st[REMOVED + q] == 0 and claimed_by(st, r, q) < 0
 
 
 @njit(cache=True)
@@ -325,7 +340,7 @@ def init_state(st, r):
         st[MONEY + p] = r[R_START_MONEY] if p < r[R_N] else 0
         st[SHARES + p] = r[R_START_SHARES] if p < r[R_N] else 0
         st[CLAIM + p] = -1
-        st[RIGHT + p] = -1
+        st[MAY_CLAIM + p] = -1
     for c in range(r[R_NUM_PROPS] + 2):
         st[DECK + c] = r[r[R_TRUST_DECK] + c]
 
@@ -345,7 +360,7 @@ def current_player(st):
         return TERMINAL_PLAYER
     if is_chance(st):
         return CHANCE_PLAYER
-    return st[CUR]
+    return st[DECIDER]
 
 
 @njit(cache=True)
@@ -394,13 +409,13 @@ def chance_outcomes(st, r, actions, weights):
 def legal_actions(st, r, out):
     """Fill ``out`` with the current player's legal actions in ascending order; return how many."""
     ph = st[PHASE]
-    p = st[CUR]
+    p = st[DECIDER]
     k = 0
     if ph == TURN_START:
         out[k] = r[R_A_ROLL]
         k += 1
-        if right_valid(st, r, p):
-            out[k] = r[R_A_CLAIM_RIGHT]
+        if may_claim_now(st, r, p):
+            out[k] = r[R_A_CLAIM_LOOKED]
             k += 1
         if st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]:
             out[k] = r[R_A_INVEST_NOW]
@@ -425,47 +440,55 @@ def legal_actions(st, r, out):
         area = r[r[R_HOT_TIP_AREA] + st[POS + p]]
         for q in range(r[R_NUM_PROPS]):
             if (r[r[R_AREA_MASK] + area] >> q) & 1 and is_open_case(st, r, q):
-                out[k] = r[R_A_CASE] + q
+                out[k] = r[R_A_FIRST_CASE] + q
                 k += 1
     elif ph == PEEK:
         out[k] = r[R_A_DECLINE]
         k += 1
         for q in range(r[R_NUM_PROPS]):
-            out[k] = r[R_A_CASE] + q
+            out[k] = r[R_A_FIRST_CASE] + q
             k += 1
     elif ph == SEND:
         for w in range(r[R_NUM_WGC]):
-            out[k] = r[R_A_SEND] + w
+            out[k] = r[R_A_FIRST_SEND] + w
             k += 1
-    elif ph == CHALLENGE:
+    elif ph == CHALLENGE_CHOICE:
         out[k] = r[R_A_DECLINE]
         k += 1
         for q in range(r[R_N]):
             if q != p and st[CLAIM + q] >= 0:
-                out[k] = r[R_A_CHALLENGE] + q
+                out[k] = r[R_A_FIRST_CHALLENGE] + q
                 k += 1
-    elif ph == INVEST:
+    elif ph == INVEST_CHOICE:
         k = investing_legal(r, st[MONEY + p], st[SHARES + p], out)
     return k
 
 
 @njit(cache=True, inline="always")
 def investing_legal(r, money, shares, out):
-    """InvestingRules.legal: hold; buy a lot you can pay; divest a lot you hold; divest all if you hold any."""
+    """InvestingRules.legal: hold; buy a lot you can pay; buy max (when on, with money that is not itself a lot);
+    divest a lot you hold; divest all if you hold any."""
     num_lots = r[R_NUM_LOTS]
+    first_divest = num_lots + 1 + r[R_BUY_MAX]
     k = 0
-    out[k] = r[R_A_INVEST]
+    out[k] = r[R_A_FIRST_INVEST]
     k += 1
+    money_is_a_lot = False
     for i in range(num_lots):
         if r[r[R_LOTS] + i] <= money:
-            out[k] = r[R_A_INVEST] + 1 + i
+            out[k] = r[R_A_FIRST_INVEST] + 1 + i
             k += 1
+        if r[r[R_LOTS] + i] == money:
+            money_is_a_lot = True
+    if r[R_BUY_MAX] and money > 0 and not money_is_a_lot:
+        out[k] = r[R_A_FIRST_INVEST] + num_lots + 1
+        k += 1
     for i in range(num_lots):
         if r[r[R_LOTS] + i] <= shares:
-            out[k] = r[R_A_INVEST] + num_lots + 1 + i
+            out[k] = r[R_A_FIRST_INVEST] + first_divest + i
             k += 1
     if shares > 0:
-        out[k] = r[R_A_INVEST] + 2 * num_lots + 1
+        out[k] = r[R_A_FIRST_INVEST] + first_divest + num_lots
         k += 1
     return k
 
@@ -484,7 +507,7 @@ def apply_action(st, r, action):
         if r[R_PEEK]:
             st[PHASE] = PEEK
             st[PEEK_IDX] = 0
-            st[CUR] = action
+            st[DECIDER] = action
         else:
             start_turn(st, r, action)
     elif ph == PEEK:
@@ -505,11 +528,11 @@ def apply_action(st, r, action):
         apply_card(st, r, action)
     elif ph == BAMBOOZLE_ROLL:
         apply_bamboozle_roll(st, r, action + 1)
-    elif ph == CHALLENGE:
+    elif ph == CHALLENGE_CHOICE:
         apply_challenge(st, r, action)
     elif ph == ROLL_OFF_CHALLENGER or ph == ROLL_OFF_DEFENDER:
         apply_roll_off(st, r, action + 1)
-    elif ph == INVEST:
+    elif ph == INVEST_CHOICE:
         apply_invest(st, r, action)
 
 
@@ -552,11 +575,11 @@ def start_turn(st, r, p):
         return
     st[TURNS] += 1
     st[TURN_PLAYER] = p
-    st[CUR] = p
-    if right_valid(st, r, p) or (st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]):
+    st[DECIDER] = p
+    if may_claim_now(st, r, p) or (st[CLAIM + p] >= 0 and st[POS + p] == r[R_COMPANY]):
         st[PHASE] = TURN_START
     else:
-        st[RIGHT + p] = -1
+        st[MAY_CLAIM + p] = -1
         st[PHASE] = ROLL
 
 
@@ -573,31 +596,32 @@ def finish(st, reason):
 
 @njit(cache=True, inline="always")
 def apply_peek(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     if action != r[R_A_DECLINE]:
-        see(st, p, action - r[R_A_CASE])
+        look(st, p, action - r[R_A_FIRST_CASE])
         count(st, C_PEEKS, p, 1)
     st[PEEK_IDX] += 1
     if st[PEEK_IDX] == r[R_N]:
         start_turn(st, r, st[FIRST_PLAYER])
     else:
-        st[CUR] = (st[FIRST_PLAYER] + st[PEEK_IDX]) % r[R_N]
+        st[DECIDER] = (st[FIRST_PLAYER] + st[PEEK_IDX]) % r[R_N]
 
 
 @njit(cache=True, inline="always")
 def claim(st, p, q, counter):
     """Player ``p`` places a claim marker on ``q`` by a claim action (records: which action, and known or not)."""
     st[CLAIM + p] = q
+    st[CLAIM_KNEW + p] = has_looked(st, p, q)
     count(st, counter, p, 1)
-    count(st, C_CLAIMS_KNOWN, p, has_seen(st, p, q))
+    count(st, C_CLAIMS_KNOWN, p, has_looked(st, p, q))
 
 
 @njit(cache=True, inline="always")
 def apply_turn_start(st, r, action):
-    p = st[CUR]
-    right = st[RIGHT + p]
-    st[RIGHT + p] = -1
-    if action == r[R_A_CLAIM_RIGHT]:
+    p = st[DECIDER]
+    right = st[MAY_CLAIM + p]
+    st[MAY_CLAIM + p] = -1
+    if action == r[R_A_CLAIM_LOOKED]:
         claim(st, p, right, C_CLAIMS_LOOKED)
         st[PHASE] = ROLL
     elif action == r[R_A_INVEST_NOW]:
@@ -608,7 +632,7 @@ def apply_turn_start(st, r, action):
 
 @njit(cache=True, inline="always")
 def apply_roll(st, r, face):
-    p = st[CUR]
+    p = st[DECIDER]
     if face == 1:
         st[PHASE] = CARD
         return
@@ -621,7 +645,7 @@ def apply_roll(st, r, face):
 
 @njit(cache=True, inline="always")
 def apply_move(st, r, dest):
-    p = st[CUR]
+    p = st[DECIDER]
     n = r[R_N]
     st[POS + p] = dest
     kind = r[r[R_KIND] + dest]
@@ -643,7 +667,7 @@ def apply_move(st, r, dest):
     if k > 0:
         st[NUM_SENDS] = k
         st[PHASE] = SEND
-        st[CUR] = p
+        st[DECIDER] = p
         return
     if kind == K_PROPERTY:
         arrive_at_property(st, r, p, r[r[R_SPACE_PROPERTY] + dest])
@@ -655,20 +679,20 @@ def apply_move(st, r, dest):
 
 @njit(cache=True, inline="always")
 def arrive_at_property(st, r, p, q):
-    if st[GONE + q] != 0 or claimed_by(st, r, q) >= 0:
+    if st[REMOVED + q] != 0 or claimed_by(st, r, q) >= 0:
         end_turn(st, r)
     else:
         st[PHASE] = PROPERTY_CHOICE
-        st[CUR] = p
+        st[DECIDER] = p
 
 
 @njit(cache=True, inline="always")
 def apply_property_choice(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     q = r[r[R_SPACE_PROPERTY] + st[POS + p]]
     if action == r[R_A_LOOK]:
-        see(st, p, q)
-        st[RIGHT + p] = q
+        look(st, p, q)
+        st[MAY_CLAIM + p] = q
         count(st, C_LOOKS, p, 1)
         end_turn(st, r)
     elif action == r[R_A_CLAIM_UNSEEN]:
@@ -680,9 +704,9 @@ def apply_property_choice(st, r, action):
 
 @njit(cache=True, inline="always")
 def apply_hot_tip(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     if action != r[R_A_DECLINE]:
-        see(st, p, action - r[R_A_CASE])
+        look(st, p, action - r[R_A_FIRST_CASE])
         count(st, C_HOT_TIPS, p, 1)
     end_turn(st, r)
 
@@ -696,7 +720,7 @@ def apply_send(st, r, action):
     st[NUM_SENDS] -= 1
     for i in range(3 * st[NUM_SENDS]):
         st[SENDS + i] = st[SENDS + 3 + i]
-    st[POS + target] = r[r[R_WILD_GOOSE_CHASE] + action - r[R_A_SEND]]
+    st[POS + target] = r[r[R_WILD_GOOSE_CHASE] + action - r[R_A_FIRST_SEND]]
     count(st, C_WGC_RECEIVED, target, 1)
     if sender != target:
         count(st, C_WGC_SENT, sender, 1)
@@ -717,24 +741,25 @@ def apply_send(st, r, action):
         count(st, C_CLAIMS_LOST, target, 1)
         if st[CLAIM + sender] < 0:  # rule a): the opponent's claim becomes yours
             st[CLAIM + sender] = q
+            st[CLAIM_KNEW + sender] = 0
             count(st, C_CLAIMS_TAKEN, sender, 1)
         # rule b): the opponent's marker is removed, yours stays
     if st[NUM_SENDS] > 0:
-        st[CUR] = st[SENDS]
+        st[DECIDER] = st[SENDS]
     else:
         end_turn(st, r)
 
 
 @njit(cache=True, inline="always")
 def apply_card(st, r, card):
-    p = st[CUR]
+    p = st[DECIDER]
     if trust_deck_total(st, r) == 0:
         for c in range(r[R_NUM_PROPS] + 2):
             st[DECK + c] = r[r[R_TRUST_DECK] + c]
     st[DECK + card] -= 1
     if card < r[R_NUM_PROPS]:
         count(st, C_CARDS_MOVE, p, 1)
-        if st[GONE + card] != 0:
+        if st[REMOVED + card] != 0:
             end_turn(st, r)
             return
         st[POS + p] = r[r[R_PROPERTY_FIRST_SPACE] + card]
@@ -749,14 +774,14 @@ def apply_card(st, r, card):
             st[POS + p] = r[R_COMPANY]
             start_investing(st, r, p)
         elif has_challenge_target(st, r, p):
-            st[PHASE] = CHALLENGE
+            st[PHASE] = CHALLENGE_CHOICE
         else:
             end_turn(st, r)
 
 
 @njit(cache=True, inline="always")
 def apply_bamboozle_roll(st, r, face):
-    p = st[CUR]
+    p = st[DECIDER]
     if r[r[R_ESCAPES] + face]:
         count(st, C_BAMBOOZLED_ESCAPED, p, 1)
         end_turn(st, r)
@@ -773,12 +798,12 @@ def apply_bamboozle_roll(st, r, face):
 
 @njit(cache=True, inline="always")
 def apply_challenge(st, r, action):
-    p = st[CUR]
+    p = st[DECIDER]
     if action == r[R_A_DECLINE]:
         end_turn(st, r)
         return
     st[CH_CHALLENGER] = p
-    st[CH_DEFENDER] = action - r[R_A_CHALLENGE]
+    st[CH_DEFENDER] = action - r[R_A_FIRST_CHALLENGE]
     st[CH_FIRST_ROLL] = 0
     st[CH_TIES] = 0
     count(st, C_CHALLENGES_MADE, p, 1)
@@ -809,6 +834,7 @@ def apply_roll_off(st, r, face):
         q = st[CLAIM + defender]
         st[CLAIM + defender] = -1
         st[CLAIM + challenger] = q
+        st[CLAIM_KNEW + challenger] = 0
         count(st, C_CLAIMS_TAKEN, challenger, 1)
         count(st, C_CLAIMS_LOST, defender, 1)
         sender, target = challenger, defender
@@ -818,7 +844,7 @@ def apply_roll_off(st, r, face):
     st[SENDS + 1] = target
     st[SENDS + 2] = SEND_PLAIN
     st[NUM_SENDS] = 1
-    st[CUR] = sender
+    st[DECIDER] = sender
     st[PHASE] = SEND
 
 
@@ -829,8 +855,8 @@ def start_investing(st, r, claimant):
     st[CLAIMANT] = claimant
     st[INVEST_IDX] = 0
     st[RESERVE] = 0
-    st[PHASE] = INVEST
-    st[CUR] = (claimant + 1) % r[R_N]  # investing order: from the claimant's left, the claimant last
+    st[PHASE] = INVEST_CHOICE
+    st[DECIDER] = (claimant + 1) % r[R_N]  # investing order: from the claimant's left, the claimant last
     count(st, C_CLAIMANT_ROUNDS, claimant, 1)
     st[REC_CLAIMED] = st[CLAIM + claimant]
 
@@ -838,29 +864,34 @@ def start_investing(st, r, claimant):
 @njit(cache=True, inline="always")
 def apply_invest(st, r, action):
     """investing.invest: hold; buy (to the reserve, or to the Bank in one's own claim); divest (from the Bank)."""
-    p = st[CUR]
+    p = st[DECIDER]
     c = st[CLAIMANT]
-    local = action - r[R_A_INVEST]
+    local = action - r[R_A_FIRST_INVEST]
     num_lots = r[R_NUM_LOTS]
+    first_divest = num_lots + 1 + r[R_BUY_MAX]
     bought = 0
     divested = 0
     if 1 <= local <= num_lots:
         bought = r[r[R_LOTS] + local - 1]
-        if p == c:
-            st[BANK_IN] += bought
-        else:
-            st[RESERVE] += bought
-    elif num_lots < local <= 2 * num_lots:
-        divested = r[r[R_LOTS] + local - num_lots - 1]
-    elif local == 2 * num_lots + 1:
+    elif r[R_BUY_MAX] and local == num_lots + 1:
+        bought = st[MONEY + p]  # buy max: as many shares as the money pays for
+    elif first_divest <= local < first_divest + num_lots:
+        divested = r[r[R_LOTS] + local - first_divest]
+    elif local == first_divest + num_lots:
         divested = st[SHARES + p]
+    if p == c:
+        st[BANK_IN] += bought
+    else:
+        st[RESERVE] += bought
+    # The decision as the heuristic players read it (investing_decisions / heuristic.signal_of).
+    st[ROUND_SIGNALS + st[INVEST_IDX]] = SIGNAL_BUY if bought > 0 else (SIGNAL_HOLD if local == 0 else SIGNAL_DIVEST)
     st[BANK_OUT] += divested
     st[MONEY + p] += divested - bought
     st[SHARES + p] += bought - divested
     if p == c:
         count(st, C_BOUGHT_OWN, p, bought)
         count(st, C_DIVESTED_OWN, p, divested)
-    elif has_seen(st, p, st[REC_CLAIMED]):
+    elif has_looked(st, p, st[REC_CLAIMED]):
         count(st, C_BOUGHT_KNOWN, p, bought)
         count(st, C_DIVESTED_KNOWN, p, divested)
         count(st, C_DECISIONS_KNOWN, p, 1)
@@ -870,7 +901,7 @@ def apply_invest(st, r, action):
         count(st, C_DECISIONS_UNKNOWN, p, 1)
     st[INVEST_IDX] += 1
     if st[INVEST_IDX] < r[R_N]:
-        st[CUR] = (c + 1 + st[INVEST_IDX]) % r[R_N]
+        st[DECIDER] = (c + 1 + st[INVEST_IDX]) % r[R_N]
     else:
         reveal(st, r)
 
@@ -884,7 +915,7 @@ def reveal(st, r):
     st[REVEALS_PER_ROW + card] += 1
     count_row(st, L_CLAIMANT_ROUNDS, card, c, 1)
     for p in range(r[R_N]):
-        known = has_seen(st, p, q)
+        known = has_looked(st, p, q)
         count_row(st, L_REVEALS_KNOWN, card, p, known)
         shares = st[SHARES + p]
         # investing.payoff: One Stack pays the shares, Two Stacks twice; You've Been Had! takes the shares back.
@@ -909,11 +940,11 @@ def reveal(st, r):
     st[RESERVE] = 0
     st[CLAIM + c] = -1
     st[REVEALED + card] += 1
-    st[GONE + q] = 1
+    st[REMOVED + q] = 1
     st[CLAIMANT] = -1
     left = 0
     for i in range(r[R_NUM_PROPS]):
-        if st[GONE + i] == 0:
+        if st[REMOVED + i] == 0:
             left += 1
     if left <= 2:
         finish(st, END_TWO_CASES_LEFT)
@@ -921,10 +952,302 @@ def reveal(st, r):
         end_turn(st, r)
 
 
+# ---------------------------------------------------------------------------------------------- heuristic players
+# heuristic.py restated: the same policy, the same floating-point operations in the same order, so that the
+# probabilities are equal to the last bit (tests compare them with the Python policy on random positions).
+
+SCORE_COMPANY_WITH_CLAIM = 100.0
+SCORE_TAKE_CLAIM = 50.0
+SCORE_WANTED_CASE = 40.0
+SCORE_UNKNOWN_CASE = 20.0
+SCORE_HOT_TIP = 15.0
+SCORE_UNWANTED_CASE = 1.0
+SCORE_WILD_GOOSE_CHASE = -5.0
+
+
+@njit(cache=True, inline="always")
+def knows_card(st, p, q):
+    """Player ``p`` knows briefcase ``q``'s card: it looked, or the briefcase was revealed (state.known_cards)."""
+    return has_looked(st, p, q) == 1 or st[REMOVED + q] != 0
+
+
+@njit(cache=True, inline="always")
+def wants_claim(card, kn):
+    """heuristic.wants_claim: a good card, or Empty with claim_empty."""
+    return card == ONE_STACK or card == TWO_STACKS or (card == EMPTY and kn[KN_CLAIM_EMPTY] != 0.0)
+
+
+@njit(cache=True, inline="always")
+def share_gain(card):
+    if card == ONE_STACK:
+        return 1.0
+    if card == TWO_STACKS:
+        return 2.0
+    return 0.0
+
+
+@njit(cache=True, inline="always")
+def share_survival(card):
+    return 0.0 if card == BEEN_HAD else 1.0
+
+
+@njit(cache=True)
+def decision_matches(card, signal, is_claimant, n, future, kn):
+    """heuristic.decision_matches."""
+    value = share_gain(card) + share_survival(card) * future - 1.0
+    if value < 0.0:
+        return signal != SIGNAL_BUY
+    cost = 0.0 if is_claimant else 1.0 / (n - 1)
+    if value - cost >= kn[KN_INVEST_THRESHOLD]:
+        return signal == SIGNAL_BUY
+    return signal == SIGNAL_HOLD
+
+
+@njit(cache=True)
+def uniform_over(mask, k, probs):
+    """probs[i] = 1 / (number of masked i) for each masked i (the others stay 0)."""
+    m = 0
+    for i in range(k):
+        if mask[i]:
+            m += 1
+    for i in range(k):
+        if mask[i]:
+            probs[i] += 1.0 / m
+
+
+@njit(cache=True)
+def move_score(st, r, kn, me, dest):
+    """heuristic.BoardHeuristic.move_scores for one destination."""
+    n = r[R_N]
+    if st[CLAIM + me] >= 0:
+        if dest == r[R_COMPANY]:
+            return SCORE_COMPANY_WITH_CLAIM
+        return -np.float64(r[r[R_DIST_COMPANY] + dest])
+    if dest != r[R_COMPANY]:
+        for p in range(n):
+            if p != me and st[POS + p] == dest and st[CLAIM + p] >= 0:
+                return SCORE_TAKE_CLAIM
+    kind = r[r[R_KIND] + dest]
+    if kind == K_PROPERTY:
+        q = r[r[R_SPACE_PROPERTY] + dest]
+        if st[REMOVED + q] == 0 and claimed_by(st, r, q) < 0:
+            if has_looked(st, me, q):
+                return SCORE_WANTED_CASE if wants_claim(st[CARDS + q], kn) else SCORE_UNWANTED_CASE
+            return SCORE_UNKNOWN_CASE
+        return 0.0
+    if kind == K_HOT_TIP:
+        area = r[r[R_HOT_TIP_AREA] + dest]
+        for q in range(r[R_NUM_PROPS]):
+            if (r[r[R_AREA_MASK] + area] >> q) & 1 and is_open_case(st, r, q) and not has_looked(st, me, q):
+                return SCORE_HOT_TIP
+        return 0.0
+    if kind == K_WILD_GOOSE_CHASE:
+        return SCORE_WILD_GOOSE_CHASE
+    return 0.0
+
+
+@njit(cache=True)
+def invest_view(st, r, kn, me, belief):
+    """heuristic.BoardHeuristic.invest_view: fill ``belief`` (4 floats); return the worth of a share after the
+    reveal (heuristic.future_after)."""
+    c = st[CLAIMANT]
+    prop = st[CLAIM + c]
+    n = r[R_N]
+    prior = np.empty(NUM_PAYOFF_KINDS, np.float64)
+    for kind in range(NUM_PAYOFF_KINDS):
+        prior[kind] = np.float64(r[r[R_PAYOFF_MIX] + kind])
+    for q in range(r[R_NUM_PROPS]):
+        if knows_card(st, me, q):
+            prior[st[CARDS + q]] -= 1.0
+    for kind in range(NUM_PAYOFF_KINDS):
+        if not prior[kind] > 0.0:
+            prior[kind] = 0.0
+    # future_after: the other briefcases on the board.
+    unseen = prior[0] + prior[1] + prior[2] + prior[3]
+    gain_unknown = (prior[ONE_STACK] + 2.0 * prior[TWO_STACKS]) / unseen if unseen > 0.0 else 0.0
+    survival_unknown = (unseen - prior[BEEN_HAD]) / unseen if unseen > 0.0 else 1.0
+    gain = 0.0
+    survival = 0.0
+    count_ = 0
+    for q in range(r[R_NUM_PROPS]):
+        if st[REMOVED + q] != 0 or q == prop:
+            continue
+        if knows_card(st, me, q):
+            gain += share_gain(st[CARDS + q])
+            survival += share_survival(st[CARDS + q])
+        else:
+            gain += gain_unknown
+            survival += survival_unknown
+        count_ += 1
+    future = 1.0
+    if count_ - 2 > 0:
+        g = gain / count_
+        sv = survival / count_
+        for _ in range(count_ - 2):
+            future = g + sv * future
+    if knows_card(st, me, prop):
+        for kind in range(NUM_PAYOFF_KINDS):
+            belief[kind] = 0.0
+        belief[st[CARDS + prop]] = 1.0
+        return future
+    # card_belief: Bayes' rule over the claim chosen after looking and the informed decisions so far.
+    w = kn[KN_SIGNAL_WEIGHT]
+    knowing = c != me and st[CLAIM_KNEW + c] != 0
+    total = 0.0
+    for kind in range(NUM_PAYOFF_KINDS):
+        like = 1.0
+        if knowing:
+            like *= w if wants_claim(kind, kn) else 1.0 - w
+        for i in range(st[INVEST_IDX]):
+            p = (c + 1 + i) % n
+            if p != me and has_looked(st, p, prop):
+                like *= w if decision_matches(kind, st[ROUND_SIGNALS + i], p == c, n, future, kn) else 1.0 - w
+        belief[kind] = prior[kind] * like
+        total += belief[kind]
+    if total > 0.0:
+        for kind in range(NUM_PAYOFF_KINDS):
+            belief[kind] = belief[kind] / total
+        return future
+    total = prior[0] + prior[1] + prior[2] + prior[3]
+    for kind in range(NUM_PAYOFF_KINDS):
+        belief[kind] = prior[kind] / total if total > 0.0 else 1.0 / NUM_PAYOFF_KINDS
+    return future
+
+
+@njit(cache=True)
+def invest_choice(st, r, kn, me, legal, k):
+    """heuristic.invest_decision: the index in ``legal`` of the investing decision."""
+    belief = np.empty(NUM_PAYOFF_KINDS, np.float64)
+    future = invest_view(st, r, kn, me, belief)
+    money = st[MONEY + me]
+    shares = st[SHARES + me]
+    num_lots = r[R_NUM_LOTS]
+    first = r[R_A_FIRST_INVEST]
+    buy_max = num_lots + 1 if r[R_BUY_MAX] else -1
+    divest_all = num_lots + 1 + r[R_BUY_MAX] + num_lots
+    value = belief[ONE_STACK] + 2.0 * belief[TWO_STACKS] + (1.0 - belief[BEEN_HAD]) * future - 1.0
+    if shares > 0 and (value < 0.0 or belief[BEEN_HAD] >= kn[KN_DIVEST_THRESHOLD]):
+        for i in range(k):
+            if legal[i] - first == divest_all:
+                return i
+    cost = 0.0 if st[CLAIMANT] == me else 1.0 / (r[R_N] - 1)
+    if value - cost >= kn[KN_INVEST_THRESHOLD]:
+        top = max(max(belief[0], belief[1]), max(belief[2], belief[3]))
+        budget = np.float64(money) if top == 1.0 else kn[KN_STAKE] * money
+        best = -1
+        best_amount = -1
+        for i in range(k):
+            local = legal[i] - first
+            if 1 <= local <= num_lots:
+                amount = r[r[R_LOTS] + local - 1]
+            elif local == buy_max:
+                amount = money
+            else:
+                continue
+            if amount <= budget and amount > best_amount:
+                best = i
+                best_amount = amount
+        if best >= 0:
+            return best
+    for i in range(k):
+        if legal[i] == first:
+            return i
+    return 0
+
+
+@njit(cache=True)
+def heuristic_probs(st, r, kn, legal, k, probs, scratch):
+    """heuristic.BoardHeuristic.probabilities for the decider: ``probs[i]`` for ``legal[i]`` (``scratch``: a float
+    buffer as long as ``legal``)."""
+    me = st[DECIDER]
+    for i in range(k):
+        probs[i] = 0.0
+    if k == 1:
+        probs[0] = 1.0
+        return
+    ph = st[PHASE]
+    if ph == MOVE or ph == SEND:
+        best = -np.inf
+        for i in range(k):
+            if ph == MOVE:
+                scratch[i] = move_score(st, r, kn, me, legal[i])
+            else:
+                sign = -1.0 if st[SENDS + 1] == me else 1.0
+                wgc = r[r[R_WILD_GOOSE_CHASE] + legal[i] - r[R_A_FIRST_SEND]]
+                scratch[i] = sign * r[r[R_DIST_COMPANY] + wgc]
+            best = max(best, scratch[i])
+        mask = np.zeros(k, np.bool_)
+        for i in range(k):
+            mask[i] = scratch[i] == best
+        uniform_over(mask, k, probs)
+        return
+    if ph == HOT_TIP_CHOICE or ph == PEEK:
+        mask = np.zeros(k, np.bool_)
+        any_unknown = False
+        for i in range(k):
+            if legal[i] != r[R_A_DECLINE] and not knows_card(st, me, legal[i] - r[R_A_FIRST_CASE]):
+                mask[i] = True
+                any_unknown = True
+        if not any_unknown:
+            mask[:] = True
+        uniform_over(mask, k, probs)
+        return
+    if ph == CHALLENGE_CHOICE:
+        mask = np.zeros(k, np.bool_)
+        any_target = False
+        for i in range(k):
+            if legal[i] != r[R_A_DECLINE]:
+                mask[i] = True
+                any_target = True
+        if not any_target:
+            mask[0] = True
+        uniform_over(mask, k, probs)
+        return
+    if ph == PROPERTY_CHOICE:
+        q = r[r[R_SPACE_PROPERTY] + st[POS + me]]
+        known = knows_card(st, me, q)
+        can_claim = st[CLAIM + me] < 0
+        for i in range(k):
+            a = legal[i]
+            if can_claim and not known:
+                if a == r[R_A_CLAIM_UNSEEN]:
+                    probs[i] += kn[KN_CLAIM_UNSEEN]
+                elif a == r[R_A_LOOK]:
+                    probs[i] += 1.0 - kn[KN_CLAIM_UNSEEN]
+            elif can_claim:
+                wanted = r[R_A_CLAIM_UNSEEN] if wants_claim(st[CARDS + q], kn) else r[R_A_DECLINE]
+                if a == wanted:
+                    probs[i] = 1.0
+            elif a == (r[R_A_LOOK] if not known else r[R_A_DECLINE]):
+                probs[i] = 1.0
+        return
+    if ph == TURN_START:
+        chosen = r[R_A_ROLL]
+        has_invest_now = False
+        has_claim_looked = False
+        for i in range(k):
+            has_invest_now = has_invest_now or legal[i] == r[R_A_INVEST_NOW]
+            has_claim_looked = has_claim_looked or legal[i] == r[R_A_CLAIM_LOOKED]
+        if has_invest_now:
+            chosen = r[R_A_INVEST_NOW]
+        elif has_claim_looked and wants_claim(st[CARDS + st[MAY_CLAIM + me]], kn):
+            chosen = r[R_A_CLAIM_LOOKED]
+        for i in range(k):
+            if legal[i] == chosen:
+                probs[i] = 1.0
+        return
+    if ph == INVEST_CHOICE:
+        probs[invest_choice(st, r, kn, me, legal, k)] = 1.0
+        return
+    mask = np.ones(k, np.bool_)
+    uniform_over(mask, k, probs)
+
+
 # ---------------------------------------------------------------------------------------------- whole games
 
-#: Seat kinds of the compiled players (only uniform random so far; policy tables and heuristics get codes here).
+#: Seat kinds of the compiled players: uniform random, and the heuristic (heuristic.py, with the knobs array).
 SEAT_RANDOM = 0
+SEAT_HEURISTIC = 1
 
 
 @njit(cache=True)
@@ -940,10 +1263,25 @@ def sample_chance(st, r, rng, actions, weights):
 
 
 @njit(cache=True, inline="always")
-def choose(st, r, rng, seat_kinds, legal):
-    """The current player's action. ``seat_kinds[p]`` names seat ``p``'s player; only SEAT_RANDOM (uniform over the
-    legal actions) exists so far: policy-table and heuristic players get their own codes and branches here."""
+def choose(st, r, rng, seat_kinds, kn, legal, probs):
+    """The current player's action: ``seat_kinds[p]`` names seat ``p``'s player (SEAT_RANDOM: uniform over the
+    legal actions; SEAT_HEURISTIC: a draw from the heuristic's probabilities with one uniform number)."""
     k = legal_actions(st, r, legal)
+    if seat_kinds[st[DECIDER]] == SEAT_HEURISTIC:
+        heuristic_probs(st, r, kn, legal, k, probs, probs[k:])
+        u = uniform(rng)
+        total = 0.0
+        for i in range(k):
+            total += probs[i]
+        x = u * total
+        acc = 0.0
+        for i in range(k):
+            acc += probs[i]
+            if x < acc:
+                return legal[i]
+        for i in range(k - 1, -1, -1):
+            if probs[i] > 0.0:
+                return legal[i]
     return legal[below(rng, k)]
 
 
@@ -966,7 +1304,7 @@ def push_trace(st, r, trace, used):
 
 
 @njit(cache=True)
-def play_out(st, r, rng, seat_kinds, legal, weights, trace, history, keep):
+def play_out(st, r, rng, seat_kinds, kn, legal, weights, probs, trace, history, keep):
     """Play the game in ``st`` to its end (chance by its probabilities, seats by ``seat_kinds``).
 
     With ``keep``, write the score trace (every seat's wealth at each turn start after the first and at the end: one
@@ -980,7 +1318,7 @@ def play_out(st, r, rng, seat_kinds, legal, weights, trace, history, keep):
         if is_chance(st):
             a = sample_chance(st, r, rng, legal, weights)
         else:
-            a = choose(st, r, rng, seat_kinds, legal)
+            a = choose(st, r, rng, seat_kinds, kn, legal, probs)
         apply_action(st, r, a)
         if keep:
             if hused == history.shape[0]:
@@ -1004,7 +1342,7 @@ def scratch_sizes(r):
 
 
 @njit(cache=True)
-def play_games(r, seeds, seat_kinds, keep_history):
+def play_games(r, seeds, seat_kinds, kn, keep_history):
     """One game per seed from the start; returns the final states, the score traces (flat ``[turn][seat]``, game
     ``g``'s from ``trace_off[g]``) and, with ``keep_history``, the action sequences (likewise)."""
     games = seeds.shape[0]
@@ -1018,17 +1356,18 @@ def play_games(r, seeds, seat_kinds, keep_history):
     rng_buf = np.empty(1, np.uint64)
     legal_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
     weights_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
+    probs_buf = np.empty(2 * (r[R_NUM_ACTIONS] + 1), np.float64)
     trace_buf = np.empty(trace_size, np.int64)
     history_buf = np.empty(history_size, np.int64)
     st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
-    rv, kinds = unmanaged(r), unmanaged(seat_kinds)
+    rv, kinds, kv, probs = unmanaged(r), unmanaged(seat_kinds), unmanaged(kn), unmanaged(probs_buf)
     game_trace, game_history = unmanaged(trace_buf), unmanaged(history_buf)
     used = 0
     hused = 0
     for g in range(games):
         init_state(st, rv)
         rng[0] = seeds[g]
-        t, h = play_out(st, rv, rng, kinds, legal, weights, game_trace, game_history, True)
+        t, h = play_out(st, rv, rng, kinds, kv, legal, weights, probs, game_trace, game_history, True)
         trace = grown(trace, used + t)
         trace[used : used + t] = trace_buf[:t]
         used += t
@@ -1043,23 +1382,26 @@ def play_games(r, seeds, seat_kinds, keep_history):
 
 
 @njit(cache=True)
-def rollout_returns(r, start, n, seed, seat_kinds):
-    """Mean returns of ``n`` random playouts from the state ``start``; playout ``i`` is seeded by ``seed`` and ``i``."""
+def rollout_returns(r, start, n, seed, seat_kinds, kn):
+    """Mean returns of ``n`` playouts (seats by ``seat_kinds``) from the state ``start``; playout ``i`` is seeded by
+    ``seed`` and ``i``."""
     total = np.zeros(r[R_N], np.float64)
     ret = np.empty(r[R_N], np.float64)
     state_buf = np.empty(STATE_SIZE, np.int64)
     rng_buf = np.empty(1, np.uint64)
     legal_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
     weights_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
+    probs_buf = np.empty(2 * (r[R_NUM_ACTIONS] + 1), np.float64)
     none_buf = np.empty(0, np.int64)
     st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
     rv, kinds, none = unmanaged(r), unmanaged(seat_kinds), unmanaged(none_buf)
+    kv, probs = unmanaged(kn), unmanaged(probs_buf)
     base = np.empty(1, np.uint64)
     base[0] = seed
     for i in range(n):
         st[:] = start
         rng[0] = next_u64(base)  # one SplitMix64 output per playout seeds it: independent streams
-        play_out(st, rv, rng, kinds, legal, weights, none, none, False)
+        play_out(st, rv, rng, kinds, kv, legal, weights, probs, none, none, False)
         returns(st, rv, ret)
         total += ret
     if n > 0:

@@ -15,7 +15,7 @@ from trustme_analysis.report.context import Report
 from trustme_analysis.report.findings import extremes, value_of
 from trustme_analysis.report.layout import LEFT, foot_note, interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, grouped_intervals, page_table, pct
-from trustme_analysis.report.words import count, number
+from trustme_analysis.report.words import count, estimate, figure, number
 from trustme_analysis.games.board1981.stats import ROLES
 from trustme_analysis.games.board1981.records import ROW_LABELS
 
@@ -31,6 +31,7 @@ def draw(ctx: Report) -> None:
     _investing_page(ctx)
     _payoff_page(ctx)
     _events_page(ctx)
+    _payoff_mix_page(ctx)
 
 
 def _wealth_page(ctx: Report) -> None:
@@ -301,6 +302,59 @@ def _events_page(ctx: Report) -> None:
     ]
     page_table(ctx, fig, table, title, [0.6, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2], findings=findings,
                source="table_events")
+
+
+def _mix_of(ctx: Report, variant: str) -> str:
+    """The Payoff mix (one/two/empty/had) a variant was played with, from its game string."""
+    variants = ctx["variants"].set_index("variant")
+    game_string = str(variants.loc[variant, "game_string"]) if variant in variants.index else ""
+    for part in game_string.replace("(", ",").replace(")", ",").split(","):
+        if part.startswith("payoff_mix="):
+            return part.split("=", 1)[1]
+    return "6/4/4/2"  # the rules' default (rules.DEFAULTS)
+
+
+def _payoff_mix_page(ctx: Report) -> None:
+    """How far each compared measure moves when only the Payoff mix differs from the baseline's. The rule text gives
+    only the two "You've Been Had!" cards of 16, so the mix is the most consequential assumption; a spec that varies it
+    (reports/sweep_1981.toml) gets this page. Drawn from ``variant_differences`` and ``comparisons``."""
+    diffs = ctx["variant_differences"]
+    lineups = ctx["variants"].set_index("variant")["lineup"].astype(str).to_dict()
+    base_lineup = lineups.get(ctx.baseline)
+    # Only the mix differs: the same other parameters and the same line-up as the baseline.
+    mixes = [str(v) for v, d in zip(diffs["variant"], diffs["differs_in"])
+             if d == "payoff_mix" and lineups.get(str(v)) == base_lineup]
+    comp = ctx["comparisons"]
+    comp = comp[comp["variant"].isin(mixes)]
+    if not len(comp):
+        return
+    base_mix = _mix_of(ctx, ctx.baseline)
+    rows, moves = [], []
+    for metric, g in comp.groupby("metric", sort=False):
+        unit = str(g["unit"].iloc[0])
+        row = {"measure": metric, f"baseline ({base_mix})": figure(g["baseline_value"].iloc[0], unit)}
+        for r in g.itertuples():
+            row[f"{_mix_of(ctx, r.variant)}: change [95%]"] = estimate(r.difference, r.low, r.high, unit, signed=True)
+        largest = g.loc[g["difference"].abs().idxmax()]
+        row["largest move"] = figure(abs(largest["difference"]), unit)
+        moves.append((abs(float(largest["effect"])) if largest["effect"] == largest["effect"] else 0.0, metric,
+                      largest, unit))
+        rows.append(row)
+    table = pd.DataFrame(rows)
+    title = "How much the Payoff mix moves the figures"
+    fig = new_page(title, "The rule text gives only the two \"You've Been Had!\" cards of 16; the rest of the mix "
+                   "(one/two/empty/had) is assumed. Each row: a compared measure at the baseline's mix and how far "
+                   "it moves under each other mix, everything else as in the baseline (difference with its 95% "
+                   "interval: Newcombe for shares of games, Welch for means).")
+    moves.sort(key=lambda m: m[0], reverse=True)
+    findings = []
+    for _, metric, r, unit in moves[:2]:
+        change = estimate(r["difference"], r["low"], r["high"], unit, signed=True)
+        findings.append(f"The Payoff mix moves {metric} by up to {figure(abs(r['difference']), unit)}: from "
+                        f"{figure(r['baseline_value'], unit)} at {base_mix} to {figure(r['value'], unit)} at "
+                        f"{_mix_of(ctx, r['variant'])} (change {change}).")
+    page_table(ctx, fig, table, title, [1.6] + [1.0] * (len(table.columns) - 1), height=0.6, findings=findings,
+               source="comparisons")
 
 
 #: The roles of the investing-round tables, as a sentence names them.

@@ -51,18 +51,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from trustme_analysis.games.board1981 import events as E
+from trustme_analysis.games.board1981 import investing as rules
+from trustme_analysis.games.board1981.investing import PAYOFF_NAMES
 
 SHORT_NAME = "trustme_1981"
 SHORT_NAME_INVESTMENT = "trustme_1981_investment"
 
 #: Payoff rows in the order of the rule text's table (the engine's ``PAYOFF_NAMES``).
-PAYOFF_ROWS = ("One Stack of Bills", "Two Stacks of Bills", "Empty Briefcase", "You've Been Had!")
+PAYOFF_ROWS = PAYOFF_NAMES
 #: Short labels of the rows, for tables and plots.
 ROW_LABELS = ("One Stack", "Two Stacks", "Empty", "Been Had")
 
 _BAMBOOZLED = "Bamboozled"
 _CHALLENGE = "Challenge Another Player"
-_LOOK_EVENTS = ("look", "hot_tip", "peek")
+_LOOK_COUNTER = {E.LOOK: "looks", E.HOT_TIP: "hot_tips", E.PEEK: "peeks"}
 
 
 def row_of(card: str) -> int:
@@ -79,17 +82,19 @@ def _decision_amounts(shares_change: int) -> tuple[int, int]:
 
 
 def _parse_decision(label: str) -> tuple[str, int]:
-    """The engine's decision label (``hold``, ``buy 5``, ``divest 1``, ``divest all``) as ``(verb, amount)``."""
-    from trustme_analysis.games.board1981 import investing as rules
-
+    """The engine's decision label (``hold``, ``buy 5``, ``buy max``, ``divest 1``, ``divest all``) as
+    ``(verb, amount)``."""
     if label == "hold":
         return rules.HOLD, 0
+    if label == "buy max":
+        return rules.BUY_MAX, 0
     if label == "divest all":
         return rules.DIVEST_ALL, 0
     verb, _, amount = label.partition(" ")
     if verb in (rules.BUY, rules.DIVEST) and amount.isdigit():
         return verb, int(amount)
-    raise ValueError(f"decision={label!r} is not an investing decision; allowed: hold, buy N, divest N, divest all")
+    raise ValueError(f"decision={label!r} is not an investing decision; allowed: hold, buy N, buy max, divest N, "
+                     "divest all")
 
 
 def _outcome_columns(totals: Sequence[int]) -> list[dict[str, Any]]:
@@ -154,26 +159,26 @@ def records_from_snapshot(
     pending_challenge: tuple[int, int] | None = None
 
     for ev in snap["events"]:
-        kind = ev["event"]
-        if kind == "turn":
+        kind = ev["kind"]
+        if kind == E.TURN:
             if started:
                 for p in range(n):
                     traces[p].append(money[p] + shares[p])
             started = True
-        elif kind in _LOOK_EVENTS:
+        elif kind in _LOOK_COUNTER:
             p = ev["player"]
             knows[p].add(ev["property"])
-            seat[p][{"look": "looks", "hot_tip": "hot_tips", "peek": "peeks"}[kind]] += 1
-        elif kind in ("claim_unseen", "claim_looked"):
+            seat[p][_LOOK_COUNTER[kind]] += 1
+        elif kind in (E.CLAIM_UNSEEN, E.CLAIM_LOOKED):
             p = ev["player"]
-            seat[p]["claims_unseen" if kind == "claim_unseen" else "claims_looked"] += 1
+            seat[p]["claims_unseen" if kind == E.CLAIM_UNSEEN else "claims_looked"] += 1
             seat[p]["claims_known"] += ev["property"] in knows[p]
-        elif kind == "claim_transfer":
+        elif kind == E.CLAIM_TRANSFER:
             seat[ev["to"]]["claims_taken"] += 1
             seat[ev["from"]]["claims_lost"] += 1
-        elif kind == "claim_removed":
+        elif kind == E.CLAIM_REMOVED:
             seat[ev["player"]]["claims_lost"] += 1
-        elif kind == "send_wgc":
+        elif kind == E.SEND_WGC:
             seat[ev["player"]]["wgc_received"] += 1
             if ev["by"] != ev["player"]:
                 seat[ev["by"]]["wgc_sent"] += 1
@@ -184,21 +189,21 @@ def records_from_snapshot(
                 seat[challenger]["challenges_won" if won else "challenges_lost"] += 1
                 seat[defender]["defences_lost" if won else "defences_won"] += 1
                 pending_challenge = None
-        elif kind == "card":
+        elif kind == E.CARD:
             card = ev["card"]
             key = ("cards_bamboozled" if card == _BAMBOOZLED else "cards_challenge" if card == _CHALLENGE
                    else "cards_move")
             seat[ev["player"]][key] += 1
-        elif kind == "bamboozled":
+        elif kind == E.BAMBOOZLED:
             seat[ev["player"]]["bamboozled_escaped"] += bool(ev["escaped"])
-        elif kind == "challenge":
+        elif kind == E.CHALLENGE:
             seat[ev["challenger"]]["challenges_made"] += 1
             pending_challenge = (ev["challenger"], ev["defender"])
-        elif kind == "investing":
+        elif kind == E.INVESTING:
             claimant = ev["claimant"]
             claimed = ev["property"]
             seat[claimant]["claimant_rounds"] += 1
-        elif kind == "invest":
+        elif kind == E.INVEST:
             p = ev["player"]
             money[p] += ev["money_change"]
             shares[p] += ev["shares_change"]
@@ -211,20 +216,20 @@ def records_from_snapshot(
                 seat[p][f"bought_{tag}"] += bought
                 seat[p][f"divested_{tag}"] += divested
                 seat[p][f"decisions_{tag}"] += 1
-        elif kind == "reveal":
+        elif kind == E.REVEAL:
             row = row_of(ev["card"])
             reveals_per_row[row] += 1
             seat[ev["claimant"]]["claimant_rounds_per_row"][row] += 1
             for p in range(n):
                 seat[p]["reveals_known_per_row"][row] += claimed in knows[p]
-        elif kind == "payoff":
+        elif kind == E.PAYOFF:
             p = ev["player"]
             gain = ev["money"] + ev["shares_change"]
             money[p] += ev["money"]
             shares[p] += ev["shares_change"]
             seat[p]["gain_per_row"][row] += gain
             seat[p]["gain_known_per_row" if claimed in knows[p] else "gain_unknown_per_row"][row] += gain
-        elif kind == "reserve_paid":
+        elif kind == E.RESERVE_PAID:
             p = ev["player"]
             money[p] += ev["amount"]
             seat[p]["reserve_received"] += ev["amount"]
@@ -280,8 +285,6 @@ def investment_records_from_snapshot(
     """
     if snap.get("phase") != "over" or "wealth" not in snap:
         raise ValueError("records need a terminal snapshot: phase is not 'over' (the round is not finished)")
-    from trustme_analysis.games.board1981 import investing as rules
-
     n = len(snap["money"])
     claimant = int(snap["claimant"])
     row = row_of(snap["card"])
@@ -294,7 +297,7 @@ def investment_records_from_snapshot(
     decisions = 0
     # Replay the decisions with the engine's own investing and payoff functions (the one place those rules live).
     for ev in snap["events"]:
-        if ev["event"] != "invest":
+        if ev["kind"] != E.INVEST:
             continue
         p = ev["player"]
         verb, amount = _parse_decision(ev["decision"])
@@ -352,7 +355,7 @@ def investment_records_from_snapshot(
 
 def records(game: Any, state: Any) -> list[dict[str, Any]]:
     """The sweep's records function for ``trustme_1981``: one row per seat of a finished game."""
-    return records_from_snapshot(state.snapshot(), game.start_money, game.start_shares)
+    return records_from_snapshot(state.snapshot(), game.rules.money, game.rules.shares)
 
 
 def investment_records(game: Any, state: Any) -> list[dict[str, Any]]:

@@ -18,8 +18,9 @@ table). Tables:
 - ``seat_value``: each player's expected utility under the policy (every player decides exactly once, so this is
   the reach-weighted value of its decisions; needs the decision points' ``action_values``).
 
-It also registers the simple strategies "always invest" (buy whenever a purchase is legal) and "never invest" (never
-buy) for the solve layer's near-optimality check.
+It also gives the simple strategies (:func:`simple_strategies`): "always invest" and "never invest" for both games
+(the solve layer's near-optimality check; probes), and for ``trustme_1981`` "always/never claim unseen" and
+"always/never challenge" (probes).
 """
 
 from __future__ import annotations
@@ -30,7 +31,17 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.board1981.investing import BUY, DIVEST, DIVEST_ALL, HOLD, PAYOFF_NAMES, PAYOFF_SHORT
+from trustme_analysis.games.board1981.actions import CHALLENGE
+from trustme_analysis.games.board1981.investing import (
+    BUY,
+    BUY_MAX,
+    BUYING,
+    DIVEST,
+    DIVEST_ALL,
+    HOLD,
+    PAYOFF_NAMES,
+    PAYOFF_SHORT,
+)
 from trustme_analysis.solve.strategy import DecisionPoint
 
 #: Columns shared by the two investing tables.
@@ -53,7 +64,7 @@ def earlier_decisions(snapshot: dict) -> str:
     (``none`` for the first investor)."""
     parts = []
     for event in snapshot["events"]:
-        if event["event"] != "invest":
+        if event["kind"] != "invest":
             continue
         p = event["player"]
         parts.append(f"p{p} ({'looked' if snapshot['seen'][p] else 'did not look'}): {event['decision']}")
@@ -64,14 +75,14 @@ def _card_index(name: str) -> int:
     return PAYOFF_NAMES.index(name)
 
 
-def _decision_rates(game: pyspiel.Game, dp: DecisionPoint, shares_held: int) -> dict[str, float]:
+def _decision_rates(game: pyspiel.Game, dp: DecisionPoint, shares_held: int, money: int) -> dict[str, float]:
     """Probability of each kind of decision and the expected shares moved, at one decision point."""
     out = defaultdict(float)
     for action, p in zip(dp.actions, np.asarray(dp.probs, dtype=float)):
         verb, amount = game.investing.decode(int(action))
-        if verb == BUY:
+        if verb in (BUY, BUY_MAX):
             out["buy"] += p
-            out["bought"] += p * amount
+            out["bought"] += p * (money if verb == BUY_MAX else amount)
         elif verb == HOLD:
             out["hold"] += p
         elif verb in (DIVEST, DIVEST_ALL):
@@ -110,7 +121,7 @@ def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str,
         snap = dp.state.snapshot()
         p = dp.player
         role = "claimant" if p == claimant else "investor"
-        rates = _decision_rates(game, dp, snap["shares"][p])
+        rates = _decision_rates(game, dp, snap["shares"][p], snap["money"][p])
         know = knowledge(snap, p)
         for acc, key in ((by_knowledge, (p, role, know)), (by_signal, (p, role, know, earlier_decisions(snap)))):
             row = acc[key]
@@ -161,16 +172,61 @@ def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str,
 
 
 def simple_strategies(game: pyspiel.Game) -> dict:
-    """"always invest": only purchases where one is legal; "never invest": no purchase (hold or divest)."""
+    """The named fixed strategies of a game (probes, and the solve layer's near-optimality check): a rule
+    ``rule(state, player, legal) -> preferred actions, or None where it says nothing``.
+
+    Both games: "always invest" (only purchases where one is legal) and "never invest" (no purchase: hold or divest).
+    ``trustme_1981`` also: "always claim unseen" (on a colored space of a briefcase it has not looked under, claim it
+    sight-unseen), "never claim unseen" (look instead), "always challenge" (a Challenge card is always played against
+    someone), "never challenge" (never).
+    """
+    board_game = hasattr(game, "actions")
+    investing = game.rules.investing if board_game else game.investing
+    first_invest = game.actions.first_invest if board_game else 0
 
     def buys(legal: list[int]) -> list[int]:
-        return [a for a in legal if game.investing.decode(int(a))[0] == BUY]
+        return [a for a in legal if a >= first_invest and investing.decode(int(a) - first_invest)[0] in BUYING]
+
+    def investing_now(state: pyspiel.State) -> bool:
+        return not board_game or state.phase_name() == "invest"
 
     def always_invest(state: pyspiel.State, player: int, legal: list[int]) -> list[int] | None:
-        return buys(legal) or None
+        return (buys(legal) or None) if investing_now(state) else None
 
     def never_invest(state: pyspiel.State, player: int, legal: list[int]) -> list[int] | None:
+        if not investing_now(state):
+            return None
         bought = set(buys(legal))
         return [a for a in legal if a not in bought] if bought else None
 
-    return {"always invest": always_invest, "never invest": never_invest}
+    rules = {"always invest": always_invest, "never invest": never_invest}
+    if not board_game:
+        return rules
+    codec = game.actions
+
+    def unseen_choice(state: pyspiel.State, player: int, legal: list[int]) -> bool:
+        if state.phase_name() != "property" or codec.claim_unseen not in legal:
+            return False
+        prop = game.board.space_property[state.positions()[player]]
+        return prop not in state.known_cards(player)
+
+    def always_claim_unseen(state: pyspiel.State, player: int, legal: list[int]) -> list[int] | None:
+        return [codec.claim_unseen] if unseen_choice(state, player, legal) else None
+
+    def never_claim_unseen(state: pyspiel.State, player: int, legal: list[int]) -> list[int] | None:
+        return [codec.look] if unseen_choice(state, player, legal) else None
+
+    def challenges(legal: list[int]) -> list[int]:
+        return [a for a in legal if codec.decode(a).verb == CHALLENGE]
+
+    def always_challenge(state: pyspiel.State, player: int, legal: list[int]) -> list[int] | None:
+        return (challenges(legal) or None) if state.phase_name() == "challenge" else None
+
+    def never_challenge(state: pyspiel.State, player: int, legal: list[int]) -> list[int] | None:
+        return [codec.decline] if state.phase_name() == "challenge" and challenges(legal) else None
+
+    rules.update({
+        "always claim unseen": always_claim_unseen, "never claim unseen": never_claim_unseen,
+        "always challenge": always_challenge, "never challenge": never_challenge,
+    })
+    return rules
