@@ -66,7 +66,7 @@ class PyspielRollouts:
 
 class KernelRollouts:
     """Play-outs in the game's compiled kernel: the world (a pyspiel state) is copied into a kernel state
-    (``Kernel.state_from``), then played out with uniform-random players in compiled code."""
+    (``Kernel.state_from``), then played out in compiled code by the kernel's seats (the rollout kind)."""
 
     def __init__(self, kernel: Any, rng: np.random.Generator):
         self.kernel = kernel
@@ -93,7 +93,8 @@ def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
         return None
     if module.kernel_supports(game, (rollout,)) is not None:
         return None
-    return module.Kernel(game)
+    # Seat kinds other than random are asked for by name (the kernels take ``seat_kinds`` as their second argument).
+    return module.Kernel(game) if rollout == "random" else module.Kernel(game, (rollout,))
 
 
 class SearchBot(TrustMeBot):

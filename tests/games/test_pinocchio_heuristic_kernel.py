@@ -1,0 +1,166 @@
+"""The compiled heuristic seat and ``Kernel.state_from`` against the engine and the Python heuristic bot.
+
+- ``Kernel.state_from(state)`` of any engine state is the kernel state the same actions reach (public and hidden
+  part), also for worlds a search player samples.
+- At every decision of engine games (heuristic and random moves mixed, across variants and knob settings) the
+  compiled :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy` gives the distribution of
+  ``PinocchioHeuristicBot.action_probabilities``: the same support, probabilities within 1e-12.
+- Rollouts with heuristic seats draw from that distribution and depend only on their seed.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pyspiel
+import pytest
+
+import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.games.pinocchio import kernel_core as K
+from trustme_analysis.games.pinocchio.kernel import Kernel, kernel_supports
+from trustme_analysis.players import make_bot
+from trustme_analysis.players.play import sample_chance
+
+# (game string, heuristic knobs, games): the rulebook games with the default knobs, and variants with every other
+# value of each knob that changes a decision.
+CASES = [
+    ("trustme_pinocchio(players=2)", {}, 25),
+    ("trustme_pinocchio(players=3)", {}, 15),
+    ("trustme_pinocchio(players=4)", {}, 10),
+    ("trustme_pinocchio(players=4,coin_variant=True,coin_tossers=any)", {"coin_when_disagree": 0.5}, 10),
+    ("trustme_pinocchio(players=4,coin_variant=True,coin_tossers=dissenters,voting=sequential)", {}, 10),
+    ("trustme_pinocchio(players=3)", {"vote": "threshold", "trust_threshold": 0.4, "remembers_discards": True}, 10),
+    ("trustme_pinocchio(players=2)", {"bluff_cards": "small_gap", "park_pick": "high", "bluff_when_stuck": True,
+                                      "cash_at": 1, "cash_before_runout": 0}, 15),
+    ("trustme_pinocchio(players=3,empty_deck=reshuffle,runouts_to_end=3)",
+     {"bluff_cards": "random", "park_pick": "random", "bluff_rate": 0.0, "assumed_bluff_rate": 0.1,
+      "bonus_turn_value": 1.0}, 5),
+    ("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,stacks=1/1/1,chart=1/3/6,"
+     "runouts_to_end=1)", {"bluff_rate": 1.0}, 40),
+    ("trustme_pinocchio(players=4,values=9,copies=3,park_size=6,refill=4,hand_size=3,stacks_to_end=9,chart=0/5/1/9/2/"
+     "20/3/1/30)", {"cash_at": 2}, 5),
+]
+
+
+@functools.cache
+def loaded(game_string: str, knobs: tuple = ()) -> tuple[pyspiel.Game, Kernel]:
+    """The game and its kernel with heuristic seats (numba compiles, or loads its cache, on first use)."""
+    game = pyspiel.load_game(game_string)
+    return game, Kernel(game, ("heuristic",), dict(knobs))
+
+
+def positions(game: pyspiel.Game, knobs: dict, games: int, seed: int):
+    """Every decision state of ``games`` engine games: each move the heuristic's (70%) or a random legal one."""
+    rng = np.random.default_rng(seed)
+    for _ in range(games):
+        bots = [make_bot(game, "heuristic", p, rng, **knobs) for p in range(game.num_players())]
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            p = state.current_player()
+            yield state, bots[p]
+            legal = state.legal_actions()
+            state.apply_action(bots[p].step(state) if rng.random() < 0.7 else int(legal[rng.integers(len(legal))]))
+
+
+@pytest.mark.parametrize(("game_string", "knobs", "games"), CASES)
+def test_compiled_heuristic_gives_the_python_bots_distribution_at_every_decision(game_string, knobs, games):
+    game, kernel = loaded(game_string, tuple(sorted(knobs.items())))
+    decisions = 0
+    mixed = 0
+    for state, bot in positions(game, knobs, games, seed=len(game_string) + games):
+        want = bot.action_probabilities(state)
+        got = kernel.heuristic_policy(kernel.state_from(state))
+        assert set(got) == set(want), f"{state.history()}: support {sorted(got)} != {sorted(want)}"
+        for a, p in want.items():
+            assert abs(got[a] - p) <= 1e-12, f"{state.history()}: action {a}: {got[a]!r} != {p!r}"
+        decisions += 1
+        mixed += len(want) > 1
+    assert decisions > 3 * games
+    if knobs.get("bluff_rate", 0.2) not in (0.0, 1.0):
+        assert mixed > 0  # the mixed branches (bluffs beside true tales) were compared too
+
+
+def meaningful(s: np.ndarray) -> np.ndarray:
+    """The public and hidden part of a kernel state, without the Coin offers left over from an earlier tale (the
+    kernel keeps them until the next offers overwrite them; only the first ``N_OFFERS`` are read)."""
+    out = s[:K.HIDDEN_END].copy()
+    out[K.OFFERS + s[K.N_OFFERS]:K.OFFERS + K.MAXP] = 0
+    return out
+
+
+@pytest.mark.parametrize("game_string", [c[0] for c in CASES[:5]])
+def test_state_from_is_the_position_the_same_actions_reach(game_string):
+    game, kernel = loaded(game_string)
+    rng = np.random.default_rng(5)
+    for i, (state, _) in enumerate(positions(game, {}, 4, seed=11)):
+        copied = kernel.state_from(state)
+        replayed = kernel.from_history(state.history())
+        assert np.array_equal(meaningful(copied.s), meaningful(replayed.s)), state.history()
+        assert np.array_equal(copied.s[K.SCORE:K.SCORE + K.MAXP], replayed.s[K.SCORE:K.SCORE + K.MAXP])
+        assert copied.legal_actions() == state.legal_actions()
+        if i % 7 == 0:  # a sampled world copies as faithfully (its hands and deck are other arrays)
+            world = state.resample_from_infostate(state.current_player(), rng.random)
+            wk = kernel.state_from(world)
+            assert wk.legal_actions() == world.legal_actions()
+            for p in range(game.num_players()):
+                assert wk.s[K.HANDS + p * K.MAXV:K.HANDS + p * K.MAXV + kernel.values].tolist() == list(world._hands[p])
+
+
+def test_state_from_keeps_the_end_of_a_finished_game():
+    game, kernel = loaded("trustme_pinocchio(players=3)")
+    for state, _ in positions(game, {}, 1, seed=3):
+        pass  # the generator applies each move to the same state object, which ends the game
+    assert state.is_terminal()
+    copied = kernel.state_from(state)
+    assert copied.is_terminal() and copied.returns() == state.returns()
+
+
+def test_heuristic_seats_draw_from_the_policy():
+    """At a turn where the heuristic mixes a tall tale with true tales, the compiled draw follows the distribution."""
+    game, kernel = loaded("trustme_pinocchio(players=2)")
+    for state, bot in positions(game, {}, 10, seed=8):
+        probs = bot.action_probabilities(state)
+        if len(probs) >= 2 and min(probs.values()) > 0.05:
+            break
+    else:  # pragma: no cover - the seed gives one
+        pytest.fail("no mixed decision found")
+    ks = kernel.state_from(state)
+    rng = np.array([123], np.uint64)
+    acts = np.empty(K.MAXA, np.int64)
+    pr = np.empty(K.MAXA, np.float64)
+    buf = np.empty(int(K.scratch_size(kernel.R)), np.int64)
+    draws = 20_000
+    counts: dict[int, int] = {}
+    for _ in range(draws):
+        a = int(K.heuristic_action(ks.s, kernel.R, kernel.H, rng, acts, pr, buf))
+        counts[a] = counts.get(a, 0) + 1
+    assert set(counts) == set(probs)
+    for a, p in probs.items():
+        assert abs(counts[a] / draws - p) < 4 * (p * (1 - p) / draws) ** 0.5 + 1e-3
+
+
+def test_heuristic_rollouts_depend_on_the_seed_only_and_differ_from_random_ones():
+    game, kernel = loaded("trustme_pinocchio(players=2)")
+    random_kernel = Kernel(game)
+    state = next(s for s, _ in positions(game, {}, 1, seed=2) if s.history() and len(s.history()) > 20)
+    ks = kernel.state_from(state)
+    a = kernel.rollouts(ks, 200, 9, viewer=state.current_player())
+    b = kernel.rollouts(ks, 200, 9, viewer=state.current_player())
+    assert np.array_equal(a, b)
+    r = random_kernel.rollouts(random_kernel.state_from(state), 200, 9, viewer=state.current_player())
+    assert not np.array_equal(a, r)
+    assert abs(a.sum()) < 1e-9  # win/loss returns of 2 players sum to zero
+
+
+def test_seat_kinds_are_checked():
+    game = pyspiel.load_game("trustme_pinocchio(players=3)")
+    assert kernel_supports(game, ("heuristic",)) is None
+    assert "not compiled" in kernel_supports(game, ("policy",))
+    with pytest.raises(ValueError, match="one per seat"):
+        Kernel(game, ("heuristic", "random"))
+    mixed = Kernel(game, ("heuristic", "random", "heuristic"))
+    assert mixed.seat_kinds == ("heuristic", "random", "heuristic")
