@@ -536,6 +536,29 @@ class Kernel:
                              *self._scratch(), np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
         return out[: self.players] / max(int(n), 1)
 
+    def action_rollouts(self, state: KernelState, actions: Sequence[int], worlds: int, per_world: int, seed: int,
+                        viewer: int, belief: bool = True) -> np.ndarray:
+        """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
+        played out ``per_world`` times after the action by this kernel's seats (compiled; a search player's paired
+        evaluation, :func:`.kernel_core.action_rollouts`).
+
+        A world is ``state`` with what ``viewer`` cannot see dealt anew (hidden simultaneous votes redrawn), as
+        ``resample_from_infostate`` deals it; with ``belief``, weighted as ``bots.belief`` weighs worlds (a pending
+        tale of another player's is true in a world with weight 1 - b, tall with weight b, b the heuristic's
+        ``assumed_bluff_rate``), by exact rejection sampling.
+        """
+        from trustme_analysis.games.pinocchio.bots import PinocchioKnobs
+
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        out = np.zeros((len(acts), K.MAXP), np.float64)
+        b = PinocchioKnobs.assumed_bluff_rate if belief else -1.0
+        s, rng, buf = self._scratch()
+        K.action_rollouts(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), float(b),
+                          self._kinds, self.H, out, s, np.empty(K.STATE_SIZE, np.int32),
+                          np.empty(K.STATE_SIZE, np.int32), np.zeros(K.MAXP, np.float64), rng, buf,
+                          np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
+        return out[:, : self.players] / max(int(worlds) * int(per_world), 1)
+
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the
         compiled code can borrow them (see :func:`.kernel_core.borrow`)."""

@@ -1489,3 +1489,71 @@ def rollouts_seats(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, pro
         returns_into(s, R, ret)
         for p in range(R[R_PLAYERS]):
             out[p] += ret[p]
+
+
+# ====================================================================== worlds and paired rollouts for search players
+
+
+@inlined
+def redraw_hidden_votes(s, R, viewer, rng):
+    """Under simultaneous voting, the votes others cast on a tale still being voted on are hidden from ``viewer``:
+    each is drawn anew, trust or not with even odds (as ``PinocchioState.resample_from_infostate`` does)."""
+    if R[R_SEQUENTIAL] or s[PHASE] != VOTE:
+        return
+    for q in range(R[R_PLAYERS]):
+        if q != viewer and s[VOTES + q] >= 0:
+            s[VOTES + q] = below(rng, 2)
+
+
+@compiled
+def sample_world(s, R, viewer, bluff_rate, rng, buf, keep):
+    """Resample in place what ``viewer`` cannot see (:func:`determinize`, hidden votes redrawn), the worlds weighted
+    by the search player's belief (``bots.belief``) when ``bluff_rate >= 0``: a pending tale told by another player
+    makes a world whose face-down Character matches the claim ``1 - b`` likely and any other ``b`` (b =
+    ``bluff_rate``). Exact rejection sampling: a world is kept with probability its weight over the largest weight
+    (after 1,000 rejections the last one is kept, so a belief no world can satisfy does not loop). ``keep`` is a
+    state of scratch (the position before resampling)."""
+    for i in range(STATE_SIZE):
+        keep[i] = s[i]
+    tale = s[TALE_HIDDEN] > 0 and s[ACTIVE] != viewer and bluff_rate >= 0
+    top = max(bluff_rate, 1.0 - bluff_rate)
+    for attempt in range(1000):
+        if attempt:
+            for i in range(STATE_SIZE):
+                s[i] = keep[i]
+        determinize(s, R, viewer, rng, buf)
+        redraw_hidden_votes(s, R, viewer, rng)
+        if not tale:
+            return
+        w = 1.0 - bluff_rate if s[TALE_HIDDEN] == s[TALE_PARK] else bluff_rate
+        if top <= 0 or uniform01(rng) * top < w:
+            return
+
+
+@compiled
+def action_rollouts(R, s0, actions, worlds, per_world, seed, viewer, bluff_rate, kinds, H, out, s, w, keep, ret, rng,
+                    buf, acts, probs):
+    """Paired rollouts for a search player: ``worlds`` times, sample a world :func:`sample_world` from ``s0``, then
+    for each ``actions[j]`` apply it to a copy of that world and play it out ``per_world`` times
+    (:func:`play_out_seats`), adding the returns into ``out[j]`` (float64, ``len(actions) x MAXP``).
+
+    Every action is scored on the same worlds, so their comparison is not blurred by the luck of the deal. ``w`` is a
+    and ``keep`` are states of scratch, ``ret`` float64 scratch of :data:`MAXP`; one SplitMix64 stream seeded with
+    ``seed`` drives everything.
+    """
+    rng[0] = seed
+    n = R[R_PLAYERS]
+    no_trace = s[:0].reshape((0, MAXP))
+    for _ in range(worlds):
+        for i in range(STATE_SIZE):
+            w[i] = s0[i]
+        sample_world(w, R, viewer, bluff_rate, rng, buf, keep)
+        for j in range(actions.shape[0]):
+            for _ in range(per_world):
+                for i in range(STATE_SIZE):
+                    s[i] = w[i]
+                apply_action(s, R, actions[j], no_trace)
+                play_out_seats(s, R, rng, buf, kinds, H, acts, probs)
+                returns_into(s, R, ret)
+                for p in range(n):
+                    out[j, p] += ret[p]
