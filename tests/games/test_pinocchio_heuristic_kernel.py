@@ -164,3 +164,72 @@ def test_seat_kinds_are_checked():
         Kernel(game, ("heuristic", "random"))
     mixed = Kernel(game, ("heuristic", "random", "heuristic"))
     assert mixed.seat_kinds == ("heuristic", "random", "heuristic")
+
+
+def pending_tale(game: pyspiel.Game, seed: int) -> pyspiel.State:
+    """The first state where a voter decides on a tale (heuristic play)."""
+    for state, _ in positions(game, {}, 5, seed=seed):
+        if state.player_view(0, include_events=False)["phase"] == "vote":
+            return state.clone()
+    raise AssertionError("no tale told")  # pragma: no cover
+
+
+def worlds_of(kernel: Kernel, state: pyspiel.State, viewer: int, bluff_rate: float, n: int) -> list[np.ndarray]:
+    ks = kernel.state_from(state)
+    rng = np.array([77], np.uint64)
+    buf = np.empty(int(K.scratch_size(kernel.R)), np.int64)
+    keep = np.empty(K.STATE_SIZE, np.int32)
+    out = []
+    for _ in range(n):
+        w = ks.s.copy()
+        K.sample_world(w, kernel.R, viewer, bluff_rate, rng, buf, keep)
+        out.append(w)
+    return out
+
+
+def test_kernel_worlds_keep_what_the_viewer_saw_and_follow_the_belief():
+    """A world changes only what the voter cannot see, and with the belief a true tale is as likely as Bayes' rule
+    says: prior k/N (k unseen Characters of the claimed value among N), weights 1 - b (true) and b (tall)."""
+    game, kernel = loaded("trustme_pinocchio(players=3,voting=sequential)")
+    state = pending_tale(game, seed=4)
+    voter = state.current_player()
+    ks = kernel.state_from(state)
+    claimed = int(ks.s[K.TALE_PARK])
+    pool = state.unseen(voter)
+    k, total = pool[claimed - 1], sum(pool)
+    for b, n in ((-1.0, 6000), (0.3, 6000)):
+        worlds = worlds_of(kernel, state, voter, b, n)
+        for w in worlds[:50]:
+            assert np.array_equal(w[:K.HIDDEN_START], ks.s[:K.HIDDEN_START])
+            mine = slice(K.HANDS + voter * K.MAXV, K.HANDS + (voter + 1) * K.MAXV)
+            assert np.array_equal(w[mine], ks.s[mine])
+        true = sum(int(w[K.TALE_HIDDEN]) == claimed for w in worlds) / n
+        prior = k / total
+        want = prior if b < 0 else prior * (1 - b) / (prior * (1 - b) + (1 - prior) * b)
+        assert abs(true - want) < 4 * (want * (1 - want) / n) ** 0.5 + 1e-3, (b, true, want)
+
+
+def test_kernel_worlds_redraw_simultaneous_votes_the_voter_has_not_seen():
+    game, kernel = loaded("trustme_pinocchio(players=4)")
+    for state, bot in positions(game, {}, 5, seed=6):
+        view = state.player_view(0, include_events=False)
+        if view["phase"] == "vote" and sum(v is not None for v in view["tale"]["votes"]) >= 1:
+            break
+    voter = state.current_player()
+    cast = [q for q, v in enumerate(state.player_view(voter, include_events=False)["tale"]["votes"])
+            if q != voter and state.snapshot(False)["tale"]["votes"][q] is not None]
+    assert cast
+    worlds = worlds_of(kernel, state, voter, -1.0, 400)
+    for q in cast:
+        share = sum(int(w[K.VOTES + q]) for w in worlds) / len(worlds)
+        assert 0.4 < share < 0.6  # drawn anew with even odds, whatever was really cast
+
+
+def test_search_player_plays_rollouts_and_worlds_in_the_kernel_deterministically():
+    game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    state = pending_tale(game, seed=4)
+    p = state.current_player()
+    bots = [make_bot(game, "search", p, np.random.default_rng(3), budget=64) for _ in range(2)]
+    assert bots[0].engine_used == "kernel" and bots[0].rollout == "heuristic" and bots[0]._kernel_worlds
+    assert bots[0].action_values(state) == bots[1].action_values(state)
+    assert bots[0].step(state) in state.legal_actions()
