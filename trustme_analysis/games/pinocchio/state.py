@@ -730,8 +730,13 @@ class PinocchioState(pyspiel.State):
         return ranks
 
     def observation_parts(self, player: int) -> dict[str, Any]:
-        """The current position as ``player`` sees it, as numbers (used by the observer)."""
+        """The current position as ``player`` sees it, as numbers (used by the observer).
+
+        ``votes`` holds the votes shown to everyone (under simultaneous voting none until all are cast);
+        ``my_vote`` is ``player``'s own vote while it is still hidden from the others (else None).
+        """
         rules = self._rules
+        hidden_votes = rules.voting == "simultaneous" and self._phase == VOTE
         return {
             "phase": self._phase,
             "active": self._active,
@@ -748,8 +753,8 @@ class PinocchioState(pyspiel.State):
             "bonus": self._bonus,
             "tale_park": self._tale[0] if self._tale else 0,
             "tale_hidden": self._tale[1] if self._tale and self._active == player else 0,
-            "votes": [v if (rules.voting == "sequential" or p == player or self._phase != VOTE) else None
-                      for p, v in enumerate(self._votes)] if self._tale else [None] * rules.players,
+            "votes": [None if hidden_votes else v for v in self._votes] if self._tale else [None] * rules.players,
+            "my_vote": self._votes[player] if self._tale and hidden_votes else None,
             "majority": self._trusted,
         }
 
