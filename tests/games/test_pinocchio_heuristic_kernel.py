@@ -136,7 +136,7 @@ def test_heuristic_seats_draw_from_the_policy():
     draws = 20_000
     counts: dict[int, int] = {}
     for _ in range(draws):
-        a = int(K.heuristic_action(ks.s, kernel.R, kernel.H, rng, acts, pr, buf))
+        a = int(K.heuristic_action(ks.s, kernel.R, kernel.H[ks.current_player()], rng, acts, pr, buf))
         counts[a] = counts.get(a, 0) + 1
     assert set(counts) == set(probs)
     for a, p in probs.items():

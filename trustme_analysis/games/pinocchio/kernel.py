@@ -58,6 +58,9 @@ BENCHMARK_ROLLOUTS = ("pinocchio 2p", "pinocchio 3p", "pinocchio 4p")
 
 # Largest working buffers of one batch of play_random (traces and histories), in bytes: keeps memory flat.
 _BATCH_BYTES = 32 * 2**20
+#: Search players' model of the other voters (:meth:`Kernel.voter_model`): the heuristic's vote counts as this many
+#: votes of prior evidence against the votes seen this game.
+VOTER_PRIOR_VOTES = 1
 _MAX_BATCH = 4096
 
 
@@ -144,13 +147,15 @@ class KernelState:
     The state is ``self.s`` (int32, laid out as :mod:`.kernel_core` describes) plus the score trace so far.
     """
 
-    __slots__ = ("_history", "kernel", "s", "trace")
+    __slots__ = ("_history", "kernel", "s", "trace", "votes_seen")
 
     def __init__(self, kernel: Kernel, s: np.ndarray, trace: np.ndarray, history: list[int]):
         self.kernel = kernel
         self.s = s
         self.trace = trace
         self._history = history
+        #: Votes each seat was seen casting (count, trusts), per seat; set by :meth:`Kernel.state_from`, else None.
+        self.votes_seen: np.ndarray | None = None
 
     # -- queries
     def current_player(self) -> int:
@@ -324,6 +329,8 @@ def heuristic_knobs(knobs: dict[str, Any] | None = None) -> np.ndarray:
     H[K.H_PARK_PICK] = K.PARK_PICKS.index(k.park_pick)
     H[K.H_COIN] = k.coin_when_disagree
     H[K.H_REMEMBERS] = float(k.remembers_discards)
+    H[K.H_VOTE_WEIGHT] = 1.0  # (the bot itself always votes its own way)
+    H[K.H_TRUST_RATE] = 0.5
     return H
 
 
@@ -351,7 +358,8 @@ class Kernel:
         self.seat_kinds = tuple(kinds)
         self._kinds = np.array([_SEAT_CODES[k] for k in kinds], np.int64)
         self._all_random = all(k == "random" for k in kinds)
-        self.H = heuristic_knobs(knobs)
+        #: The heuristic seats' knobs, one row per seat (search players change the rows of the others' votes).
+        self.H = np.tile(heuristic_knobs(knobs), (game.rules.players, 1))
         self.game = game
         self.R = rules_array(game)
         self.players = game.rules.players
@@ -424,14 +432,24 @@ class Kernel:
             s[K.VOTES + p] = -1
         s[K.STACK_EMPTY_TURN:K.STACK_EMPTY_TURN + K.MAXV] = -1
         s[K.LAST_EMPTIED] = -1
-        return KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), list(state.history()))
+        out = KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), list(state.history()))
+        # The votes of revealed tales (public once the tale is resolved), for search players' model of the voters.
+        seen = np.zeros((self.players, 2), np.int64)
+        for e in state._events:
+            if e[0] == "tale":
+                for q, vote in enumerate(e[6]):
+                    if vote is not None:
+                        seen[q, 0] += 1
+                        seen[q, 1] += int(vote)
+        out.votes_seen = seen
+        return out
 
     def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The compiled heuristic's distribution for the seat to act in ``state`` (zero entries dropped), with this
         kernel's knobs: what ``PinocchioHeuristicBot.action_probabilities`` gives there."""
         acts = np.empty(K.MAXA, np.int64)
         probs = np.empty(K.MAXA, np.float64)
-        n = K.heuristic_policy(state.s, self.R, self.H, acts, probs, self._scratch()[2])
+        n = K.heuristic_policy(state.s, self.R, self.H[state.current_player()], acts, probs, self._scratch()[2])
         return {int(a): float(p) for a, p in zip(acts[:n], probs[:n]) if p > 0}
 
     def from_history(self, actions: Sequence[int]) -> KernelState:
@@ -554,10 +572,27 @@ class Kernel:
         b = PinocchioKnobs.assumed_bluff_rate if belief else -1.0
         s, rng, buf = self._scratch()
         K.action_rollouts(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), float(b),
-                          self._kinds, self.H, out, s, np.empty(K.STATE_SIZE, np.int32),
+                          self._kinds, self.voter_model(state, viewer), out, s, np.empty(K.STATE_SIZE, np.int32),
                           np.empty(K.STATE_SIZE, np.int32), np.zeros(K.MAXP, np.float64), rng, buf,
                           np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
         return out[:, : self.players] / max(int(worlds) * int(per_world), 1)
+
+    def voter_model(self, state: KernelState, viewer: int) -> np.ndarray:
+        """The heuristic seats' knobs with each other player's votes modelled from the votes ``viewer`` saw them cast
+        this game (``state.votes_seen``): a voter with ``k`` votes seen votes as the heuristic with probability
+        ``m / (m + k)`` (``m`` = :data:`VOTER_PRIOR_VOTES`), else trusts at its observed rate. So a table that never
+        (or always) trusts is soon played as one in the rollouts, and a heuristic-like table still mostly as the
+        heuristic."""
+        H = self.H.copy()
+        seen = state.votes_seen
+        if seen is None:
+            return H
+        for q in range(self.players):
+            k, trusted = int(seen[q, 0]), int(seen[q, 1])
+            if q != viewer and k:
+                H[q, K.H_VOTE_WEIGHT] = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k)
+                H[q, K.H_TRUST_RATE] = trusted / k
+        return H
 
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the

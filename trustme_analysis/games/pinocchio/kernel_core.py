@@ -1130,8 +1130,10 @@ def rollouts(R, s0, n, seed, viewer, out, s, rng, buf):
 # filled by ``kernel.heuristic_knobs``); the Python bot is the specification.
 
 (H_BLUFF_RATE, H_BLUFF_CARDS, H_WHEN_STUCK, H_VOTE, H_THRESHOLD, H_ASSUMED_BLUFF, H_BONUS_VALUE, H_CASH_AT,
- H_CASH_BEFORE, H_PARK_PICK, H_COIN, H_REMEMBERS) = range(12)
-HEURISTIC_KNOBS_SIZE = 12
+ H_CASH_BEFORE, H_PARK_PICK, H_COIN, H_REMEMBERS, H_VOTE_WEIGHT, H_TRUST_RATE) = range(14)
+HEURISTIC_KNOBS_SIZE = 14
+# H_VOTE_WEIGHT and H_TRUST_RATE are not the bot's knobs but a search player's model of one opponent: it votes as the
+# heuristic with probability H_VOTE_WEIGHT (1 for the bot itself), else trusts with probability H_TRUST_RATE.
 #: ``bluff_cards`` and ``park_pick`` as numbers (the tuples' order is the code).
 BLUFF_CARDS = ("big_gap", "small_gap", "random")
 PARK_PICKS = ("fit", "high", "random")
@@ -1348,7 +1350,11 @@ def heuristic_policy(s, R, H, acts, probs, buf):
     ph = s[PHASE]
     if ph == VOTE:
         a = heuristic_vote(s, R, H, p, buf)
-        probs[0 if a == acts[0] else 1] = 1.0
+        weight = H[H_VOTE_WEIGHT]
+        probs[0 if a == acts[0] else 1] = weight
+        if weight < 1.0:  # [trust, distrust]: a search player's model of this voter
+            probs[0] += (1.0 - weight) * H[H_TRUST_RATE]
+            probs[1] += (1.0 - weight) * (1.0 - H[H_TRUST_RATE])
         return n
     if ph == COIN_OFFER:
         mine = s[VOTES + p]
@@ -1462,14 +1468,14 @@ def heuristic_action(s, R, H, rng, acts, probs, buf):
 @compiled
 def play_out_seats(s, R, rng, buf, kinds, H, acts, probs):
     """Play ``s`` to the end, seat ``p`` played by kind ``kinds[p]`` (:data:`SEAT_RANDOM` or
-    :data:`SEAT_HEURISTIC` with knobs ``H``), chance by its probabilities. ``acts`` and ``probs`` are scratch of
+    :data:`SEAT_HEURISTIC` with knobs ``H[p]``), chance by its probabilities. ``acts`` and ``probs`` are scratch of
     :data:`MAXA` entries."""
     no_trace = s[:0].reshape((0, MAXP))
     while s[PHASE] != TERMINAL:
         if is_chance_phase(s[PHASE]):
             a = sample_chance(s, rng)
         elif kinds[s[ACTOR]] == SEAT_HEURISTIC:
-            a = heuristic_action(s, R, H, rng, acts, probs, buf)
+            a = heuristic_action(s, R, H[s[ACTOR]], rng, acts, probs, buf)
         else:
             a = random_action(s, R, rng, buf)
         apply_action(s, R, a, no_trace)
