@@ -233,3 +233,39 @@ def test_search_player_plays_rollouts_and_worlds_in_the_kernel_deterministically
     assert bots[0].engine_used == "kernel" and bots[0].rollout == "heuristic" and bots[0]._kernel_worlds
     assert bots[0].action_values(state) == bots[1].action_values(state)
     assert bots[0].step(state) in state.legal_actions()
+
+
+def test_search_players_model_the_other_voters_from_the_votes_they_saw():
+    """A voter seen distrusting every tale is played in search rollouts as one who mostly distrusts: the heuristic's
+    vote weighs m / (m + k) after k votes seen, the observed trust rate the rest."""
+    from trustme_analysis.games.pinocchio.kernel import VOTER_PRIOR_VOTES
+
+    game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    kernel = Kernel(game, ("heuristic",))
+    rng = np.random.default_rng(4)
+    probe = make_bot(game, "probe", 1, rng, strategy="never trust")
+    heuristic = make_bot(game, "heuristic", 0, rng)
+    state = game.new_initial_state()
+    while True:
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        seen = kernel.state_from(state).votes_seen
+        if seen[1, 0] >= 3 and state.current_player() == 1 and state.legal_actions() == [game.codec.trust,
+                                                                                        game.codec.distrust]:
+            break
+        p = state.current_player()
+        state.apply_action((probe if p == 1 else heuristic).step(state))
+    ks = kernel.state_from(state)
+    k = int(ks.votes_seen[1, 0])
+    assert ks.votes_seen[1, 1] == 0  # seat 1 never trusted
+    model = kernel.voter_model(ks, viewer=0)
+    weight = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k)
+    assert model[1, K.H_VOTE_WEIGHT] == pytest.approx(weight) and model[1, K.H_TRUST_RATE] == 0.0
+    assert model[0, K.H_VOTE_WEIGHT] == 1.0  # the searching seat itself stays the heuristic
+    acts = np.empty(K.MAXA, np.int64)
+    probs = np.empty(K.MAXA, np.float64)
+    n = K.heuristic_policy(ks.s, kernel.R, model[1], acts, probs, np.empty(int(K.scratch_size(kernel.R)), np.int64))
+    own = kernel.heuristic_policy(ks)  # the heuristic's own (pure) vote here
+    trust = own.get(game.codec.trust, 0.0)
+    assert n == 2 and probs[0] == pytest.approx(weight * trust) and probs[1] == pytest.approx(1 - weight * trust)
