@@ -236,8 +236,9 @@ def test_search_player_plays_rollouts_and_worlds_in_the_kernel_deterministically
 
 
 def test_search_players_model_the_other_voters_from_the_votes_they_saw():
-    """A voter seen distrusting every tale is played in search rollouts as one who mostly distrusts: the heuristic's
-    vote weighs m / (m + k) after k votes seen, the observed trust rate the rest."""
+    """A voter seen distrusting every tale is played in search rollouts as one who mostly distrusts: on true and on
+    tall tales apart, the heuristic's vote weighs m / (m + k) after k such votes seen, the observed trust rate the
+    rest."""
     from trustme_analysis.games.pinocchio.kernel import VOTER_PRIOR_VOTES
 
     game = pyspiel.load_game("trustme_pinocchio(players=2)")
@@ -251,21 +252,25 @@ def test_search_players_model_the_other_voters_from_the_votes_they_saw():
             state.apply_action(sample_chance(state, rng))
             continue
         seen = kernel.state_from(state).votes_seen
-        if seen[1, 0] >= 3 and state.current_player() == 1 and state.legal_actions() == [game.codec.trust,
-                                                                                        game.codec.distrust]:
+        if seen[1, 0] + seen[1, 2] >= 3 and state.current_player() == 1 and state.legal_actions() == [
+                game.codec.trust, game.codec.distrust]:
             break
         p = state.current_player()
         state.apply_action((probe if p == 1 else heuristic).step(state))
     ks = kernel.state_from(state)
-    k = int(ks.votes_seen[1, 0])
-    assert ks.votes_seen[1, 1] == 0  # seat 1 never trusted
+    true_k, tall_k = int(ks.votes_seen[1, 0]), int(ks.votes_seen[1, 2])
+    assert ks.votes_seen[1, 1] == 0 and ks.votes_seen[1, 3] == 0  # seat 1 never trusted
     model = kernel.voter_model(ks, viewer=0)
-    weight = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k)
-    assert model[1, K.H_VOTE_WEIGHT] == pytest.approx(weight) and model[1, K.H_TRUST_RATE] == 0.0
-    assert model[0, K.H_VOTE_WEIGHT] == 1.0  # the searching seat itself stays the heuristic
+    for k, weight_at, rate_at in ((true_k, K.H_VOTE_WEIGHT, K.H_TRUST_RATE),
+                                  (tall_k, K.H_VOTE_WEIGHT_TALL, K.H_TRUST_RATE_TALL)):
+        want = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k) if k else 1.0
+        assert model[1, weight_at] == pytest.approx(want)
+        assert model[1, rate_at] == (0.0 if k else 0.5)
+    assert model[0, K.H_VOTE_WEIGHT] == model[0, K.H_VOTE_WEIGHT_TALL] == 1.0  # the searching seat stays heuristic
     acts = np.empty(K.MAXA, np.int64)
     probs = np.empty(K.MAXA, np.float64)
     n = K.heuristic_policy(ks.s, kernel.R, model[1], acts, probs, np.empty(int(K.scratch_size(kernel.R)), np.int64))
-    own = kernel.heuristic_policy(ks)  # the heuristic's own (pure) vote here
-    trust = own.get(game.codec.trust, 0.0)
+    trust = kernel.heuristic_policy(ks).get(game.codec.trust, 0.0)  # the heuristic's own (pure) vote here
+    tall = ks.s[K.TALE_HIDDEN] != ks.s[K.TALE_PARK]
+    weight = model[1, K.H_VOTE_WEIGHT_TALL if tall else K.H_VOTE_WEIGHT]
     assert n == 2 and probs[0] == pytest.approx(weight * trust) and probs[1] == pytest.approx(1 - weight * trust)

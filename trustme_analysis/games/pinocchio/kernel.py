@@ -154,7 +154,8 @@ class KernelState:
         self.s = s
         self.trace = trace
         self._history = history
-        #: Votes each seat was seen casting (count, trusts), per seat; set by :meth:`Kernel.state_from`, else None.
+        #: Votes each seat was seen casting on revealed tales, per seat: (true tales, trusted, tall tales, trusted);
+        #: set by :meth:`Kernel.state_from`, else None.
         self.votes_seen: np.ndarray | None = None
 
     # -- queries
@@ -329,8 +330,8 @@ def heuristic_knobs(knobs: dict[str, Any] | None = None) -> np.ndarray:
     H[K.H_PARK_PICK] = K.PARK_PICKS.index(k.park_pick)
     H[K.H_COIN] = k.coin_when_disagree
     H[K.H_REMEMBERS] = float(k.remembers_discards)
-    H[K.H_VOTE_WEIGHT] = 1.0  # (the bot itself always votes its own way)
-    H[K.H_TRUST_RATE] = 0.5
+    H[K.H_VOTE_WEIGHT] = H[K.H_VOTE_WEIGHT_TALL] = 1.0  # (the bot itself always votes its own way)
+    H[K.H_TRUST_RATE] = H[K.H_TRUST_RATE_TALL] = 0.5
     return H
 
 
@@ -434,13 +435,14 @@ class Kernel:
         s[K.LAST_EMPTIED] = -1
         out = KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), list(state.history()))
         # The votes of revealed tales (public once the tale is resolved), for search players' model of the voters.
-        seen = np.zeros((self.players, 2), np.int64)
+        seen = np.zeros((self.players, 4), np.int64)
         for e in state._events:
             if e[0] == "tale":
+                col = 2 if e[5] else 0  # (true tales, then tall ones)
                 for q, vote in enumerate(e[6]):
                     if vote is not None:
-                        seen[q, 0] += 1
-                        seen[q, 1] += int(vote)
+                        seen[q, col] += 1
+                        seen[q, col + 1] += int(vote)
         out.votes_seen = seen
         return out
 
@@ -579,19 +581,23 @@ class Kernel:
 
     def voter_model(self, state: KernelState, viewer: int) -> np.ndarray:
         """The heuristic seats' knobs with each other player's votes modelled from the votes ``viewer`` saw them cast
-        this game (``state.votes_seen``): a voter with ``k`` votes seen votes as the heuristic with probability
-        ``m / (m + k)`` (``m`` = :data:`VOTER_PRIOR_VOTES`), else trusts at its observed rate. So a table that never
-        (or always) trusts is soon played as one in the rollouts, and a heuristic-like table still mostly as the
-        heuristic."""
+        this game (``state.votes_seen``), on true and on tall tales apart: a voter seen voting on ``k`` tales of a kind
+        votes on that kind as the heuristic with probability ``m / (m + k)`` (``m`` = :data:`VOTER_PRIOR_VOTES`),
+        else trusts at its observed rate for that kind. So a table that never (or always) trusts is soon played as
+        one in the rollouts, and a heuristic-like table still much like the heuristic."""
         H = self.H.copy()
         seen = state.votes_seen
         if seen is None:
             return H
         for q in range(self.players):
-            k, trusted = int(seen[q, 0]), int(seen[q, 1])
-            if q != viewer and k:
-                H[q, K.H_VOTE_WEIGHT] = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k)
-                H[q, K.H_TRUST_RATE] = trusted / k
+            if q == viewer:
+                continue
+            for col, weight, rate in ((0, K.H_VOTE_WEIGHT, K.H_TRUST_RATE), (2, K.H_VOTE_WEIGHT_TALL,
+                                                                              K.H_TRUST_RATE_TALL)):
+                k, trusted = int(seen[q, col]), int(seen[q, col + 1])
+                if k:
+                    H[q, weight] = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k)
+                    H[q, rate] = trusted / k
         return H
 
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

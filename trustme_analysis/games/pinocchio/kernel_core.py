@@ -1130,10 +1130,12 @@ def rollouts(R, s0, n, seed, viewer, out, s, rng, buf):
 # filled by ``kernel.heuristic_knobs``); the Python bot is the specification.
 
 (H_BLUFF_RATE, H_BLUFF_CARDS, H_WHEN_STUCK, H_VOTE, H_THRESHOLD, H_ASSUMED_BLUFF, H_BONUS_VALUE, H_CASH_AT,
- H_CASH_BEFORE, H_PARK_PICK, H_COIN, H_REMEMBERS, H_VOTE_WEIGHT, H_TRUST_RATE) = range(14)
-HEURISTIC_KNOBS_SIZE = 14
-# H_VOTE_WEIGHT and H_TRUST_RATE are not the bot's knobs but a search player's model of one opponent: it votes as the
-# heuristic with probability H_VOTE_WEIGHT (1 for the bot itself), else trusts with probability H_TRUST_RATE.
+ H_CASH_BEFORE, H_PARK_PICK, H_COIN, H_REMEMBERS, H_VOTE_WEIGHT, H_TRUST_RATE, H_VOTE_WEIGHT_TALL,
+ H_TRUST_RATE_TALL) = range(16)
+HEURISTIC_KNOBS_SIZE = 16
+# The last four are not the bot's knobs but a search player's model of one opponent: on a true tale it votes as the
+# heuristic with probability H_VOTE_WEIGHT (1 for the bot itself), else trusts with probability H_TRUST_RATE; on a
+# tall tale likewise with the _TALL pair.
 #: ``bluff_cards`` and ``park_pick`` as numbers (the tuples' order is the code).
 BLUFF_CARDS = ("big_gap", "small_gap", "random")
 PARK_PICKS = ("fit", "high", "random")
@@ -1350,11 +1352,13 @@ def heuristic_policy(s, R, H, acts, probs, buf):
     ph = s[PHASE]
     if ph == VOTE:
         a = heuristic_vote(s, R, H, p, buf)
-        weight = H[H_VOTE_WEIGHT]
+        tall = s[TALE_HIDDEN] != s[TALE_PARK]
+        weight = H[H_VOTE_WEIGHT_TALL] if tall else H[H_VOTE_WEIGHT]
+        rate = H[H_TRUST_RATE_TALL] if tall else H[H_TRUST_RATE]
         probs[0 if a == acts[0] else 1] = weight
-        if weight < 1.0:  # [trust, distrust]: a search player's model of this voter
-            probs[0] += (1.0 - weight) * H[H_TRUST_RATE]
-            probs[1] += (1.0 - weight) * (1.0 - H[H_TRUST_RATE])
+        if weight < 1.0:  # [trust, distrust]: a search player's model of this voter (in a sampled world)
+            probs[0] += (1.0 - weight) * rate
+            probs[1] += (1.0 - weight) * (1.0 - rate)
         return n
     if ph == COIN_OFFER:
         mine = s[VOTES + p]
