@@ -8,7 +8,9 @@ Run: ``python benchmarks/kernels_liar.py [--seconds S] [--repeat R] [--verify N]
   rounds in this one process. Rates are games per CPU second of the process (``time.process_time``), which time
   spent waiting for a core on a shared machine does not inflate; each figure is its fastest round and the ratio is
   kernel / pyspiel.
-- **rollouts/s** of ``Kernel.rollouts`` from the position after the deal.
+- **rollouts/s** of ``Kernel.rollouts`` from the position after the deal, with uniform-random seats and with the
+  compiled heuristic in every seat (the search player's rollouts), and **heuristic g/s**: whole games of heuristic
+  seats through ``Kernel.play_random``.
 - **compile**: seconds (wall and CPU) from a fresh interpreter to the first finished kernel game, with an empty numba
   cache (cold, in a temporary ``NUMBA_CACHE_DIR``) and again with that cache filled (warm); the import of the package
   (pyspiel, numba and the games) counted apart.
@@ -40,7 +42,7 @@ VERIFY_VARIANTS = [
     "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme)",
     "trustme_liar(players=2,values=2,copies=2,max_play=2)",
     "trustme_liar(players=3,values=5,copies=3,max_play=3,mode=trustme)",
-    "trustme_liar(players=5,values=7,copies=2,max_play=2,first_player=3,last_cards=until_covered)",
+    "trustme_liar(players=5,values=7,copies=2,max_play=2,first_player=seat3,last_cards=until_covered)",
     "trustme_liar(players=6,values=4,copies=3,max_play=5,announce_gone=forbidden,false_card_accepted=round_end,"
     "mode=trustme,utility=rank)",
     "trustme_liar(players=4,values=5,copies=5,max_play=6,mode=trustme,utility=difference,points_going_out=-7,"
@@ -89,7 +91,7 @@ def kernel_rate(kernel: Kernel, seconds: float, first_seed: int) -> tuple[int, f
 def speed_table(seconds: float, repeat: int) -> None:
     print("games (and rollouts) per CPU second of one process, fastest of the rounds")
     print(f"{'variant':20s} {'pyspiel g/s':>12s} {'kernel g/s':>12s} {'ratio':>8s} {'turns/game':>11s} "
-          f"{'rollouts/s':>11s}")
+          f"{'rollouts/s':>11s} {'heuristic g/s':>14s} {'h. rollouts/s':>14s}")
     for label, game_string in BENCHMARK_VARIANTS.items():
         game = pyspiel.load_game(game_string)
         kernel = Kernel(game)
@@ -107,7 +109,14 @@ def speed_table(seconds: float, repeat: int) -> None:
         start = time.process_time()
         kernel.rollouts(state, count, seed=2)
         rollouts = count / (time.process_time() - start)
-        print(f"{label:20s} {best_py:12.0f} {best_k:12.0f} {best_k / best_py:8.1f} {turns:11.1f} {rollouts:11.0f}")
+        smart = Kernel(game, ("heuristic",))
+        smart.play_random(np.zeros(1, dtype=np.uint64))
+        n, elapsed = kernel_rate(smart, seconds, first_seed=0)
+        start = time.process_time()
+        smart.rollouts(smart.new_state(seed=1), count, seed=2)
+        smart_rollouts = count / (time.process_time() - start)
+        print(f"{label:20s} {best_py:12.0f} {best_k:12.0f} {best_k / best_py:8.1f} {turns:11.1f} {rollouts:11.0f} "
+              f"{n / elapsed:14.0f} {smart_rollouts:14.0f}")
 
 
 _COMPILE_CHILD = """

@@ -49,8 +49,16 @@ GAMES = {
     "board1981_2": ("trustme_1981", {"players": 2}),
 }
 
+#: The search player's knobs besides the budget, per key: Liar's rollouts are played by its compiled heuristic
+#: (uniform-random Liar players lose every claim and make every play-out meaningless), 8 from each sampled world
+#: (drawing a Liar world costs ~0.4 ms of Python per belief candidate, a compiled heuristic rollout ~0.02 ms: one
+#: rollout per world spent 135 ms of CPU a decision in 2p, 8 spend 26 ms).
+LIAR_SEARCH = {"rollout": "heuristic", "rollouts_per_world": 8}
+SEARCH_KNOBS = {"liar2": LIAR_SEARCH, "liar4": LIAR_SEARCH}
 
-def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, seed: int = 0) -> float:
+
+def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, seed: int = 0,
+                         knobs: dict | None = None) -> float:
     """Mean CPU seconds of the search player's decisions at positions of heuristic self-play (after one untimed
     decision that loads or compiles a kernel, a once-per-process cost)."""
     game = pyspiel.load_game(game_string)
@@ -66,7 +74,7 @@ def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, see
             continue
         p = state.current_player()
         if len(state.legal_actions()) > 1:
-            bot = make_bot(game, "search", p, rng, budget=budget)
+            bot = make_bot(game, "search", p, rng, budget=budget, **(knobs or {}))
             start = time.process_time()
             bot.step(state)
             if made >= 0:
@@ -76,14 +84,15 @@ def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, see
     return spent / made
 
 
-def _search_game(job: tuple[str, str, int, int]) -> tuple[bool, float, int]:
+def _search_game(job: tuple) -> tuple[bool, float, int]:
     """One game: the search player in seat ``g % players``, the probe in the others; (won, seconds, decisions)."""
-    game_string, strategy, budget, g = job
+    game_string, strategy, budget, g, *rest = job
+    knobs = rest[0] if rest else {}
     game = pyspiel.load_game(game_string)
     n = game.num_players()
     seat = g % n
     rng = np.random.default_rng([g, 17])
-    bots = [make_bot(game, "search", p, rng, budget=budget) if p == seat
+    bots = [make_bot(game, "search", p, rng, budget=budget, **knobs) if p == seat
             else make_bot(game, "probe", p, rng, strategy=strategy) for p in range(n)]
     state = game.new_initial_state()
     spent, made = 0.0, 0
@@ -101,13 +110,13 @@ def _search_game(job: tuple[str, str, int, int]) -> tuple[bool, float, int]:
     return state.returns()[seat] > 0, spent, made
 
 
-def search_vs_probes(game_string: str, games: int, budget: int, workers: int) -> list[dict]:
+def search_vs_probes(game_string: str, games: int, budget: int, workers: int, knobs: dict | None = None) -> list[dict]:
     """The search player in one seat against a line-up of each probe (``games`` games each, seats rotating)."""
     game = pyspiel.load_game(game_string)
     rows = []
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for strategy in probe_strategies(game):
-            out = pool.map(_search_game, [(game_string, strategy, budget, g) for g in range(games)])
+            out = pool.map(_search_game, [(game_string, strategy, budget, g, knobs or {}) for g in range(games)])
             wins = sum(w for w, _, _ in out)
             interval = wilson(wins, games)
             rows.append({"challenger": f"search vs {strategy}", "games": games, "win_rate": wins / games,
@@ -121,7 +130,8 @@ def trust_rows(name: str, game: str, params: dict, games: int, search_games: int
     """The trust table of the heuristic line-up of one game (probes with ``games``, search with ``search_games``)."""
     rows = []
     for label, trust in (("probes", {"games": games, "search": False}),
-                         ("search", {"games": search_games, "probes": [], "search": {"budget": budget}})):
+                         ("search", {"games": search_games, "probes": [],
+                                     "search": {"budget": budget, **SEARCH_KNOBS.get(name, {})}})):
         try:
             spec = parse_spec({"title": f"players benchmark {name}", "game": game, "params": params, "games": 1,
                                "seed": 7, "lineups": {"heuristic": {"seats": ["heuristic"]}}, "trust": trust})
@@ -151,13 +161,13 @@ def main(argv: list[str] | None = None) -> int:
             game, params = GAMES[key]
             string = str(pyspiel.load_game(game, params))
             try:
-                secs = seconds_per_decision(string, args.budget)
+                secs = seconds_per_decision(string, args.budget, knobs=SEARCH_KNOBS.get(key))
             except ValueError as exc:  # no search player for this game yet
                 print(f"{key:12s} search player unavailable: {exc}")
                 secs = float("nan")
             rows = trust_rows(key, game, params, args.games, args.search_games, args.budget, args.workers, Path(tmp))
             if args.vs_probes:
-                rows += search_vs_probes(string, args.vs_probes, args.budget, args.workers)
+                rows += search_vs_probes(string, args.vs_probes, args.budget, args.workers, SEARCH_KNOBS.get(key))
             for r in rows:
                 interval = f"{100 * r['win_rate']:.0f}% [{100 * r['low']:.0f}, {100 * r['high']:.0f}]"
                 timing = f"{secs:.3f}" if r["challenger"] == "search player" else ""

@@ -14,12 +14,16 @@ summary of the ratios at the end.
 3. Compile rate of the pyspiel path (histories per CPU second); with ``--before``, also of ``REF``.
 4. Largest tree solved to ``--share`` (1%) of its utility range within ``--budget`` seconds (wall, compile and
    evaluations included), trying the games of ``--ladder`` in order and stopping after the first failure.
+5. The Trust Me games through the same pyspiel path: compile rate of ``--trustme-compile-games`` (Python games: every
+   history is a Python ``clone`` and ``apply_action``), and the ``--trustme-ladder`` of variants solved to 1% within
+   the budget. A compiled game kernel filling :func:`cfr.from_preorder`'s record will be measured against these rows.
 
 Usage::
 
     python benchmarks/solve_scale.py                                   # all four, default ladder
     python benchmarks/solve_scale.py --skip ladder --before a8b7405    # quick figures, with the old package beside
     python benchmarks/solve_scale.py --skip mccfr memory compile --ladder "liars_dice(numdice=2,dice_sides=4)"
+    python benchmarks/solve_scale.py --skip mccfr memory compile ladder            # the Trust Me rows only
 
 CPU seconds of the measuring process are the steadier figures on a shared machine (every solver here is
 single-threaded); wall seconds are printed beside them.
@@ -51,6 +55,31 @@ LADDER = [
     "liars_dice(numdice=2,dice_sides=3)",
     "liars_dice(numdice=2,dice_sides=4)",
 ]
+#: One variant per Trust Me game, each compiled in well under a minute through the pyspiel API.
+TRUSTME_COMPILE_GAMES = [
+    "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
+    "trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,stacks=1/1/1,chart=1/3/6,"
+    "runouts_to_end=1)",
+    "trustme_1981_investment(players=3,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/2/3/5/10,utility=wealth)",
+]
+#: Two-player Liar variants of growing size: 0.13, 0.61, 1.03, 3.71, 5.48 and about 10 million histories (the last a
+#: Knuth estimate).
+TRUSTME_LADDER = [
+    "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
+    "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
+    "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=9)",
+    "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=10)",
+    "trustme_liar(players=2,values=4,copies=2,max_play=1,max_turns=8)",
+    "trustme_liar(players=2,values=5,copies=2,max_play=1,max_turns=7)",
+]
+
+
+def _register_games() -> None:
+    """Register the Trust Me games with pyspiel when this checkout's package is importable (children load them)."""
+    try:
+        import trustme_analysis  # noqa: F401
+    except ImportError:
+        pass
 
 
 def _table(header, rows) -> str:
@@ -117,6 +146,7 @@ def _memory_child(game_name: str) -> None:
     """In a fresh process: compile, one CFR+ iteration, one exploitability; print JSON of bytes and seconds."""
     import cfr
 
+    _register_games()
     warm = cfr.compile_game("kuhn_poker")  # load the compiled kernels before measuring
     solver = cfr.TreeSolver(warm, "cfr+")
     solver.iterate(2)
@@ -190,6 +220,7 @@ def memory_table(games: list[str], before: Path | None) -> tuple[str, float]:
 def _compile_child(game_name: str) -> None:
     import cfr
 
+    _register_games()
     cfr.compile_game("kuhn_poker")
     wall, cpu = time.perf_counter(), time.process_time()
     cg = cfr.compile_game(game_name, max_histories=2**31 - 2)
@@ -216,6 +247,7 @@ def solve_to_share(game_name: str, share: float, budget: float, algorithm: str, 
     """Compile and iterate until exploitability <= share * utility range or the wall budget is spent."""
     import cfr
 
+    _register_games()
     started = time.perf_counter()
     cpu0 = time.process_time()
     game = pyspiel.load_game(game_name)
@@ -263,7 +295,8 @@ def ladder_table(games: list[str], share: float, budget: float, algorithm: str, 
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--skip", nargs="*", default=[], choices=["mccfr", "memory", "compile", "ladder"],
+    parser.add_argument("--skip", nargs="*", default=[],
+                        choices=["mccfr", "memory", "compile", "ladder", "trustme-compile", "trustme-ladder"],
                         help="sections to leave out")
     parser.add_argument("--mccfr-game", default="leduc_poker", help="game of the MCCFR speed table")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per MCCFR rate measurement")
@@ -272,6 +305,9 @@ def main(argv=None) -> int:
     parser.add_argument("--before", default=None, metavar="REF",
                         help="also measure memory and compile rate of the cfr package at this git revision")
     parser.add_argument("--ladder", nargs="+", default=LADDER, help="games tried for the largest tree, in order")
+    parser.add_argument("--trustme-compile-games", nargs="+", default=TRUSTME_COMPILE_GAMES)
+    parser.add_argument("--trustme-ladder", nargs="+", default=TRUSTME_LADDER,
+                        help="Trust Me variants tried for the largest tree, in order")
     parser.add_argument("--share", type=float, default=0.01, help="target exploitability as a share of the range")
     parser.add_argument("--budget", type=float, default=600.0, help="wall seconds per ladder game")
     parser.add_argument("--algorithm", default="dcfr", help="full-tree algorithm of the ladder")
@@ -314,6 +350,17 @@ def main(argv=None) -> int:
               f"({args.algorithm}, evaluated every {args.eval_every} iterations)\n\n{text}")
         summary.append([f"largest tree solved to {args.share:.0%} in {args.budget:.0f} s (histories)", f"{largest:,}",
                         ">= 10^7"])
+    if "trustme-compile" not in args.skip:
+        text, rate = compile_table(args.trustme_compile_games, None)
+        print(f"\n## Compile rate of the Trust Me games, pyspiel path\n\n{text}")
+        summary.append(["compile rate of a Trust Me game, pyspiel path (histories per CPU second, best game)",
+                        f"{rate:,.0f}", "kernel path >= 50x this (kernel path: later)"])
+    if "trustme-ladder" not in args.skip:
+        text, largest = ladder_table(args.trustme_ladder, args.share, args.budget, args.algorithm, args.eval_every)
+        print(f"\n## Largest Trust Me variant solved to {args.share:.0%} of its utility range in {args.budget:.0f} s, "
+              f"pyspiel path ({args.algorithm}, evaluated every {args.eval_every} iterations)\n\n{text}")
+        summary.append([f"largest Trust Me variant solved to {args.share:.0%} in {args.budget:.0f} s, pyspiel path "
+                        "(histories)", f"{largest:,}", ">= 10^7"])
     print("\n## Summary\n")
     print(_table(["figure", "measured", "goal"], summary))
     return 0

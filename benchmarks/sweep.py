@@ -42,7 +42,7 @@ def bare_loop(spec: Spec, with_records: bool) -> tuple[int, float]:
     for variant in spec.variants:
         game = pyspiel.load_game(variant.game_string)
         for c in range(spec.chunks_per_variant):
-            for seed in game_seeds(spec.seed, variant.index, c, len(spec.chunk_games(c))):
+            for seed in game_seeds(spec.seed, spec.chunk_games(c).start, len(spec.chunk_games(c))):
                 rng, bot_rngs = game_generators(seed, game.num_players())
                 _, bots = seat_bots(game, variant.lineup, rng, bot_rngs)
                 state = game.new_initial_state()

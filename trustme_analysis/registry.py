@@ -25,10 +25,18 @@ only when a report is drawn. The parts:
   strings, and the solve pages print them instead of the strings.
 - ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
   each candidate world (the search player's belief model);
+- ``search_actions``: ``search_actions(state, player) -> actions``: the legal moves a search player tries, where a
+  game has too many to try each (a Liar starter may hold 14,000 legal plays);
 - ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
   (``python -m trustme_analysis.play``);
 - ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
   one.
+- ``rescore``: ``rescore(game, finished) -> Rescored``: a finished game of another variant that differs from ``game``
+  only in scoring-only parameters, scored again under ``game``'s rules without playing it again: ``Rescored.state``
+  is a state of ``game`` at the moment its final scoring begins (terminal, or at a chance node the scoring needs,
+  such as a tie-break), ``Rescored.chance_after`` the chance outcomes ``finished`` drew after that moment. A sweep
+  plays the rest from there with the chance stream as it stood at that moment, so the records equal those of playing
+  the game under ``game``'s rules from the same seed (see :mod:`trustme_analysis.sweep.rescoring`).
 """
 
 from __future__ import annotations
@@ -38,7 +46,7 @@ import pkgutil
 from collections.abc import Callable
 from dataclasses import dataclass
 from importlib import metadata
-from typing import Any
+from typing import Any, NamedTuple
 
 #: Entry-point group through which a separately installed package adds its games.
 ENTRY_POINT_GROUP = "trustme_analysis.games"
@@ -48,8 +56,8 @@ GAMES_PACKAGE = "trustme_analysis.games"
 #: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
 Part = str | Callable[..., Any] | None
 
-PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief", "narrate",
-         "kernel")
+PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief",
+         "search_actions", "narrate", "kernel", "rescore")
 
 
 @dataclass(frozen=True)
@@ -70,8 +78,10 @@ class GameEntry:
     simple_strategies: Part = None
     describe: Part = None
     belief: Part = None
+    search_actions: Part = None
     narrate: Part = None
     kernel: Part = None
+    rescore: Part = None
 
     def part(self, name: str) -> Any | None:
         """The part ``name`` (one of :data:`PARTS`), imported on first use; ``None`` if the game has none."""
@@ -90,6 +100,15 @@ class GameEntry:
     def label(self) -> str:
         """The game's name for people (its title, else its short name)."""
         return self.title or self.short_name
+
+
+class Rescored(NamedTuple):
+    """What a game's ``rescore`` part returns (see the module docstring)."""
+
+    #: A state of the variant's game at the moment its final scoring begins.
+    state: Any
+    #: Chance outcomes the finished game drew after that moment (its own scoring's draws, e.g. a tie-break Coin).
+    chance_after: int = 0
 
 
 _GAMES: dict[str, GameEntry] = {}

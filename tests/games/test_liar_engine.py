@@ -8,6 +8,7 @@ import pyspiel
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from open_spiel.python.observation import make_observation
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
@@ -51,7 +52,7 @@ def random_game(game, rng, check=None):
         ("players=1", "players", "from 2 to 6"),
         ("mode=rapide", "mode", "'classique', 'trustme'"),
         ("utility=points", "utility", "mode='classique'"),
-        ("players=2,first_player=2", "first_player", "from 0 to 1"),
+        ("players=2,first_player=seat2", "first_player", "'random' or a seat, one of seat0, seat1"),
         ("announce_gone=maybe", "announce_gone", "'allowed', 'forbidden'"),
         ("false_card_accepted=never", "false_card_accepted", "'covered', 'round_end'"),
         ("last_cards=anything", "last_cards", "'call_or_pass', 'until_covered'"),
@@ -68,16 +69,17 @@ def test_bad_parameters_fail_at_load_naming_parameter_value_and_range(params, na
 
 def test_defaults_are_the_rule_text_and_assumptions_are_listed():
     game = pyspiel.load_game("trustme_liar")
-    c = game.config
+    c = game.rules
     assert (c.players, c.values, c.copies, c.max_play, c.mode, c.seconds_per_turn) == (4, 13, 4, 4, "classique", 30)
     assert (c.points_going_out, c.points_card_in_hand, c.points_false_card) == (10, -1, 25)
     assert (c.points_unmasked, c.points_wrongly_accused) == (10, 10)
-    assert game.num_players() == 4 and game.max_game_length() == 13 + 1000
+    assert c.first_player == "random"
+    assert game.num_players() == 4 and game.max_game_length() == 1 + 13 + 1000
     names = [a["parameter"] for a in game.assumptions()]
     assert names[:5] == ["announce_gone", "false_card_accepted", "last_cards", "first_player", "max_turns"]
     assert all(set(a) == {"parameter", "value", "text"} and a["text"] for a in game.assumptions())
     rapide = pyspiel.load_game("trustme_liar(rapide=True)")
-    assert rapide.config.seconds_per_turn == 15
+    assert rapide.rules.seconds_per_turn == 15
     assert rapide.new_initial_state().snapshot()["turn_seconds"] == 15
 
 
@@ -159,6 +161,26 @@ def test_timeout_plays_the_starters_lowest_card_truthfully_and_otherwise_passes(
         timeout_action(pyspiel.load_game("trustme_liar").new_initial_state())
 
 
+def test_a_seat_that_times_out_in_a_sweep_plays_the_timeout_action(tmp_path):
+    """"Tu as 30 secondes pour te décider, ou 15 en mode Rapide. Temps écoulé ? Si tu commences, ta carte la plus
+    basse est jouée sans bluff ; sinon, tu passes." The turn timer is reached in sweeps through the heuristic bot's
+    knob timeout_rate: a seat that always times out plays the timeout action at every decision."""
+    from trustme_analysis.outdir import load_records
+    from trustme_analysis.sweep.runner import run_sweep
+    from trustme_analysis.sweep.spec import parse_spec
+
+    spec = parse_spec({"title": "time-outs", "game": "trustme_liar", "params": {"players": 2, "values": 6},
+                       "games": 6, "seed": 3, "chunk_size": 6,
+                       "lineups": {"slow": {"seats": [{"bot": "heuristic", "knobs": {"timeout_rate": 1.0}},
+                                                      "heuristic"]}}})
+    run_sweep(spec, workers=1, out=tmp_path, report=False, quiet=True)
+    records = load_records(tmp_path)
+    slow = records[records["seat"] == 0]
+    # Timing out never bluffs, never challenges, and plays one card at a time.
+    assert slow["plays"].sum() > 0 and slow["false_cards_played"].sum() == 0 and slow["calls"].sum() == 0
+    assert slow["cards_played"].sum() == slow["plays"].sum()
+
+
 # ---------------------------------------------------------------- snapshot and invariants
 
 
@@ -166,7 +188,7 @@ def deck_conserved(state):
     snap = state.snapshot()
     if snap["phase"] == "deal":
         return
-    config = state.get_game().config
+    config = state.get_game().rules
     seen = [0] * config.values
     for group in (snap["hands"], snap["discards"], [snap["burned"]], [c for p in snap["pile"] for c in [p["cards"]]]):
         for cards in group:
@@ -204,14 +226,73 @@ def test_cards_are_conserved_and_every_game_ends(players, values, copies, max_pl
     assert all(game.min_utility() <= r <= game.max_utility() for r in state.returns())
 
 
+@pytest.mark.parametrize("perfect_recall", [False, True])
+def test_public_observations_are_the_same_for_every_player(perfect_recall):
+    """A public observer (private_info=NONE) gives every player the same string at every state of random playouts;
+    the private part appears only with SINGLE_PLAYER (issue 19: public observers leaked)."""
+    game = pyspiel.load_game("trustme_liar(players=3,values=6,mode=trustme)")
+    public = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))
+    private = make_observation(game, pyspiel.IIGObservationType(
+        perfect_recall=perfect_recall, public_info=True, private_info=pyspiel.PrivateInfoType.SINGLE_PLAYER))
+    rng = np.random.default_rng(5)
+    states = differ = 0
+
+    def check(state):
+        nonlocal states, differ
+        strings = {public.string_from(state, p) for p in range(3)}
+        assert len(strings) == 1, strings
+        states += 1
+        own = [private.string_from(state, p) for p in range(3)]
+        differ += len(set(own)) > 1
+        if perfect_recall:
+            assert own[0] == state.information_state_string(0)
+        else:
+            assert own[0] == state.observation_string(0)
+
+    for _ in range(10):
+        random_game(game, rng, check=check)
+    assert states > 100 and differ > states // 2
+
+
+def test_observer_settings_the_game_does_not_provide_are_refused():
+    game = pyspiel.load_game("trustme_liar(players=2)")
+    with pytest.raises(ValueError, match="ALL_PLAYERS is not provided"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=False,
+                                                         private_info=pyspiel.PrivateInfoType.ALL_PLAYERS))
+    with pytest.raises(ValueError, match="public_info=False is not provided"):
+        game.make_py_observer(pyspiel.IIGObservationType(perfect_recall=True, public_info=False))
+    with pytest.raises(ValueError, match="takes no parameters"):
+        game.make_py_observer(None, {"x": 1})
+
+
+def test_every_event_has_a_kind_and_the_fields_of_its_schema():
+    """One event schema (events.py): each event dict is keyed "kind" and holds exactly the fields listed for it."""
+    from trustme_analysis.games.liar import events
+
+    from trustme_analysis.players import make_bot
+    from trustme_analysis.players.play import play_game
+
+    game = pyspiel.load_game("trustme_liar(players=4,values=8,mode=trustme,last_cards=until_covered)")
+    seen = set()
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        kind = "random" if seed % 2 else "heuristic"
+        state = play_game(game, [make_bot(game, kind, p, rng) for p in range(4)], rng)
+        for e in state.snapshot()["events"]:
+            assert e["kind"] in events.KINDS and list(e) == ["kind", *events.FIELDS[e["kind"]]]
+            seen.add(e["kind"])
+    assert {"first_player", "discard", "play", "pass", "liar", "burn", "out"} <= seen
+
+
 def test_snapshot_is_json_and_events_replay_the_game():
     game = pyspiel.load_game("trustme_liar(players=4,values=8,mode=trustme)")
     state = random_game(game, np.random.default_rng(11))
     snap = json.loads(json.dumps(state.snapshot()))
-    kinds = {e["type"] for e in snap["events"]}
+    kinds = {e["kind"] for e in snap["events"]}
     assert {"discard", "play", "out"} <= kinds or snap["end"] == "turn_cap"
-    plays = [e for e in snap["events"] if e["type"] == "play"]
-    turns = [e for e in snap["events"] if e["type"] in ("play", "pass", "liar", "burn")]
+    plays = [e for e in snap["events"] if e["kind"] == "play"]
+    turns = [e for e in snap["events"] if e["kind"] in ("play", "pass", "liar", "burn")]
     assert len(turns) == snap["turns"]
     assert all(e["count"] == len(e["cards"]) and e["false"] == sum(c != e["announced"] for c in e["cards"])
                for e in plays)
@@ -234,8 +315,8 @@ def test_legal_plays_are_exactly_the_sub_multisets_of_the_hand(hand, max_play):
     from trustme_analysis.games.liar import plays
 
     game = pyspiel.load_game(f"trustme_liar(values=6,max_play={max_play})")
-    fast = game.rules.play_actions(hand, [2])
-    slow = sorted(game.rules.play_action(m, 2) for m in plays.sub_multisets(tuple(hand), max_play))
+    fast = game.play_table.play_actions(hand, [2])
+    slow = sorted(game.play_table.play_action(m, 2) for m in plays.sub_multisets(tuple(hand), max_play))
     assert fast == slow
 
 
@@ -250,10 +331,10 @@ def test_tiny_variant_is_solved_by_cfr():
 
 
 def test_perfect_recall_check_catches_a_forgetful_information_state(monkeypatch):
-    import trustme_analysis.games.liar.game as engine
+    import trustme_analysis.games.liar.events as events
 
     # Forget the history (keep only the deal and the hand): the check must notice.
-    monkeypatch.setattr(engine, "_event_string", lambda event, viewer: "")
+    monkeypatch.setattr(events, "info_string", lambda event, viewer: "")
     with pytest.raises(ValueError, match="two different pasts"):
         tree_size(pyspiel.load_game("trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=4)"),
                   check_perfect_recall=True)

@@ -1,6 +1,7 @@
 """The compiled Liar kernel is the engine: lock-step replays of kernel games through pyspiel (>= 1,000 games across
-player counts and reduced variants, every parameter moved somewhere), exact uniform sampling of plays without listing
-them, chance drawn by the engine's probabilities, determinism, rollouts against an exact expectation."""
+player counts and reduced variants, every parameter moved somewhere, random and heuristic seats), exact uniform
+sampling of plays without listing them, chance drawn by the engine's probabilities, determinism, rollouts against an
+exact expectation; the compiled heuristic is the bot's policy, and ``state_from`` copies any position or world."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ REPLAYED = [
     *((game_string, 100) for game_string in TINY_VARIANTS.values()),
     ("trustme_liar(players=2,values=2,copies=2,max_play=2)", 100),  # hands often empty after the discards
     ("trustme_liar(players=3,values=5,copies=3,max_play=3,mode=trustme)", 100),
-    ("trustme_liar(players=5,values=7,copies=2,max_play=2,first_player=3,last_cards=until_covered)", 100),
+    ("trustme_liar(players=5,values=7,copies=2,max_play=2,first_player=seat3,last_cards=until_covered)", 100),
     (
         "trustme_liar(players=6,values=4,copies=3,max_play=5,announce_gone=forbidden,false_card_accepted=round_end,"
         "mode=trustme,utility=rank)",
@@ -55,7 +56,26 @@ def test_the_suite_replays_at_least_a_thousand_games():
 def test_kernel_games_replay_identically_through_the_engine(game_string, count):
     game = pyspiel.load_game(game_string)
     games, steps = verify(game, np.arange(1000, 1000 + count, dtype=np.uint64))
-    assert games == count and steps >= count * game.config.values  # the deal at least
+    assert games == count and steps >= count * game.rules.values  # the deal at least
+
+
+# Heuristic seats (mixed with random ones, knobs moved) replayed through the engine the same way.
+HEURISTIC_REPLAYED = [
+    ("trustme_liar(players=2)", ("heuristic",), {}, 20),
+    ("trustme_liar(players=4,mode=trustme)", ("heuristic",), {}, 10),
+    ("trustme_liar(players=3,values=5,copies=3,max_play=3,last_cards=until_covered)", ("heuristic", "random",
+                                                                                       "heuristic"),
+     {"bluff_slack": 2, "bluff_extra": 3, "timeout_rate": 0.2, "call_rate": 0.1}, 60),
+    ("trustme_liar(players=5,values=7,copies=2,max_play=2,announce_gone=forbidden,false_card_accepted=round_end)",
+     ("heuristic",), {"bluff_slack": 1, "bluff_per_card": 0.1}, 60),
+]
+
+
+@pytest.mark.parametrize("game_string, kinds, knobs, count", HEURISTIC_REPLAYED)
+def test_kernel_games_with_heuristic_seats_replay_through_the_engine(game_string, kinds, knobs, count):
+    game = pyspiel.load_game(game_string)
+    games, _ = verify(game, np.arange(count, dtype=np.uint64), Kernel(game, kinds, knobs))
+    assert games == count
 
 
 def test_replay_catches_a_wrong_record():
@@ -81,7 +101,7 @@ def test_records_have_the_engine_columns_in_order():
     recs = Kernel(game).play_random(np.arange(5, dtype=np.uint64))
     rows = recs.to_rows()
     assert len(rows) == 15 and list(rows[0]) == list(COLUMNS)
-    assert recs.columns["plays_by_size"].shape == (5, 3, game.config.max_play)
+    assert recs.columns["plays_by_size"].shape == (5, 3, game.rules.max_play)
 
 
 # ------------------------------------------------------------------------------------------------ sampling
@@ -128,7 +148,7 @@ def test_the_rth_sampled_action_is_the_rth_legal_action(game_string):
 
 def test_sampled_plays_are_uniform_chi_square():
     # A starter on a small deck: every legal play equally likely (fixed seed, so the test is deterministic).
-    game, kernel, state, engine = _dealt("trustme_liar(players=2,values=8,copies=3,max_play=3)", seed=11)
+    game, kernel, state, engine = _dealt("trustme_liar(players=2,values=8,copies=3,max_play=3,first_player=seat0)", seed=11)
     legal = engine.legal_actions()
     assert 50 < len(legal) < 2000 and state.legal_actions() == legal
     draws = kernel.sample_actions(state, 400 * len(legal), seed=3)
@@ -139,7 +159,7 @@ def test_sampled_plays_are_uniform_chi_square():
 
 
 def test_a_responders_liar_and_pass_are_as_likely_as_each_play():
-    game, kernel, state, engine = _dealt("trustme_liar(players=2,values=8,copies=3,max_play=3)", seed=11)
+    game, kernel, state, engine = _dealt("trustme_liar(players=2,values=8,copies=3,max_play=3,first_player=seat0)", seed=11)
     first = engine.legal_actions()[0]
     state.apply_action(first)
     engine.apply_action(first)
@@ -179,7 +199,7 @@ def test_a_game_depends_only_on_its_seed():
         assert alone.history(0) == batch.history(g) == again.history(len(seeds) - 1 - g)
         assert alone.to_rows() == batch.to_rows(range(g, g + 1))
         dealt = kernel.new_state(int(seed)).history()
-        assert dealt == batch.history(g)[: len(dealt)] and len(dealt) == 6
+        assert dealt == batch.history(g)[: len(dealt)] and len(dealt) == 7  # the first player, then 6 values
     assert batch.history(0) != batch.history(2)
 
 
@@ -254,10 +274,12 @@ def test_rollouts_from_a_finished_game_give_its_returns():
 # ------------------------------------------------------------------------------------------------ support
 
 
-def test_kernel_supports_liar_with_random_seats_only():
+def test_kernel_supports_liar_with_random_and_heuristic_seats():
     liar = pyspiel.load_game("trustme_liar")
-    assert kernel_supports(liar) is None
-    assert "heuristic" in kernel_supports(liar, ("random", "heuristic"))
+    assert kernel_supports(liar) is None and kernel_supports(liar, ("random", "heuristic")) is None
+    assert "policy" in kernel_supports(liar, ("random", "policy"))
+    with pytest.raises(ValueError, match="one kind, or one per seat"):
+        Kernel(liar, ("random", "heuristic"))
     other = pyspiel.load_game("trustme_pinocchio(players=2)")
     assert "trustme_liar" in kernel_supports(other)
     with pytest.raises(ValueError, match="trustme_liar"):
@@ -267,8 +289,8 @@ def test_kernel_supports_liar_with_random_seats_only():
 def test_benchmark_variants_are_liar_games_with_the_full_deck_at_2_4_6_players():
     games = [pyspiel.load_game(s) for s in BENCHMARK_VARIANTS.values()]
     assert all(kernel_supports(g) is None for g in games)
-    full = {g.config.players for g in games if g.config.deck_size == 52}
-    assert {2, 4, 6} <= full and any(g.config.deck_size < 52 for g in games)
+    full = {g.rules.players for g in games if g.rules.deck_size == 52}
+    assert {2, 4, 6} <= full and any(g.rules.deck_size < 52 for g in games)
 
 
 def test_records_of_a_kernel_game_equal_the_engines_for_a_scripted_turn_cap():
@@ -282,3 +304,100 @@ def test_records_of_a_kernel_game_equal_the_engines_for_a_scripted_turn_cap():
         for action in recs.history(g):
             state.apply_action(action)
         assert records(game, state) == recs.to_rows(range(g, g + 1))
+
+
+# ------------------------------------------------------------------------------------------------ the heuristic
+
+
+def _positions_played(game_string: str, games: int, seed: int):
+    """Every decision of a few engine games (heuristic and random seats alternately), as pyspiel states."""
+    from trustme_analysis.players import make_bot
+    from trustme_analysis.players.play import sample_chance
+
+    game = pyspiel.load_game(game_string)
+    rng = np.random.default_rng(seed)
+    out = []
+    for g in range(games):
+        state = game.new_initial_state()
+        bots = [make_bot(game, ("heuristic", "random")[(p + g) % 2], p, rng) for p in range(game.num_players())]
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            out.append(state.clone())
+            state.apply_action(bots[state.current_player()].step(state))
+    return game, out
+
+
+@pytest.mark.parametrize(
+    "game_string, knobs",
+    [
+        ("trustme_liar(players=2)", {}),
+        ("trustme_liar(players=4,values=8,mode=trustme)",
+         {"bluff_slack": 2, "bluff_extra": 3, "timeout_rate": 0.1, "call_rate": 0.2, "bluff_per_card": 0.05}),
+        ("trustme_liar(players=5,values=7,copies=2,max_play=2,first_player=seat3,last_cards=until_covered,"
+         "announce_gone=forbidden)", {"bluff_slack": 1, "timeout_rate": 0.3}),
+    ],
+)
+def test_the_compiled_heuristic_is_the_bots_policy_at_random_positions(game_string, knobs):
+    """At every decision of engine games, and in a world resampled for the player to act: the same actions with the
+    same probabilities (to 1e-12) in the compiled heuristic as in the bot's ``action_probabilities``."""
+    from trustme_analysis.players import make_bot
+
+    game, positions = _positions_played(game_string, 8, seed=1)
+    kernel = Kernel(game, ("heuristic",), knobs)
+    rng = np.random.default_rng(2)
+    assert len(positions) > 60
+    for state in positions:
+        p = state.current_player()
+        for position in (state, state.resample_from_infostate(p, rng.random)):
+            bot = make_bot(game, "heuristic", p, np.random.default_rng(0), **knobs)
+            ours = {a: x for a, x in kernel.heuristic_distribution(kernel.state_from(position)).items() if x > 0}
+            theirs = {a: x for a, x in bot.action_probabilities(position).items() if x > 0}
+            assert set(ours) == set(theirs)
+            assert max(abs(ours[a] - theirs[a]) for a in theirs) <= 1e-12
+
+
+def test_heuristic_seats_draw_from_the_compiled_policy_chi_square():
+    game, positions = _positions_played("trustme_liar(players=3,values=6,copies=3,max_play=3)", 3, seed=4)
+    kernel = Kernel(game, ("heuristic",), {"bluff_slack": 2, "bluff_extra": 2, "call_rate": 0.3, "timeout_rate": 0.1})
+    mixed = 0
+    for state in positions:
+        ks = kernel.state_from(state)
+        dist = kernel.heuristic_distribution(ks)
+        if sum(1 for x in dist.values() if x > 0) < 2:
+            continue
+        mixed += 1
+        actions = sorted(a for a, x in dist.items() if x > 0)
+        draws = kernel.sample_actions(ks, 4000, seed=mixed)
+        observed = np.array([np.count_nonzero(draws == a) for a in actions])
+        assert observed.sum() == len(draws)
+        expected = np.array([dist[a] for a in actions]) * len(draws)
+        assert stats.chisquare(observed, expected / expected.sum() * len(draws)).pvalue > 1e-4
+        if mixed == 12:
+            break
+    assert mixed == 12
+
+
+def test_state_from_copies_any_position_and_plays_on_as_the_engine():
+    """A kernel state built from an engine position (or a search player's world) has the engine's legal actions,
+    knowledge and, played on with the same actions, the same returns."""
+    from trustme_analysis.games.liar.kernel_verify import kernel_knowledge, knowledge
+
+    game, positions = _positions_played("trustme_liar(players=4,values=6,copies=4,max_play=3,mode=trustme)", 2, 7)
+    kernel = Kernel(game)
+    rng = np.random.default_rng(3)
+    for state in positions[::5]:
+        for position in (state, state.resample_from_infostate(state.current_player(), rng.random)):
+            ks = kernel.state_from(position)
+            assert ks.current_player() == position.current_player()
+            assert ks.legal_actions() == position.legal_actions()
+            assert kernel_knowledge(ks) == knowledge(position)
+            engine = position.clone()
+            while not engine.is_terminal():
+                legal = engine.legal_actions()
+                action = legal[int(rng.integers(len(legal)))]
+                engine.apply_action(action)
+                ks.apply_action(action)
+                assert ks.legal_actions() == engine.legal_actions()
+            assert ks.returns() == engine.returns()

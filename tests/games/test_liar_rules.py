@@ -35,9 +35,10 @@ def test_pairs_are_discarded_face_up_two_go_three_leave_one_four_all_go():
     assert snap["dealt"] == [P0, P1]
     assert snap["discards"] == [[1, 1, 2, 2, 4, 4, 4, 4], [1, 1, 3, 3, 5, 5, 6, 6]]
     assert snap["hands"] == [[2, 3, 5, 6], [2, 3, 5, 6]]
-    assert snap["events"][:2] == [
-        {"type": "discard", "player": 0, "cards": [1, 1, 2, 2, 4, 4, 4, 4]},
-        {"type": "discard", "player": 1, "cards": [1, 1, 3, 3, 5, 5, 6, 6]},
+    assert snap["events"][:3] == [
+        {"kind": "first_player", "player": 0},
+        {"kind": "discard", "player": 0, "cards": [1, 1, 2, 2, 4, 4, 4, 4]},
+        {"kind": "discard", "player": 1, "cards": [1, 1, 3, 3, 5, 5, 6, 6]},
     ]
     assert (snap["phase"], snap["to_act"], snap["round_starter"]) == ("start", 0, 0)
     # The discards are public: seat 1's information state shows seat 0's discards, but not seat 0's hand.
@@ -46,18 +47,55 @@ def test_pairs_are_discarded_face_up_two_go_three_leave_one_four_all_go():
     assert info1.startswith("p1 dealt:213033")
 
 
-def test_the_whole_deck_is_dealt_round_the_table_from_seat_0():
+def test_the_whole_deck_is_dealt_from_the_first_players_left():
+    """"Tout le paquet est distribué" (the whole deck is dealt). The text does not say who starts or where the deal
+    begins: the deal goes round the table from the first player's left, so the seats after the first player get any
+    extra card and the first player never does (issue 11: the starter's advantage apart from a seat's)."""
+    game = pyspiel.load_game("trustme_liar(players=3,values=5,copies=2,first_player=seat0)")
+    assert game.rules.hand_sizes(0) == (3, 4, 3)
+    assert game.rules.hand_sizes(2) == (4, 3, 3)
+    six = pyspiel.load_game("trustme_liar(players=6,first_player=seat4)")
+    # 52 cards between 6 players: the four seats after seat 4 get 9, seat 3 and seat 4 get 8.
+    assert six.rules.hand_sizes(4) == (9, 9, 9, 8, 8, 9)
+    state = six.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    assert [len(d) for d in state.snapshot()["dealt"]] == [9, 9, 9, 8, 8, 9]
+    with pytest.raises(ValueError, match=r"hands must hold \(3, 4, 3\) cards per seat \(seat 0 starts\)"):
+        game.deal_actions([[1, 1, 2, 2], [3, 3, 4], [4, 5, 5]])
+
+
+def test_first_player_is_drawn_by_a_chance_node_or_fixed():
+    """The text does not say who starts the first round ("Celui qui commence..."). first_player="random" (the
+    default) draws the starter at a chance node before the deal, every seat equally likely; "seatN" fixes it."""
     game = pyspiel.load_game("trustme_liar(players=3,values=5,copies=2)")
-    assert game.config.hand_sizes() == (4, 3, 3)
-    with pytest.raises(ValueError, match="hands must hold"):
-        game.deal_actions([[1, 1, 2], [2, 3, 3], [4, 4, 5, 5]])
+    assert game.rules.first_player == "random" and game.rules.starter_seat is None
+    state = game.new_initial_state()
+    assert state.is_chance_node() and state.chance_outcomes() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 2) == "First player: seat 2"
+    assert state.snapshot()["first_player"] is None
+    state.apply_action(2)
+    # Seat 2 starts: the deal begins at seat 0, its left, so seat 0 gets the extra card.
+    assert state.snapshot()["first_player"] == 2 and state.snapshot()["events"] == [{"kind": "first_player",
+                                                                                       "player": 2}]
+    for action in game.deal_actions([[1, 2, 3, 4], [1, 2, 3], [4, 5, 5]], first=2)[1:]:
+        state.apply_action(action)
+    assert (state.current_player(), state.snapshot()["round_starter"]) == (2, 2)
+    fixed = pyspiel.load_game("trustme_liar(players=3,values=5,copies=2,first_player=seat1)")
+    state = fixed.new_initial_state()
+    assert state.snapshot()["first_player"] == 1 and len(state.chance_outcomes()) == len(fixed.deal_table.splits)
+    for action in fixed.deal_actions([[1, 2, 4], [1, 2, 3], [3, 4, 5, 5]]):
+        state.apply_action(action)
+    assert state.current_player() == 1
+    with pytest.raises(ValueError, match="seat 1 always starts"):
+        fixed.deal_actions([[1, 2, 4], [1, 2, 3], [3, 4, 5, 5]], first=0)
 
 
 def test_deal_probabilities_match_shuffling_card_by_card():
     import itertools
     from collections import Counter
 
-    game = pyspiel.load_game("trustme_liar(players=2,values=3,copies=2)")
+    game = pyspiel.load_game("trustme_liar(players=2,values=3,copies=2,first_player=seat0)")
     # Every ordering of the 6 cards dealt round the table, counted by the resulting hands.
     deck = [0, 0, 1, 1, 2, 2]
     orders = list(itertools.permutations(range(6)))
@@ -140,7 +178,7 @@ def test_wrong_accusation_accuser_picks_up_the_pile_and_the_honest_player_starts
     snap = state.snapshot()
     assert snap["hands"] == [[2, 3, 6], [2, 3, 5, 5, 6]]
     assert snap["events"][-1] == {
-        "type": "liar", "accuser": 1, "player": 0, "announced": 5, "cards": [5], "false": 0, "caught": False,
+        "kind": "liar", "accuser": 1, "player": 0, "announced": 5, "cards": [5], "false": 0, "caught": False,
         "picked_up_by": 1, "pile_size": 1, "pile_cards": [5],
     }
     assert (snap["phase"], snap["to_act"], snap["round_starter"], snap["pile"]) == ("start", 0, 0, [])
@@ -196,7 +234,7 @@ def test_when_all_others_pass_the_last_player_adds_or_burns_and_starts_a_new_rou
     act(state, BURN)
     snap = state.snapshot()
     assert snap["burned"] == [4]
-    assert snap["events"][-1] == {"type": "burn", "player": 0, "pile_size": 1}
+    assert snap["events"][-1] == {"kind": "burn", "player": 0, "pile_size": 1}
     assert (snap["phase"], snap["to_act"], snap["round_starter"], snap["pile"]) == ("start", 0, 0, [])
     assert PASS not in state.legal_actions()
 
@@ -246,7 +284,7 @@ def test_going_out_with_true_cards_survives_a_wrong_accusation():
     act(state, LIAR)
     snap = state.snapshot()
     assert state.is_terminal()
-    assert snap["events"][-2]["picked_up_by"] == 1 and snap["events"][-1] == {"type": "out", "player": 0}
+    assert snap["events"][-2]["picked_up_by"] == 1 and snap["events"][-1] == {"kind": "out", "player": 0}
     assert (snap["end"], snap["out"], snap["hands"]) == ("out", [0], [[], [2, 3, 5, 6, 6]])
 
 

@@ -125,7 +125,7 @@ def test_the_turn_cap_ends_a_game_as_it_stands():
     play(game, state, [3], 2)  # the third turn: the cap
     snap = state.snapshot()
     assert state.is_terminal()
-    assert (snap["end"], snap["out"], snap["events"][-1]) == ("turn_cap", [], {"type": "turn_cap"})
+    assert (snap["end"], snap["out"], snap["events"][-1]) == ("turn_cap", [], {"kind": "turn_cap"})
     # The last play was never challenged: its false card counts; nobody gets the going-out points.
     assert snap["counts"]["false_cards"] == [1, 0]
     assert snap["scores"] == [25 - 2, -4]

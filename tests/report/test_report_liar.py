@@ -43,8 +43,10 @@ def test_liar_sweep_and_report(tmp_path):
     assert len(records) == 2 * 8 * 3
     assert set(records["mode"]) == {"classique", "trustme"}
     assert {"plays_by_size", "false_cards_by_size", "points_unmasked", "param_mode"} <= set(records.columns)
+    assert {"first_player", "started", "turn_order"} <= set(records.columns)
     pdf = build_report(tmp_path)
     pages = _pages(pdf)
+    assert "first player wins [95%]" in _page(pages, "The first player's advantage")
     ranks = _page(pages, "Ranks and points by seat and mode")
     assert "Classique" in ranks and "Trust Me" in ranks
     sources = _page(pages, "Trust Me points by source")

@@ -24,26 +24,27 @@ from trustme_analysis.players.play import play_game
 
 
 def play(p, announced, cards, false):
-    return {"type": "play", "player": p, "announced": announced, "count": len(cards), "cards": cards, "false": false}
+    return {"kind": "play", "player": p, "announced": announced, "count": len(cards), "cards": cards, "false": false}
 
 
 def liar(accuser, p, cards, false, caught, picker, pile):
-    return {"type": "liar", "accuser": accuser, "player": p, "announced": 1, "cards": cards, "false": false,
+    return {"kind": "liar", "accuser": accuser, "player": p, "announced": 1, "cards": cards, "false": false,
             "caught": caught, "picked_up_by": picker, "pile_size": pile, "pile_cards": []}
 
 
 def hand_game():
     events = [
-        {"type": "discard", "player": 1, "cards": [1, 1]}, {"type": "discard", "player": 2, "cards": [3, 3]},
-        play(0, 1, [1, 5], 1), {"type": "pass", "player": 1}, play(2, 1, [4], 1),
+        {"kind": "first_player", "player": 0},
+        {"kind": "discard", "player": 1, "cards": [1, 1]}, {"kind": "discard", "player": 2, "cards": [3, 3]},
+        play(0, 1, [1, 5], 1), {"kind": "pass", "player": 1}, play(2, 1, [4], 1),
         liar(0, 2, [4], 1, True, 2, 3), play(2, 4, [4], 0),
-        {"type": "pass", "player": 0}, {"type": "pass", "player": 1}, {"type": "burn", "player": 2, "pile_size": 1},
+        {"kind": "pass", "player": 0}, {"kind": "pass", "player": 1}, {"kind": "burn", "player": 2, "pile_size": 1},
         play(0, 2, [2, 6], 1), liar(1, 0, [2, 6], 1, True, 0, 2), play(0, 6, [2, 6], 1),
-        {"type": "pass", "player": 1}, {"type": "pass", "player": 2}, {"type": "out", "player": 0},
+        {"kind": "pass", "player": 1}, {"kind": "pass", "player": 2}, {"kind": "out", "player": 0},
     ]
     zero = {"going_out": 0, "cards_in_hand": 0, "false_cards": 0, "unmasked": 0, "wrongly_accused": 0}
     return {
-        "game": "trustme_liar", "mode": "trustme", "players": 3, "phase": "over", "turns": 13,
+        "game": "trustme_liar", "mode": "trustme", "players": 3, "phase": "over", "turns": 13, "first_player": 0,
         "dealt": [[1, 2, 5, 6], [1, 1, 2, 4], [3, 3, 4]], "discards": [[], [1, 1], [3, 3]],
         "hands": [[], [2, 4], [1, 5]], "cards_left": [0, 2, 2], "events": events, "end": "out", "out": [0],
         "ranks": [1.0, 2.5, 2.5],
@@ -56,6 +57,8 @@ def hand_game():
 def test_hand_made_game_records_every_column():
     s0, s1, s2 = L.records_from_snapshot(hand_game(), 2)
     assert [s["start_hand"] for s in (s0, s1, s2)] == [4, 2, 1]
+    assert [(s["first_player"], s["started"], s["turn_order"]) for s in (s0, s1, s2)] == [
+        (0, True, 0), (0, False, 1), (0, False, 2)]
     assert (s0["rank"], s1["rank"], s0["win"], s1["win"], s0["winner"], s0["top_shared"]) == (
         1.0, 2.5, True, False, 0, False)
     assert (s0["went_out"], s1["went_out"], s0["end_trigger"], s0["completed"], s0["turns"]) == (
@@ -86,13 +89,46 @@ def test_a_wrong_call_on_last_cards_lets_the_player_out():
     snap = hand_game()
     # Replace the final passes by a wrong call: seat 1 accuses the honest last play and picks up the pile.
     snap["events"][-4] = play(0, 6, [2, 6], 0)
-    snap["events"][-3:] = [liar(1, 0, [2, 6], 0, False, 1, 2), {"type": "out", "player": 0}]
+    snap["events"][-3:] = [liar(1, 0, [2, 6], 0, False, 1, 2), {"kind": "out", "player": 0}]
     snap["cards_left"] = [0, 4, 2]
     snap["turns"] = 12
     s0, s1, _ = L.records_from_snapshot(snap, 2)
     assert (s0["last_cards_plays"], s0["last_cards_caught"], s0["last_cards_held"]) == (2, 1, 1)
     assert (s1["calls"], s1["calls_lost"], s1["pickups"], s1["picked_up_cards"]) == (2, 1, 1, 2)
     assert s0["challenged_bluffs"] == 1 and s0["challenged"] == 2
+
+
+def test_last_cards_covered_by_another_play_are_held():
+    """last_cards=until_covered: "Quand tu poses tes dernières cartes, les autres peuvent encore crier menteur. Si ça
+    tient, tu es sorti" -- a play on top of the last cards ends their challenge window, so they held: the player went
+    out on them (issue 19: this counted 0 held, in the records and in the kernel alike)."""
+    game = pyspiel.load_game("trustme_liar(players=2,values=6,last_cards=until_covered,first_player=seat0)")
+    state = game.new_initial_state()
+    for action in game.deal_actions([[1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 6], [1, 1, 2, 3, 3, 3, 5, 5, 5, 6, 6, 6]]):
+        state.apply_action(action)
+    state.apply_action(game.play_action([2, 3, 5, 6], 2))  # seat 0's last cards
+    state.apply_action(game.play_action([2], 2))  # seat 1 covers them
+    assert state.is_terminal() and state.snapshot()["out"] == [0]
+    rows = L.records(game, state)
+    assert (rows[0]["last_cards_plays"], rows[0]["last_cards_caught"], rows[0]["last_cards_held"]) == (1, 0, 1)
+    assert rows[1]["last_cards_held"] == 0
+    from trustme_analysis.games.liar.kernel import Kernel
+
+    kernel = Kernel(game)
+    mirror = kernel.new_state()
+    for action in state.history():
+        mirror.apply_action(action)
+    recs = kernel.play_random(np.arange(400, dtype=np.uint64), histories=True)
+    # Every kernel game that ended by a covering play: the covered player held its last cards.
+    covered = 0
+    for g in range(recs.games):
+        rows = recs.to_rows(range(g, g + 1))
+        out = [r for r in rows if r["went_out"]]
+        if out and sum(r["last_cards_held"] for r in rows) == 1 and out[0]["last_cards_held"] == 1:
+            covered += 1
+        assert all(r["last_cards_held"] == int(r["went_out"] and r["end_trigger"] == "out"
+                                                and r["last_cards_plays"] > 0) for r in rows)
+    assert covered > 0
 
 
 def test_records_refuse_unfinished_or_inconsistent_snapshots():
@@ -130,6 +166,12 @@ def test_statistics_of_hand_made_records():
     assert (rp.loc[1, "rank"], rp.loc[0, "went_out"], rp.loc[2, "points"]) == (2.5, 1.0, -2.0)
     games = ls.games(records)
     assert list(games["bluff_share"]) == [pytest.approx(4 / 8)] * 2
+    assert list(games["first_player_advantage"]) == [pytest.approx(1 - 1 / 3)] * 2
+    starter = ls.starter(records).set_index("turn_order")
+    assert starter.loc[0, "win"] == 1.0 and starter.loc[1, "win"] == 0.0 and starter.loc[0, "fair"] == pytest.approx(1 / 3)
+    assert starter.loc[0, "advantage"] == pytest.approx(2 / 3) and starter.loc[0, "games"] == 2
+    assert starter.loc[0, "sentence"].startswith("The first player has the most points in 100% of games [")
+    assert "against a fair 33%: +67 points" in starter.loc[0, "sentence"]
     length = ls.game_length(games).iloc[0]
     assert (length["turns"], length["end_out"], length["end_turn_cap"]) == (13, 1.0, 0.0)
 
@@ -147,7 +189,7 @@ def test_records_of_engine_games_agree_with_the_snapshot(game_string, kind):
         snap = state.snapshot()
         rows = L.records(game, state)  # also checks the hand sizes followed through the events
         events = snap["events"]
-        count = lambda name: sum(1 for e in events if e["type"] == name)  # noqa: E731
+        count = lambda name: sum(1 for e in events if e["kind"] == name)  # noqa: E731
         assert sum(r["plays"] for r in rows) == count("play")
         assert sum(r["calls"] for r in rows) == sum(r["challenged"] for r in rows) == count("liar")
         assert sum(r["pickups"] for r in rows) == count("liar")

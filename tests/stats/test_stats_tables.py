@@ -166,3 +166,33 @@ def test_compare_to_baseline_with_holm():
         compare_to_baseline(games, metrics, "v09")
     with pytest.raises(ValueError, match="kind='median'"):
         GameMetric("x", "x", "median")
+
+
+def test_compare_to_baseline_pairs_games_by_index_and_keeps_the_unpaired_interval():
+    rng = np.random.default_rng(3)
+    # Game i of both variants shares most of its noise (the same deal): the variant adds 1 turn and a little noise.
+    shared = rng.normal(40.0, 8.0, 200)
+    won = rng.random(200) < 0.4
+    games = pd.DataFrame({
+        "variant": ["v00"] * 200 + ["v01"] * 200,
+        "game_index": np.r_[np.arange(200), np.arange(200)],
+        "turns": np.r_[shared, shared + 1.0 + rng.normal(0.0, 0.5, 200)],
+        # The variant flips the winner in 10 games of 200 (5 each way): the paired change is exactly 0.
+        "won": np.r_[won, won ^ np.isin(np.arange(200), np.r_[np.flatnonzero(won)[:5], np.flatnonzero(~won)[:5]])]
+        .astype(float),
+    })
+    metrics = [GameMetric("turns", "turns", "mean", "turns"), GameMetric("won", "won", "rate", "share")]
+    comp = compare_to_baseline(games, metrics, "v00").set_index("metric")
+    turns, won_row = comp.loc["turns"], comp.loc["won"]
+    assert bool(turns["paired"]) and turns["pairs"] == 200
+    paired_width = turns["high"] - turns["low"]
+    unpaired_width = turns["unpaired_high"] - turns["unpaired_low"]
+    assert paired_width < unpaired_width / 10
+    assert turns["low"] > 0.8 and turns["high"] < 1.2 and bool(turns["significant"])
+    assert turns["unpaired_p"] > 0.05  # the same change, unpaired, is lost in the noise of the deals
+    assert won_row["difference"] == 0.0
+    assert won_row["high"] - won_row["low"] < (won_row["unpaired_high"] - won_row["unpaired_low"]) / 2
+    # Without a game index (or with several rows per game) the comparison is the unpaired one.
+    plain = compare_to_baseline(games.drop(columns="game_index"), metrics, "v00").set_index("metric")
+    assert not plain["paired"].any()
+    assert plain.loc["turns", "low"] == pytest.approx(turns["unpaired_low"])

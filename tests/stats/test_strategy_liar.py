@@ -20,7 +20,7 @@ from trustme_analysis.solve.profile import decision_points, infoset_nodes, repla
 from trustme_analysis.solve.strategy import simple_strategies_for, strategy_stats_for
 from trustme_analysis.games.liar.strategy import classify_play, compare_modes, strategy_stats
 
-ONE_BLUFF = "trustme_liar(players=2,values=2,copies=1,max_play=1,max_turns=2{})"
+ONE_BLUFF = "trustme_liar(players=2,values=2,copies=1,max_play=1,max_turns=2,first_player=seat0{})"
 BLUFF, CALL_HONEST = 1 / 4, 1 / 3
 
 
@@ -119,10 +119,11 @@ def test_simple_strategies():
 
 
 def test_seat_values_count_set_up_ends_and_match_the_solver():
-    # Three players, values 1-2 in two copies: seat 0 is dealt 2 of the 4 cards, a pair (discarded, hand empty, game
-    # over at the set-up) with chance 2/6. Seat 2 may never act before the cap ends the game: its value is NaN.
-    result = cfr.solve("trustme_liar(players=3,values=2,copies=2,max_play=1,max_turns=4)", algorithm="dcfr",
-                       iterations=30)
+    # Three players, values 1-2 in two copies, seat 0 first: the deal starts at its left, so seat 1 is dealt 2 of
+    # the 4 cards, a pair (discarded, hand empty, game over at the set-up) with chance 2/6. Seat 2 may never act
+    # before the cap ends the game: its value is NaN.
+    result = cfr.solve("trustme_liar(players=3,values=2,copies=2,max_play=1,max_turns=4,first_player=seat0)",
+                       algorithm="dcfr", iterations=30)
     tables = strategy_stats(result.compiled.game, decision_points(result.compiled, result.average))
     seats = tables["seat_value"]
     assert seats["setup_end"].tolist() == pytest.approx([1 / 3] * 3)

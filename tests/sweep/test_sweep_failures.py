@@ -374,12 +374,14 @@ def test_a_solve_section_too_large_to_compile_is_refused_from_an_estimate(tmp_pa
     assert main([spec, "--out", str(tmp_path / "out"), "--no-report"]) == 2
     line = one_line(capsys.readouterr().err)
     assert line.startswith("error: solve 'full': trustme_pinocchio(") and (
-        "the tree is estimated at about " in line and "Knuth's estimator), so it exceeds max_histories=100000" in line
-        and line.endswith("choose smaller parameters or raise max_histories")), line
+        "the tree is estimated at about " in line and "Knuth's estimator), above max_histories=100000" in line
+        and "choose smaller parameters, raise max_histories, or use a sampling solver" in line
+        and line.endswith("reports a lower bound on the exploitability")), line
     assert snapshot(tmp_path) == before
     # The solve command itself says the same, in one line.
     from trustme_analysis.solve.__main__ import main as solve_main
 
     assert solve_main([spec, "--out", str(tmp_path / "out")]) == 2
-    assert "so it exceeds max_histories=100000" in one_line(capsys.readouterr().err)
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("error: solve 'full': ") and "above max_histories=100000" in line, line
     assert snapshot(tmp_path) == before

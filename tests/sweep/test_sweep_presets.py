@@ -33,6 +33,11 @@ SHRINK = {
         ("values=3", "values=2"), ("stacks=1/1/1", "stacks=1/1"), ("chart=1/3/6", "chart=1/3"),
         ("park_size=2", "park_size=1"),
     ],
+    # The bigger-variant presets (0.6 to 0.8 million histories each): one day, three turns, no looking and two lots.
+    "solve_pinocchio_three": [("runouts_to_end = 2", "runouts_to_end = 1"), ("runouts_to_end=2", "runouts_to_end=1")],
+    "solve_liar_long": [("max_turns = 8", "max_turns = 3"), ("max_turns=8", "max_turns=3")],
+    "solve_1981_lots": [("seen = 50", "seen = 0"), ("seen=50", "seen=0"), ('lots = "1/2/5/10"', 'lots = "1/5"'),
+                        ("lots=1/2/5/10", "lots=1/5")],
 }
 
 

@@ -7,7 +7,7 @@ unseen cards equally likely). With ``belief`` on, and where the game models it (
 entry: ``belief(state, player, worlds) -> weights``), it draws several candidate worlds and keeps one in proportion to
 how likely the other players' observed choices were in each (in Pinocchio: would the teller have told this tale with
 that hand?). It scores every legal
-action by playing the game out from each world after that action (*rollouts*) and keeps the action with the best mean
+action (or, where the game names them, the moves worth trying: its ``search_actions`` part) by playing the game out from each world after that action (*rollouts*) and keeps the action with the best mean
 return. The budget (rollouts per decision) is spread by sequential halving (Karnin, Koren and Somekh, "Almost optimal
 exploration in multi-armed bandits", ICML 2013): every round scores the remaining actions on the same worlds (paired,
 so the comparison is not blurred by the luck of the deal), then keeps the better half.
@@ -160,6 +160,8 @@ class SearchBot(TrustMeBot):
                              f"{game.get_type().short_name} has no resample_from_infostate")
         entry = find_game(game.get_type().short_name)
         self._belief = entry.part("belief") if entry is not None and belief else None
+        # The moves worth trying, where the game says (else every legal move).
+        self._candidates = entry.part("search_actions") if entry is not None else None
         self.belief = self._belief is not None
         kernel = kernel_for(game, rollout) if engine in ("auto", "kernel") else None
         if engine == "kernel" and kernel is None:
@@ -200,9 +202,12 @@ class SearchBot(TrustMeBot):
         return child
 
     def action_values(self, state: pyspiel.State) -> dict[int, float]:
-        """The mean return to this seat of each legal action that survived to the last round of halving (the others
-        carry the mean of the rounds they were scored in)."""
-        legal = list(state.legal_actions(self.player_id))
+        """The mean return to this seat of each action tried (the legal actions, or the game's ``search_actions``)
+        that survived to the last round of halving (the others carry the mean of the rounds they were scored in)."""
+        if self._candidates is not None:
+            legal = [int(a) for a in self._candidates(state, self.player_id)]
+        else:
+            legal = list(state.legal_actions(self.player_id))
         if len(legal) == 1:
             return {int(legal[0]): math.nan}
         rounds = max(1, math.ceil(math.log2(len(legal))))

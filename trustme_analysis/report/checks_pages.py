@@ -12,7 +12,7 @@ import pandas as pd
 
 from trustme_analysis.report.context import Report
 from trustme_analysis.report.findings import versus
-from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, interval_plot, new_page, wrap
+from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, interval_plot, new_page, percent_axis, wrap
 from trustme_analysis.report.panels import pct
 from trustme_analysis.report.words import count, estimate, percent
 from trustme_analysis.results.checks import VERDICTS
@@ -90,9 +90,10 @@ def _skill_page(ctx: Report) -> None:
     ax.set_xlabel("rollouts per decision: stronger vs weaker")
     ax.set_ylabel("stronger player's win rate")
     ax.set_ylim(-0.02, 1.02)
+    percent_axis(ax)
     ax.legend(loc="upper right", fontsize=7.5, title="variant")
     findings = [f"Skill vs luck in {ctx.variant_name(str(variant))}: {estimate(r['skill_vs_luck'], r['low'], r['high'])} "
-                f"over {int(r['steps'])} doubling(s) of the budget (0: thinking longer never helps; 1: the stronger "
+                f"over {int(r['steps'])} step(s) of growing budget (0: thinking longer never helps; 1: the stronger "
                 "player always wins)." for variant, r in summary.iterrows()][:3]
     shown = pd.DataFrame({
         "variant": trace["variant"],

@@ -122,10 +122,13 @@ def seat_lines(ctx: Report) -> list[str]:
         sentence = (f"Seat 0 wins {estimate(r['win_rate'], r['low'], r['high'], 'share')} of {count(r['games'])} "
                     f"games {where}: {versus(r['win_rate'], r['low'], r['high'], r['fair'])} its fair "
                     f"{percent(r['fair'])}.")
-        if v in tests.index and not missing(tests.loc[v, "p_value"]):
-            p = float(tests.loc[v, "p_value"])
-            sentence += (f" Some seat wins more often than another (test of equal seats: p {_p(p)})." if p < 0.05
-                         else f" No evidence that any seat wins more often (test of equal seats: p {_p(p)}).")
+        column = "p_holm" if "p_holm" in tests.columns else "p_value"
+        if v in tests.index and not missing(tests.loc[v, column]):
+            p = float(tests.loc[v, column])
+            test = ("test of equal seats, Holm-corrected over the variants" if column == "p_holm" and len(tests) > 1
+                    else "test of equal seats")
+            sentence += (f" Some seat wins more often than another ({test}: p {_p(p)})." if p < 0.05
+                         else f" No evidence that any seat wins more often ({test}: p {_p(p)}).")
         out.append(sentence)
     rest = len(ctx.variant_ids) - len(variants)
     if rest:

@@ -51,6 +51,19 @@ TERMS: dict[str, str] = {
     "Drama": "How far behind the leader the eventual winner fell, as a share of the winner's final score; high "
              "means comebacks.",
     "Decisiveness": "The share of the game played after the winner took a lead it never lost.",
+    "Paired comparison": "Game i of every variant starts from the same seed (the same deal and chance where the "
+                         "rules allow), so a change is measured game by game; the unpaired interval treats the two "
+                         "variants' games as independent and is wider.",
+    "Same games, scored again": "A variant that differs from the baseline only in a rule that changes the scoring "
+                                "of a finished game (a chart) and that its players do not read: its games are the "
+                                "baseline's, move for move, with the final scores counted under its own rule.",
+    "Holm p-value": "A p-value adjusted for the many tests a sweep makes (Holm's method): over all comparisons with "
+                    "the baseline, or over the variants for the test of equal seats; verdicts use it.",
+    "Set-bonus share of all points": "Pinocchio: the set bonuses of all seats in all games over all their points, "
+                                     "pooled (a long game weighs more).",
+    "Set-bonus share per game (mean)": "Pinocchio: in each game, the set bonuses of all seats over all their "
+                                       "points; then the mean over games (every game weighs the same), which is "
+                                       "what variants are compared on.",
     "Score trace": "A seat's score after every turn of a game, rebuilt from the game's events.",
     "Bluff": "A claim that is not true: a tall tale in Pinocchio, a false card in Liar.",
     "Reach": "How often play comes to a situation per game under the policy (above 100%: more than once a game).",
@@ -72,7 +85,7 @@ TERMS: dict[str, str] = {
                          "play so far.",
     "Probes": "Named fixed strategies (always bluff, never trust, ...) played against a line-up to test whether "
               "its players can be exploited.",
-    "Skill trace": "Win rates of search players with doubling budgets, each against the previous: a rising curve "
+    "Skill trace": "Win rates of search players with growing budgets, each against the previous: a rising curve "
                    "means skill matters more than luck.",
 }
 

@@ -145,11 +145,18 @@ def _result_lines(result: dict[str, Any], findings: list[str]) -> list[Line]:
     if params:
         shown = {k: v for k, v in params.items() if str(v) != ""}
         lines += text_lines("Rule parameters: " + ", ".join(setting(k, v) for k, v in sorted(shown.items())) + ".")
+    if result.get("evaluation") == "lower_bound":
+        lines += _lower_bound_lines(result)
+        for a in result.get("assumptions") or []:
+            lines += text_lines(f"- assumption {a.get('parameter')} = {a.get('value')}: {a.get('text')}", indent=2)
+        return lines + text_lines("", "body") + text_lines(READING_BOUND)
+    solved = ("solved exactly on the whole tree" if result.get("exact", True) else
+              f"solved by sampling ({result['algorithm']}) and evaluated exactly on the whole tree")
     infosets = " and ".join(count(n) for n in sizes["infosets_per_player"])
     lines += text_lines(
         f"Tree: {count(sizes['histories'])} positions ({count(sizes['terminals'])} game ends), {infosets} decision "
         f"situations per player, {count(sizes['slots'])} situation-action pairs, at most {sizes['max_depth']} moves "
-        "deep; solved exactly on the whole tree."
+        f"deep; {solved}."
     )
     lines += text_lines("The solution", "h1")
     target = result.get("target")
@@ -183,6 +190,48 @@ def _result_lines(result: dict[str, Any], findings: list[str]) -> list[Line]:
         for a in assumptions:
             lines += text_lines(f"- {setting(a.get('parameter'), a.get('value'))}: {in_words(a.get('text'))}",
                                 "small", indent=2)
+    return lines
+
+
+READING_BOUND = (
+    "How to read these pages. The tree of this variant was too large to compile, so the policy was found by a "
+    "sampling solver playing through the game's rules, and nothing was computed exactly. The quality figure is a "
+    "lower bound: for each seat a best-response search looked for a better reply to the others' policy, and games "
+    "measured what that reply wins. The policy is at least that exploitable (95% one-sided); a bound of 0 means the "
+    "search found no evidence of exploitability at that number of games, not that the policy is an equilibrium. Seat "
+    "values are estimated from games of the policy against itself. The strategy tables, exact best responses against "
+    "the bots and the simple-strategy check need the compiled tree and are not shown."
+)
+
+
+def _lower_bound_lines(result: dict[str, Any]) -> list[Line]:
+    """The variant and solution of a solve whose tree was not compiled (a lower bound instead of an exact figure)."""
+    sizes, q = result["sizes"], result["quality"]
+    size = ("size unknown" if sizes.get("histories") is None else
+            f"about {sizes['histories']:.2g} histories (Knuth's estimate from {sizes.get('estimate_walks')} random "
+            "walks)")
+    lines = text_lines(
+        f"Tree: {size}; not compiled ({result.get('not_compiled', 'too large')}). Information states visited by the "
+        f"solver per player: {sizes['infosets_per_player']}."
+    )
+    lines += text_lines("The solution", "h1")
+    lines += text_lines(
+        f"Solver {result['algorithm']} through the game's API: {result['iterations']:,} iterations, stopped by "
+        f"{result['stop_reason'].replace('_', ' ')}. Quality: {q['label']}: at least {q['bound_95']:.4g} (95% "
+        f"one-sided; estimate {q['estimate']:.4g}, standard error {q['standard_error']:.2g}; {q['search_iterations']:,}"
+        f" search walks per seat, {q['games']:,} games per response). Utility range {result['utility_range']:g}."
+    )
+    if result.get("target") is not None:
+        lines += text_lines(f"Target {result['target']:.4g}: not checked (no exact evaluation without the tree).")
+    lines += text_lines(
+        f"Time: solver {result['solver_seconds']:.2f} s, bound and seat values {result['bound_seconds']:.2f} s, "
+        f"whole solve {result['solve_wall_seconds']:.2f} s."
+    )
+    lines += text_lines(
+        f"Value of each seat under the solved policy, estimated from {result['seat_values_games']:,} games: "
+        + ", ".join(f"seat {i}: {v:+.4f} (standard error {e:.2g})"
+                    for i, (v, e) in enumerate(zip(result["seat_values"], result["seat_values_se"]))) + "."
+    )
     return lines
 
 
@@ -232,12 +281,22 @@ def words_frame(df: pd.DataFrame, columns: dict[str, tuple[str, str]], describe:
 def _curve_page(name: str, result: dict[str, Any], curve: pd.DataFrame | None,
                 strategy: dict[str, pd.DataFrame], describe: Any | None) -> Figure:
     metric = _metric(result)
+    left = f"the {metric} of the average policy as the solver runs"
+    if result.get("evaluation") == "lower_bound":
+        left = ("the information states the solver visited as it ran (the policy was judged once, at the end, by a "
+                "lower bound)")
     fig = new_page(f"Solved variant {words(name)}: convergence and strategy",
-                   f"Left: the {metric} of the average policy as the solver runs. Right: the strategy's rates in the "
-                   "short tables, weighted by how often play reaches each decision.")
+                   f"Left: {left}. Right: the strategy's rates in the short tables, weighted by how often play reaches "
+                   "each decision.")
     ax = fig.add_axes((LEFT + 0.03, BOTTOM + 0.08, 0.38, TOP - BOTTOM - 0.14))
     column = result["metric"]
-    if curve is not None and len(curve):
+    if curve is not None and len(curve) and column not in curve.columns:
+        # No exact evaluation along the way (tree not compiled): the curve shows how many states were visited.
+        ax.plot(curve["iteration"], curve["infosets"], marker="o", ms=3)
+        ax.set_xlabel("solver iterations")
+        ax.set_ylabel("information states visited")
+        ax.set_title("tree not compiled: no evaluation along the way", fontsize=8)
+    elif curve is not None and len(curve):
         values = curve[column].clip(lower=1e-12)
         ax.plot(curve["iteration"], values, marker="o", ms=3, label=metric)
         ax.set_yscale("log")

@@ -66,6 +66,20 @@ def number(value: Any, signed: bool = False, digits: int = 3) -> str:
     return sign + text
 
 
+#: Fewest observations behind a share a table cell shows as a percentage; below it the cell shows the count instead.
+MIN_CELL = 30
+
+
+def rate_cell(rate: Any, n: Any) -> str:
+    """A share of ``n`` cases for a table cell: a percentage from :data:`MIN_CELL` cases on; below, the counts
+    ("1 of 2"), so a share resting on a handful of cases is not read as a finding; :data:`DASH` for none."""
+    if missing(n) or int(n) == 0 or missing(rate):
+        return DASH
+    if int(n) < MIN_CELL:
+        return f"{round(float(rate) * int(n))} of {int(n)}"
+    return percent(rate)
+
+
 def count(value: Any) -> str:
     """A whole number of things ("1,000 games"); :data:`DASH` when missing."""
     if missing(value):

@@ -242,7 +242,8 @@ def _balance(b: Builder) -> None:
           "Share of games won from each seat (after tie-breaks); fair = 1 / players.", "Wilson 95%",
           {"win_rate": "share of games", "fair": "share of games"})
     b.add("equal_seats_test", equal_seats_test(b.seat_rows), "Chi-square test that every seat wins equally often",
-          "Observed wins per seat against total wins / seats; first_seat_advantage = seat 0's win rate - 1/players.",
+          "Observed wins per seat against total wins / seats; p_holm: the p-values adjusted over the variants "
+          "(Holm), what the verdicts use; first_seat_advantage = seat 0's win rate - 1/players.",
           units={"first_seat_advantage": "share of games"})
     b.add("ludii_metrics", ludii_metrics(b.seat_rows, b.rng, games=b.games), "Balance metrics (Ludii)",
           "Balance, AdvantageP1, Completion, Drawishness, Duration, LeadChange, Drama and Decisiveness per variant "
@@ -373,7 +374,7 @@ def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
     if len(test):
         rows.append({"kind": "balance test", "variant": base, "measure": "all seats win equally often",
                      "unit": "p-value", "value": float(test["p_value"].iloc[0]), "low": math.nan, "high": math.nan,
-                     "reference": math.nan, "p": float(test["p_value"].iloc[0]), "games": int(test["games"].iloc[0])})
+                     "reference": math.nan, "p": float(test["p_holm"].iloc[0]), "games": int(test["games"].iloc[0])})
     games = b.comparison_games[b.comparison_games["variant"] == base]
     for metric in b.comparison_metrics:
         if metric.column not in games.columns:
@@ -400,7 +401,8 @@ def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
                      "p": r.p_holm, "games": math.nan})
     columns = ["kind", "variant", "measure", "unit", "value", "low", "high", "reference", "p", "games", "verdict"]
     b.add("headlines", pd.DataFrame(rows, columns=columns), "Headline findings",
-          "The baseline's seat win rates (reference: the fair rate), the chi-square test of equal seats (p-value), "
+          "The baseline's seat win rates (reference: the fair rate), the chi-square test of equal seats (value: its "
+          "p-value; p: Holm-adjusted over the variants), "
           "the baseline's value on every compared measure, and the significant changes versus the baseline "
           "(value: variant minus baseline; reference: the baseline's value; p: Holm-adjusted), and for each line-up "
           "tested, the strongest challenger's win rate (reference: the fair share) with the verdict.",

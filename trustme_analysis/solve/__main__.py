@@ -61,8 +61,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a solve that cannot run (tree too large, a bot without probabilities): one line
-        print(f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        return 2 if isinstance(exc, (ValueError, NotImplementedError)) else 1
+        refused = isinstance(exc, (ValueError, NotImplementedError))
+        # A refusal's message names the problem and the remedy; an unexpected error also names its type.
+        print(f"error: {exc}" if refused else f"error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2 if refused else 1
     return 0
 
 

@@ -53,6 +53,25 @@ def replay(cg: CompiledGame, nodes: Iterable[int]) -> dict[int, pyspiel.State]:
     return out
 
 
+class Representatives:
+    """Replayed states of the first history of information sets, replayed once and shared by the functions below
+    (each otherwise replays its own; a solve calls them once per line-up, seat and simple strategy). Read-only: the
+    states are handed to bots and rules, which must not change them."""
+
+    def __init__(self, cg: CompiledGame):
+        self.cg = cg
+        self.by_infoset = infoset_nodes(cg)
+        self._states: dict[int, pyspiel.State] = {}
+
+    def states(self, infosets: Iterable[int]) -> dict[int, pyspiel.State]:
+        """Node -> state of the first history of each of ``infosets`` (replaying the missing ones together)."""
+        nodes = [int(self.by_infoset[i][0]) for i in infosets]
+        missing = [n for n in nodes if n not in self._states]
+        if missing:
+            self._states.update(replay(self.cg, missing))
+        return {n: self._states[n] for n in nodes}
+
+
 def infoset_nodes(cg: CompiledGame) -> list[np.ndarray]:
     """The histories (decision nodes) of every information set, in node order."""
     dec = np.flatnonzero(cg.kind == DECISION)
@@ -63,7 +82,8 @@ def infoset_nodes(cg: CompiledGame) -> list[np.ndarray]:
 
 
 def decision_points(
-    cg: CompiledGame, policy: np.ndarray, players: Iterable[int] | None = None, histories: str = "all"
+    cg: CompiledGame, policy: np.ndarray, players: Iterable[int] | None = None, histories: str = "all",
+    shared: Representatives | None = None,
 ) -> list[DecisionPoint]:
     """One :class:`DecisionPoint` per information set of ``players`` (default: all) under the profile ``policy``.
 
@@ -74,6 +94,7 @@ def decision_points(
         histories: ``"all"`` replays every history of every information set (what statistics that condition on
             hidden facts need), ``"reached"`` only those with positive reach (plus one representative), ``"one"``
             a single representative per information set (cheapest).
+        shared: representative states already replayed (used with ``histories="one"``).
 
     Returns:
         The decision points in information-set order; ``action_values`` hold the expected utility to the acting
@@ -113,7 +134,10 @@ def decision_points(
         else:
             keep = nodes
         chosen[i] = [int(n) for n in keep]
-    states = replay(cg, (n for ns in chosen.values() for n in ns))
+    if histories == "one" and shared is not None:
+        states = shared.states(infos)
+    else:
+        states = replay(cg, (n for ns in chosen.values() for n in ns))
     out = []
     for i in infos:
         lo, hi = cg.infoset_slot_start[i], cg.infoset_slot_start[i + 1]
@@ -136,6 +160,7 @@ def bots_policy(
     cg: CompiledGame,
     bots: Mapping[int, object],
     base: np.ndarray | None = None,
+    shared: Representatives | None = None,
 ) -> np.ndarray:
     """The profile in which each seat in ``bots`` plays its bot's stated mixed strategy.
 
@@ -143,16 +168,18 @@ def bots_policy(
         cg: the compiled tree.
         bots: seat -> a :class:`~trustme_analysis.players.base.TrustMeBot` that implements ``action_probabilities``.
         base: the slot array for the seats not in ``bots`` (default uniform).
+        shared: representative states already replayed.
 
     Raises:
         NotImplementedError: a bot does not state its action probabilities.
         ValueError: a bot's probabilities name an illegal action or do not sum to 1.
     """
     out = cg.uniform_policy() if base is None else np.array(base, dtype=np.float64)
-    by_infoset = infoset_nodes(cg)
+    shared = shared if shared is not None else Representatives(cg)
+    by_infoset = shared.by_infoset
     seats = {int(p) for p in bots}
     infos = [i for i in range(cg.num_infosets) if int(cg.infoset_player[i]) in seats]
-    states = replay(cg, (int(by_infoset[i][0]) for i in infos))
+    states = shared.states(infos)
     for i in infos:
         p = int(cg.infoset_player[i])
         bot = bots[p]
@@ -172,16 +199,19 @@ def bots_policy(
     return out
 
 
-def rule_policy(cg: CompiledGame, base: np.ndarray, player: int, rule) -> tuple[np.ndarray, int]:
-    """``base`` with ``player``'s decisions replaced by a simple rule where the rule applies.
+def rule_policy(cg: CompiledGame, base: np.ndarray, player: int, rule,
+                shared: Representatives | None = None) -> tuple[np.ndarray, int]:
+    """``base`` with ``player``'s decisions replaced by a simple rule where the rule applies (``shared``:
+    representative states already replayed).
 
     Returns:
         The new profile and the number of ``player``'s information sets where the rule applied.
     """
     out = np.array(base, dtype=np.float64)
-    by_infoset = infoset_nodes(cg)
+    shared = shared if shared is not None else Representatives(cg)
+    by_infoset = shared.by_infoset
     lo_i, hi_i = cg.player_infosets[player], cg.player_infosets[player + 1]
-    states = replay(cg, (int(by_infoset[i][0]) for i in range(lo_i, hi_i)))
+    states = shared.states(range(lo_i, hi_i))
     applied = 0
     for i in range(lo_i, hi_i):
         lo, hi = cg.infoset_slot_start[i], cg.infoset_slot_start[i + 1]

@@ -6,6 +6,11 @@ strategy statistics, a best response against every bot line-up named in the sect
 strategies (the ``simple_strategies`` part of its registry entry) checked for near-optimality.
 Everything is stored under ``OUTDIR/solve/<name>/`` (see :mod:`trustme_analysis.solve.storage`) and the headline
 figures are printed with the metric's name, so no number is read as exact when it is not.
+
+The tree's size is estimated first (:mod:`~trustme_analysis.solve.treesize`): a tree clearly above ``max_histories``
+is not compiled. Then a full-tree solver is refused in one line; a sampling solver runs through the game's API and
+is judged by a lower bound from best-response search (:mod:`~trustme_analysis.solve.uncompiled`), stored as the
+metric ``exploitability_lower_bound`` / ``nash_conv_lower_bound`` with ``evaluation = "lower_bound"``.
 """
 
 from __future__ import annotations
@@ -25,10 +30,24 @@ from cfr import evaluate
 from trustme_analysis.players.policy import policy_fingerprint
 from trustme_analysis.registry import find_game
 from trustme_analysis.solve import storage
-from trustme_analysis.solve.profile import bots_policy, decision_points, rule_policy
+from trustme_analysis.solve.profile import (
+    Representatives,
+    bots_policy,
+    decision_points,
+    rule_policy,
+)
 from trustme_analysis.solve.spec import SolveSpec, make_lineup_bots
-from trustme_analysis.solve.strategy import DecisionPoint, simple_strategies_for, strategy_stats_for
-from trustme_analysis.solve.treesize import estimate_histories
+from trustme_analysis.solve.strategy import (
+    DecisionPoint,
+    simple_strategies_for,
+    strategy_stats_for,
+)
+from trustme_analysis.solve.treesize import TreeEstimate, estimate_histories
+from trustme_analysis.solve.uncompiled import (
+    NOT_COMPUTED,
+    check_runnable,
+    solve_uncompiled,
+)
 
 #: Best-response decisions listed per line-up and seat (the most often reached ones).
 TOP_DECISIONS = 15
@@ -99,7 +118,7 @@ def strategy_tables(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str
 
 
 def exploit_lineup(
-    cg: cfr.CompiledGame, lineup, equilibrium: np.ndarray, seed: int = 0
+    cg: cfr.CompiledGame, lineup, equilibrium: np.ndarray, seed: int = 0, shared: Representatives | None = None
 ) -> tuple[list[dict[str, Any]], dict[str, pd.DataFrame]]:
     """Best responses against one fixed-seat bot line-up.
 
@@ -111,7 +130,8 @@ def exploit_lineup(
     game = cg.game
     describe = describer(game)
     bots = make_lineup_bots(game, lineup, seed)
-    profile = bots_policy(cg, bots, base=equilibrium)
+    shared = shared if shared is not None else Representatives(cg)
+    profile = bots_policy(cg, bots, base=equilibrium, shared=shared)
     own = evaluate.expected_values(cg, profile)
     eq_values = evaluate.expected_values(cg, equilibrium)
     rows, tables = [], {}
@@ -126,7 +146,7 @@ def exploit_lineup(
             "gain": float(value - own[seat]),
             "equilibrium_value": float(eq_values[seat]),
         })
-        points = decision_points(cg, br, players=[seat], histories="one")
+        points = decision_points(cg, br, players=[seat], histories="one", shared=shared)
         points = [dp for dp in points if dp.reach > 0]
         points.sort(key=lambda dp: -dp.reach)
         br_rows = []
@@ -152,7 +172,8 @@ def _gap(values: np.ndarray | None, k: int) -> float:
     return float(values[k] - np.nanmax(others)) if np.any(~np.isnan(others)) else float("nan")
 
 
-def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: float) -> list[dict[str, Any]]:
+def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: float,
+                      shared: Representatives | None = None) -> list[dict[str, Any]]:
     """Each simple strategy of the game, played by each seat where it applies (the solved policy elsewhere).
 
     Columns: ``regret``: what the seat loses by playing the simple strategy instead of a best response while the
@@ -169,9 +190,10 @@ def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: 
     ev_eq = evaluate.expected_values(cg, equilibrium)
     br_eq = [evaluate.best_response_value(cg, equilibrium, p) for p in range(n)]
     rows = []
+    shared = shared if shared is not None else Representatives(cg)
     for name, rule in rules.items():
         for seat in range(n):
-            modified, applied = rule_policy(cg, equilibrium, seat, rule)
+            modified, applied = rule_policy(cg, equilibrium, seat, rule, shared=shared)
             if not applied:
                 continue
             ev = evaluate.expected_values(cg, modified)
@@ -217,15 +239,19 @@ def run_solve(
     folder = storage.solution_dir(outdir, spec.name)
     started = time.perf_counter()
     game = pyspiel.load_game(spec.game)
-    _refuse_early_or_announce(spec, game, quiet)
-    try:
-        cg = cfr.compile_game(game, max_histories=spec.max_histories)
-    except cfr.TreeTooLargeError as exc:
-        # Statistics, best responses and the exploitability all read the compiled tree, so even the sampling solvers
-        # need it here: the remedy is a smaller variant (or a larger max_histories).
-        raise ValueError(f"solve {spec.name!r}: {str(exc).split('; ')[0]}; the solve layer needs the whole tree "
-                         "compiled: choose smaller parameters or raise max_histories") from None
-    sampled = spec.algorithm in ("es-mccfr", "os-mccfr")
+    estimate, too_large = _refuse_early_or_announce(spec, game, quiet)
+    cg = None
+    if too_large is None:
+        try:
+            cg = _compile(game, spec.max_histories)
+        except cfr.TreeTooLargeError as exc:
+            # Statistics, best responses and the exploitability all read the compiled tree; only the sampling
+            # solvers can go on without it (uncompiled.check_runnable refuses the rest, naming the remedies).
+            too_large = f"{str(exc).split('; ')[0]}"
+            check_runnable(spec, too_large)
+    if cg is None:
+        return _run_uncompiled(spec, game, folder, started, estimate, too_large, quiet, stream, extra)
+    sampled = spec.algorithm in cfr.api.SAMPLING
     metric = metric_of(cg)
     target = spec.absolute_target(game)
     remaining = None if spec.time_limit is None else max(spec.time_limit - cg.compile_seconds, 1e-3)
@@ -256,9 +282,11 @@ def run_solve(
     exploitation_rows: list[dict[str, Any]] = []
     br_tables: dict[str, pd.DataFrame] = {}
     skipped: list[dict[str, str]] = []
+    # Bots, best responses and simple strategies read one representative state per information set: replay them once.
+    shared = Representatives(cg)
     for lineup in spec.lineups.values():
         try:
-            rows, tabs = exploit_lineup(cg, lineup, avg, spec.seed)
+            rows, tabs = exploit_lineup(cg, lineup, avg, spec.seed, shared)
         except NotImplementedError as exc:
             # A bot that cannot state its mixed strategy has no exact best response; say so instead of failing.
             skipped.append({"lineup": lineup.name, "reason": str(exc)})
@@ -266,7 +294,7 @@ def run_solve(
         exploitation_rows += rows
         br_tables.update(tabs)
     tolerance = max(0.01 * urange, 2.0 * final)
-    simple_rows = simple_strategies(cg, avg, tolerance)
+    simple_rows = simple_strategies(cg, avg, tolerance, shared)
 
     policy_table = {k: [[int(a), float(q)] for a, q in v] for k, v in cfr.to_dict(cg, avg).items()}
     fingerprint = policy_fingerprint(str(game), policy_table)
@@ -277,6 +305,8 @@ def run_solve(
         "short_name": game.get_type().short_name,
         "algorithm": spec.algorithm,
         "exact": not sampled,
+        "evaluation": "exact",
+        "quality": {"kind": "exact", "label": f"{metric.replace('_', ' ')}, exact on the compiled tree"},
         "sizes": {k: summary[k] for k in ("histories", "terminals", "infosets_per_player", "slots", "max_depth")},
         "metric": metric,
         "value": final,
@@ -315,25 +345,141 @@ def run_solve(
     storage.write_csv(folder / storage.SIMPLE, pd.DataFrame(
         simple_rows, columns=["strategy", "seat", "infosets", "largest_change", "seat_value_vs_solved", "regret",
                               "worst_case_loss", "loss", "near_optimal"]))
+    _write_policy(folder, spec, game, metric, final, out["iterations"], result.stop_reason, policy_table, fingerprint)
+    storage.write_json(folder / storage.RESULT, out)
+    if not quiet:
+        print(describe(out, exploitation_rows, simple_rows), file=stream, flush=True)
+    return out
+
+
+def _write_policy(folder: Path, spec: SolveSpec, game: pyspiel.Game, metric: str, value: float, iterations: int,
+                  stop_reason: str, policy_table: dict[str, list[list]], fingerprint: str) -> None:
+    """``policy.json``: the policy with its fingerprint and the solve that made it."""
     storage.write_json(folder / storage.POLICY, {
         "game": str(game),
         "algorithm": spec.algorithm,
         "metric": metric,
-        "value": final,
+        "value": value,
         "fingerprint": fingerprint,
         # The solve that made the policy: a sweep reuses it only for a [[solve]] section of the same inputs.
         "made_by": {
             "solve": spec.name,
             "section": spec.policy_inputs(),
-            "reached": {"metric": metric, "value": final, "iterations": out["iterations"],
-                        "stop_reason": result.stop_reason},
+            "reached": {"metric": metric, "value": value, "iterations": iterations, "stop_reason": stop_reason},
             "versions": _versions(),
         },
         "policy": policy_table,
     })
+
+
+def _compile(game: pyspiel.Game, max_histories: int) -> cfr.CompiledGame:
+    """The variant's compiled tree (one place, so that another producer, e.g. a game's compiled kernel, can plug in)."""
+    return cfr.compile_game(game, max_histories=max_histories)
+
+
+#: The estimate must exceed max_histories this many times over before a solve is refused (or, for the sampling
+#: solvers, run without compiling) on the estimate alone: it is rough, and below that compiling decides.
+REFUSE_FACTOR = 4
+#: Trees estimated above this many histories take a while to compile: say so before starting.
+ANNOUNCE_HISTORIES = 200_000
+
+
+def _refuse_early_or_announce(spec: SolveSpec, game: pyspiel.Game, quiet: bool) -> tuple[TreeEstimate | None,
+                                                                                          str | None]:
+    """Estimate the tree's size in about a second, before a compile that may take minutes.
+
+    Returns the estimate (``None`` for games it does not cover) and, for a tree clearly too large to compile, the
+    reason (a sampling section then runs without the tree); a full-tree section is refused here with the estimate.
+    A large tree is announced on stderr (compiling prints nothing until it ends).
+    """
+    est = estimate_histories(game, seed=spec.seed,
+                             enough_below=min(REFUSE_FACTOR * spec.max_histories, ANNOUNCE_HISTORIES) / 10)
+    if est is None:
+        return None, None
+    if est.low > REFUSE_FACTOR * spec.max_histories:
+        why = (f"{game}: the tree is estimated at about {est.low:.2g} histories ({est.walks} random walks, Knuth's "
+               f"estimator), above max_histories={spec.max_histories}")
+        check_runnable(spec, why)
+        if not quiet:
+            print(f"solve {spec.name!r}: {why}; {spec.algorithm} runs through the game's API without compiling",
+                  file=sys.stderr, flush=True)
+        return est, why
+    if est.histories > ANNOUNCE_HISTORIES and not quiet:
+        print(f"solve {spec.name!r}: compiling the tree of {game} (about {est.histories:.2g} histories estimated; "
+              f"refused past max_histories={spec.max_histories}) ...", file=sys.stderr, flush=True)
+    return est, None
+
+
+def _run_uncompiled(spec: SolveSpec, game: pyspiel.Game, folder: Path, started: float, estimate: TreeEstimate | None,
+                    why: str, quiet: bool, stream: TextIO, extra: dict[str, Any] | None) -> dict[str, Any]:
+    """The sampling solver through the game's API, judged by a lower bound (:mod:`~trustme_analysis.solve.uncompiled`);
+    stores the policy, the curve and the summary, as :func:`run_solve` does for a compiled tree."""
+    compile_attempt = time.perf_counter() - started
+    found = solve_uncompiled(spec, game, started)
+    bound = found.bound
+    policy_table = {k: [[int(a), float(q)] for a, q in v] for k, v in found.policy.items()}
+    fingerprint = policy_fingerprint(str(game), policy_table)
+    metric = f"{bound.metric}_lower_bound"
+    urange = spec.utility_range(game)
+    target = spec.absolute_target(game)
+    out: dict[str, Any] = {
+        "name": spec.name,
+        "game": str(game),
+        "short_name": game.get_type().short_name,
+        "algorithm": spec.algorithm,
+        "exact": False,
+        "evaluation": "lower_bound",
+        "quality": {
+            "kind": "lower_bound",
+            "label": f"{bound.metric.replace('_', ' ')} lower bound from best-response search (not exact)",
+            "search_iterations": spec.bound_iterations,
+            **bound.as_dict(),
+        },
+        "not_compiled": why,
+        "not_computed": NOT_COMPUTED,
+        "sizes": {
+            "histories": None if estimate is None else round(estimate.histories),
+            "histories_estimated": True,
+            "estimate_walks": None if estimate is None else estimate.walks,
+            "terminals": None,
+            "infosets_per_player": found.infosets_per_player,
+            "slots": None,
+            "max_depth": None,
+        },
+        "metric": metric,
+        "value": bound.bound,
+        "utility_range": urange,
+        "min_utility": float(game.min_utility()),
+        "max_utility": float(game.max_utility()),
+        "value_share_of_range": bound.bound / urange if urange else None,
+        "target": target,
+        "target_reached": None,
+        "time_to_target_seconds": None,
+        "stop_reason": found.stop_reason,
+        "iterations": found.iterations,
+        "compile_seconds": 0.0,
+        "compile_attempt_seconds": compile_attempt,
+        "solver_seconds": found.solver_seconds,
+        "bound_seconds": found.bound_seconds,
+        "solve_wall_seconds": time.perf_counter() - started,
+        "seat_values": found.seat_values,
+        "seat_values_se": found.seat_se,
+        "seat_values_games": spec.bound_games,
+        "exploitation_skipped": [{"lineup": name, "reason": "the tree was not compiled; an exact best response needs "
+                                  "every history"} for name in spec.lineups],
+        "spec": spec.as_dict(),
+        "policy_fingerprint": fingerprint,
+        "assumptions": _assumptions(game),
+        "parameters": {k: v for k, v in game.get_parameters().items()},
+    }
+    out.update(extra or {})
+    out["total_seconds"] = time.perf_counter() - started
+    storage.write_csv(folder / storage.CURVE, found.curve)
+    _write_policy(folder, spec, game, metric, bound.bound, found.iterations, found.stop_reason, policy_table,
+                  fingerprint)
     storage.write_json(folder / storage.RESULT, out)
     if not quiet:
-        print(describe(out, exploitation_rows, simple_rows), file=stream, flush=True)
+        print(describe(out), file=stream, flush=True)
     return out
 
 
@@ -346,31 +492,6 @@ def _versions() -> dict[str, str]:
         except metadata.PackageNotFoundError:
             found[dist] = "not installed"
     return found
-
-
-#: The estimate must exceed max_histories this many times over before a solve is refused without compiling (the
-#: estimate is rough; below that, compiling decides).
-REFUSE_FACTOR = 4
-#: Trees estimated above this many histories take a while to compile: say so before starting.
-ANNOUNCE_HISTORIES = 200_000
-
-
-def _refuse_early_or_announce(spec: SolveSpec, game: pyspiel.Game, quiet: bool) -> None:
-    """Estimate the tree's size in about a second; refuse a tree clearly too large before compiling it, and announce a
-    large one (compiling prints nothing until it ends)."""
-    est = estimate_histories(game, seed=spec.seed,
-                             enough_below=min(REFUSE_FACTOR * spec.max_histories, ANNOUNCE_HISTORIES) / 10)
-    if est is None:
-        return
-    if est.low > REFUSE_FACTOR * spec.max_histories:
-        raise ValueError(
-            f"solve {spec.name!r}: {game}: the tree is estimated at about {est.low:.2g} histories ({est.walks} random "
-            f"walks, Knuth's estimator), so it exceeds max_histories={spec.max_histories}; the solve layer needs the "
-            "whole tree compiled: choose smaller parameters or raise max_histories"
-        )
-    if est.histories > ANNOUNCE_HISTORIES and not quiet:
-        print(f"solve {spec.name!r}: compiling the tree of {game} (about {est.histories:.2g} histories estimated; "
-              f"refused past max_histories={spec.max_histories}) ...", file=sys.stderr, flush=True)
 
 
 def _assumptions(game: pyspiel.Game) -> list[dict[str, Any]]:
@@ -387,20 +508,38 @@ def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None =
              simple: list[dict[str, Any]] | None = None) -> str:
     """The printed summary of a solve: sizes, metric and value, timing, seat values, exploitation, flags."""
     s = result["sizes"]
-    lines = [
-        f"solve {result['name']!r}: {result['game']}",
-        f"  tree: {s['histories']} histories, information sets per player {s['infosets_per_player']}, "
-        f"{s['slots']} slots (compiled; solved " + ("exactly" if result.get("exact", True) else "by sampling")
-        + ", evaluated exactly)",
-        f"  {result['algorithm']}: {result['iterations']} iterations, stop: {result['stop_reason']}; "
-        f"{result['metric']} = {result['value']:.6g} "
-        f"({100 * (result['value_share_of_range'] or 0):.3g}% of the utility range {result['utility_range']:g})",
-        f"  time: compile {result['compile_seconds']:.2f} s, solver {result['solver_seconds']:.2f} s, "
-        f"total {result['solve_wall_seconds']:.2f} s; time to target "
-        + (f"{result['time_to_target_seconds']:.2f} s" if result["time_to_target_seconds"] is not None
-           else "not reached" if result["target"] is not None else "(no target)"),
-        "  seat values: " + ", ".join(f"seat {i}: {v:+.4f}" for i, v in enumerate(result["seat_values"])),
-    ]
+    if result.get("evaluation") == "lower_bound":
+        q = result["quality"]
+        size = "size unknown" if s["histories"] is None else f"about {s['histories']:.3g} histories (estimated)"
+        lines = [
+            f"solve {result['name']!r}: {result['game']}",
+            f"  tree: {size}, not compiled; information states visited per player {s['infosets_per_player']} "
+            "(solved by sampling through the game's API)",
+            f"  {result['algorithm']}: {result['iterations']} iterations, stop: {result['stop_reason']}; "
+            f"{q['label']}: >= {q['bound_95']:.4g} (95% one-sided; estimate {q['estimate']:.4g} +- "
+            f"{q['standard_error']:.2g}, {q['games']} games per response, {q['search_iterations']} search walks)",
+            f"  time: solver {result['solver_seconds']:.2f} s, bound {result['bound_seconds']:.2f} s, "
+            f"total {result['solve_wall_seconds']:.2f} s" + ("; target not checked (no exact evaluation)"
+                                                            if result["target"] is not None else ""),
+            "  seat values (estimated from " + f"{result['seat_values_games']} games): "
+            + ", ".join(f"seat {i}: {v:+.4f} +- {e:.2g}" for i, (v, e) in
+                        enumerate(zip(result["seat_values"], result["seat_values_se"]))),
+        ]
+    else:
+        lines = [
+            f"solve {result['name']!r}: {result['game']}",
+            f"  tree: {s['histories']} histories, information sets per player {s['infosets_per_player']}, "
+            f"{s['slots']} slots (compiled; solved " + ("exactly" if result.get("exact", True) else "by sampling")
+            + ", evaluated exactly)",
+            f"  {result['algorithm']}: {result['iterations']} iterations, stop: {result['stop_reason']}; "
+            f"{result['metric']} = {result['value']:.6g} "
+            f"({100 * (result['value_share_of_range'] or 0):.3g}% of the utility range {result['utility_range']:g})",
+            f"  time: compile {result['compile_seconds']:.2f} s, solver {result['solver_seconds']:.2f} s, "
+            f"total {result['solve_wall_seconds']:.2f} s; time to target "
+            + (f"{result['time_to_target_seconds']:.2f} s" if result["time_to_target_seconds"] is not None
+               else "not reached" if result["target"] is not None else "(no target)"),
+            "  seat values: " + ", ".join(f"seat {i}: {v:+.4f}" for i, v in enumerate(result["seat_values"])),
+        ]
     for row in exploitation or []:
         lines.append(f"  best response vs {row['lineup']} (seat {row['seat']}): {row['best_response_value']:+.4f} "
                      f"vs the bot's own {row['lineup_value']:+.4f}: gain {row['gain']:+.4f}")

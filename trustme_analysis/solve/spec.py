@@ -12,6 +12,9 @@ A section (in a solve spec of its own, or inside a sweep spec)::
     # target_exploitability = 0.02          # ... or as an absolute number (give at most one of the two)
     eval_every = 10
     seed = 0                                # sampling solvers only
+    max_histories = 2000000                 # largest tree compiled; a larger one runs only with es-mccfr/os-mccfr,
+    bound_iterations = 1000                 # ... through the game's API, judged by a lower bound from
+    bound_games = 10000                     # ... best-response search (walks per player, games per response)
     [solve.lineups.heuristic]               # bot line-ups to exploit (same form as a sweep's line-ups)
     seats = ["heuristic"]
 
@@ -47,12 +50,17 @@ SOLVE_KEYS = (
     "max_histories",
     "lineups",
     "histories",
+    "bound_iterations",
+    "bound_games",
 )
 FILE_KEYS = ("title", "out", "solve")
 #: The keys of :meth:`SolveSpec.as_dict` that decide the solved policy (see :meth:`SolveSpec.policy_inputs`).
 POLICY_INPUTS = ("game", "algorithm", "iterations", "time_limit", "target", "target_exploitability", "eval_every",
                  "seed", "max_histories")
 DEFAULT_MAX_HISTORIES = 2_000_000
+#: Best-response search and games per response of the lower bound, for trees too large to compile.
+DEFAULT_BOUND_ITERATIONS = 1000
+DEFAULT_BOUND_GAMES = 10_000
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]*$")
 
 
@@ -70,6 +78,9 @@ class SolveSpec:
         max_histories: largest tree compiled exactly.
         lineups: bot line-ups to compute best responses against (fixed seats only).
         histories: which histories the strategy statistics see (``all``, ``reached``, ``one``).
+        bound_iterations, bound_games: for a tree too large to compile (sampling solvers only): the best-response
+            search's sampled walks per player and the games played to measure each response
+            (:func:`~trustme_analysis.solve.bounds.lower_bound`).
     """
 
     name: str
@@ -84,6 +95,8 @@ class SolveSpec:
     max_histories: int = DEFAULT_MAX_HISTORIES
     lineups: Mapping[str, LineUp] = field(default_factory=dict)
     histories: str = "all"
+    bound_iterations: int = DEFAULT_BOUND_ITERATIONS
+    bound_games: int = DEFAULT_BOUND_GAMES
 
     def utility_range(self, game: pyspiel.Game) -> float:
         """``max_utility - min_utility`` of the game."""
@@ -119,6 +132,8 @@ class SolveSpec:
             "max_histories": self.max_histories,
             "lineups": {name: lu.as_dict() for name, lu in self.lineups.items()},
             "histories": self.histories,
+            "bound_iterations": self.bound_iterations,
+            "bound_games": self.bound_games,
         }
 
 
@@ -201,6 +216,10 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
     histories = data.get("histories", "all")
     if histories not in ("all", "reached", "one"):
         raise SpecError(f"{where}.histories", f"{histories!r} is not allowed; allowed: 'all', 'reached', 'one'")
+    bound_iterations = data.get("bound_iterations", DEFAULT_BOUND_ITERATIONS)
+    _number(f"{where}.bound_iterations", bound_iterations, True, 0, True)
+    bound_games = data.get("bound_games", DEFAULT_BOUND_GAMES)
+    _number(f"{where}.bound_games", bound_games, True, 1, True)
     lineups: dict[str, LineUp] = {}
     if "lineups" in data:
         try:
@@ -235,6 +254,8 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
         max_histories=max_histories,
         lineups=lineups,
         histories=histories,
+        bound_iterations=bound_iterations,
+        bound_games=bound_games,
     )
 
 

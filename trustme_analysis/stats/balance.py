@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats as sps
 
-from trustme_analysis.stats.intervals import CONFIDENCE, bootstrap, mean_t, wilson
+from trustme_analysis.stats.intervals import CONFIDENCE, bootstrap, holm, mean_t, wilson
 
 GAME_KEY = ["variant", "game_index"]
 
@@ -184,7 +184,8 @@ def equal_seats_test(records: pd.DataFrame) -> pd.DataFrame:
     """Chi-square goodness-of-fit test that every seat wins equally often, per variant.
 
     Observed: wins per seat; expected: total wins / seats. Columns: variant, seats, games, chi2, dof, p_value,
-    first_seat_advantage (seat 0's win rate minus 1 / seats).
+    p_holm (the p-values adjusted over the variants with Holm's method: a sweep of many variants tests each, and a
+    verdict per variant must not flip by chance alone), first_seat_advantage (seat 0's win rate minus 1 / seats).
     """
     rates = seat_win_rates(records)
     rows = []
@@ -209,7 +210,9 @@ def equal_seats_test(records: pd.DataFrame) -> pd.DataFrame:
                 "first_seat_advantage": (float(seat0.iloc[0]) if len(seat0) else math.nan) - 1.0 / seats,
             }
         )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame(rows, columns=["variant", "seats", "games", "chi2", "dof", "p_value", "first_seat_advantage"])
+    out.insert(6, "p_holm", holm(out["p_value"].to_numpy(dtype=float)) if len(out) else [])
+    return out
 
 
 # --- Ludii metrics -------------------------------------------------------------------------------------------------

@@ -5,8 +5,13 @@ by chance alone. Every comparison gets an unadjusted 95% interval and a p-value,
 family (all variants x all metrics) are adjusted with Holm's method; ``significant`` is ``p_holm < alpha``.
 
 Metrics are computed per game (one value per game, so the games are the independent units): a ``rate`` metric is a
-0/1 column (e.g. "seat 0 won"), compared with Newcombe's interval; a ``mean`` metric is a numeric column (e.g. turns)
-compared with Welch's interval.
+0/1 column (e.g. "seat 0 won"); a ``mean`` metric is a numeric column (e.g. turns).
+
+A sweep plays game ``i`` of every variant from the same seed (common random numbers), so with a ``game_index``
+column each variant's games are paired with the baseline's: the interval and test are those of the per-game
+differences (Student's t), and the noise both variants share cancels. The unpaired interval (Newcombe's for a rate,
+Welch's for a mean) is kept beside it (``unpaired_low``, ``unpaired_high``, ``unpaired_p``) to show what pairing
+gained; without a ``game_index`` column the comparison is unpaired.
 """
 
 from __future__ import annotations
@@ -18,7 +23,13 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from trustme_analysis.stats.intervals import CONFIDENCE, difference_of_means, difference_of_rates, holm
+from trustme_analysis.stats.intervals import (
+    CONFIDENCE,
+    difference_of_means,
+    difference_of_rates,
+    holm,
+    paired_difference,
+)
 
 KINDS = ("rate", "mean")
 
@@ -60,12 +71,15 @@ def compare_to_baseline(
 
     Returns:
         Columns: variant, metric, unit, kind, baseline_value, value, difference, low, high, p_value, p_holm,
-        significant, effect (difference over the baseline's standard deviation, to rank what changed most).
+        significant, effect (difference over the baseline's standard deviation, to rank what changed most), paired
+        (whether difference, low, high and p_value are the paired ones), pairs (games paired), unpaired_low,
+        unpaired_high, unpaired_p (the unpaired interval and test).
     """
     variants = sorted(games["variant"].unique())
     if baseline not in variants:
         raise ValueError(f"baseline={baseline!r} is not allowed; allowed: one of the variants {variants}")
     base = games[games["variant"] == baseline]
+    by_game = "game_index" in games.columns and base["game_index"].is_unique
     rows = []
     for metric in metrics:
         if metric.column not in games.columns:
@@ -76,7 +90,8 @@ def compare_to_baseline(
         for variant in variants:
             if variant == baseline:
                 continue
-            x = games.loc[games["variant"] == variant, metric.column].to_numpy(dtype=float)
+            rows_v = games[games["variant"] == variant]
+            x = rows_v[metric.column].to_numpy(dtype=float)
             x = x[~np.isnan(x)]
             if metric.kind == "rate":
                 diff = difference_of_rates(int(x.sum()), x.size, int(y.sum()), y.size, 1.0 - alpha)
@@ -86,6 +101,18 @@ def compare_to_baseline(
             else:
                 diff = difference_of_means(x, y, 1.0 - alpha)
                 scale = base_sd
+            pairs = 0
+            paired = None
+            # Pairs are games: a table of several rows per game (rounds, seats) is compared unpaired.
+            if by_game and rows_v["game_index"].is_unique:
+                both = rows_v[["game_index", metric.column]].merge(
+                    base[["game_index", metric.column]], on="game_index", suffixes=("", "_base"))
+                both = both.dropna()
+                pairs = len(both)
+                if pairs >= 2:
+                    paired = paired_difference(both[metric.column].to_numpy(dtype=float),
+                                               both[f"{metric.column}_base"].to_numpy(dtype=float), 1.0 - alpha)
+            main = paired if paired is not None else diff
             rows.append(
                 {
                     "variant": variant,
@@ -94,18 +121,23 @@ def compare_to_baseline(
                     "kind": metric.kind,
                     "baseline_value": float(y.mean()) if y.size else math.nan,
                     "value": float(x.mean()) if x.size else math.nan,
-                    "difference": diff.estimate,
-                    "low": diff.low,
-                    "high": diff.high,
-                    "p_value": diff.p_value,
-                    "effect": diff.estimate / scale if scale and scale > 0 else math.nan,
+                    "difference": main.estimate,
+                    "low": main.low,
+                    "high": main.high,
+                    "p_value": main.p_value,
+                    "paired": paired is not None,
+                    "pairs": pairs,
+                    "unpaired_low": diff.low,
+                    "unpaired_high": diff.high,
+                    "unpaired_p": diff.p_value,
+                    "effect": main.estimate / scale if scale and scale > 0 else math.nan,
                 }
             )
     out = pd.DataFrame(
         rows,
         columns=[
             "variant", "metric", "unit", "kind", "baseline_value", "value", "difference", "low", "high", "p_value",
-            "effect",
+            "paired", "pairs", "unpaired_low", "unpaired_high", "unpaired_p", "effect",
         ],
     )
     out["p_holm"] = holm(out["p_value"].to_numpy(dtype=float)) if len(out) else []
@@ -113,7 +145,7 @@ def compare_to_baseline(
     return out[
         [
             "variant", "metric", "unit", "kind", "baseline_value", "value", "difference", "low", "high", "p_value",
-            "p_holm", "significant", "effect",
+            "p_holm", "significant", "effect", "paired", "pairs", "unpaired_low", "unpaired_high", "unpaired_p",
         ]
     ]
 

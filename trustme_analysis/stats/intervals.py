@@ -4,8 +4,9 @@
 - means (score, game length): Student's t interval;
 - ratios of sums and statistics without a closed form (share of the score from the set bonus, Balance): a percentile
   bootstrap over games, drawn from a ``numpy.random.Generator`` passed in (deterministic);
-- differences versus a baseline: Newcombe's hybrid score interval for two rates, Welch's interval for two means, and
-  Holm's step-down correction for the many comparisons a sweep makes.
+- differences versus a baseline: paired (the same games under both variants: Student's t interval and test on the
+  per-game differences), and unpaired beside them (Newcombe's hybrid score interval for two rates, Welch's interval
+  for two means), with Holm's step-down correction for the many comparisons a sweep makes.
 """
 
 from __future__ import annotations
@@ -192,6 +193,34 @@ def difference_of_means(
     q = float(sps.t.ppf(0.5 + confidence / 2.0, dof))
     p_value = float(2.0 * sps.t.sf(abs(d) / se, dof))
     return Difference(d, d - q * se, d + q * se, p_value)
+
+
+def paired_difference(
+    values: Sequence[float] | np.ndarray, base_values: Sequence[float] | np.ndarray, confidence: float = CONFIDENCE
+) -> Difference:
+    """``mean(values - base_values)`` over pairs (game ``i`` under a variant and under the baseline, from the same
+    seed) with Student's t interval and the paired t-test; pairs with a NaN are dropped.
+
+    Pairing removes the noise the two variants share (the same deals, the same chance): when most games come out
+    the same, the interval is far narrower than an unpaired one. Every difference zero gives ``(0, 0, 0, 1.0)``.
+
+    >>> paired_difference([3, 4, 5], [2, 3, 4])
+    Difference(estimate=1.0, low=1.0, high=1.0, p_value=0.0)
+    """
+    x = np.asarray(values, dtype=float)
+    y = np.asarray(base_values, dtype=float)
+    if x.shape != y.shape:
+        raise ValueError(f"values and base_values differ in length: {x.shape} vs {y.shape}; pairs need both")
+    d = (x - y)[~(np.isnan(x) | np.isnan(y))]
+    if d.size < 2:
+        return Difference(float(d.mean()) if d.size else math.nan, math.nan, math.nan, math.nan)
+    mean = float(d.mean())
+    se = float(d.std(ddof=1)) / math.sqrt(d.size)
+    if se == 0.0:
+        return Difference(mean, mean, mean, 1.0 if mean == 0 else 0.0)
+    q = float(sps.t.ppf(0.5 + confidence / 2.0, d.size - 1))
+    p_value = float(2.0 * sps.t.sf(abs(mean) / se, d.size - 1))
+    return Difference(mean, mean - q * se, mean + q * se, p_value)
 
 
 def holm(p_values: Sequence[float] | np.ndarray) -> np.ndarray:

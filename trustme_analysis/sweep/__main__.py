@@ -42,6 +42,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-report", action="store_true", help="store the records only; skip the PDF report")
     parser.add_argument("--quiet", action="store_true", help="no progress line or messages")
     parser.add_argument(
+        "--until-ci", type=float, default=None, metavar="WIDTH",
+        help="grow the sweep (more games per variant, the stored ones kept) until every headline figure given as a "
+        "share has a 95%% interval at most WIDTH wide (0.02: +-1 percentage point); afterwards set games in the spec "
+        "to the number reached",
+    )
+    parser.add_argument(
         "--check", action="store_true",
         help="only validate the spec, --out and --dask, list the variants and estimate the work (from a few games "
         "played in memory); write nothing"
@@ -57,9 +63,15 @@ def describe(spec: Spec, out: str | Path | None = None, work: str | None = None)
         f"{spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant; seed {spec.seed}",
         f"output folder: {out or spec.out}",
     ]
+    from trustme_analysis.sweep.rescoring import sources
+
+    source_of = sources(spec)
     for v in spec.variants:
         mark = " (baseline)" if v.id == spec.baseline else ""
-        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players]")
+        # Variants that differ only in scoring-only rules their players ignore are not played: said here, in words.
+        again = (f"; not played: {source_of[v.id]}'s games scored again (only the scoring differs)"
+                 if v.id in source_of else "")
+        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players{again}]")
     if work:
         lines.append(work)
     return "\n".join(lines)
@@ -164,6 +176,21 @@ def _run(args: argparse.Namespace) -> int:
         print(text)
         return 0
     try:
+        if args.until_ci is not None:
+            from trustme_analysis.sweep.growing import grow_until
+
+            def play(grown: Spec, report: bool) -> None:
+                run_sweep(grown, workers=args.workers, dask=args.dask, out=outdir, report=report, quiet=args.quiet)
+
+            def say(text: str) -> None:
+                if not args.quiet:
+                    print(text, file=sys.stderr, flush=True)
+
+            try:
+                spec, _ = grow_until(spec, args.until_ci, play, outdir, say)
+            except ValueError as exc:
+                _error(str(exc))
+                return 2
         result = run_sweep(
             spec, workers=args.workers, dask=args.dask, out=outdir, report=not args.no_report, quiet=args.quiet
         )

@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep import storage
 from trustme_analysis.sweep.play import chunk_task, run_chunk
+from trustme_analysis.sweep.rescoring import sources
 from trustme_analysis.sweep.spec import Spec
 
 #: Seconds of sample play spent on the estimate (spread over up to :data:`SAMPLE_VARIANTS` variants).
@@ -80,7 +81,8 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
         workers=workers,
         sampled_games=played,
         seconds_per_game=seconds_per_game,
-        seconds=seconds_per_game * spec.total_games / workers,
+        # Variants scored again from another's games (sweep/rescoring.py) are not played: their time is left out.
+        seconds=seconds_per_game * spec.games * (len(spec.variants) - len(sources(spec))) / workers,
         disk_bytes=disk,
     )
 

@@ -7,6 +7,7 @@ module, which (through ``trustme_analysis``) registers the games themselves.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 from collections.abc import Callable, Container, Iterator, Mapping, Sequence
@@ -21,7 +22,8 @@ import trustme_analysis  # noqa: F401  (Python games register with pyspiel at im
 import trustme_analysis.players  # noqa: F401  (registers every game's bots)
 from trustme_analysis.players import TrustMeBot, make_bot
 from trustme_analysis.players.play import play_game
-from trustme_analysis.sweep.seeding import game_generators, game_seeds
+from trustme_analysis.sweep.rescoring import Follower, followers, score_again, sources
+from trustme_analysis.sweep.seeding import ChanceStream, game_generators, game_seeds
 from trustme_analysis.players.lineup import LineUp, Seat
 from trustme_analysis.sweep.spec import Spec, Variant
 
@@ -54,18 +56,35 @@ class ChunkTask:
     lineup: LineUp
     params: Mapping[str, Any]
     records: Callable[[pyspiel.Game, pyspiel.State], list[dict[str, Any]]]
+    #: Games of the chunk already stored (a chunk made when the sweep had fewer games, grown now): the task plays
+    #: only the games after them, and the runner appends its rows to the stored ones.
+    stored_games: int = 0
+    #: Variants whose same chunk is this one's games scored again (:mod:`.rescoring`), recorded by the same task.
+    followers: tuple[Follower, ...] = ()
+    #: Whether the variant's own chunk is wanted (``False``: it is stored, the task plays it for its followers).
+    own: bool = True
+
+    @property
+    def variant_ids(self) -> tuple[str, ...]:
+        """The variants whose chunk this task records, in order."""
+        return ((self.variant_id,) if self.own else ()) + tuple(f.variant_id for f in self.followers)
 
 
 def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
-               records: Callable[..., list[dict[str, Any]]]) -> ChunkTask:
-    """The task of one chunk of one variant."""
+               records: Callable[..., list[dict[str, Any]]], stored_games: int = 0,
+               followers: Sequence[Follower] = (), own: bool = True) -> ChunkTask:
+    """The task of one chunk of one variant (its games after the first ``stored_games``, which are stored), and of
+    the same chunk of its ``followers``."""
     games = spec.chunk_games(chunk_index)
     return ChunkTask(
+        followers=tuple(followers),
+        own=own,
         variant_id=variant.id,
         variant_index=variant.index,
         chunk_index=chunk_index,
-        first_game=games.start,
-        num_games=len(games),
+        first_game=games.start + stored_games,
+        num_games=len(games) - stored_games,
+        stored_games=stored_games,
         master_seed=spec.seed,
         game_string=variant.game_string,
         lineup=variant.lineup,
@@ -75,20 +94,38 @@ def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
 
 
 def iter_chunk_tasks(
-    spec: Spec, records: Callable[..., list[dict[str, Any]]], skip: Container[tuple[str, int]] = ()
+    spec: Spec, records: Callable[..., list[dict[str, Any]]], skip: Container[tuple[str, int]] = (),
+    stored_games: Mapping[tuple[str, int], int] | None = None, rescore: bool = False,
 ) -> Iterator[ChunkTask]:
-    """Every chunk of the sweep not in ``skip`` (variant id, chunk index), variant by variant, in chunk order.
+    """Every chunk of the sweep not in ``skip`` (variant id, chunk index), variant by variant, in chunk order;
+    ``stored_games`` gives the games already stored of chunks to grow (see :attr:`ChunkTask.stored_games`).
+
+    With ``rescore``, a variant whose games are another's scored again (:func:`.rescoring.sources`) is recorded by
+    that variant's task of the same chunk, unless the two chunks stand differently (grown from different numbers of
+    stored games): then it is played itself, which gives the same records.
 
     Made one at a time as the runner asks for them: a sweep of very many chunks never holds them all.
     """
+    stored_games = stored_games or {}
+    source_of = sources(spec) if rescore else {}
+    following = followers(spec) if rescore else {}
     for variant in spec.variants:
         for c in range(spec.chunks_per_variant):
-            if (variant.id, c) not in skip:
-                yield chunk_task(spec, variant, c, records)
+            key = (variant.id, c)
+            have = stored_games.get(key, 0)
+            source = source_of.get(variant.id)
+            if source is not None and stored_games.get((source, c), 0) == have:
+                continue  # recorded by its source's task
+            joined = [f for f in following.get(variant.id, ()) if (f.variant_id, c) not in skip
+                      and stored_games.get((f.variant_id, c), 0) == have]
+            if key not in skip or joined:
+                yield chunk_task(spec, variant, c, records, have if key not in skip else 0, joined,
+                                 own=key not in skip)
 
 
 def chunk_tasks(spec: Spec, records: Callable[..., list[dict[str, Any]]]) -> list[ChunkTask]:
-    """Every chunk of the sweep, variant by variant, in chunk order (as a list; see :func:`iter_chunk_tasks`)."""
+    """Every chunk of the sweep, variant by variant, in chunk order, each variant's played by its own task (as a
+    list; see :func:`iter_chunk_tasks`)."""
     return list(iter_chunk_tasks(spec, records))
 
 
@@ -128,39 +165,56 @@ def _knobs_json(seat: Seat, bot: TrustMeBot) -> str:
 
 
 def run_chunk(task: ChunkTask) -> pd.DataFrame:
-    """Play the games of one chunk and return their records: one row per game and seat."""
+    """Play the games of one chunk and return their records: one row per game and seat (the variant's own rows;
+    :func:`run_chunk_all` gives its followers' too)."""
+    return run_chunk_all(dataclasses.replace(task, own=True))[task.variant_id]
+
+
+def run_chunk_all(task: ChunkTask) -> dict[str, pd.DataFrame]:
+    """Play the games of one chunk, score each again for every follower, and return the records of every variant
+    the task records (:attr:`ChunkTask.variant_ids`), each one row per game and seat."""
     game = cached_game(task.game_string)
     n = game.num_players()
-    param_columns = {f"param_{k}": v for k, v in task.params.items()}
-    seeds = game_seeds(task.master_seed, task.variant_index, task.chunk_index, task.num_games)
-    rows: list[dict[str, Any]] = []
+    targets = [(task.variant_id, task.game_string, task.params)] if task.own else []
+    targets += [(f.variant_id, f.game_string, f.params) for f in task.followers]
+    rows: dict[str, list[dict[str, Any]]] = {vid: [] for vid, _, _ in targets}
+    game_name = game.get_type().short_name
+    # Game i's seed is the same in every variant (common random numbers; see .seeding).
+    seeds = game_seeds(task.master_seed, task.first_game, task.num_games)
     for offset, seed in enumerate(seeds):
         game_rng, bot_rngs = game_generators(seed, n)
         seats, bots = seat_bots(game, task.lineup, game_rng, bot_rngs)
-        final = play_game(game, bots, game_rng)
-        game_rows = task.records(game, final)
-        if len(game_rows) != n:
-            raise ValueError(
-                f"{task.records.__module__}.{task.records.__qualname__} returned {len(game_rows)} rows for a "
-                f"{n}-player game; it must return one row per seat"
-            )
-        for seat, own in enumerate(game_rows):
-            row: dict[str, Any] = {
-                "variant": task.variant_id,
-                "game_string": task.game_string,
-                **param_columns,
-                "lineup": task.lineup.name,
-                "chunk": task.chunk_index,
-                "game_index": task.first_game + offset,
-                "game_seed": seed,
-                "seat": seat,
-                "bot": seats[seat].bot,
-                "bot_knobs": _knobs_json(seats[seat], bots[seat]),
-            }
-            clash = row.keys() & own.keys()
-            if clash:
-                raise ValueError(f"records columns {sorted(clash)} clash with the sweep's common columns")
-            row.update(own)
-            rows.append(row)
-    return pd.DataFrame(rows)
-
+        stream = ChanceStream(game_rng) if task.followers else game_rng
+        final = play_game(game, bots, stream)
+        for vid, game_string, params in targets:
+            if vid == task.variant_id:
+                target, state = game, final
+            else:
+                target = cached_game(game_string)
+                state = score_again(game_name, target, final, stream)
+            game_rows = task.records(target, state)
+            if len(game_rows) != n:
+                raise ValueError(
+                    f"{task.records.__module__}.{task.records.__qualname__} returned {len(game_rows)} rows for a "
+                    f"{n}-player game; it must return one row per seat"
+                )
+            param_columns = {f"param_{k}": v for k, v in params.items()}
+            for seat, own in enumerate(game_rows):
+                row: dict[str, Any] = {
+                    "variant": vid,
+                    "game_string": game_string,
+                    **param_columns,
+                    "lineup": task.lineup.name,
+                    "chunk": task.chunk_index,
+                    "game_index": task.first_game + offset,
+                    "game_seed": seed,
+                    "seat": seat,
+                    "bot": seats[seat].bot,
+                    "bot_knobs": _knobs_json(seats[seat], bots[seat]),
+                }
+                clash = row.keys() & own.keys()
+                if clash:
+                    raise ValueError(f"records columns {sorted(clash)} clash with the sweep's common columns")
+                row.update(own)
+                rows[vid].append(row)
+    return {vid: pd.DataFrame(r) for vid, r in rows.items()}

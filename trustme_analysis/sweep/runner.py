@@ -42,7 +42,7 @@ from trustme_analysis.outdir import (
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep import storage
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
-from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk
+from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk_all
 from trustme_analysis.sweep.policies import PolicyError, resolve_policies
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
@@ -112,7 +112,7 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     os._exit(1)
 
 
-def _run_in_process(tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+def _run_in_process(tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
     for task in tasks:
         yield _run_chunk_tagged(task)
 
@@ -121,10 +121,11 @@ class ChunkFailed(RuntimeError):
     """Playing one chunk raised an error (in the game, a bot or the records); the message names the chunk."""
 
 
-def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, bytes]:
-    # Workers return the chunk's Parquet bytes: encoding is most of the writing cost, and it then runs in parallel.
+def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, dict[str, bytes]]:
+    # Workers return the chunk's Parquet bytes (per variant: a task also records the variants that score its games
+    # again): encoding is most of the writing cost, and it then runs in parallel.
     try:
-        return task, storage.encode_chunk(run_chunk(task))
+        return task, {vid: storage.encode_chunk(frame) for vid, frame in run_chunk_all(task).items()}
     except Exception as exc:
         # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
         raise ChunkFailed(
@@ -153,7 +154,7 @@ class _LocalPool:
             initargs=(os.getpid(),),
         )
 
-    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
         source = iter(tasks)
         retry: deque[ChunkTask] = deque()
         running: dict[Future, ChunkTask] = {}
@@ -336,7 +337,7 @@ class _DaskBackend:
         except Exception:  # informational only; an old or unusual scheduler may not say
             return 0
 
-    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, bytes]]:
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
         from dask.distributed import KilledWorker, as_completed
 
         source = iter(tasks)
@@ -462,6 +463,12 @@ def check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
             f"{outdir} holds a sweep made from a different spec (differs in: {', '.join(differing)}); "
             "choose another --out (or out = ... in the spec) or delete the folder to start over"
         )
+    had = stored.get("games_per_variant")
+    if isinstance(had, int) and had > spec.games:
+        raise SweepError(
+            f"{outdir} holds {had} games per variant and the spec asks for {spec.games}: a sweep can grow (raise "
+            f"games, and the stored games are kept) but not shrink; set games = {had} or more, or choose another --out"
+        )
     return stored
 
 
@@ -472,13 +479,15 @@ def _spec_dict(spec: Spec, outdir: Path) -> dict[str, Any]:
 
 def _sound_chunks(
     spec: Spec, outdir: Path, stored: dict[str, Any] | None
-) -> tuple[dict[str, dict[int, dict[str, Any]]], list[str]]:
-    """The stored chunks that can be kept, with their manifest entries, and a line for each one that cannot.
+) -> tuple[dict[str, dict[int, dict[str, Any]]], list[str], dict[tuple[str, int], int]]:
+    """The stored chunks that can be kept, with their manifest entries; a line for each one that cannot; and the
+    stored chunks to grow (a sweep's last chunk, when ``games`` was raised), with their games stored.
 
     A chunk the manifest has a checksum for must match it; a chunk it has none for (its run was killed before
     recording it, or the sweep predates checksums) must hold this variant's and chunk's games and seeds, and its
     checksum is recorded now. Any other chunk file is played again.
     """
+    growing: dict[tuple[str, int], int] = {}
     present = storage.stored_chunk_indices(outdir, [v.id for v in spec.variants])
     entries: dict[str, dict[int, dict[str, Any]]] = {v.id: {} for v in spec.variants}
     bad: list[str] = []
@@ -491,10 +500,15 @@ def _sound_chunks(
             games = spec.chunk_games(c)
             if recorded is not None:
                 problem = chunk_problem(outdir, stored or {}, variant.id, c)
-                if problem is None and recorded.get("games") != len(games):
-                    problem = f"records {recorded.get('games')} games, not {len(games)}"
+                have = recorded.get("games")
+                if problem is None and isinstance(have, int) and 0 < have < len(games):
+                    # The sweep grew: the chunk's first games are stored, the task plays only the later ones.
+                    growing[(variant.id, c)] = have
+                    continue
+                if problem is None and have != len(games):
+                    problem = f"records {have} games, not {len(games)}"
             else:
-                seeds = game_seeds(spec.seed, variant.index, c, len(games))
+                seeds = game_seeds(spec.seed, games.start, len(games))
                 problem = storage.unrecorded_chunk_problem(path, variant.id, c, games, seeds)
             if problem is not None:
                 bad.append(f"{path} {problem}")
@@ -503,7 +517,7 @@ def _sound_chunks(
                 entries[variant.id][c] = {"sha256": recorded["sha256"], "games": len(games)}
             else:
                 entries[variant.id][c] = {"sha256": file_sha256(path), "games": len(games)}
-    return entries, bad
+    return entries, bad, growing
 
 
 def _stored_text(done: int, total: int, outdir: Path, first: str = "") -> str:
@@ -570,13 +584,13 @@ def run_sweep(
             raise SweepError(str(exc)) from None
         if stored is not None:
             check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
-    entries, bad = _sound_chunks(spec, outdir, stored)
+    entries, bad, growing = _sound_chunks(spec, outdir, stored)
     for line in bad:
         say(f"{line}: playing it again")
     done = {(vid, c) for vid, chunks in entries.items() for c in chunks}
     total = spec.chunks_per_variant * len(spec.variants)
     todo_count = total - len(done)
-    games_done = sum(len(spec.chunk_games(c)) for _, c in done)
+    games_done = sum(len(spec.chunk_games(c)) for _, c in done) + sum(growing.values())
     recorded_changed = stored is not None and (stored.get(CHUNKS) or {}) != {
         vid: {str(c): e for c, e in sorted(chunks.items())} for vid, chunks in entries.items() if chunks
     }
@@ -641,7 +655,7 @@ def run_sweep(
             runner = _LocalPool(min(workers, todo_count), say)
         else:
             runner = None
-        todo = iter_chunk_tasks(spec, records, skip=done)
+        todo = iter_chunk_tasks(spec, records, skip=done, stored_games=growing, rescore=True)
         interrupted = False
         failure: BaseException | None = None
         raise_as: Exception | None = None
@@ -650,15 +664,19 @@ def run_sweep(
         restore_sigterm = _stop_on_sigterm()
         try:
             results = runner.results(todo) if runner is not None else _run_in_process(todo)
-            for task, data in results:
-                try:
-                    storage.write_chunk(outdir, task.variant_id, task.chunk_index, data)
-                except OSError as exc:
-                    raise _OutputFailed(chunk_path(outdir, task.variant_id, task.chunk_index), exc) from None
-                entries[task.variant_id][task.chunk_index] = chunk_entry(data, task.num_games)
-                chunks_run += 1
-                games_played += task.num_games
-                progress.update(task.num_games)
+            for task, chunks in results:
+                for vid, data in chunks.items():
+                    path = chunk_path(outdir, vid, task.chunk_index)
+                    try:
+                        if task.stored_games:
+                            data = storage.grown_chunk(path, data)
+                        storage.write_chunk(outdir, vid, task.chunk_index, data)
+                    except OSError as exc:
+                        raise _OutputFailed(path, exc) from None
+                    entries[vid][task.chunk_index] = chunk_entry(data, task.stored_games + task.num_games)
+                    chunks_run += 1
+                    games_played += task.num_games
+                    progress.update(task.num_games)
                 # The manifest carries the chunks' checksums: rewrite it now and then (not after every chunk: it
                 # grows with the sweep), so a killed run leaves few chunks whose checksum must be recomputed.
                 if time.monotonic() - manifest_saved_at > max(10.0, 20 * manifest_cost):

@@ -3,10 +3,18 @@
 One master seed fans out with :class:`numpy.random.SeedSequence`, so the records never depend on which worker played
 which chunk, or in what order:
 
-- chunk ``c`` of variant ``v``: ``SeedSequence(master_seed, spawn_key=(v, c))``;
-- the chunk's sequence yields one 63-bit integer per game: the game's own seed, stored in the ``game_seed`` column;
+- game ``i`` (counted within a variant, from 0) belongs to block ``i // 1024``: a PCG64 generator seeded with
+  ``SeedSequence(master_seed, spawn_key=(i // 1024,))`` gives the block's 1024 raw 64-bit words, and word
+  ``i % 1024`` (its low 63 bits) is the game's own seed, stored in the ``game_seed`` column (blocks of a fixed size,
+  because hashing one seed sequence per game costs more than a compiled kernel's whole game);
 - a game's seed alone replays it: ``SeedSequence(game_seed).spawn(1 + players)`` gives the game's generator (chance
   outcomes and seats drawn from a pool) and one generator per seat's bot.
+
+The seed of game ``i`` depends on nothing but the master seed and ``i``: not on the variant, the chunk size or the
+number of games. So every variant of a sweep plays the same game seeds (common random numbers: game ``i`` of every
+variant starts from the same chance stream, and deals the same cards where the variants' decks allow it), the
+variants' differences can be measured game by game (paired), and a sweep grown from 100 to 200 games plays the same
+first 100 games.
 """
 
 from __future__ import annotations
@@ -14,23 +22,87 @@ from __future__ import annotations
 import numpy as np
 
 #: Bump when the derivation below changes: stored chunks made under another scheme are not resumed into.
-SEEDING_SCHEME = 1
+#: 1: seeds per (variant, chunk); 2: seeds per game index, the same in every variant.
+SEEDING_SCHEME = 2
 
 _SEED_MASK = (1 << 63) - 1  # game seeds fit a signed 64-bit Parquet column
 
 
-def chunk_seed_sequence(master_seed: int, variant_index: int, chunk_index: int) -> np.random.SeedSequence:
-    """The seed sequence of one chunk."""
-    return np.random.SeedSequence(master_seed, spawn_key=(variant_index, chunk_index))
+#: Games per seed block (fixed: part of the scheme).
+SEED_BLOCK = 1024
 
 
-def game_seeds(master_seed: int, variant_index: int, chunk_index: int, count: int) -> list[int]:
-    """The seeds of the ``count`` games of a chunk, in order."""
-    words = chunk_seed_sequence(master_seed, variant_index, chunk_index).generate_state(count, dtype=np.uint64)
-    return [int(w) & _SEED_MASK for w in words]
+def _block(master_seed: int, block: int) -> np.ndarray:
+    bits = np.random.PCG64(np.random.SeedSequence(master_seed, spawn_key=(block,)))
+    return bits.random_raw(SEED_BLOCK) & np.uint64(_SEED_MASK)
+
+
+def game_seeds(master_seed: int, first_game: int, count: int) -> list[int]:
+    """The seeds of games ``first_game`` to ``first_game + count - 1``, in order (a chunk's games)."""
+    if first_game < 0 or count < 0:
+        raise ValueError(f"first_game={first_game!r}, count={count!r} is not allowed; allowed: both >= 0")
+    out: list[int] = []
+    index, stop = first_game, first_game + count
+    while index < stop:
+        block, offset = divmod(index, SEED_BLOCK)
+        take = min(SEED_BLOCK - offset, stop - index)
+        out += _block(master_seed, block)[offset : offset + take].tolist()
+        index += take
+    return out
+
+
+def game_seed(master_seed: int, game_index: int) -> int:
+    """The seed of game ``game_index`` (of every variant) of a sweep with ``master_seed``."""
+    return game_seeds(master_seed, game_index, 1)[0]
 
 
 def game_generators(game_seed: int, num_players: int) -> tuple[np.random.Generator, list[np.random.Generator]]:
-    """The game's generator and one generator per seat, all derived from ``game_seed``."""
+    """The game's generator and one generator per seat, all derived from ``game_seed``.
+
+    The game's generator is the first child of the seed's sequence whatever the number of players, so variants with
+    different player counts still share game ``i``'s chance stream.
+    """
     children = np.random.SeedSequence(game_seed).spawn(1 + num_players)
     return np.random.default_rng(children[0]), [np.random.default_rng(c) for c in children[1:]]
+
+
+class ChanceStream:
+    """A game's generator, handed to :func:`~trustme_analysis.players.play.play_game` in its place, that remembers
+    where it stood before each of its last few draws.
+
+    A variant re-scored from a finished game (:mod:`trustme_analysis.sweep.rescoring`) must draw its own scoring's
+    chance outcomes (a tie-break Coin) from the stream as it stood when the scoring began, exactly as playing that
+    variant from the same seed would; :meth:`at_scoring` gives that stream. Chance nodes draw with ``random()`` only
+    (:func:`~trustme_analysis.players.play.sample_chance`), the one method offered here, so no draw goes unseen.
+    """
+
+    #: Draws remembered: more than any game's scoring makes.
+    KEEP = 8
+
+    def __init__(self, rng: np.random.Generator):
+        self._rng = rng
+        self._before: list[dict] = []
+
+    def random(self) -> float:
+        """One uniform number in [0, 1), as ``Generator.random()``."""
+        self._before.append(self._rng.bit_generator.state)
+        if len(self._before) > self.KEEP:
+            del self._before[0]
+        return float(self._rng.random())
+
+    def at_scoring(self, draws_after: int) -> np.random.Generator:
+        """A new generator standing where this stream stood ``draws_after`` draws ago (the original is untouched).
+
+        Raises:
+            ValueError: more draws back than are remembered.
+        """
+        if draws_after == 0:
+            state = self._rng.bit_generator.state
+        elif 0 < draws_after <= len(self._before):
+            state = self._before[-draws_after]
+        else:
+            raise ValueError(f"draws_after={draws_after!r} is not allowed; allowed: 0 to {len(self._before)} (the "
+                             "draws remembered)")
+        bits = type(self._rng.bit_generator)()
+        bits.state = state
+        return np.random.Generator(bits)

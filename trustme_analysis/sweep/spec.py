@@ -148,12 +148,15 @@ class Spec:
         }
 
     def data_fingerprint(self) -> dict[str, Any]:
-        """The keys that decide the records; two specs with equal fingerprints produce identical chunks.
+        """The keys that decide the records; two specs with equal fingerprints produce identical chunks (up to the
+        number of games: the one with more plays more).
 
         With policy seats, ``policies`` holds the fingerprints of the policies they play, so games of a policy solved
         again with other settings never mix with the stored ones."""
         full = self.as_dict()
-        out = {k: full[k] for k in ("game", "params", "grid", "lineups", "games", "seed", "chunk_size")}
+        # Not ``games``: game i's records do not depend on how many games there are (see .seeding), so a sweep can
+        # grow (or its reading stop early) without playing its stored games again.
+        out = {k: full[k] for k in ("game", "params", "grid", "lineups", "seed", "chunk_size")}
         if self.policies:
             out["policies"] = dict(self.policies)
         return out

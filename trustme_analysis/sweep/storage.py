@@ -27,6 +27,14 @@ def encode_chunk(frame: pd.DataFrame) -> bytes:
     return buffer.getvalue()
 
 
+def grown_chunk(path: str | Path, data: bytes) -> bytes:
+    """The stored chunk at ``path`` with the rows of ``data`` (the chunk's later games, encoded) appended, encoded:
+    the bytes a chunk played whole in one run would have."""
+    stored = pd.read_parquet(path)
+    later = pd.read_parquet(io.BytesIO(data))
+    return encode_chunk(pd.concat([stored, later], ignore_index=True))
+
+
 def write_chunk(outdir: str | Path, variant_id: str, chunk_index: int, data: pd.DataFrame | bytes) -> Path:
     """Store one chunk's records (a DataFrame, or its :func:`encode_chunk` bytes) atomically; returns its path."""
     final = chunk_path(outdir, variant_id, chunk_index)

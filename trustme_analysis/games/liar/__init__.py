@@ -6,19 +6,20 @@ Importing this package registers the game with pyspiel::
     import trustme_analysis
     game = pyspiel.load_game("trustme_liar(players=4,mode=trustme)")
 
-Modules, in the rule text's order: :mod:`.config` (parameters and assumptions), :mod:`.deal` (set-up: the deal and
-the pair discards), :mod:`.plays` (the action encoding), :mod:`.game` (rounds, challenges, passing, burning, going
-out, the turn timer), :mod:`.scoring` (Classique ranking, Trust Me points, utilities), :mod:`.variants` (reduced
-variants for exact solvers).
+Modules, in the rule text's order: :mod:`.config` (the parameters, :class:`~.config.Rules`, and the assumptions),
+:mod:`.deal` (set-up: the deal and the pair discards), :mod:`.plays` (the action encoding), :mod:`.state` (rounds,
+challenges, passing, burning, going out, the turn timer, what each player knows), :mod:`.events` (the event kinds and
+their fields), :mod:`.game` (the pyspiel game and its observer), :mod:`.scoring` (Classique ranking, Trust Me points,
+utilities), :mod:`.worlds` (the worlds a search player samples), :mod:`.variants` (reduced variants for exact
+solvers).
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`.bots` (the heuristic), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the game's
+:mod:`.bots` (the heuristic and the search player's belief), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the game's
 statistics), :mod:`.pages` (its report pages) and :mod:`.strategy` (statistics of a solved policy).
 """
 
-from trustme_analysis.games.liar.config import LiarConfig
+from trustme_analysis.games.liar.config import SHORT_NAME, Rules
 from trustme_analysis.games.liar.game import LiarGame, LiarObserver, LiarState, timeout_action
-from trustme_analysis.games.liar.config import SHORT_NAME
 from trustme_analysis.games.liar.plays import BURN, LIAR, PASS
 from trustme_analysis.registry import GameEntry, register_game
 
@@ -36,9 +37,12 @@ register_game(
         pages="pages:draw",
         strategy="strategy:strategy_stats",
         simple_strategies="strategy:simple_strategies",
+        belief="bots:belief",
+        search_actions="bots:search_actions",
         kernel="kernel",
         describe="describe",
+        rescore="rescore:rescore",
     )
 )
 
-__all__ = ["BURN", "LIAR", "PASS", "LiarConfig", "LiarGame", "LiarObserver", "LiarState", "timeout_action"]
+__all__ = ["BURN", "LIAR", "PASS", "LiarGame", "LiarObserver", "LiarState", "Rules", "SHORT_NAME", "timeout_action"]

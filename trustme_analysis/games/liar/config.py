@@ -1,7 +1,7 @@
 """Parameters of ``trustme_liar`` (rule text ``004_17bc6a636195b0a6.txt``), checked once when the game is loaded.
 
 Each rule number is a parameter with the rule text's value as default. Where the text is silent, the choice is a
-parameter too, marked as an *assumption*; :meth:`LiarConfig.assumptions` lists those in force so that results can
+parameter too, marked as an *assumption*; :meth:`Rules.assumptions` lists those in force so that results can
 print them.
 """
 
@@ -19,6 +19,11 @@ UTILITIES = ("auto", "rank", "points", "difference")
 ANNOUNCE_GONE = ("allowed", "forbidden")
 FALSE_CARD_ACCEPTED = ("covered", "round_end")
 LAST_CARDS = ("call_or_pass", "until_covered")
+#: ``first_player``: a chance node draws the starter of the first round, or a fixed seat ``seat0``, ``seat1``, ...
+#: (a seat is written as a word because OpenSpiel reads a bare number in a game string as an integer, and the
+#: parameter is a string).
+RANDOM_FIRST = "random"
+SEAT_PREFIX = "seat"
 
 DEFAULTS: dict[str, Any] = {
     "players": 4,
@@ -38,7 +43,7 @@ DEFAULTS: dict[str, Any] = {
     "announce_gone": "allowed",
     "false_card_accepted": "covered",
     "last_cards": "call_or_pass",
-    "first_player": 0,
+    "first_player": RANDOM_FIRST,
     "max_turns": 1000,
 }
 
@@ -59,15 +64,19 @@ _ASSUMPTION_TEXT = {
         "pass, and the play holds once all have passed; 'until_covered' = the others may also play on top, which "
         "ends the challenge window (the play holds and the game ends). In force: {value}."
     ),
-    "first_player": "Seat {value} starts the first round (the text does not say who starts).",
+    "first_player": (
+        "The text does not say who starts the first round. 'random' = a chance node draws the starter, every seat "
+        "equally likely, so seat numbers carry no advantage and the starter's advantage is measured on its own; "
+        "'seatN' = seat N always starts. In force: {value}."
+    ),
     "max_turns": (
         "The game is stopped after {value} player turns if nobody has gone out (the text has no end other than "
         "going out); a stopped game is ranked and scored as it stands, the unchallenged last play counting as "
         "accepted, and the snapshot records end='turn_cap'."
     ),
     "deal": (
-        "The deck is dealt round the table from seat 0, so when it does not divide evenly the lowest seats hold one "
-        "card more (fixed reading)."
+        "The deck is dealt round the table starting at the first player's left, so when it does not divide evenly "
+        "the seats after the first player hold one card more and the first player never does (fixed reading)."
     ),
     "empty_after_discard": (
         "A player left with no card after discarding pairs has gone out at once: the game ends at set-up with every "
@@ -84,8 +93,8 @@ _ASSUMPTION_TEXT = {
 
 
 @dataclass(frozen=True)
-class LiarConfig:
-    """The checked parameters of one ``trustme_liar`` variant.
+class Rules:
+    """The checked parameters of one ``trustme_liar`` variant (the game's ``rules``).
 
     Attributes:
         players: number of players, 2 to 6 (default 4).
@@ -106,7 +115,7 @@ class LiarConfig:
         announce_gone: assumption; may a starter announce a value all of whose copies were discarded?
         false_card_accepted: assumption; when a false card scores (see :data:`_ASSUMPTION_TEXT`).
         last_cards: assumption; what the others may do after a player plays their last cards.
-        first_player: assumption; the seat that starts the first round.
+        first_player: assumption; ``"random"`` (a chance node draws the first round's starter) or ``"seatN"``.
         max_turns: assumption; the turn cap that guarantees the game ends.
     """
 
@@ -127,11 +136,11 @@ class LiarConfig:
     announce_gone: str
     false_card_accepted: str
     last_cards: str
-    first_player: int
+    first_player: str
     max_turns: int
 
     @classmethod
-    def from_params(cls, params: dict[str, Any] | None) -> LiarConfig:
+    def from_params(cls, params: dict[str, Any] | None) -> Rules:
         """Check ``params`` (a pyspiel parameter dict) and build the config; errors name parameter and range."""
         m = p.merged(DEFAULTS, params)
         g = SHORT_NAME
@@ -175,10 +184,13 @@ class LiarConfig:
             announce_gone=p.choice(g, m, "announce_gone", ANNOUNCE_GONE),
             false_card_accepted=p.choice(g, m, "false_card_accepted", FALSE_CARD_ACCEPTED),
             last_cards=p.choice(g, m, "last_cards", LAST_CARDS),
-            first_player=p.int_in_range(g, m, "first_player", 0, players - 1),
+            first_player=_first_player(m["first_player"], players),
             max_turns=p.int_in_range(g, m, "max_turns", 1, 1_000_000),
             **points,
         )
+
+    def __deepcopy__(self, memo: dict) -> Rules:
+        return self  # immutable, and shared by every state of a game (a clone need not walk it)
 
     @property
     def deck_size(self) -> int:
@@ -199,10 +211,19 @@ class LiarConfig:
             return "rank"
         return "difference" if self.players == 2 else "points"
 
-    def hand_sizes(self) -> tuple[int, ...]:
-        """Cards dealt to each seat: round the table from seat 0, so the lowest seats get any extra card."""
-        base, extra = divmod(self.deck_size, self.players)
-        return tuple(base + (1 if seat < extra else 0) for seat in range(self.players))
+    @property
+    def starter_seat(self) -> int | None:
+        """The seat that starts the first round, or None when a chance node draws it (``first_player="random"``)."""
+        if self.first_player == RANDOM_FIRST:
+            return None
+        return int(self.first_player[len(SEAT_PREFIX):])
+
+    def hand_sizes(self, starter: int) -> tuple[int, ...]:
+        """Cards dealt to each seat when ``starter`` starts the first round: the deal goes round the table from the
+        starter's left, so the seats after the starter get any extra card and the starter gets the fewest."""
+        n = self.players
+        base, extra = divmod(self.deck_size, n)
+        return tuple(base + (1 if (seat - starter - 1) % n < extra else 0) for seat in range(n))
 
     def assumptions(self) -> list[dict[str, Any]]:
         """The assumptions in force, as ``{"parameter", "value", "text"}`` dicts.
@@ -216,3 +237,11 @@ class LiarConfig:
         for name in ("deal", "empty_after_discard", "lowest_card", "timeout_add_or_burn"):
             out.append({"parameter": name, "value": "fixed", "text": _ASSUMPTION_TEXT[name]})
         return out
+
+
+def _first_player(value: Any, players: int) -> str:
+    """``first_player`` checked: ``"random"`` or ``"seatN"`` with N a seat of this player count."""
+    seats = [f"{SEAT_PREFIX}{s}" for s in range(players)]
+    if value == RANDOM_FIRST or value in seats:
+        return value
+    raise p.ParameterError(SHORT_NAME, "first_player", value, f"'{RANDOM_FIRST}' or a seat, one of {', '.join(seats)}")

@@ -1,7 +1,7 @@
 """Set-up of ``trustme_liar``: the whole deck dealt, then every player's pairs discarded face up.
 
 The deal is modelled one *value* at a time: a chance node decides how the ``copies`` cards of that value split
-between the seats. With each seat's hand size fixed (:meth:`LiarConfig.hand_sizes`), the split ``(k_0, ..., k_n)``
+between the seats. With each seat's hand size fixed (:meth:`~.config.Rules.hand_sizes`), the split ``(k_0, ..., k_n)``
 has the multivariate hypergeometric probability ``prod_s C(room_s, k_s) / C(room, copies)``, where ``room_s`` is the
 number of cards seat ``s`` has still to receive. This gives exactly the distribution of shuffling and dealing card by
 card, in ``values`` chance nodes instead of one per card.
@@ -44,3 +44,19 @@ def discard_pairs(count: int) -> tuple[int, int]:
     """``(kept, discarded)`` for ``count`` cards of one value: pairs go (2 -> both, 3 -> one stays, 4 -> all go)."""
     kept = count % 2
     return kept, count - kept
+
+
+class DealTable:
+    """The deal's chance outcomes of one variant (every way to share one value's copies between the seats), shared by
+    every state of a game (never copied by a clone)."""
+
+    def __init__(self, copies: int, players: int):
+        self.copies = copies
+        self.splits = splits(copies, players)
+
+    def __deepcopy__(self, memo: dict) -> DealTable:
+        return self
+
+    def outcomes(self, room: Sequence[int]) -> list[tuple[int, float]]:
+        """``(split index, probability)`` of the next value's deal when seat ``s`` has ``room[s]`` cards to get."""
+        return split_outcomes(self.splits, room, self.copies)

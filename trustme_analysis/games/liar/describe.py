@@ -3,7 +3,7 @@ actions, the strategy tables' columns, and findings about a solved policy.
 
 The registry's ``describe`` part of ``trustme_liar`` (see :mod:`trustme_analysis.registry`). A decision is described
 from a representative state of its information state through
-:meth:`~trustme_analysis.games.liar.game.LiarState.player_view`, which holds only what the deciding player sees: its
+:meth:`~trustme_analysis.games.liar.state.LiarState.player_view`, which holds only what the deciding player sees: its
 hand, the hand sizes, the public pair discards, the round's value, the pile and the play open to a challenge.
 """
 
@@ -72,7 +72,7 @@ def action(state: pyspiel.State, player: int, action: int) -> str:
         return "pass"
     if action == BURN:
         return "burn the pile"
-    played, announced = state.get_game().rules.decode_play(action)
+    played, announced = state.get_game().play_table.decode_play(action)
     values = [v + 1 for v in played]
     n = len(values)
     claim = f"a {announced + 1}" if n == 1 else f"{_count(n)} {announced + 1}s"

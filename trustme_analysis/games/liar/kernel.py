@@ -21,12 +21,15 @@ on its seed, not on the batch it is played in. The first compile takes a while; 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from math import comb
+from typing import Any
 
 import numpy as np
 import pyspiel
 
 from trustme_analysis.games.liar import kernel_core as core
 from trustme_analysis.games.liar.game import LiarGame
+from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
 from trustme_analysis.games.liar.kernel_records import KernelRecords, build_records
 
 #: Variants the kernel benchmark plays (label -> game string): the 52-card deck at 2, 4 and 6 players, and reduced ones.
@@ -39,20 +42,20 @@ BENCHMARK_VARIANTS: dict[str, str] = {
     "Liar tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
 }
 
-#: Seat kinds the kernel plays.
-SEAT_KINDS = {"random": core.RANDOM}
+#: Seat kinds the kernel plays: uniform random, and the heuristic bot's policy (:mod:`.heuristic`).
+SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 
 
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
     """None if the kernel plays ``game`` with these seat kinds; otherwise the reason it does not.
 
-    Every parameter value the engine accepts is supported; only uniform random seats are played so far.
+    Every parameter value the engine accepts is supported, with ``"random"`` and ``"heuristic"`` seats.
     """
     if not isinstance(game, LiarGame):
         return f"the Liar kernel plays only trustme_liar games, not {game}"
     for kind in seat_kinds:
         if kind not in SEAT_KINDS:
-            return f"seat kind {kind!r}: the Liar kernel plays only {sorted(SEAT_KINDS)} seats so far"
+            return f"seat kind {kind!r}: the Liar kernel plays only {sorted(SEAT_KINDS)} seats"
     return None
 
 
@@ -113,26 +116,39 @@ class KernelState:
 
 
 class Kernel:
-    """The compiled rules of one loaded ``trustme_liar`` variant.
+    """The compiled rules of one loaded ``trustme_liar`` variant, with the seats' kinds.
 
     Args:
-        game: a loaded ``trustme_liar`` game; its parsed :class:`~trustme_analysis.games.liar.config.LiarConfig` is
+        game: a loaded ``trustme_liar`` game; its parsed :class:`~trustme_analysis.games.liar.config.Rules` are
             compiled into fixed-size integer arrays (the parameter string is not read again).
+        seat_kinds: ``"random"`` or ``"heuristic"``: one kind for every seat, or one per seat.
+        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.liar.heuristic.LiarKnobs` fields;
+            default: the bot's defaults).
     """
 
-    def __init__(self, game: pyspiel.Game):
-        reason = kernel_supports(game)
+    def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
+                 knobs: dict[str, Any] | None = None):
+        reason = kernel_supports(game, seat_kinds)
         if reason:
             raise ValueError(reason)
+        n = game.rules.players
+        if len(seat_kinds) not in (1, n):
+            raise ValueError(f"seat_kinds: one kind, or one per seat ({n}); got {list(seat_kinds)}")
+        if KNOB_NAMES != core.KNOB_ORDER:
+            raise RuntimeError("the compiled heuristic reads knobs other than the bot's: update kernel_core")
         self.game = game
-        self.config = game.config
-        self.cfg = core.build_config(self.config)
+        self.rules = game.rules
+        self.cfg = core.build_config(self.rules)
         self.tab = core.build_tables(self.cfg)
-        self._kinds = np.zeros(self.config.players, dtype=np.int64)  # every seat RANDOM
+        kinds = list(seat_kinds) * n if len(seat_kinds) == 1 else list(seat_kinds)
+        self.seat_kinds = tuple(kinds)
+        self._kinds = np.array([SEAT_KINDS[k] for k in kinds], dtype=np.int64)
+        self.knobs = LiarKnobs(**(knobs or {}))
+        self._knobs = self.knobs.array()
 
     def new_state(self, seed: int | None = None) -> KernelState:
-        """A position before the deal (``seed=None``), or after the deal drawn from ``seed``'s stream, which is the
-        deal :meth:`play_random` gives the game of that seed."""
+        """A position before the deal (``seed=None``), or after the first player and the deal drawn from ``seed``'s
+        stream, which are those :meth:`play_random` gives the game of that seed."""
         array = np.empty(self.cfg[core.SIZE], dtype=np.int64)
         core.init_state(self.cfg, array)
         history: list[int] = []
@@ -141,28 +157,103 @@ class Kernel:
         return KernelState(self, array, history)
 
     def play_random(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
-        """One game per seed with uniform-random seats, chance by its probabilities; every seat's record fields.
+        """One game per seed, each seat of its kind, chance by its probabilities; every seat's record fields.
 
         Args:
             seeds: uint64 seeds, one game each (a game depends only on its seed).
             histories: also keep each game's full action sequence (deal included).
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        raw = core.play_random(self.cfg, self.tab, seeds, self._kinds, histories)
+        raw = core.play_random(self.cfg, self.tab, seeds, self._kinds, self._knobs, histories)
         if raw[-1]:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
-        return build_records(self.config, seeds, raw, histories)
+        return build_records(self.rules, seeds, raw, histories)
 
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
-        """Mean returns (one per seat) of ``n`` uniform-random playouts from ``state`` (one stream from ``seed``)."""
-        means, error = core.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds)
+        """Mean returns (one per seat) of ``n`` playouts from ``state``, each seat of its kind (one stream from
+        ``seed``)."""
+        means, error = core.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds,
+                                     self._knobs)
         if error:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return means
 
     def sample_actions(self, state: KernelState, count: int, seed: int) -> np.ndarray:
-        """``count`` independent draws of the next action at ``state``: a chance outcome by its probability, or a
-        uniform legal action (drawn without listing the legal actions)."""
+        """``count`` independent draws of the next action at ``state``: a chance outcome by its probability, or the
+        seat's action by its kind (a uniform one is drawn without listing the legal actions)."""
         if state.is_terminal():
             raise ValueError("the game is over: no action to draw")
-        return core.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds)
+        return core.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds,
+                                   self._knobs)
+
+    def heuristic_distribution(self, state: KernelState) -> dict[int, float]:
+        """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:
+        ``{action: probability}``. The same as the bot's ``action_probabilities`` (tested)."""
+        values = self.rules.values
+        subsets = max(comb(values - 1, take) for take in range(min(self.knobs.bluff_extra, values - 1) + 1))
+        size = 4 + values * (1 + subsets) + values
+        actions = np.empty(size, dtype=np.int64)
+        probs = np.empty(size, dtype=np.float64)
+        k = core.heuristic_distribution(self.cfg, self.tab, state.array.copy(), self._knobs, actions, probs)
+        out: dict[int, float] = {}
+        for a, p in zip(actions[:k].tolist(), probs[:k].tolist()):
+            out[a] = out.get(a, 0.0) + p
+        return out
+
+    def state_from(self, state: pyspiel.State) -> KernelState:
+        """The kernel state of any ``trustme_liar`` pyspiel state of this game (a played position or a search
+        player's world): the rules' fields and what each seat knows. The record counters start at zero (a state
+        built this way is for play-outs, not records)."""
+        t = state._table
+        rules = self.rules
+        cfg = self.cfg
+        n, values = rules.players, rules.values
+        S = np.empty(cfg[core.SIZE], dtype=np.int64)
+        core.init_state(cfg, S)
+        if t.first >= 0 and S[core.S_FIRST] < 0:
+            core.start(cfg, S, t.first)
+
+        def put(offset: int, data: Any) -> None:
+            block = np.asarray(data, dtype=np.int64).ravel()
+            S[cfg[offset]: cfg[offset] + block.size] = block
+
+        S[core.S_DEALT] = t.dealt
+        put(core.O_HANDS, t.hands)
+        put(core.O_BURNBY, t.burned_by)
+        put(core.O_CLAIMBURN, t.claims_burned)
+        put(core.O_REVEALED, t.revealed)
+        put(core.O_KNOWN, t.known)
+        put(core.O_KFLAG, [1] * n)  # rows that may hold knowledge (all: zeroing zeros costs nothing)
+        put(core.O_HSIZE, [sum(h) for h in t.hands])
+        put(core.O_OUT, t.out)
+        put(core.O_FALSE, t.false_cards)
+        put(core.O_UNM, t.unmasked)
+        put(core.O_WRONG, t.wrongly_accused)
+        if t.discards:
+            put(core.O_DISC, np.sum(t.discards, axis=0))
+            put(core.O_START, [0 if d is None else sum(d) - sum(x) for d, x in zip(t.initial, t.discards)])
+        if t.pile:
+            put(core.O_PPLAYER, [owner for owner, _, _, _ in t.pile])
+            put(core.O_PFALSE, [false for _, _, _, false in t.pile])
+            pseat = np.zeros((n, values), dtype=np.int64)
+            for owner, _, cards, _ in t.pile:
+                for v in cards:
+                    pseat[owner, v] += 1
+            put(core.O_PSEAT, pseat)
+            put(core.O_PCOUNTS, pseat.sum(axis=0))
+            last = sorted(set(t.pile[-1][2]))
+            put(core.O_LASTV, last)
+            put(core.O_LASTC, [t.pile[-1][2].count(v) for v in last])
+            S[core.S_LASTN] = len(last)
+        S[core.S_PLEN] = len(t.pile)
+        S[core.S_PCARDS] = sum(len(c) for _, _, c, _ in t.pile)
+        S[core.S_CREDITED] = t.credited
+        S[core.S_RVALUE] = t.round_value
+        S[core.S_RSTARTER] = t.round_starter
+        S[core.S_PASSES] = t.passes
+        S[core.S_CURRENT] = t.current
+        S[core.S_GOING] = t.going_out
+        S[core.S_LASTOUT] = t.going_out
+        S[core.S_END] = core.END_NAMES.index(t.end)
+        S[core.S_TURNS] = t.turns
+        return KernelState(self, S, [int(a) for a in state.history()])

@@ -58,8 +58,17 @@ N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, D
     O_WRONG,  # n: times wrongly accused
     O_START,  # n: cards held after the pair discards
     O_DISC,  # V: public pair discards per value (all seats)
-    O_BURNED,  # V: burned cards per value
+    O_BURNBY,  # n*V: burned cards per value, by the seat that played them
     O_PCOUNTS,  # V: cards per value in the face-down pile
+    O_PSEAT,  # n*V: cards per value in the pile, by the seat that played them
+    O_LASTV,  # M: the distinct values of the last play in the pile (turned over by a challenge), ascending
+    O_LASTC,  # M: how many cards of each of those values
+    O_KNOWN,  # n*n*V: known[w][h][v]: cards w knows are in h's hand (the engine's ``LiarTable.known``)
+    O_REVEALED,  # n*V: revealed[h][v]: the turned-over cards h picked up since it last played
+    O_KFLAG,  # n: 1 if anything may be known of the seat's hand (its rows of O_KNOWN / O_REVEALED may be non-zero)
+    O_CLAIMBURN,  # n*V: cards each seat claimed as each value in burned piles (public)
+    O_UNSEEN,  # V: scratch: the copies the deciding seat cannot place (the heuristic)
+    O_OTHERS,  # V: scratch: values held other than the announced one (the heuristic's false cards)
     O_PPLAYER,  # PMAX: player of each play in the pile, oldest first
     O_PFALSE,  # PMAX: false cards of each play in the pile
     O_REC,  # n*NREC: record counters per seat
@@ -75,7 +84,7 @@ N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, D
     T_DG,  # tab: (V+1)*(M+1): multisets of r cards from values v.. (each at most `copies` times)
     T_OFFS,  # tab: M+2: number of multisets of fewer than s cards (the first index of size s)
     CFG_LEN,
-) = range(18, 44)
+) = range(18, 53)
 
 # --------------------------------------------------------------------------------------------------- scalars of S
 (
@@ -93,8 +102,10 @@ N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, D
     S_LASTOUT,  # records: the seat whose last play emptied its hand, until that play is settled
     S_NHELD,  # scratch: values held (rows of the hand table)
     S_PN,  # scratch: distinct values in the play at O_PV / O_PC
+    S_FIRST,  # the first round's starter; -1 until the chance node draws it
+    S_LASTN,  # distinct values of the last play in the pile (at O_LASTV / O_LASTC)
     N_SCALARS,
-) = range(15)
+) = range(17)
 
 END_NONE, END_OUT, END_SETUP, END_TURN_CAP = 0, 1, 2, 3
 #: ``end`` / ``end_trigger`` strings by code.
@@ -124,32 +135,35 @@ _UTILS = {"rank": 0, "points": 1, "difference": 2}
 # ------------------------------------------------------------------------------------------- building (Python)
 
 
-def build_config(config) -> np.ndarray:
-    """The ``cfg`` array of a :class:`~trustme_analysis.games.liar.config.LiarConfig`."""
-    n, values, copies, max_play = config.players, config.values, config.copies, config.max_play
+def build_config(rules) -> np.ndarray:
+    """The ``cfg`` array of a :class:`~trustme_analysis.games.liar.config.Rules`."""
+    n, values, copies, max_play = rules.players, rules.values, rules.copies, rules.max_play
     deck = values * copies
     cfg = np.zeros(CFG_LEN, dtype=np.int64)
     cfg[[N, V, C, M]] = n, values, copies, max_play
-    cfg[MODE] = _MODES[config.mode]
-    cfg[UTIL] = _UTILS[config.utility_in_force]
+    cfg[MODE] = _MODES[rules.mode]
+    cfg[UTIL] = _UTILS[rules.utility_in_force]
     cfg[[PG, PC, PF, PU, PW]] = (
-        config.points_going_out,
-        config.points_card_in_hand,
-        config.points_false_card,
-        config.points_unmasked,
-        config.points_wrongly_accused,
+        rules.points_going_out,
+        rules.points_card_in_hand,
+        rules.points_false_card,
+        rules.points_unmasked,
+        rules.points_wrongly_accused,
     )
-    cfg[ANN] = config.announce_gone == "forbidden"
-    cfg[FALSE_ACC] = config.false_card_accepted == "round_end"
-    cfg[LAST] = config.last_cards == "until_covered"
-    cfg[FIRST] = config.first_player
-    cfg[MAXT] = config.max_turns
+    cfg[ANN] = rules.announce_gone == "forbidden"
+    cfg[FALSE_ACC] = rules.false_card_accepted == "round_end"
+    cfg[LAST] = rules.last_cards == "until_covered"
+    cfg[FIRST] = -1 if rules.starter_seat is None else rules.starter_seat
+    cfg[MAXT] = rules.max_turns
     cfg[DECK] = deck
     cfg[PMAX] = deck  # every play holds at least one card
     at = N_SCALARS
     for name, size in (
         (O_HANDS, n * values), (O_HSIZE, n), (O_TARGET, n), (O_OUT, n), (O_FALSE, n), (O_UNM, n), (O_WRONG, n),
-        (O_START, n), (O_DISC, values), (O_BURNED, values), (O_PCOUNTS, values), (O_PPLAYER, deck),
+        (O_START, n), (O_DISC, values), (O_BURNBY, n * values), (O_PCOUNTS, values), (O_PSEAT, n * values),
+        (O_LASTV, max_play), (O_LASTC, max_play), (O_KNOWN, n * n * values), (O_REVEALED, n * values),
+        (O_KFLAG, n), (O_CLAIMBURN, n * values),
+        (O_UNSEEN, values), (O_OTHERS, values), (O_PPLAYER, deck),
         (O_PFALSE, deck), (O_REC, n * NREC), (O_SIZE, n * 3 * max_play), (O_D, (values + 1) * (max_play + 1)),
         (O_HELD, values), (O_PV, max_play), (O_PC, max_play), (O_ANN, values),
     ):
@@ -229,19 +243,29 @@ def size_at(cfg, p, which, size):
 
 @njit(cache=True)
 def init_state(cfg, S):
-    """The position before the deal (the engine's ``LiarTable``)."""
+    """The position before the deal (the engine's ``LiarTable``): a fixed first player is seated at once."""
     S[:] = 0
-    n = cfg[N]
-    S[S_CURRENT] = cfg[FIRST]
-    S[S_RSTARTER] = cfg[FIRST]
+    S[S_CURRENT] = -1
+    S[S_RSTARTER] = -1
     S[S_RVALUE] = -1
     S[S_GOING] = -1
     S[S_LASTOUT] = -1
-    # Dealt round the table from seat 0: the lowest seats get any extra card.
+    S[S_FIRST] = -1
+    if cfg[FIRST] >= 0:
+        start(cfg, S, cfg[FIRST])
+
+
+@njit(cache=True)
+def start(cfg, S, seat):
+    """``seat`` starts the first round; the deck is dealt from its left, so the seats after it get any extra card."""
+    n = cfg[N]
+    S[S_FIRST] = seat
+    S[S_CURRENT] = seat
+    S[S_RSTARTER] = seat
     base = cfg[DECK] // n
     extra = cfg[DECK] % n
     for p in range(n):
-        S[cfg[O_TARGET] + p] = base + (1 if p < extra else 0)
+        S[cfg[O_TARGET] + p] = base + (1 if (p - seat - 1) % n < extra else 0)
 
 
 @njit(cache=True)
@@ -249,7 +273,7 @@ def current_player(cfg, S):
     """The seat to act; CHANCE (-1) during the deal; TERMINAL (-4) at the end."""
     if S[S_END] != END_NONE:
         return TERMINAL
-    if S[S_DEALT] < cfg[V]:
+    if S[S_FIRST] < 0 or S[S_DEALT] < cfg[V]:
         return CHANCE
     return S[S_CURRENT]
 
@@ -479,7 +503,7 @@ def unrank_hand_play(cfg, S, p, k):
 
 @njit(cache=True)
 def multiset_index(cfg, tab, S, size):
-    """The engine's index (``LiarRules.multisets``) of the multiset of ``size`` cards at ``O_PV``/``O_PC``.
+    """The engine's index (``PlayTable.multisets``) of the multiset of ``size`` cards at ``O_PV``/``O_PC``.
 
     Its rank among the multisets of its size is ``sum over v of (DG[v][rem_v] - sum_{j <= c_v} DG[v+1][rem_v - j])``
     (``rem_v`` = cards of the multiset from ``v`` on, ``DG`` the table with bound ``copies``); over a run of values
@@ -612,9 +636,11 @@ def apply_player_action(cfg, tab, S, action):
 @njit(cache=True)
 def play(cfg, S, p, announced):
     """Seat ``p`` plays the cards at ``O_PV``/``O_PC`` face down, announcing ``announced``."""
-    pv, pc, pcounts, n = cfg[O_PV], cfg[O_PC], cfg[O_PCOUNTS], cfg[N]
-    hand = cfg[O_HANDS] + p * cfg[V]
+    pv, pc, pcounts, n, values = cfg[O_PV], cfg[O_PC], cfg[O_PCOUNTS], cfg[N], cfg[V]
+    hand = cfg[O_HANDS] + p * values
     hsize = cfg[O_HSIZE] + p
+    pseat = cfg[O_PSEAT] + p * values
+    lastv, lastc = cfg[O_LASTV], cfg[O_LASTC]
     size = 0
     true = 0
     for i in range(S[S_PN]):
@@ -622,9 +648,22 @@ def play(cfg, S, p, announced):
         c = S[pc + i]
         S[hand + v] -= c
         S[pcounts + v] += c
+        S[pseat + v] += c
+        S[lastv + i] = v
+        S[lastc + i] = c
         size += c
         if v == announced:
             true = c
+    S[S_LASTN] = S[S_PN]
+    # Any card the others knew in this hand may be among those played: they know nothing of it any more.
+    if S[cfg[O_KFLAG] + p]:
+        for w in range(n):
+            row = cfg[O_KNOWN] + (w * n + p) * values
+            for v in range(values):
+                S[row + v] = 0
+        for v in range(values):
+            S[cfg[O_REVEALED] + p * values + v] = 0
+        S[cfg[O_KFLAG] + p] = 0
     S[hsize] -= size
     false = size - true
     plen = S[S_PLEN]
@@ -652,9 +691,9 @@ def play(cfg, S, p, announced):
     emptied = S[hsize] == 0
     if emptied:
         S[rec + R_LAST_PLAYS] += 1
-        S[S_LASTOUT] = p
-    else:
-        S[S_LASTOUT] = -1
+        # A play on top of last cards (last_cards="until_covered") does not settle them: they are held.
+        if S[S_LASTOUT] < 0:
+            S[S_LASTOUT] = p
     going = S[S_GOING]
     if going >= 0:
         # last_cards="until_covered": covering the last cards ends their challenge window; they held.
@@ -702,16 +741,32 @@ def call_liar(cfg, S, accuser):
         S[rec_at(cfg, liar, R_CHALLENGED_BLUFFS)] += 1
         if S[S_LASTOUT] == liar:
             S[rec_at(cfg, liar, R_LAST_CAUGHT)] += 1
-    if caught or S[S_LASTOUT] != liar:
         S[S_LASTOUT] = -1
+    # A wrong call on last cards leaves them held: the player goes out below.
     S[rec_at(cfg, picker, R_PICKUPS)] += 1
     S[rec_at(cfg, picker, R_PICKED_UP)] += pile_size
+    # Every other player now knows the turned-over cards, and its own cards of the pile, are in the picker's hand.
+    n, values = cfg[N], cfg[V]
+    lastv, lastc = cfg[O_LASTV], cfg[O_LASTC]
+    S[cfg[O_KFLAG] + picker] = 1
+    for i in range(S[S_LASTN]):
+        S[cfg[O_REVEALED] + picker * values + S[lastv + i]] += S[lastc + i]
+    for w in range(n):
+        if w == picker:
+            continue
+        row = cfg[O_KNOWN] + (w * n + picker) * values
+        own = cfg[O_PSEAT] + w * values
+        # Its own cards of the pile (the turned-over ones counted once), and the turned-over cards.
+        for v in range(values):
+            S[row + v] += S[own + v]
+        if w != liar:
+            for i in range(S[S_LASTN]):
+                S[row + S[lastv + i]] += S[lastc + i]
     # The whole pile joins the picker's hand (the engine does not credit the plays below the last one here).
-    for v in range(cfg[V]):
+    for v in range(values):
         S[hand_at(cfg, picker, v)] += S[cfg[O_PCOUNTS] + v]
-        S[cfg[O_PCOUNTS] + v] = 0
     S[cfg[O_HSIZE] + picker] += pile_size
-    clear_pile(S)
+    clear_pile(cfg, S)
     new_round(S, starter)
     going = S[S_GOING]
     if going >= 0:
@@ -727,18 +782,29 @@ def burn(cfg, S, p):
     credit(cfg, S, S[S_PLEN])
     S[rec_at(cfg, p, R_BURNS)] += 1
     S[rec_at(cfg, p, R_BURNED_CARDS)] += S[S_PCARDS]
-    for v in range(cfg[V]):
-        S[cfg[O_BURNED] + v] += S[cfg[O_PCOUNTS] + v]
-        S[cfg[O_PCOUNTS] + v] = 0
-    clear_pile(S)
+    n, values = cfg[N], cfg[V]
+    rv = S[S_RVALUE]  # every play of a round announces its value
+    for q in range(n):
+        claimed = 0
+        for v in range(values):
+            c = S[cfg[O_PSEAT] + q * values + v]
+            S[cfg[O_BURNBY] + q * values + v] += c
+            claimed += c
+        S[cfg[O_CLAIMBURN] + q * values + rv] += claimed
+    clear_pile(cfg, S)
     new_round(S, p)
 
 
 @njit(cache=True)
-def clear_pile(S):
+def clear_pile(cfg, S):
     S[S_PLEN] = 0
     S[S_PCARDS] = 0
     S[S_CREDITED] = 0
+    S[S_LASTN] = 0
+    for v in range(cfg[V]):
+        S[cfg[O_PCOUNTS] + v] = 0
+    for i in range(cfg[N] * cfg[V]):
+        S[cfg[O_PSEAT] + i] = 0
 
 
 @njit(cache=True)
@@ -845,7 +911,14 @@ def results(cfg, S, ranks, points_ranks, returns):
 
 # ---------------------------------------------------------------------------------------------------- play
 
-RANDOM = 0  # the only seat kind so far
+RANDOM = 0  # uniform over the legal actions
+HEURISTIC = 1  # the heuristic bot's policy (:mod:`.heuristic`), with the knobs handed to the play loop
+
+#: The heuristic's knobs, in the order of ``heuristic.KNOB_NAMES`` (the kernel checks the names when it is built).
+KNOB_ORDER = ("bluff_start", "bluff_per_card", "bluff_extra", "bluff_rate", "bluff_max_pile", "bluff_slack",
+              "assumed_bluff", "call_threshold", "call_last_threshold", "call_rate", "burn_rate", "timeout_rate")
+(K_BLUFF_START, K_PER_CARD, K_EXTRA, K_BLUFF_RATE, K_MAX_PILE, K_SLACK, K_PRIOR, K_CALL, K_CALL_LAST, K_CALL_RATE,
+ K_BURN, K_TIMEOUT) = range(len(KNOB_ORDER))
 
 _GAMMA = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -933,6 +1006,23 @@ def sample_deal(cfg, tab, S, rng):
 
 
 @njit(cache=True)
+def sample_chance(cfg, tab, S, rng):
+    """A chance outcome drawn with the engine's probabilities: the first player, or the next value's split."""
+    if S[S_FIRST] < 0:
+        return rand_below(rng, cfg[N])
+    return sample_deal(cfg, tab, S, rng)
+
+
+@njit(cache=True)
+def apply_chance(cfg, tab, S, action):
+    """Apply a chance outcome: seat the first player, or deal the next value."""
+    if S[S_FIRST] < 0:
+        start(cfg, S, action)
+    else:
+        apply_deal(cfg, tab, S, action)
+
+
+@njit(cache=True)
 def sample_uniform(cfg, tab, S, rng):
     """A uniform legal action of the seat to act (a play's cards left at ``O_PV``/``O_PC``); -1 if there is none."""
     p = S[S_CURRENT]
@@ -946,19 +1036,22 @@ def sample_uniform(cfg, tab, S, rng):
 
 
 @njit(cache=True)
-def choose(cfg, tab, S, rng, kinds):
-    """The action of the seat to act, by its kind (only :data:`RANDOM` so far)."""
+def choose(cfg, tab, S, rng, kinds, knobs):
+    """The action of the seat to act, by its kind (:data:`RANDOM` or :data:`HEURISTIC`); a play leaves its cards at
+    ``O_PV``/``O_PC``."""
+    if kinds[S[S_CURRENT]] == HEURISTIC:
+        return heuristic_sample(cfg, tab, S, knobs, rng)
     return sample_uniform(cfg, tab, S, rng)
 
 
 @njit(cache=True)
-def step(cfg, tab, S, rng, kinds):
+def step(cfg, tab, S, rng, kinds, knobs):
     """Draw and apply one action (chance or player); return it, or -1 if a seat had no legal action."""
     if current_player(cfg, S) == CHANCE:
-        a = sample_deal(cfg, tab, S, rng)
-        apply_deal(cfg, tab, S, a)
+        a = sample_chance(cfg, tab, S, rng)
+        apply_chance(cfg, tab, S, a)
         return a
-    a = choose(cfg, tab, S, rng, kinds)
+    a = choose(cfg, tab, S, rng, kinds, knobs)
     if a >= 0:
         apply_player_action(cfg, tab, S, a)
     return a
@@ -972,11 +1065,11 @@ def deal_only(cfg, tab, S, seed):
     """
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
-    out = np.empty(cfg[V], dtype=np.int64)
+    out = np.empty(cfg[V] + 1, dtype=np.int64)
     i = 0
     while current_player(cfg, S) == CHANCE:
-        a = sample_deal(cfg, tab, S, rng)
-        apply_deal(cfg, tab, S, a)
+        a = sample_chance(cfg, tab, S, rng)
+        apply_chance(cfg, tab, S, a)
         out[i] = a
         i += 1
     return out[:i]
@@ -992,11 +1085,11 @@ def _grow(buf, used, need):
 
 
 @njit(cache=True)
-def play_random(cfg, tab, seeds, kinds, want_hist):
+def play_random(cfg, tab, seeds, kinds, knobs, want_hist):
     """One game per seed, every seat of its kind; the record fields of every seat, columnar.
 
     Returns ``(game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets,
-    error)``: ``game_ints[g] = (turns, end code)``; ``seat_ints[g, p]`` = :data:`SEAT_INTS` then the record counters;
+    error)``: ``game_ints[g] = (turns, end code, first player)``; ``seat_ints[g, p]`` = :data:`SEAT_INTS` then the record counters;
     ``seat_floats[g, p] = (rank, points_rank)``; ``by_size[g, p, j, size - 1]`` for the three per-size lists;
     ``trace[trace_offsets[g]:trace_offsets[g + 1]]`` = cards shed by every seat after each player turn (turn-major);
     ``hist`` likewise the actions (chance included) when ``want_hist``; ``error`` is 0 or :data:`ERR_NO_ACTION`.
@@ -1005,7 +1098,7 @@ def play_random(cfg, tab, seeds, kinds, want_hist):
     n, mp = cfg[N], cfg[M]
     S = np.empty(cfg[SIZE], dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
-    game_ints = np.zeros((G, 2), dtype=np.int64)
+    game_ints = np.zeros((G, 3), dtype=np.int64)
     seat_ints = np.zeros((G, n, _NSI + NREC), dtype=np.int64)
     seat_floats = np.zeros((G, n, 2), dtype=np.float64)
     by_size = np.zeros((G, n, 3, mp), dtype=np.int32)
@@ -1026,7 +1119,7 @@ def play_random(cfg, tab, seeds, kinds, want_hist):
             p = current_player(cfg, S)
             if p == TERMINAL:
                 break
-            a = step(cfg, tab, S, rng, kinds)
+            a = step(cfg, tab, S, rng, kinds, knobs)
             if a < 0:
                 return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets,
                         hist[:hpos], hist_offsets, ERR_NO_ACTION)
@@ -1045,6 +1138,7 @@ def play_random(cfg, tab, seeds, kinds, want_hist):
         hist_offsets[g + 1] = hpos
         game_ints[g, 0] = S[S_TURNS]
         game_ints[g, 1] = S[S_END]
+        game_ints[g, 2] = S[S_FIRST]
         results(cfg, S, ranks, points_ranks, rets)
         for p in range(n):
             row = seat_ints[g, p]
@@ -1071,7 +1165,7 @@ def play_random(cfg, tab, seeds, kinds, want_hist):
 
 
 @njit(cache=True)
-def rollouts(cfg, tab, S0, count, seed, kinds):
+def rollouts(cfg, tab, S0, count, seed, kinds, knobs):
     """Mean returns of ``count`` playouts from position ``S0`` (one SplitMix64 stream from ``seed``).
 
     Returns ``(means, error)``.
@@ -1087,7 +1181,7 @@ def rollouts(cfg, tab, S0, count, seed, kinds):
     for _ in range(count):
         S[:] = S0
         while current_player(cfg, S) != TERMINAL:
-            if step(cfg, tab, S, rng, kinds) < 0:
+            if step(cfg, tab, S, rng, kinds, knobs) < 0:
                 return total, ERR_NO_ACTION
         results(cfg, S, ranks, points_ranks, rets)
         total += rets
@@ -1095,7 +1189,7 @@ def rollouts(cfg, tab, S0, count, seed, kinds):
 
 
 @njit(cache=True)
-def sample_actions(cfg, tab, S0, count, seed, kinds):
+def sample_actions(cfg, tab, S0, count, seed, kinds, knobs):
     """``count`` independent draws of the action at position ``S0`` (chance by its probabilities, seats by kind)."""
     S = S0.copy()
     rng = np.empty(1, dtype=np.uint64)
@@ -1104,9 +1198,9 @@ def sample_actions(cfg, tab, S0, count, seed, kinds):
     chance = current_player(cfg, S) == CHANCE
     for i in range(count):
         if chance:
-            out[i] = sample_deal(cfg, tab, S, rng)
+            out[i] = sample_chance(cfg, tab, S, rng)
         else:
-            out[i] = choose(cfg, tab, S, rng, kinds)
+            out[i] = choose(cfg, tab, S, rng, kinds, knobs)
     return out
 
 
@@ -1145,7 +1239,14 @@ def nth_legal(cfg, tab, S, r):
 
 @njit(cache=True)
 def chance_outcomes(cfg, tab, S):
-    """``(ids, probabilities)`` of the next value's splits with at least one deal (the engine's order)."""
+    """``(ids, probabilities)`` of the chance node: the first player (every seat 1/n), or the next value's splits
+    with at least one deal (the engine's order)."""
+    if S[S_FIRST] < 0:
+        n = cfg[N]
+        probs = np.empty(n, dtype=np.float64)
+        for p in range(n):
+            probs[p] = 1.0 / n
+        return np.arange(n), probs
     count = split_count(cfg, tab)
     total = deal_total(cfg, tab, S)
     ids = np.empty(count, dtype=np.int64)
@@ -1168,9 +1269,12 @@ def apply_checked(cfg, tab, S, action):
     if p == TERMINAL:
         return False
     if p == CHANCE:
-        if action < 0 or action >= split_count(cfg, tab) or split_ways(cfg, tab, S, action) == 0:
+        if S[S_FIRST] < 0:
+            if action < 0 or action >= cfg[N]:
+                return False
+        elif action < 0 or action >= split_count(cfg, tab) or split_ways(cfg, tab, S, action) == 0:
             return False
-        apply_deal(cfg, tab, S, action)
+        apply_chance(cfg, tab, S, action)
         return True
     if not is_legal(cfg, tab, S, action):
         return False
@@ -1187,3 +1291,348 @@ def state_results(cfg, S):
     rets = np.empty(n, dtype=np.float64)
     results(cfg, S, ranks, points_ranks, rets)
     return ranks, points_ranks, rets
+
+
+# ------------------------------------------------------------------------------------------------ the heuristic
+# The heuristic bot's policy (trustme_analysis.games.liar.heuristic.policy) over the state array, for rollouts.
+# Every probability is computed with the same operations in the same order as there, and the tests compare the two
+# distributions at random positions (to 1e-12).
+
+
+@njit(cache=True)
+def uniform01(rng):
+    """A uniform double in [0, 1) (the top 53 bits of the next output)."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def binom_f(a, b):
+    """C(a, b) as a float, multiplied out as ``heuristic._binom`` does."""
+    if b < 0 or b > a:
+        return 0.0
+    out = 1.0
+    for i in range(1, b + 1):
+        out = out * (a - b + i) / i
+    return out
+
+
+@njit(cache=True)
+def binom_i(a, b):
+    """C(a, b) as an exact integer (small arguments)."""
+    if b < 0 or b > a:
+        return 0
+    out = 1
+    for i in range(1, b + 1):
+        out = out * (a - b + i) // i
+    return out
+
+
+@njit(cache=True)
+def holds_at_least(pool, good, drawn, k):
+    """``heuristic.holds_at_least``: P(X >= k), X hypergeometric (``drawn`` of ``pool``, ``good`` good)."""
+    if k <= 0:
+        return 1.0
+    drawn = min(drawn, pool)
+    if good < k or drawn < k:
+        return 0.0
+    total = binom_f(pool, drawn)
+    below = 0.0
+    for x in range(max(0, drawn - (pool - good)), k):
+        below += binom_f(good, x) * binom_f(pool - good, drawn - x) / total
+    return max(0.0, 1.0 - below)
+
+
+@njit(cache=True)
+def fill_unseen(cfg, S, p):
+    """``heuristic.unseen_copies`` of seat ``p`` into ``O_UNSEEN``; returns their total."""
+    n, values = cfg[N], cfg[V]
+    out = cfg[O_UNSEEN]
+    total = 0
+    for v in range(values):
+        k = 0
+        for h in range(n):
+            k += S[cfg[O_KNOWN] + (p * n + h) * values + v]
+        u = (cfg[C] - S[cfg[O_DISC] + v] - S[hand_at(cfg, p, v)] - S[cfg[O_PSEAT] + p * values + v]
+             - S[cfg[O_BURNBY] + p * values + v] - k)
+        S[out + v] = u
+        total += u
+    return total
+
+
+@njit(cache=True)
+def bluff_chance(cfg, S, p, prior):
+    """``heuristic.bluff_chance``: the chance, as seat ``p`` sees it, that the play open to a challenge is a bluff."""
+    n, values = cfg[N], cfg[V]
+    total_unseen = fill_unseen(cfg, S, p)
+    value = S[S_RVALUE]
+    liar = S[cfg[O_PPLAYER] + S[S_PLEN] - 1]
+    count = 0
+    for i in range(S[S_LASTN]):
+        count += S[cfg[O_LASTC] + i]
+    unseen_v = S[cfg[O_UNSEEN] + value]
+    if count > unseen_v:
+        return 1.0
+    own = 0
+    for v in range(values):
+        own += S[cfg[O_PSEAT] + p * values + v]
+    earlier = S[S_PCARDS] - count - own
+    claims = 0
+    burned = 0
+    for q in range(n):
+        if q != p:
+            claims += S[cfg[O_CLAIMBURN] + q * values + value]
+            for v in range(values):
+                burned += S[cfg[O_BURNBY] + q * values + v]
+    good = max(0, unseen_v - earlier - claims)
+    pool = max(good, total_unseen - earlier - burned)
+    drawn = S[cfg[O_HSIZE] + liar] + count
+    held = holds_at_least(pool, good, drawn, count)
+    if S[S_PLEN] == 1:
+        one = holds_at_least(pool, good, drawn, 1)
+        if held <= 0.0 or one <= 0.0:
+            return 1.0
+        return prior / (prior + (1.0 - prior) * (held / one))
+    if held <= 0.0:
+        return 1.0
+    return prior * (1.0 - held) / (prior * (1.0 - held) + held)
+
+
+@njit(cache=True)
+def bluff_room(cfg, S, p, value, slack):
+    """``heuristic.bluff_room``."""
+    values = cfg[V]
+    return (S[hand_at(cfg, p, value)] + S[cfg[O_PSEAT] + p * values + value] + S[cfg[O_BURNBY] + p * values + value]
+            + slack - S[S_PCARDS])
+
+
+@njit(cache=True)
+def fill_others(cfg, S, p, value):
+    """List at ``O_OTHERS`` the values seat ``p`` holds other than ``value`` (ascending); return how many."""
+    m = 0
+    for v in range(cfg[V]):
+        if v != value and S[hand_at(cfg, p, v)] > 0:
+            S[cfg[O_OTHERS] + m] = v
+            m += 1
+    return m
+
+
+@njit(cache=True)
+def set_play(cfg, tab, S, value, true, announced, picks, take):
+    """Write the play of ``true`` cards of ``value`` and one card of each of ``picks[:take]`` at ``O_PV``/``O_PC``
+    (ascending values) and return its action id."""
+    pv, pc = cfg[O_PV], cfg[O_PC]
+    n = 0
+    size = true
+    if true > 0:
+        S[pv] = value
+        S[pc] = true
+        n = 1
+    for j in range(take):
+        u = picks[j]
+        # Insertion into the ascending list.
+        i = n
+        while i > 0 and S[pv + i - 1] > u:
+            S[pv + i] = S[pv + i - 1]
+            S[pc + i] = S[pc + i - 1]
+            i -= 1
+        S[pv + i] = u
+        S[pc + i] = 1
+        n += 1
+        size += 1
+    S[S_PN] = n
+    return FIRST_PLAY + multiset_index(cfg, tab, S, size) * cfg[V] + announced
+
+
+@njit(cache=True)
+def timeout_move(cfg, tab, S, p):
+    """``state.timeout_action``: the starter's lowest card played truthfully, else a pass (a burn for the last
+    player after all the others passed)."""
+    if S[S_GOING] >= 0:
+        return PASS
+    if S[S_RVALUE] < 0:
+        lowest = 0
+        while S[hand_at(cfg, p, lowest)] == 0:
+            lowest += 1
+        picks = np.empty(0, dtype=np.int64)
+        return set_play(cfg, tab, S, lowest, 1, lowest, picks, 0)
+    if S[cfg[O_PPLAYER] + S[S_PLEN] - 1] == p:
+        return BURN
+    return PASS
+
+
+@njit(cache=True)
+def start_choice(cfg, S, p, chosen):
+    """The values a starting heuristic may announce (held most, then fewest unseen) into ``chosen``; return
+    ``(how many, cards of each held)``. Needs ``O_UNSEEN`` filled."""
+    values = cfg[V]
+    most = 0
+    for v in range(values):
+        most = max(most, S[hand_at(cfg, p, v)])
+    fewest = 1 << 40
+    for v in range(values):
+        if S[hand_at(cfg, p, v)] == most:
+            fewest = min(fewest, S[cfg[O_UNSEEN] + v])
+    m = 0
+    for v in range(values):
+        if S[hand_at(cfg, p, v)] == most and S[cfg[O_UNSEEN] + v] == fewest:
+            chosen[m] = v
+            m += 1
+    return m, most
+
+
+@njit(cache=True)
+def heuristic_sample(cfg, tab, S, knobs, rng):
+    """One action of the seat to act drawn from the heuristic's policy (a play's cards left at ``O_PV``/``O_PC``)."""
+    p = S[S_CURRENT]
+    values, mp = cfg[V], cfg[M]
+    if knobs[K_TIMEOUT] > 0.0 and uniform01(rng) < knobs[K_TIMEOUT]:
+        return timeout_move(cfg, tab, S, p)
+    picks = np.empty(values, dtype=np.int64)
+    if S[S_GOING] >= 0:
+        call = 1.0 if bluff_chance(cfg, S, p, knobs[K_PRIOR]) >= knobs[K_CALL_LAST] else knobs[K_CALL_RATE]
+        return LIAR if uniform01(rng) < call else PASS
+    if S[S_RVALUE] < 0:
+        fill_unseen(cfg, S, p)
+        chosen = np.empty(values, dtype=np.int64)
+        m, most = start_choice(cfg, S, p, chosen)
+        value = chosen[rand_below(rng, m)] if m > 1 else chosen[0]
+        true = min(most, mp)
+        room = bluff_room(cfg, S, p, value, np.int64(knobs[K_SLACK]))
+        extra = min(np.int64(knobs[K_EXTRA]), mp - true, room - true)
+        others = fill_others(cfg, S, p, value) if extra > 0 else 0
+        if others > 0:
+            hand_size = S[cfg[O_HSIZE] + p]
+            chance = min(1.0, knobs[K_BLUFF_START] + knobs[K_PER_CARD] * hand_size)
+            if uniform01(rng) < chance:
+                take = min(extra, others)
+                # A uniform ``take``-subset of the other values: a partial Fisher-Yates shuffle.
+                for j in range(others):
+                    picks[j] = S[cfg[O_OTHERS] + j]
+                for j in range(take):
+                    r = j + rand_below(rng, others - j)
+                    picks[j], picks[r] = picks[r], picks[j]
+                return set_play(cfg, tab, S, value, true, value, picks, take)
+        return set_play(cfg, tab, S, value, true, value, picks, 0)
+    value = S[S_RVALUE]
+    adding = S[cfg[O_PPLAYER] + S[S_PLEN] - 1] == p
+    if not adding:
+        call = 1.0 if bluff_chance(cfg, S, p, knobs[K_PRIOR]) >= knobs[K_CALL] else knobs[K_CALL_RATE]
+        if call > 0.0 and uniform01(rng) < call:
+            return LIAR
+    true = min(S[hand_at(cfg, p, value)], mp)
+    if true > 0:
+        return set_play(cfg, tab, S, value, true, value, picks, 0)
+    others = fill_others(cfg, S, p, value)
+    small = S[S_PCARDS] <= np.int64(knobs[K_MAX_PILE])
+    if adding:
+        stop, bluff = BURN, (1.0 - knobs[K_BURN] if small else 0.0)
+    else:
+        stop, bluff = PASS, (knobs[K_BLUFF_RATE] if small else 0.0)
+    if others == 0 or bluff_room(cfg, S, p, value, np.int64(knobs[K_SLACK])) < 1:
+        bluff = 0.0
+    if bluff > 0.0 and uniform01(rng) < bluff:
+        picks[0] = S[cfg[O_OTHERS] + rand_below(rng, others)]
+        return set_play(cfg, tab, S, value, 0, value, picks, 1)
+    return stop
+
+
+@njit(cache=True)
+def _next_combo(idx, m, k):
+    """Advance ``idx[:k]`` to the next k-subset of range(m) in lexicographic order; False after the last."""
+    i = k - 1
+    while i >= 0 and idx[i] == m - k + i:
+        i -= 1
+    if i < 0:
+        return False
+    idx[i] += 1
+    for j in range(i + 1, k):
+        idx[j] = idx[j - 1] + 1
+    return True
+
+
+@njit(cache=True)
+def heuristic_distribution(cfg, tab, S, knobs, actions, probs):
+    """Every action of the heuristic's policy at ``S`` with its probability, into ``actions``/``probs`` (an action
+    may appear twice, e.g. the time-out's play among the intended ones); returns how many. For tests."""
+    p = S[S_CURRENT]
+    values, mp = cfg[V], cfg[M]
+    keep = 1.0 - knobs[K_TIMEOUT]
+    k = 0
+    if knobs[K_TIMEOUT] > 0.0:
+        actions[k] = timeout_move(cfg, tab, S, p)
+        probs[k] = knobs[K_TIMEOUT]
+        k += 1
+    picks = np.empty(values, dtype=np.int64)
+    if S[S_GOING] >= 0:
+        call = 1.0 if bluff_chance(cfg, S, p, knobs[K_PRIOR]) >= knobs[K_CALL_LAST] else knobs[K_CALL_RATE]
+        actions[k] = LIAR
+        probs[k] = call * keep
+        actions[k + 1] = PASS
+        probs[k + 1] = (1.0 - call) * keep
+        return k + 2
+    if S[S_RVALUE] < 0:
+        fill_unseen(cfg, S, p)
+        chosen = np.empty(values, dtype=np.int64)
+        m, most = start_choice(cfg, S, p, chosen)
+        hand_size = S[cfg[O_HSIZE] + p]
+        chance = min(1.0, knobs[K_BLUFF_START] + knobs[K_PER_CARD] * hand_size)
+        share = 1.0 / m
+        idx = np.empty(values, dtype=np.int64)
+        for c in range(m):
+            value = chosen[c]
+            true = min(most, mp)
+            room = bluff_room(cfg, S, p, value, np.int64(knobs[K_SLACK]))
+            extra = min(np.int64(knobs[K_EXTRA]), mp - true, room - true)
+            others = fill_others(cfg, S, p, value) if extra > 0 else 0
+            if others == 0:
+                actions[k] = set_play(cfg, tab, S, value, true, value, picks, 0)
+                probs[k] = share * keep
+                k += 1
+                continue
+            actions[k] = set_play(cfg, tab, S, value, true, value, picks, 0)
+            probs[k] = share * (1.0 - chance) * keep
+            k += 1
+            take = min(extra, others)
+            each = 1.0 / binom_i(others, take)
+            for j in range(take):
+                idx[j] = j
+            while True:
+                for j in range(take):
+                    picks[j] = S[cfg[O_OTHERS] + idx[j]]
+                actions[k] = set_play(cfg, tab, S, value, true, value, picks, take)
+                probs[k] = share * chance * each * keep
+                k += 1
+                if not _next_combo(idx, others, take):
+                    break
+        return k
+    value = S[S_RVALUE]
+    adding = S[cfg[O_PPLAYER] + S[S_PLEN] - 1] == p
+    rest = 1.0
+    if not adding:
+        call = 1.0 if bluff_chance(cfg, S, p, knobs[K_PRIOR]) >= knobs[K_CALL] else knobs[K_CALL_RATE]
+        actions[k] = LIAR
+        probs[k] = call * keep
+        k += 1
+        rest = 1.0 - call
+    true = min(S[hand_at(cfg, p, value)], mp)
+    if true > 0:
+        actions[k] = set_play(cfg, tab, S, value, true, value, picks, 0)
+        probs[k] = rest * keep
+        return k + 1
+    others = fill_others(cfg, S, p, value)
+    small = S[S_PCARDS] <= np.int64(knobs[K_MAX_PILE])
+    if adding:
+        stop, bluff = BURN, (1.0 - knobs[K_BURN] if small else 0.0)
+    else:
+        stop, bluff = PASS, (knobs[K_BLUFF_RATE] if small else 0.0)
+    if others == 0 or bluff_room(cfg, S, p, value, np.int64(knobs[K_SLACK])) < 1:
+        bluff = 0.0
+    actions[k] = stop
+    probs[k] = rest * (1.0 - bluff) * keep
+    k += 1
+    for j in range(others):
+        picks[0] = S[cfg[O_OTHERS] + j]
+        actions[k] = set_play(cfg, tab, S, value, 0, value, picks, 1)
+        probs[k] = rest * bluff * (1.0 / others) * keep
+        k += 1
+    return k

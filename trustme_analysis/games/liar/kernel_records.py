@@ -15,7 +15,7 @@ from trustme_analysis.games.liar.kernel_core import END_NAMES, REC_FIELDS, SEAT_
 
 #: Record columns in the order ``records.records_from_snapshot`` builds a row.
 COLUMNS = (
-    "players", "mode", "max_play", "dealt", "start_hand", "cards_left", "rank", "win", "winner", "top_shared",
+    "players", "mode", "max_play", "first_player", "started", "turn_order", "dealt", "start_hand", "cards_left", "rank", "win", "winner", "top_shared",
     "went_out", "points", "points_going_out", "points_cards_in_hand", "points_false_cards", "points_unmasked",
     "points_wrongly_accused", "points_rank", "points_win", "turns", "end_trigger", "completed", *REC_FIELDS,
     *SIZE_FIELDS, "score_trace",
@@ -85,7 +85,7 @@ class KernelRecords:
         return rows
 
 
-def build_records(config, seeds, raw, histories: bool) -> KernelRecords:
+def build_records(rules, seeds, raw, histories: bool) -> KernelRecords:
     """Columns from the arrays of :func:`.kernel_core.play_random` (booleans and winners derived here)."""
     (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
     games, n = returns.shape
@@ -95,8 +95,12 @@ def build_records(config, seeds, raw, histories: bool) -> KernelRecords:
         return np.repeat(values[:, None], n, axis=1)
 
     cols["players"] = np.full((games, n), n, dtype=np.int64)
-    cols["mode"] = np.full((games, n), config.mode)
-    cols["max_play"] = np.full((games, n), config.max_play, dtype=np.int64)
+    cols["mode"] = np.full((games, n), rules.mode)
+    cols["max_play"] = np.full((games, n), rules.max_play, dtype=np.int64)
+    first = game_ints[:, 2]
+    cols["first_player"] = per_game(first)
+    cols["started"] = np.arange(n)[None, :] == first[:, None]
+    cols["turn_order"] = (np.arange(n)[None, :] - first[:, None]) % n
     for j, name in enumerate(SEAT_INTS):
         cols[name] = seat_ints[:, :, j]
     cols["went_out"] = cols["went_out"].astype(bool)

@@ -1,10 +1,10 @@
 """Lock-step proof that the Liar kernel is the engine: replay kernel games through the pyspiel game.
 
 Used by ``tests/games/test_liar_kernel.py`` and by ``benchmarks/kernels_liar.py --verify N``. At every step of each
-game the pyspiel state and a :class:`~.kernel.KernelState` fed the same action must agree on the current player and
-on the legal actions (at a chance node: the outcomes with their probabilities); at the end on the returns and on every
-record field (``records.records`` of the engine's terminal state against the kernel's columnar records, types
-included).
+game the pyspiel state and a :class:`~.kernel.KernelState` fed the same action must agree on the current player, on
+the legal actions (at a chance node: the outcomes with their probabilities) and on what each seat knows of the others'
+hands and its own burned cards (what the heuristic reads); at the end on the returns and on every record field
+(``records.records`` of the engine's terminal state against the kernel's columnar records, types included).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.liar.kernel import Kernel
+from trustme_analysis.games.liar import kernel_core as core
+from trustme_analysis.games.liar.kernel import Kernel, KernelState
 from trustme_analysis.games.liar.kernel_records import KernelRecords
 from trustme_analysis.games.liar.records import records
 
@@ -23,6 +24,28 @@ class Mismatch(AssertionError):
 
 def _typed(rows: list[dict]) -> list[list[tuple]]:
     return [[(key, type(value).__name__, value) for key, value in row.items()] for row in rows]
+
+
+def knowledge(state: pyspiel.State) -> list[list[int]]:
+    """What each seat knows (the engine's ``known``, ``revealed``, ``burned_by``, ``claims_burned``), each flat."""
+    t = state._table
+
+    def flat(rows) -> list[int]:
+        return [x for row in rows for x in row]
+
+    return [flat(row for viewer in t.known for row in viewer), flat(t.revealed), flat(t.burned_by),
+            flat(t.claims_burned)]
+
+
+def kernel_knowledge(mirror: KernelState) -> list[list[int]]:
+    """The same blocks of a kernel state."""
+    cfg, S = mirror.kernel.cfg, mirror.array
+    n, values = int(cfg[core.N]), int(cfg[core.V])
+    out = []
+    for offset, size in ((core.O_KNOWN, n * n * values), (core.O_REVEALED, n * values), (core.O_BURNBY, n * values),
+                         (core.O_CLAIMBURN, n * values)):
+        out.append(S[cfg[offset]: cfg[offset] + size].tolist())
+    return out
 
 
 def replay(game: pyspiel.Game, kernel: Kernel, recs: KernelRecords, g: int) -> int:
@@ -50,6 +73,9 @@ def replay(game: pyspiel.Game, kernel: Kernel, recs: KernelRecords, g: int) -> i
             raise Mismatch(f"seed {seed} step {step}: the kernel played {action}, not legal in the engine")
         state.apply_action(action)
         mirror.apply_action(action)
+        if knowledge(state) != kernel_knowledge(mirror):
+            raise Mismatch(f"seed {seed} step {step}: what the seats know differs (kernel {kernel_knowledge(mirror)} "
+                           f"engine {knowledge(state)})")
     if not state.is_terminal() or not mirror.is_terminal():
         raise Mismatch(f"seed {seed}: history ends before the game does (engine terminal: {state.is_terminal()})")
     returns = state.returns()

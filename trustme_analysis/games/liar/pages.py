@@ -1,5 +1,6 @@
-"""The Liar (``trustme_liar``) pages of the report: ranks and points by mode, Trust Me points by source, game length
-and end, plays and claim sizes with the bluff rate per size, and challenges, burns, pickups and going out.
+"""The Liar (``trustme_liar``) pages of the report: the first player's advantage, ranks and points by mode, Trust Me
+points by source, game length and end, plays and claim sizes with the bluff rate per size, and challenges, burns,
+pickups and going out.
 
 The game's registry ``pages`` part (:func:`draw`). Every figure comes from the results set's tables (computed by
 :func:`trustme_analysis.games.liar.stats.compute`); every plot shows 95% intervals.
@@ -15,7 +16,7 @@ from trustme_analysis.report.findings import extremes, value_of
 from trustme_analysis.report.layout import interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
 from trustme_analysis.report.words import DASH, count, percent
-from trustme_analysis.games.liar.records import SOURCES
+from trustme_analysis.games.liar.scoring import SOURCES
 
 #: The scoring modes in the rule text's words.
 MODE_WORDS = {"classique": "Classique", "trustme": "Trust Me"}
@@ -31,11 +32,40 @@ SOURCE_LABELS = {
 
 def draw(ctx: Report) -> None:
     """Add the Liar pages to the report, drawn from the results set."""
+    _starter_page(ctx)
     _ranks_page(ctx)
     _sources_page(ctx)
     _length_page(ctx)
     _claims_page(ctx)
     _challenges_page(ctx)
+
+
+def _starter_page(ctx: Report) -> None:
+    st = ctx["starter"]
+    variants = ctx.variant_ids
+    orders = sorted(st["turn_order"].unique())
+    title = "The first player's advantage"
+    fig = new_page(title, "Share of games won (best rank, ties counted; most points in Trust Me games) by the place in "
+                   "turn order from the player who starts the first round (Wilson 95%), against the fair share. "
+                   "The seat-balance page gives the same per seat number.")
+    ax = fig.add_axes((0.07, 0.50, 0.86, 0.36))
+    labels = ["first player" if k == 0 else f"{k} after the first" for k in orders]
+    by_category(ax, variants, st, "turn_order", orders, labels, "win", "share of games won", "Wins by turn order")
+    for fair in sorted(st["fair"].unique()):
+        ax.axhline(fair, color="0.6", linewidth=0.8, linestyle="--")
+    first = st[st["turn_order"] == 0].set_index("variant").reindex(variants).reset_index()
+    table = pd.DataFrame({
+        "variant": variants,
+        "first player wins [95%]": cells(first, "win", pct),
+        "fair share": [f"{100 * x:.0f}%" for x in first["fair"]],
+        "advantage [95%]": cells(first, "advantage", pct),
+        "in words": first["sentence"],
+    })
+    # The starter's advantage is its own finding, apart from what a seat number is worth (seat-balance page).
+    findings = [extremes(ctx, first, "advantage", "the advantage of playing first (win rate minus the fair share)",
+                         "share of games")]
+    page_table(ctx, fig, table, title, [0.6, 1.3, 0.7, 1.3, 6.0], fontsize=6.5, findings=findings, front=1,
+               source="starter")
 
 
 def _ranks_page(ctx: Report) -> None:
@@ -71,9 +101,10 @@ def _ranks_page(ctx: Report) -> None:
                                                                              rp["mode"])],
     })
     findings = []
-    first = rp[rp["seat"] == 0]
-    findings.append(extremes(ctx, first, "went_out", "the share of games the first seat goes out first", "share"))
-    findings.append(extremes(ctx, first, "rank", "the first seat's mean rank (1 = best)", "rank"))
+    # Seat 0, a seat number: with first_player = random it is not the first player (that is the starter page).
+    seat0 = rp[rp["seat"] == 0]
+    findings.append(extremes(ctx, seat0, "went_out", "the share of games seat 0 goes out first", "share"))
+    findings.append(extremes(ctx, seat0, "rank", "seat 0's mean rank (1 = best)", "rank"))
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.4, 1.3, 1.3, 1.4, 1.3], findings=findings, front=1,
                source="ranks_points")
 

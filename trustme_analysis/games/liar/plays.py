@@ -20,6 +20,8 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 
+import numpy as np
+
 LIAR = 0
 PASS = 1
 BURN = 2
@@ -74,3 +76,57 @@ def counts_to_cards(counts: Sequence[int]) -> list[int]:
 def labels(cards: Sequence[int]) -> str:
     """0-based values as the 1-based labels people read, e.g. ``(0, 0, 4)`` -> ``"1,1,5"``."""
     return ",".join(str(v + 1) for v in cards)
+
+
+class PlayTable:
+    """The play actions of one variant: every multiset of 1..``max_play`` values, numbered once, with the numpy table
+    that lists a hand's legal plays in one comparison. Shared by every state of a game (never copied by a clone).
+
+    Args:
+        values, copies, max_play: the variant's deck and largest play (:class:`~.config.Rules`).
+    """
+
+    def __init__(self, values: int, copies: int, max_play: int):
+        self.values = values
+        self.copies = copies
+        self.max_play = max_play
+        self.multisets = all_multisets(values, copies, max_play)
+        self.multiset_index = {m: i for i, m in enumerate(self.multisets)}
+        # Counts per value of each multiset: a hand can play a multiset when it holds every count (one numpy test).
+        self.multiset_counts = np.array(
+            [to_counts(m, values) for m in self.multisets], dtype=np.int16
+        ).reshape(len(self.multisets), values)
+
+    def __deepcopy__(self, memo: dict) -> PlayTable:
+        return self
+
+    @property
+    def num_actions(self) -> int:
+        """Distinct action ids: liar, pass, burn and every (multiset, announced value)."""
+        return FIRST_PLAY + len(self.multisets) * self.values
+
+    def playable(self, hand: Sequence[int]) -> np.ndarray:
+        """Indices (ascending) of the multisets ``hand`` (counts per value) can play."""
+        return np.flatnonzero((self.multiset_counts <= np.asarray(hand, dtype=np.int16)).all(axis=1))
+
+    def play_actions(self, hand: Sequence[int], announced: Sequence[int] | np.ndarray) -> list[int]:
+        """The play actions (ascending) of ``hand`` with each announced value in ``announced`` (ascending)."""
+        index = self.playable(hand)
+        ids = FIRST_PLAY + index[:, None] * self.values + np.asarray(announced, dtype=np.int64)[None, :]
+        return ids.ravel().tolist()
+
+    def play_action(self, cards: Sequence[int], announced: int) -> int:
+        """The action id of playing 0-based ``cards`` and announcing 0-based ``announced``."""
+        index = self.multiset_index.get(tuple(sorted(cards)))
+        if index is None or not 0 <= announced < self.values:
+            raise ValueError(
+                f"not a play: cards {[v + 1 for v in cards]} announced as {announced + 1}; a play is 1 to "
+                f"{self.max_play} cards of values 1..{self.values} (each at most {self.copies} times) and a value "
+                f"1..{self.values}"
+            )
+        return FIRST_PLAY + index * self.values + announced
+
+    def decode_play(self, action: int) -> tuple[tuple[int, ...], int]:
+        """``(cards, announced)``, 0-based, of a play action."""
+        index, announced = divmod(action - FIRST_PLAY, self.values)
+        return self.multisets[index], announced

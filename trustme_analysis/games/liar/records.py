@@ -1,18 +1,21 @@
 """Records of ``trustme_liar`` games (Cheat / "Menteur", Classique and Trust Me scoring) for sweeps: one row per seat
 of a finished game.
 
-:func:`records` reads only the terminal ``state.snapshot()``: its ``events`` (plays, passes, challenges, burns, going
-out), its Classique ``ranks``, its ``points_by_source`` and ``end``. Hand sizes are followed through the events (cards
+:func:`records` reads only the terminal ``state.snapshot()``: its ``first_player``, its ``events`` (plays, passes,
+challenges, burns, going out; kinds and fields in :mod:`.events`), its ``ranks``, its ``points_by_source`` and ``end``. Hand sizes are followed through the events (cards
 played leave a hand, a picked-up pile joins one) and checked against the snapshot's ``cards_left``, so a record that
 disagrees with the engine fails loudly instead of giving wrong statistics.
 
 Columns of a row (besides the common columns the sweep adds):
 
-- ``players``, ``mode`` (``classique`` or ``trustme``), ``max_play`` (largest claim); ``dealt``, ``start_hand``
-  (cards held after the pair discards), ``cards_left`` (at the end).
-- ``rank`` (the engine's Classique rank: the first out is 1, the others by cards left, ties share e.g. 2.5);
-  ``win`` (this seat has the best rank: went out first, or shares first place at a set-up end, or holds the fewest
-  cards at a turn-cap end); ``winner`` (the sole best seat, -1 if shared); ``top_shared``; ``went_out``.
+- ``players``, ``mode`` (``classique`` or ``trustme``), ``max_play`` (largest claim); ``first_player`` (the seat that
+  started the first round), ``started`` (this seat did), ``turn_order`` (this seat's place in turn order from the
+  first player: 0 for the first player, 1 for the next, ...); ``dealt``, ``start_hand`` (cards held after the pair
+  discards), ``cards_left`` (at the end).
+- ``rank`` (the snapshot's rank, 1 = best, ties share e.g. 2.5: in Classique games the first out is 1 and the others
+  are ranked by cards left; in Trust Me games the ranks are by points, most first); ``win`` (this seat has the best
+  rank: in Classique it went out first, or shares first place at a set-up end, or holds the fewest cards at a
+  turn-cap end); ``winner`` (the sole best seat, -1 if shared); ``top_shared``; ``went_out``.
 - ``points`` and ``points_going_out``, ``points_cards_in_hand``, ``points_false_cards``, ``points_unmasked``,
   ``points_wrongly_accused``: Trust Me points by source (the engine computes them in both modes; the report reads them
   for ``trustme`` games); ``points_rank`` (1 = most points, ties shared) and ``points_win`` (most points, ties
@@ -25,7 +28,8 @@ Columns of a row (besides the common columns the sweep adds):
   card).
 - ``burns``, ``burned_cards``; ``pickups``, ``picked_up_cards``.
 - ``last_cards_plays`` (plays of this seat's last cards), ``last_cards_caught`` (of those, called and found false),
-  ``last_cards_held`` (went out on them).
+  ``last_cards_held`` (went out on them: nobody caught them, whether all the others passed, a call was wrong, or,
+  with ``last_cards=until_covered``, another player covered them).
 - ``score_trace`` (list): cards this seat has shed (start hand minus cards held) after each player turn, for the
   lead-change metrics (the leader sheds most).
 """
@@ -35,17 +39,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-
-SHORT_NAME = "trustme_liar"
-
-#: Trust Me point sources, in the rule text's order (the engine's ``scoring.SOURCES``).
-SOURCES = ("going_out", "cards_in_hand", "false_cards", "unmasked", "wrongly_accused")
-_TURN_EVENTS = ("play", "pass", "liar", "burn")
+from trustme_analysis.games.liar import events as ev
+from trustme_analysis.games.liar.scoring import SOURCES, shared_ranks
 
 
 def _shared_ranks_desc(values: Sequence[float]) -> list[float]:
-    from trustme_analysis.games.liar.scoring import shared_ranks
-
     # The engine ranks the smallest key first; most points should come first.
     return [float(r) for r in shared_ranks([-v for v in values])]
 
@@ -81,12 +79,14 @@ def records_from_snapshot(snap: Mapping[str, Any], max_play: int) -> list[dict[s
         for _ in range(n)
     ]
     traces: list[list[int]] = [[] for _ in range(n)]
-    last_play_out = -1  # the seat whose last play emptied its hand (until that play is settled)
+    # The seat whose last cards are on the table, until a challenge catches them or the seat goes out. A play on top
+    # of them (last_cards="until_covered") does not settle them: the ``out`` event follows.
+    pending = -1
 
-    for ev in snap["events"]:
-        kind = ev["type"]
-        if kind == "play":
-            p, size, false = ev["player"], int(ev["count"]), int(ev["false"])
+    for e in snap["events"]:
+        kind = e["kind"]
+        if kind == ev.PLAY:
+            p, size, false = e["player"], int(e["count"]), int(e["false"])
             if not 1 <= size <= max_play:
                 raise ValueError(f"a play of {size} cards does not fit max_play={max_play}")
             rec = seat[p]
@@ -99,36 +99,33 @@ def records_from_snapshot(snap: Mapping[str, Any], max_play: int) -> list[dict[s
             held[p] -= size
             if held[p] == 0:
                 rec["last_cards_plays"] += 1
-                last_play_out = p
-            else:
-                last_play_out = -1
-        elif kind == "pass":
-            seat[ev["player"]]["passes"] += 1
-        elif kind == "liar":
-            accuser, player = ev["accuser"], ev["player"]
-            caught = bool(ev["caught"])
+                if pending < 0:
+                    pending = p
+        elif kind == ev.PASS:
+            seat[e["player"]]["passes"] += 1
+        elif kind == ev.LIAR:
+            accuser, player = e["accuser"], e["player"]
+            caught = bool(e["caught"])
             seat[accuser]["calls"] += 1
             seat[accuser]["calls_won" if caught else "calls_lost"] += 1
             seat[player]["challenged"] += 1
             seat[player]["caught"] += caught
-            seat[player]["challenged_bluffs"] += int(ev["false"]) > 0
-            if caught and last_play_out == player:
+            seat[player]["challenged_bluffs"] += int(e["false"]) > 0
+            if caught and pending == player:
                 seat[player]["last_cards_caught"] += 1
-            if caught or last_play_out != player:
-                # A wrong call on a player's last cards leaves them out (the ``out`` event follows); otherwise the
-                # pending last-cards play is settled here.
-                last_play_out = -1
-            picker = ev["picked_up_by"]
+                pending = -1
+            # A wrong call on a player's last cards leaves them out: the ``out`` event follows.
+            picker = e["picked_up_by"]
             seat[picker]["pickups"] += 1
-            seat[picker]["picked_up_cards"] += int(ev["pile_size"])
-            held[picker] += int(ev["pile_size"])
-        elif kind == "burn":
-            seat[ev["player"]]["burns"] += 1
-            seat[ev["player"]]["burned_cards"] += int(ev["pile_size"])
-        elif kind == "out":
-            if last_play_out == ev["player"]:
-                seat[ev["player"]]["last_cards_held"] += 1
-        if kind in _TURN_EVENTS:
+            seat[picker]["picked_up_cards"] += int(e["pile_size"])
+            held[picker] += int(e["pile_size"])
+        elif kind == ev.BURN:
+            seat[e["player"]]["burns"] += 1
+            seat[e["player"]]["burned_cards"] += int(e["pile_size"])
+        elif kind == ev.OUT:
+            if pending == e["player"]:
+                seat[e["player"]]["last_cards_held"] += 1
+        if kind in ev.TURNS:
             for p in range(n):
                 traces[p].append(start[p] - held[p])
 
@@ -143,6 +140,7 @@ def records_from_snapshot(snap: Mapping[str, Any], max_play: int) -> list[dict[s
     points_rank = _shared_ranks_desc(points)
     out = set(snap.get("out") or [])
     end = str(snap["end"])
+    first = int(snap["first_player"])
     rows = []
     for p in range(n):
         rows.append(
@@ -150,6 +148,9 @@ def records_from_snapshot(snap: Mapping[str, Any], max_play: int) -> list[dict[s
                 "players": n,
                 "mode": str(snap["mode"]),
                 "max_play": int(max_play),
+                "first_player": first,
+                "started": p == first,
+                "turn_order": (p - first) % n,
                 "dealt": len(snap["dealt"][p]),
                 "start_hand": start[p],
                 "cards_left": cards_left[p],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from trustme_analysis.games.liar.config import LiarConfig
+from trustme_analysis.games.liar.config import Rules
 
 #: The Trust Me point sources, in the order the rule text lists them.
 SOURCES = ("going_out", "cards_in_hand", "false_cards", "unmasked", "wrongly_accused")
@@ -27,7 +27,7 @@ def classique_ranks(cards_left: Sequence[int], out: Sequence[bool]) -> list[floa
 
 
 def points_by_source(
-    config: LiarConfig,
+    rules: Rules,
     cards_left: Sequence[int],
     out: Sequence[bool],
     false_cards: Sequence[int],
@@ -37,13 +37,13 @@ def points_by_source(
     """Each player's Trust Me points split by source (going out, cards in hand, false cards, unmasked, accused)."""
     return [
         {
-            "going_out": config.points_going_out * int(out[s]),
-            "cards_in_hand": config.points_card_in_hand * cards_left[s],
-            "false_cards": config.points_false_card * false_cards[s],
-            "unmasked": config.points_unmasked * unmasked[s],
-            "wrongly_accused": config.points_wrongly_accused * wrongly_accused[s],
+            "going_out": rules.points_going_out * int(out[s]),
+            "cards_in_hand": rules.points_card_in_hand * cards_left[s],
+            "false_cards": rules.points_false_card * false_cards[s],
+            "unmasked": rules.points_unmasked * unmasked[s],
+            "wrongly_accused": rules.points_wrongly_accused * wrongly_accused[s],
         }
-        for s in range(config.players)
+        for s in range(rules.players)
     ]
 
 
@@ -62,25 +62,25 @@ def difference_utility(points: Sequence[float]) -> list[float]:
     return [x - (total - x) / (n - 1) for x in points]
 
 
-def utility_bounds(config: LiarConfig) -> tuple[float, float]:
+def utility_bounds(rules: Rules) -> tuple[float, float]:
     """Bounds on ``returns()`` for GameInfo (loose for points: every source counted at its most)."""
-    kind = config.utility_in_force
+    kind = rules.utility_in_force
     if kind == "rank":
         return -1.0, 1.0
-    turns = config.max_turns
+    turns = rules.max_turns
     most = {
         "going_out": 1,
-        "cards_in_hand": config.deck_size,
-        "false_cards": config.max_play * turns,
+        "cards_in_hand": rules.deck_size,
+        "false_cards": rules.max_play * turns,
         "unmasked": turns,
         "wrongly_accused": turns,
     }
     values = {
-        "going_out": config.points_going_out,
-        "cards_in_hand": config.points_card_in_hand,
-        "false_cards": config.points_false_card,
-        "unmasked": config.points_unmasked,
-        "wrongly_accused": config.points_wrongly_accused,
+        "going_out": rules.points_going_out,
+        "cards_in_hand": rules.points_card_in_hand,
+        "false_cards": rules.points_false_card,
+        "unmasked": rules.points_unmasked,
+        "wrongly_accused": rules.points_wrongly_accused,
     }
     high = float(sum(max(0, values[s]) * most[s] for s in SOURCES))
     low = float(sum(min(0, values[s]) * most[s] for s in SOURCES))

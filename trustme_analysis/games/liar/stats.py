@@ -1,5 +1,6 @@
-"""Statistics of ``trustme_liar`` sweeps: ranks and points by mode, Trust Me points by source, game length and end,
-plays and claim sizes, the bluff rate by claim size, challenges and their success, burns, pickups, and going out.
+"""Statistics of ``trustme_liar`` sweeps: the first player's advantage (apart from a seat's), ranks and points by
+mode, Trust Me points by source, game length and end, plays and claim sizes, the bluff rate by claim size,
+challenges and their success, burns, pickups, and going out.
 
 Every function takes the records DataFrame (columns from :mod:`trustme_analysis.games.liar.records` plus the sweep's
 ``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals: t intervals for per-game
@@ -17,14 +18,15 @@ import pandas as pd
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import CONFIDENCE, Interval, mean_t, ratio_of_sums, wilson
-from trustme_analysis.games.liar.records import SOURCES
+from trustme_analysis.games.liar.scoring import SOURCES
 
 GAME_KEY = ["variant", "game_index"]
 ENDS = ("out", "setup", "turn_cap")
 
 #: Per-game metrics compared with the baseline (columns of :func:`games`).
 COMPARISON_METRICS = (
-    GameMetric("first seat advantage (win rate - 1/players)", "seat0_advantage", "mean", "share of games"),
+    GameMetric("first player's advantage (win rate - 1/players)", "first_player_advantage", "mean",
+               "share of games"),
     GameMetric("first place shared", "top_shared", "rate", "share of games"),
     GameMetric("turns per game", "turns", "mean", "turns"),
     GameMetric("ended by the turn cap", "end_by_cap", "rate", "share of games"),
@@ -67,6 +69,7 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
         end_trigger=("end_trigger", "first"),
         top_shared=("top_shared", "first"),
         winner=("winner", "first"),
+        first_player=("first_player", "first"),
         plays=("plays", "sum"),
         cards_played=("cards_played", "sum"),
         false_cards=("false_cards_played", "sum"),
@@ -77,7 +80,8 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
         last_cards_plays=("last_cards_plays", "sum"),
         last_cards_caught=("last_cards_caught", "sum"),
     ).reset_index()
-    out["seat0_advantage"] = (out["winner"] == 0).astype(float) - 1.0 / out["players"]
+    # The player who started the first round (a seat drawn at random, or a fixed one: see first_player).
+    out["first_player_advantage"] = (out["winner"] == out["first_player"]).astype(float) - 1.0 / out["players"]
     out["top_shared"] = out["top_shared"].astype(float)
     out["end_by_cap"] = (out["end_trigger"] == "turn_cap").astype(float)
     out["bluff_share"] = _ratio(out["false_cards"], out["cards_played"])
@@ -87,6 +91,53 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
         extra = game_table.set_index(GAME_KEY)[["lead_changes", "lead_change_rate", "drama", "decisiveness"]]
         out = out.join(extra, on=GAME_KEY)
     return out
+
+
+TURN_ORDER_NAMES = {0: "the first player", 1: "the player after the first player"}
+
+
+def _turn_order_name(k: int) -> str:
+    return TURN_ORDER_NAMES.get(k, f"the player {k} seats after the first player")
+
+
+def starter(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Per variant and turn order from the first player (0 = the first player, who starts the first round; 1 = the
+    next seat in turn; ...): games, the share of games that place wins (best rank, ties counted; in Trust Me games the
+    ranks are by points) and its advantage over the fair share ``1/players`` (Wilson), the share with the most Trust
+    Me points (Wilson), the mean rank and points (t), and ``sentence``: the finding in words.
+
+    The seat-balance tables answer the same question per seat number; with ``first_player="random"`` seat numbers
+    carry no advantage and this table holds the whole effect of playing first.
+    """
+    rows = []
+    for (variant, order), grp in records.groupby(["variant", "turn_order"], sort=True):
+        n = len(grp)
+        players = int(grp["players"].iloc[0])
+        fair = 1.0 / players
+        win = wilson(int(grp["win"].astype(bool).sum()), n, confidence)
+        mode = str(grp["mode"].iloc[0])
+        who = _turn_order_name(int(order))
+        what = "has the most points in" if mode == "trustme" else "wins"
+        sentence = (f"{who[0].upper()}{who[1:]} {what} {100 * win.estimate:.0f}% of games "
+                    f"[{100 * win.low:.0f}%, {100 * win.high:.0f}%] against a fair {100 * fair:.0f}%: "
+                    f"{100 * (win.estimate - fair):+.0f} points (ties counted for each player).")
+        rows.append({
+            "variant": variant,
+            "turn_order": int(order),
+            "mode": mode,
+            "players": players,
+            "games": n,
+            "fair": fair,
+            **_row("win", win),
+            "advantage": win.estimate - fair,
+            "advantage_low": win.low - fair,
+            "advantage_high": win.high - fair,
+            **_row("points_win", wilson(int(grp["points_win"].astype(bool).sum()), n, confidence)),
+            **_row("rank", mean_t(grp["rank"], confidence)),
+            **_row("points", mean_t(grp["points"], confidence)),
+            "sentence": sentence,
+        })
+    return pd.DataFrame(rows)
 
 
 def ranks_points(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -235,9 +286,10 @@ def challenges(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
 
 
 #: The record columns each table of :func:`compute` reads (one variant at a time).
-GAMES_COLUMNS = (*GAME_KEY, "seat", "players", "mode", "turns", "end_trigger", "top_shared", "winner", "plays",
-                 "cards_played", "false_cards_played", "calls", "calls_won", "burns", "pickups", "last_cards_plays",
-                 "last_cards_caught")
+GAMES_COLUMNS = (*GAME_KEY, "seat", "players", "mode", "turns", "end_trigger", "top_shared", "winner",
+                 "first_player", "plays", "cards_played", "false_cards_played", "calls", "calls_won", "burns",
+                 "pickups", "last_cards_plays", "last_cards_caught")
+STARTER_COLUMNS = ("variant", "turn_order", "players", "mode", "win", "points_win", "rank", "points")
 RANK_COLUMNS = ("variant", "seat", "mode", "rank", "went_out", "points", "points_win")
 SOURCE_COLUMNS = ("variant", "mode", "points_win", "points", *(f"points_{source}" for source in SOURCES))
 CLAIM_COLUMNS = (*GAME_KEY, "max_play", "plays_by_size", "bluffs_by_size", "false_cards_by_size")
@@ -250,13 +302,20 @@ def compute(b: Builder) -> None:
     """Add the Liar tables to a results set being computed (the game's registry ``statistics`` part).
 
     Tables, in the order of the report's pages: ``liar_games`` (per game; what the variants are compared on),
-    ``ranks_points``, ``points_by_source``, ``game_length``, ``claim_sizes`` and ``challenges``.
+    ``starter``, ``ranks_points``, ``points_by_source``, ``game_length``, ``claim_sizes`` and ``challenges``.
     """
     # Each table reads one variant's columns at a time (Builder.per_variant), never every record at once.
     game_rows = b.add("liar_games", b.per_variant(lambda r: games(r, b.games), GAMES_COLUMNS), "One row per Liar game",
-                      "The per-game measures the variants are compared on (first-seat advantage, shared first place, "
-                      "turns, the turn cap, false cards, challenges, pickups, burns, lead changes).")
+                      "The per-game measures the variants are compared on (the first player's advantage, shared first "
+                      "place, turns, the turn cap, false cards, challenges, pickups, burns, lead changes).")
     b.set_comparisons(game_rows, COMPARISON_METRICS)
+    b.add("starter", b.per_variant(starter, STARTER_COLUMNS), "The first player's advantage",
+          "Per variant and turn order from the first player (0 = the player who starts the first round, 1 = the next "
+          "in turn, ...): the share of games that place wins (best rank, ties counted; by points in Trust Me games), "
+          "its advantage over the fair share 1/players, the share with the most Trust Me points, the mean rank and "
+          "points, and the finding as a sentence. Apart from a seat's advantage (seat balance): with first_player "
+          "= random every seat starts equally often.",
+          "Wilson 95% for shares of games, t 95% over games for means", {"rank": "rank", "points": "points"})
     b.add("ranks_points", b.per_variant(ranks_points, RANK_COLUMNS), "Ranks and points per seat",
           "Per variant and seat: the mode, the mean Classique rank, the share of games the seat went out, the mean "
           "Trust Me points and the share of games with the most points (ties counted).",

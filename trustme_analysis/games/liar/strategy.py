@@ -38,6 +38,7 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
+from trustme_analysis.games.liar import events as ev
 from trustme_analysis.games.liar.plays import FIRST_PLAY, LIAR
 from trustme_analysis.solve.strategy import DecisionPoint
 
@@ -53,16 +54,16 @@ def classify_play(game: pyspiel.Game, action: int) -> tuple[int, int] | None:
     """``(cards played, false cards)`` of a play action, or ``None`` for liar, pass and burn."""
     if action < FIRST_PLAY:
         return None
-    cards, announced = game.rules.decode_play(int(action))
+    cards, announced = game.play_table.decode_play(int(action))
     return len(cards), sum(1 for v in cards if v != announced)
 
 
 def _acted_before(snapshot: dict, player: int) -> bool:
     for event in snapshot["events"]:
-        kind = event["type"]
-        if kind in ("play", "pass", "burn") and event["player"] == player:
+        kind = event["kind"]
+        if kind in (ev.PLAY, ev.PASS, ev.BURN) and event["player"] == player:
             return True
-        if kind == "liar" and event["accuser"] == player:
+        if kind == ev.LIAR and event["accuser"] == player:
             return True
     return False
 
@@ -87,7 +88,7 @@ def setup_end(game: pyspiel.Game) -> tuple[float, np.ndarray]:
 
 def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str, pd.DataFrame]:
     """The tables listed in the module docstring, from one decision point per information state."""
-    config = game.config
+    rules = game.rules
     by_size: dict[tuple, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     by_hand: dict[tuple, dict[str, float]] = defaultdict(lambda: defaultdict(float))
     calls: dict[tuple, dict[str, float]] = defaultdict(lambda: defaultdict(float))
@@ -123,7 +124,7 @@ def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str,
         if phase in CALL_PHASES and LIAR in dp.actions:
             call = float(probs[dp.actions.index(LIAR)])
             value_index = view["round_value"] - 1
-            public = config.copies - view["discarded"][value_index]
+            public = rules.copies - view["discarded"][value_index]
             unseen = public - view["hand"][value_index] - view["own_in_pile"][value_index]
             row = calls[(phase, public, unseen, view["last"][1])]
             row["reach"] += w
@@ -165,21 +166,26 @@ def strategy_stats(game: pyspiel.Game, points: list[DecisionPoint]) -> dict[str,
     ]
     n = game.num_players()
     setup_prob, setup_returns = setup_end(game)
+    # With first_player="random" no seat is the first player throughout: the value of going first is left NaN.
+    starter = rules.starter_seat
     seat_rows = []
     for p in range(n):
         exact = value_known[p] and abs(covered[p] + setup_prob - 1.0) <= 1e-9
-        seat_rows.append({"player": p, "first": p == config.first_player, "decision_reach": covered[p],
+        seat_rows.append({"player": p, "first": p == starter, "decision_reach": covered[p],
                           "setup_end": setup_prob, "value": value[p] + setup_returns[p] if exact else float("nan")})
         value_known[p] = exact
         value[p] += setup_returns[p]
-    first = value[config.first_player] if value_known[config.first_player] else float("nan")
-    others = [value[p] if value_known[p] else float("nan") for p in range(n) if p != config.first_player]
-    if np.isnan(others).any() and config.utility_in_force in ("rank", "difference"):
+    if starter is None:
+        first, others = float("nan"), []
+    else:
+        first = value[starter] if value_known[starter] else float("nan")
+        others = [value[p] if value_known[p] else float("nan") for p in range(n) if p != starter]
+    if others and np.isnan(others).any() and rules.utility_in_force in ("rank", "difference"):
         # Zero-sum utilities: the others' values add up to minus the first seat's, known or not.
         others = [-first / (n - 1)] * (n - 1)
     summary = pd.DataFrame([{
-        "mode": config.mode,
-        "utility": config.utility_in_force,
+        "mode": rules.mode,
+        "utility": rules.utility_in_force,
         "bluff_share_of_plays": _ratio(totals["bluff"], totals["play"]),
         "challenge_rate": _ratio(totals["call"], totals["call_reach"]),
         "first_seat_value": first,

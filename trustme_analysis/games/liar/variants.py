@@ -12,15 +12,20 @@ from dataclasses import dataclass
 import pyspiel
 
 #: Short names of the presets -> game strings. Two players, values 1-3 with two copies each (after the pair
-#: discards both hands are {1, 2, 3}, or one card each), a short turn cap. Sizes (``tree_size``): ``tiny`` and
+#: discards both hands are {1, 2, 3}, or one card each), a short turn cap, and seat 0 always starts (a fixed first
+#: player keeps the tree free of the chance node that draws one, and the first seat's value readable). Sizes (``tree_size``): ``tiny`` and
 #: ``tiny_trustme`` 21,132 histories, 1,330 / 1,059 information states; ``tiny_plays2`` and ``tiny_plays2_trustme``
 #: 134,127 histories, 5,677 / 5,790 information states.
 TINY_VARIANTS: dict[str, str] = {
-    "tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
-    "tiny_trustme": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6,mode=trustme)",
-    "tiny_plays2": "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
+    "tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6,first_player=seat0)",
+    "tiny_trustme": (
+        "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6,mode=trustme,first_player=seat0)"
+    ),
+    "tiny_plays2": "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,first_player=seat0)",
     # The same with Trust Me scoring, so claim sizes of 1 and 2 can be compared between the two modes.
-    "tiny_plays2_trustme": "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme)",
+    "tiny_plays2_trustme": (
+        "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme,first_player=seat0)"
+    ),
 }
 
 

@@ -37,6 +37,7 @@ register_game(
         narrate="narrate:narrate",
         kernel="kernel",
         describe="describe",
+        rescore="rescore:rescore",
     )
 )
 

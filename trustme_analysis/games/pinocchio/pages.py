@@ -26,7 +26,7 @@ from trustme_analysis.report.layout import (
     percent_axis,
 )
 from trustme_analysis.report.panels import ci, pct
-from trustme_analysis.report.words import DASH, count, estimate, number, percent
+from trustme_analysis.report.words import DASH, count, estimate, number, percent, rate_cell
 
 #: Rows of a page's table; a longer table is cut there (the results set's CSV holds it all).
 TABLE_ROWS = 12
@@ -198,7 +198,7 @@ def _chart_page(ctx: Report) -> None:
     for off, group, color in ((-0.12, "all seats", "C0"), (0.12, "winners", "C1")):
         sub = shares[shares["group"] == group].set_index("variant").reindex(variants)
         interval_plot(ax, variants, sub["set_bonus_share"], sub["set_bonus_low"], sub["set_bonus_high"],
-                      "set-bonus share of points", color=color, offset=off, label=group)
+                      "set-bonus share of all points", color=color, offset=off, label=group)
     ax.set_xlabel("variant")
     ax.set_title("Points from the set bonus")
     ax.legend(loc="best")
@@ -223,17 +223,20 @@ def _chart_page(ctx: Report) -> None:
         sub = dist[(dist["variant"] == v) & (dist["k"] >= 1)].sort_values("k")
         row = {"variant": v, "chart": charts[v]}
         for _, r in sub.iterrows():
+            # A win rate of a few seats (or none) shows its counts: "win 1 of 1" is not a finding.
+            win = rate_cell(r["win_rate"], r["seats"]) if "seats" in r else percent(r["win_rate"])
             row[f"{int(r['k'])} values"] = (f"+{int(r['step_points'])} points; {percent(r['reached'])} reach; "
-                                            f"{percent(r['win_rate'])} win")
+                                            f"win {win}")
         rows.append(row)
     table = pd.DataFrame(rows).fillna("")
     shown = table.head(10)
     tax = fig.add_axes((LEFT, BOTTOM + 0.04, RIGHT - LEFT, 0.30))
     draw_table(tax, shown, widths=[0.6, 1.3] + [1.6] * (len(shown.columns) - 2), fontsize=7)
-    foot_note(fig, "What each step of the chart is worth: the k-th different value adds its points to "
-             "the set bonus; reach = share of seats holding at least k values; win = win rate of seats ending with "
-             "exactly k." + (f" The first {len(shown)} of {len(table)} variants; all are in stats/different_values.csv."
-                             if len(table) > len(shown) else ""))
+    foot_note(fig, "win = win rate of seats ending with exactly k (wins of seats, e.g. 0 of 4, when fewer than 30 "
+              "seats ended with k)." + (f" The first {len(shown)} of {len(table)} variants; all are in "
+                                        "stats/different_values.csv." if len(table) > len(shown) else ""))
+    foot_note(fig, "What each step of the chart is worth: the k-th different value adds its points to the set bonus; "
+              "reach = share of seats holding at least k values.")
     everyone = shares[shares["group"] == "all seats"]
     winners = shares[shares["group"] == "winners"]
     findings = [extremes(ctx, everyone, "set_bonus_share", "the set bonus's share of all points", "share",

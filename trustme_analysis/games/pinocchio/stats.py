@@ -32,7 +32,7 @@ COMPARISON_METRICS = (
     GameMetric("mean score per seat", "mean_score", "mean", "points"),
     GameMetric("winner's score", "winner_score", "mean", "points"),
     GameMetric("winner's margin", "margin", "mean", "points"),
-    GameMetric("set-bonus share of points", "set_bonus_share", "mean", "share (per game)"),
+    GameMetric("set-bonus share per game (mean)", "set_bonus_share", "mean", "share (per game)"),
     GameMetric("different values per seat", "mean_different_values", "mean", "values"),
     GameMetric("turns per game", "turns", "mean", "turns"),
     GameMetric("game ended by the stacks", "end_by_stacks", "rate", "share of games"),
@@ -173,7 +173,8 @@ def chart_shares(
 
 
 def different_values(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Per variant and k: the share of seats ending with exactly k different Ticket values, and their win rate.
+    """Per variant and k: the share of seats ending with exactly k different Ticket values, their number
+    (``seats``) and their win rate.
 
     Also the marginal value of the chart step to k (``step_points`` = chart[k] - chart[k-1]) and the share of seats
     that reached at least k values, so ``step_points x reached`` is what that step added to an average seat.
@@ -206,6 +207,7 @@ def different_values(records: pd.DataFrame, confidence: float = CONFIDENCE) -> p
                     "win_rate": win.estimate,
                     "win_low": win.low,
                     "win_high": win.high,
+                    "seats": int(exactly.sum()),
                     "step_points": step,
                     "step_points_per_seat": step * reached.estimate,
                 }
