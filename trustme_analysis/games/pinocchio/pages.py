@@ -496,6 +496,6 @@ def _tales_page(ctx: Report) -> None:
             findings.append(f"In {where}, {number(r['per_game'])} trusted tall tales per game gain no Ticket because "
                             f"no stack of the difference's value or lower is left "
                             f"({estimate(r['share'], r['low'], r['high'], 'share')} of trusted tall tales; the "
-                            "tall_tale_no_ticket assumption).")
+                            "tale still succeeds, as the assumptions page says).")
     findings.append(extremes(ctx, tales[tales["row"] == "tall"], "share", "the bluff rate", "share", "low", "high"))
     ctx.add(fig, title, "game", findings=[capital(f) for f in findings if f], front=1)
