@@ -4,18 +4,25 @@ count, and the search player's seconds per decision.
 Usage::
 
     python benchmarks/players.py [--games 400] [--search-games 60] [--budget 400] [--only pinocchio2,...]
+                                 [--vs-probes 60]
 
 Each row: a challenger in one seat (seats rotating), the heuristic bots in the others; the challenger's win rate with
 its 95% Wilson interval against the fair share. The heuristic is "trustworthy" when no probe beats it by more than 10
 points; the search player is "competent" when its lower bound is above the fair share. The games are played through
 the sweep machinery (a spec's ``[trust]`` table), so this is what a report's "Can these players be trusted?" page
-shows. Seconds per decision are measured on the search player's own decisions in the same run (they depend on the
-machine's load; compare them only within one run).
+shows. Seconds per decision are the CPU seconds of the search player's own decisions (``time.process_time``: one
+core's time, which a busy shared machine does not inflate as it does the wall clock; the search player is
+single-threaded).
+
+With ``--vs-probes N`` it also plays the search player in one seat (seats rotating) against line-ups of each probe
+(the probe in every other seat), N games each: rows "search vs <probe>", with the mean CPU seconds of the search
+player's own decisions in those games.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import sys
 import tempfile
 import time
@@ -28,6 +35,8 @@ import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis import results
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
+from trustme_analysis.players.probe import probe_strategies
+from trustme_analysis.stats.intervals import wilson
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.spec import parse_spec
 
@@ -50,12 +59,13 @@ SEARCH_KNOBS = {"liar2": LIAR_SEARCH, "liar4": LIAR_SEARCH}
 
 def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, seed: int = 0,
                          knobs: dict | None = None) -> float:
-    """Mean seconds of the search player's decisions at positions of heuristic self-play."""
+    """Mean CPU seconds of the search player's decisions at positions of heuristic self-play (after one untimed
+    decision that loads or compiles a kernel, a once-per-process cost)."""
     game = pyspiel.load_game(game_string)
     rng = np.random.default_rng(seed)
     heuristic = [make_bot(game, "heuristic", p, rng) for p in range(game.num_players())]
     state = game.new_initial_state()
-    spent, made = 0.0, 0
+    spent, made = 0.0, -1
     while made < decisions:
         if state.is_terminal():
             state = game.new_initial_state()
@@ -65,12 +75,54 @@ def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, see
         p = state.current_player()
         if len(state.legal_actions()) > 1:
             bot = make_bot(game, "search", p, rng, budget=budget, **(knobs or {}))
-            start = time.perf_counter()
+            start = time.process_time()
             bot.step(state)
-            spent += time.perf_counter() - start
+            if made >= 0:
+                spent += time.process_time() - start
             made += 1
         state.apply_action(heuristic[p].step(state))
     return spent / made
+
+
+def _search_game(job: tuple) -> tuple[bool, float, int]:
+    """One game: the search player in seat ``g % players``, the probe in the others; (won, seconds, decisions)."""
+    game_string, strategy, budget, g, *rest = job
+    knobs = rest[0] if rest else {}
+    game = pyspiel.load_game(game_string)
+    n = game.num_players()
+    seat = g % n
+    rng = np.random.default_rng([g, 17])
+    bots = [make_bot(game, "search", p, rng, budget=budget, **knobs) if p == seat
+            else make_bot(game, "probe", p, rng, strategy=strategy) for p in range(n)]
+    state = game.new_initial_state()
+    spent, made = 0.0, 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(sample_chance(state, rng))
+            continue
+        p = state.current_player()
+        start = time.process_time()
+        action = bots[p].step(state)
+        if p == seat and len(state.legal_actions()) > 1:
+            spent += time.process_time() - start
+            made += 1
+        state.apply_action(action)
+    return state.returns()[seat] > 0, spent, made
+
+
+def search_vs_probes(game_string: str, games: int, budget: int, workers: int, knobs: dict | None = None) -> list[dict]:
+    """The search player in one seat against a line-up of each probe (``games`` games each, seats rotating)."""
+    game = pyspiel.load_game(game_string)
+    rows = []
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        for strategy in probe_strategies(game):
+            out = pool.map(_search_game, [(game_string, strategy, budget, g, knobs or {}) for g in range(games)])
+            wins = sum(w for w, _, _ in out)
+            interval = wilson(wins, games)
+            rows.append({"challenger": f"search vs {strategy}", "games": games, "win_rate": wins / games,
+                         "low": interval.low, "high": interval.high, "fair": 1 / game.num_players(),
+                         "seconds": sum(s for _, s, _ in out) / max(sum(m for _, _, m in out), 1)})
+    return rows
 
 
 def trust_rows(name: str, game: str, params: dict, games: int, search_games: int, budget: int, workers: int,
@@ -99,9 +151,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--budget", type=int, default=400, help="the search player's rollouts per decision")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", default="", help="comma-separated keys of " + ", ".join(GAMES))
+    parser.add_argument("--vs-probes", type=int, default=0, help="games of the search player against each probe's "
+                        "line-up (0: not played)")
     args = parser.parse_args(argv)
     keys = [k for k in args.only.split(",") if k] or list(GAMES)
-    print(f"{'game':12s} {'challenger':26s} {'games':>6s} {'win rate [95%]':>20s} {'fair':>5s} {'s/decision':>10s}")
+    print(f"{'game':12s} {'challenger':26s} {'games':>6s} {'win rate [95%]':>20s} {'fair':>5s} {'CPU s/dec':>10s}")
     with tempfile.TemporaryDirectory() as tmp:
         for key in keys:
             game, params = GAMES[key]
@@ -112,9 +166,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{key:12s} search player unavailable: {exc}")
                 secs = float("nan")
             rows = trust_rows(key, game, params, args.games, args.search_games, args.budget, args.workers, Path(tmp))
+            if args.vs_probes:
+                rows += search_vs_probes(string, args.vs_probes, args.budget, args.workers, SEARCH_KNOBS.get(key))
             for r in rows:
                 interval = f"{100 * r['win_rate']:.0f}% [{100 * r['low']:.0f}, {100 * r['high']:.0f}]"
                 timing = f"{secs:.3f}" if r["challenger"] == "search player" else ""
+                timing = f"{r['seconds']:.3f}" if "seconds" in r else timing
                 print(f"{key:12s} {r['challenger']:26s} {r['games']:6d} {interval:>20s} {100 * r['fair']:4.0f}% "
                       f"{timing:>10s}", flush=True)
     return 0

@@ -167,11 +167,38 @@ def test_the_vote_weighs_the_tellers_choice_and_the_stakes():
 
 
 def test_remembering_the_discard_pile_changes_what_counts_as_unseen():
+    # 4 Characters per value: the Park holds a 1, the discard pile two 1s, the viewer's hand a 3; the engine's count
+    # of what the viewer cannot locate leaves out the discard pile, which a player who does not remember it adds.
     view = {"stacks_left": [1, 1, 1], "park": [1], "reputations": [[], []], "discard": [2, 0, 0],
-            "hands": [[3], None], "viewer": 0, "hand_sizes": [1, 1], "tale": {"player": 1}}
-    assert unseen_counts(view, 4, remembers_discards=False) == [3, 4, 3]
-    assert unseen_counts(view, 4, remembers_discards=True) == [1, 4, 3]
-    assert chance_teller_holds(view, 1, 4, False) > chance_teller_holds(view, 1, 4, True)
+            "hands": [[3], None], "viewer": 0, "hand_sizes": [1, 1], "tale": {"player": 1}, "unseen": [1, 4, 3]}
+    assert unseen_counts(view, remembers_discards=False) == [3, 4, 3]
+    assert unseen_counts(view, remembers_discards=True) == [1, 4, 3]
+    assert chance_teller_holds(view, 1, False) > chance_teller_holds(view, 1, True)
+
+
+def test_the_views_unseen_count_is_what_the_viewer_has_not_seen():
+    """The engine's count equals the Characters of each value not in the Park, a Reputation, the discard pile or the
+    viewer's hand, at every vote of random play (where the heuristic reads it)."""
+    game = pyspiel.load_game("trustme_pinocchio(players=3)")
+    rng = np.random.default_rng(2)
+    state = game.new_initial_state()
+    votes = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(outcomes, p=probs)))
+            continue
+        view = state.player_view(state.current_player(), include_events=False)
+        if view["phase"] == "vote":
+            votes += 1
+            seen = [0] * 6
+            for v in view["park"] + sum(view["reputations"], []) + view["hands"][view["viewer"]]:
+                seen[v - 1] += 1
+            per_value = game.rules.deck_per_value
+            assert view["unseen"] == [per_value - s - d for s, d in zip(seen, view["discard"])]
+        legal = state.legal_actions()
+        state.apply_action(int(legal[rng.integers(len(legal))]))
+    assert votes > 0
 
 
 def test_cashing_counts_the_set_bonus_of_a_new_value():

@@ -318,12 +318,13 @@ def test_determinize_resamples_only_what_the_viewer_cannot_see():
 # ---------------------------------------------------------------- support
 
 
-def test_kernel_supports_pinocchio_with_random_players_only():
+def test_kernel_supports_pinocchio_with_random_and_heuristic_players():
     game = pyspiel.load_game("trustme_pinocchio(players=4,coin_variant=True)")
     assert kernel_supports(game) is None
     assert kernel_supports(game, ("random", "random")) is None
-    reason = kernel_supports(game, ("random", "heuristic"))
-    assert reason and "heuristic" in reason
+    assert kernel_supports(game, ("random", "heuristic")) is None
+    reason = kernel_supports(game, ("random", "policy"))
+    assert reason and "policy" in reason
     other = pyspiel.load_game("kuhn_poker")
     assert "kuhn_poker" in kernel_supports(other)
     with pytest.raises(ValueError):

@@ -130,6 +130,13 @@ def test_pinocchio_tables_of_hand_made_games(hand_records):
     assert tales.loc["trusted|tall", "share"] == 1.0 and tales.loc["trusted|true", "share"] == 0.0
     assert (tales.loc["votes_correct", "count"], tales.loc["votes_correct", "out_of"]) == (0, 3)
     assert tales.loc["tall_trusted", "per_game"] == pytest.approx(1.0)
+    # Neither trusted tall tale went without a Ticket; mark one as having found no stack left (tall_tale_no_ticket).
+    assert (tales.loc["no_ticket|tall_trusted", "count"], tales.loc["no_ticket|tall_trusted", "out_of"]) == (0, 2)
+    marked = hand_records.copy()
+    teller = marked.index[marked["row_tall_trusted"] > 0][0]
+    marked.loc[teller, "tall_ticket_none"] = 1
+    none = ps.tale_table(marked, rng).set_index("row").loc["no_ticket|tall_trusted"]
+    assert (none["count"], none["share"], none["per_game"]) == (1, 0.5, pytest.approx(0.5))
 
 
 def test_compare_to_baseline_with_holm():

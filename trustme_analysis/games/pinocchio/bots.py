@@ -112,30 +112,21 @@ class PinocchioKnobs:
 KNOB_NAMES = tuple(f.name for f in fields(PinocchioKnobs))
 
 
-def unseen_counts(view: dict[str, Any], per_value: int, remembers_discards: bool = True) -> list[int]:
-    """Characters of each value the viewer has not seen where they are now: not in the Park, any Reputation, its own
-    hand, nor (when it remembers it) the discard pile."""
-    seen = [0] * len(view["stacks_left"])
-    for v in view["park"]:
-        seen[v - 1] += 1
-    for rep in view["reputations"]:
-        for v in rep:
-            seen[v - 1] += 1
+def unseen_counts(view: dict[str, Any], remembers_discards: bool = True) -> list[int]:
+    """Characters of each value the viewer cannot locate: the engine's count (``view["unseen"]``: the deck, the other
+    hands, a face-down tale Character it did not play), plus the discard pile when it does not remember it."""
     if remembers_discards:
-        for v, k in enumerate(view["discard"]):
-            seen[v] += k
-    for v in view["hands"][view["viewer"]] or []:
-        seen[v - 1] += 1
-    return [max(per_value - s, 0) for s in seen]
+        return list(view["unseen"])
+    return [u + d for u, d in zip(view["unseen"], view["discard"])]
 
 
-def chance_teller_holds(view: dict[str, Any], value: int, per_value: int, remembers_discards: bool = True) -> float:
+def chance_teller_holds(view: dict[str, Any], value: int, remembers_discards: bool = True) -> float:
     """Estimated chance that the teller's hand held ``value`` when it told the tale, from ``view`` alone.
 
     The teller's hand (including the face-down Character) is taken as a uniform draw from the Characters the viewer
     has not seen (:func:`unseen_counts`).
     """
-    unseen = unseen_counts(view, per_value, remembers_discards)
+    unseen = unseen_counts(view, remembers_discards)
     total = sum(unseen)
     hand = view["hand_sizes"][view["tale"]["player"]] + 1
     k = unseen[value - 1]
@@ -171,7 +162,6 @@ class PinocchioHeuristicBot(TrustMeBot):
         super().__init__(player_id, rng)
         self.settings = knobs
         self.codec = game.codec
-        self.per_value = game.rules.deck_per_value
         self.chart = game.rules.chart
 
     def knobs(self) -> dict:
@@ -203,7 +193,7 @@ class PinocchioHeuristicBot(TrustMeBot):
         """"I trust you" or "I do not trust you" for the tale in ``view`` (see the module docstring)."""
         s = self.settings
         claimed = view["tale"]["park_value"]
-        rho = chance_teller_holds(view, claimed, self.per_value, s.remembers_discards)
+        rho = chance_teller_holds(view, claimed, s.remembers_discards)
         if s.vote == "threshold":
             return self.codec.trust if rho >= s.trust_threshold else self.codec.distrust
         p_true = chance_tale_true(rho, s.assumed_bluff_rate)
@@ -214,7 +204,7 @@ class PinocchioHeuristicBot(TrustMeBot):
     def expected_ticket(self, view: dict[str, Any], claimed: int) -> float:
         """The Ticket value a trusted tall tale about ``claimed`` would gain, averaged over the unseen Characters
         the face-down one could be."""
-        unseen = unseen_counts(view, self.per_value, self.settings.remembers_discards)
+        unseen = unseen_counts(view, self.settings.remembers_discards)
         weights = [(k, ticket_for_tale(view["stacks_left"], abs(claimed - (v + 1))))
                    for v, k in enumerate(unseen) if v + 1 != claimed and k]
         total = sum(k for k, _ in weights)

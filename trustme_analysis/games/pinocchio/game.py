@@ -6,33 +6,31 @@ from typing import Any
 
 import pyspiel
 
+from trustme_analysis.engine.gametype import with_utility
 from trustme_analysis.games.pinocchio.actions import ActionCodec
 from trustme_analysis.games.pinocchio.observer import PinocchioObserver
 from trustme_analysis.games.pinocchio.rules import DEFAULTS, SHORT_NAME, Rules
 from trustme_analysis.games.pinocchio.state import PinocchioState
 
 
-def _game_type(utility: str) -> pyspiel.GameType:
-    return pyspiel.GameType(
-        short_name=SHORT_NAME,
-        long_name="Trust Me (Pinocchio card game)",
-        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-        utility=(pyspiel.GameType.Utility.GENERAL_SUM if utility == "score"
-                 else pyspiel.GameType.Utility.ZERO_SUM),
-        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=4,
-        min_num_players=2,
-        provides_information_state_string=True,
-        provides_information_state_tensor=False,
-        provides_observation_string=True,
-        provides_observation_tensor=True,
-        parameter_specification=dict(DEFAULTS),
-    )
-
-
-GAME_TYPE = _game_type(DEFAULTS["utility"])
+#: The registered type; each instance carries it with its variant's utility kind (``engine.gametype.with_utility``).
+GAME_TYPE = pyspiel.GameType(
+    short_name=SHORT_NAME,
+    long_name="Trust Me (Pinocchio card game)",
+    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    utility=(pyspiel.GameType.Utility.GENERAL_SUM if DEFAULTS["utility"] == "score"
+             else pyspiel.GameType.Utility.ZERO_SUM),
+    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+    max_num_players=4,
+    min_num_players=2,
+    provides_information_state_string=True,
+    provides_information_state_tensor=False,
+    provides_observation_string=True,
+    provides_observation_tensor=True,
+    parameter_specification=dict(DEFAULTS),
+)
 
 
 def max_game_length(rules: Rules, codec: ActionCodec) -> int:
@@ -84,7 +82,8 @@ class PinocchioGame(pyspiel.Game):
         # Validate before super().__init__ so the sizes given to pyspiel come from these parameters.
         rules = Rules.from_params(params)
         codec = ActionCodec(rules)
-        super().__init__(_game_type(rules.utility), _game_info(rules, codec), params or {})
+        # Zero-sum unless the utility is the raw score (win/loss and the 2-player difference are zero-sum).
+        super().__init__(with_utility(GAME_TYPE, rules.utility != "score"), _game_info(rules, codec), params or {})
         self.rules = rules
         self.codec = codec
 

@@ -15,9 +15,11 @@ current player, legal actions, chance outcomes and probabilities, returns and ev
 Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play_random`
 depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
 
-Seat kinds: only ``"random"`` (uniform over the legal actions) is compiled today. Policy-table and heuristic players
-are planned as further seat kinds chosen per seat inside :func:`~.kernel_core.play_out`; until then
-:func:`kernel_supports` names them as unsupported.
+Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`.bots`
+compiled, :func:`~.kernel_core.heuristic_policy`: the same distribution at every decision, checked by
+``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its rollouts
+with them (search players' ``rollout = "heuristic"``); :meth:`Kernel.state_from` copies any engine state (a world a
+search player sampled) into a kernel state.
 """
 
 from __future__ import annotations
@@ -35,7 +37,9 @@ from trustme_analysis.games.pinocchio.kernel_records import RawRecords, record_c
 from trustme_analysis.games.pinocchio.rules import SHORT_NAME
 
 #: Seat kinds the compiled loop can play.
-SUPPORTED_SEAT_KINDS = ("random",)
+SUPPORTED_SEAT_KINDS = ("random", "heuristic")
+_SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
+_END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
 
 #: Variants ``benchmarks/kernels.py`` measures and verifies (label -> game string).
 BENCHMARK_VARIANTS: dict[str, str] = {
@@ -54,6 +58,9 @@ BENCHMARK_ROLLOUTS = ("pinocchio 2p", "pinocchio 3p", "pinocchio 4p")
 
 # Largest working buffers of one batch of play_random (traces and histories), in bytes: keeps memory flat.
 _BATCH_BYTES = 32 * 2**20
+#: Search players' model of the other voters (:meth:`Kernel.voter_model`): the heuristic's vote counts as this many
+#: votes of prior evidence against the votes seen this game.
+VOTER_PRIOR_VOTES = 1
 _MAX_BATCH = 4096
 
 
@@ -140,13 +147,16 @@ class KernelState:
     The state is ``self.s`` (int32, laid out as :mod:`.kernel_core` describes) plus the score trace so far.
     """
 
-    __slots__ = ("_history", "kernel", "s", "trace")
+    __slots__ = ("_history", "kernel", "s", "trace", "votes_seen")
 
     def __init__(self, kernel: Kernel, s: np.ndarray, trace: np.ndarray, history: list[int]):
         self.kernel = kernel
         self.s = s
         self.trace = trace
         self._history = history
+        #: Votes each seat was seen casting on revealed tales, per seat: (true tales, trusted, tall tales, trusted);
+        #: set by :meth:`Kernel.state_from`, else None.
+        self.votes_seen: np.ndarray | None = None
 
     # -- queries
     def current_player(self) -> int:
@@ -301,18 +311,56 @@ class _Batch:
         )
 
 
+def heuristic_knobs(knobs: dict[str, Any] | None = None) -> np.ndarray:
+    """The heuristic bot's knobs (defaults for those not given) as the float64 array ``H`` of
+    :func:`.kernel_core.heuristic_policy`."""
+    from trustme_analysis.games.pinocchio.bots import PinocchioKnobs  # (bots registers itself: import on use)
+
+    k = PinocchioKnobs(**(knobs or {}))
+    H = np.zeros(K.HEURISTIC_KNOBS_SIZE, np.float64)
+    H[K.H_BLUFF_RATE] = k.bluff_rate
+    H[K.H_BLUFF_CARDS] = K.BLUFF_CARDS.index(k.bluff_cards)
+    H[K.H_WHEN_STUCK] = float(k.bluff_when_stuck)
+    H[K.H_VOTE] = K.VOTES_RULES.index(k.vote)
+    H[K.H_THRESHOLD] = k.trust_threshold
+    H[K.H_ASSUMED_BLUFF] = k.assumed_bluff_rate
+    H[K.H_BONUS_VALUE] = k.bonus_turn_value
+    H[K.H_CASH_AT] = k.cash_at
+    H[K.H_CASH_BEFORE] = k.cash_before_runout
+    H[K.H_PARK_PICK] = K.PARK_PICKS.index(k.park_pick)
+    H[K.H_COIN] = k.coin_when_disagree
+    H[K.H_REMEMBERS] = float(k.remembers_discards)
+    H[K.H_VOTE_WEIGHT] = H[K.H_VOTE_WEIGHT_TALL] = 1.0  # (the bot itself always votes its own way)
+    H[K.H_TRUST_RATE] = H[K.H_TRUST_RATE_TALL] = 0.5
+    return H
+
+
 class Kernel:
     """The compiled kernel for one loaded ``trustme_pinocchio`` game.
 
     Args:
         game: the loaded game; its parsed ``rules`` and ``codec`` are compiled into the rules array (parameter strings
             are never read here, except the ``chart`` string the records function itself reads).
+        seat_kinds: who plays :meth:`rollouts`: one kind for every seat, or one per seat (:data:`SUPPORTED_SEAT_KINDS`).
+        knobs: the heuristic seats' knobs (the heuristic bot's defaults for those not given).
     """
 
-    def __init__(self, game: pyspiel.Game):
-        reason = kernel_supports(game)
+    def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
+                 knobs: dict[str, Any] | None = None):
+        reason = kernel_supports(game, seat_kinds)
         if reason:
             raise ValueError(reason)
+        kinds = list(seat_kinds)
+        if len(kinds) == 1:
+            kinds *= game.rules.players
+        if len(kinds) != game.rules.players:
+            raise ValueError(f"seat_kinds names {len(kinds)} seats; allowed: one kind, or one per seat "
+                             f"({game.rules.players})")
+        self.seat_kinds = tuple(kinds)
+        self._kinds = np.array([_SEAT_CODES[k] for k in kinds], np.int64)
+        self._all_random = all(k == "random" for k in kinds)
+        #: The heuristic seats' knobs, one row per seat (search players change the rows of the others' votes).
+        self.H = np.tile(heuristic_knobs(knobs), (game.rules.players, 1))
         self.game = game
         self.R = rules_array(game)
         self.players = game.rules.players
@@ -330,6 +378,81 @@ class Kernel:
         s = np.empty(K.STATE_SIZE, np.int32)
         K.init_state(s, self.R)
         return KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), [])
+
+    def state_from(self, state: pyspiel.State) -> KernelState:
+        """The kernel state of an engine state (:class:`~.state.PinocchioState`, e.g. a world a search player
+        sampled with ``resample_from_infostate``), read from its fields: the same position, hidden part included.
+
+        The record counters (tales, votes, Tickets by route ...) start at zero, so a finished game's records count
+        only what happened after the copy; play and returns are the engine's. The history is the state's.
+        """
+        s = np.zeros(K.STATE_SIZE, np.int32)
+        n, V = self.players, self.values
+        tale = state._tale
+        s[K.PHASE] = state._phase
+        s[K.TURN] = state._turn
+        s[K.ACTIVE] = state._active
+        s[K.ACTOR] = state._actor
+        s[K.DECK_TOTAL] = state._deck_total
+        s[K.RUNOUTS] = state._runouts
+        s[K.DAYS_ENDED] = state._days_ended
+        s[K.RAN_OUT] = int(state._ran_out)
+        s[K.BONUS] = int(state._bonus)
+        s[K.END_TRIGGER] = _END_TRIGGERS[state._end_trigger]
+        s[K.DEAL_LEFT] = state._deal_left
+        s[K.DEAL_SEAT] = state._deal_seat
+        s[K.REFILL_LEFT] = state._refill_left
+        s[K.AFTER_REFILL] = state._after_refill
+        s[K.TALE_PARK] = tale[0] if tale is not None else 0
+        s[K.TALE_HIDDEN] = tale[1] if tale is not None else 0
+        s[K.VOTE_I] = state._vote_i
+        s[K.TRUSTED] = -1 if state._trusted is None else int(state._trusted)
+        s[K.COIN] = -1 if state._coin is None else state._coin
+        s[K.COIN_BY] = -1 if state._coin_by is None else state._coin_by
+        s[K.N_OFFERS] = len(state._offers)
+        s[K.OFFER_I] = state._offer_i
+        s[K.OFFERS:K.OFFERS + len(state._offers)] = state._offers
+        s[K.N_TIED] = len(state._tied)
+        s[K.TIED:K.TIED + len(state._tied)] = state._tied
+        s[K.WINNER] = state._winner
+        s[K.DISCARD:K.DISCARD + V] = state._discard
+        s[K.PARK:K.PARK + V] = state._park
+        s[K.DECK:K.DECK + V] = state._deck
+        s[K.STACKS:K.STACKS + V] = state._stacks
+        for p in range(n):
+            s[K.REPS + p * K.MAXV:K.REPS + p * K.MAXV + V] = state._reps[p]
+            s[K.TICKETS + p * K.MAXV:K.TICKETS + p * K.MAXV + V] = state._tickets[p]
+            s[K.HANDS + p * K.MAXV:K.HANDS + p * K.MAXV + V] = state._hands[p]
+            s[K.COIN_USED + p] = int(state._coin_used[p])
+            vote = state._votes[p]
+            s[K.VOTES + p] = -1 if vote is None else int(vote)
+            if state._totals is not None:
+                s[K.TOTALS + p] = state._totals[p]
+            s[K.SCORE + p] = K.ticket_score(s, self.R, p)
+        for p in range(n, K.MAXP):
+            s[K.VOTES + p] = -1
+        s[K.STACK_EMPTY_TURN:K.STACK_EMPTY_TURN + K.MAXV] = -1
+        s[K.LAST_EMPTIED] = -1
+        out = KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), list(state.history()))
+        # The votes of revealed tales (public once the tale is resolved), for search players' model of the voters.
+        seen = np.zeros((self.players, 4), np.int64)
+        for e in state._events:
+            if e[0] == "tale":
+                col = 2 if e[5] else 0  # (true tales, then tall ones)
+                for q, vote in enumerate(e[6]):
+                    if vote is not None:
+                        seen[q, col] += 1
+                        seen[q, col + 1] += int(vote)
+        out.votes_seen = seen
+        return out
+
+    def heuristic_policy(self, state: KernelState) -> dict[int, float]:
+        """The compiled heuristic's distribution for the seat to act in ``state`` (zero entries dropped), with this
+        kernel's knobs: what ``PinocchioHeuristicBot.action_probabilities`` gives there."""
+        acts = np.empty(K.MAXA, np.int64)
+        probs = np.empty(K.MAXA, np.float64)
+        n = K.heuristic_policy(state.s, self.R, self.H[state.current_player()], acts, probs, self._scratch()[2])
+        return {int(a): float(p) for a, p in zip(acts[:n], probs[:n]) if p > 0}
 
     def from_history(self, actions: Sequence[int]) -> KernelState:
         """The position reached by applying ``actions`` (e.g. a pyspiel state's ``history()``) from the start."""
@@ -417,16 +540,65 @@ class Kernel:
         return self._games(_Batch.concat(parts))
 
     def rollouts(self, state: KernelState, n: int, seed: int, viewer: int | None = None) -> np.ndarray:
-        """Mean returns of ``n`` uniformly random playouts from ``state`` (compiled).
+        """Mean returns of ``n`` playouts from ``state`` (compiled), every seat played by its seat kind (random
+        unless the kernel was built with others).
 
         Args:
             viewer: resample what this seat cannot see before each playout (a determinization); None plays from the
                 true position.
         """
         out = np.zeros(2 * K.MAXP, np.float64)
-        K.rollouts(self.R, state.s, int(n), np.uint64(seed), -1 if viewer is None else int(viewer), out,
-                   *self._scratch())
+        who = -1 if viewer is None else int(viewer)
+        if self._all_random:
+            K.rollouts(self.R, state.s, int(n), np.uint64(seed), who, out, *self._scratch())
+        else:
+            K.rollouts_seats(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out,
+                             *self._scratch(), np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
         return out[: self.players] / max(int(n), 1)
+
+    def action_rollouts(self, state: KernelState, actions: Sequence[int], worlds: int, per_world: int, seed: int,
+                        viewer: int, belief: bool = True) -> np.ndarray:
+        """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
+        played out ``per_world`` times after the action by this kernel's seats (compiled; a search player's paired
+        evaluation, :func:`.kernel_core.action_rollouts`).
+
+        A world is ``state`` with what ``viewer`` cannot see dealt anew (hidden simultaneous votes redrawn), as
+        ``resample_from_infostate`` deals it; with ``belief``, weighted as ``bots.belief`` weighs worlds (a pending
+        tale of another player's is true in a world with weight 1 - b, tall with weight b, b the heuristic's
+        ``assumed_bluff_rate``), by exact rejection sampling.
+        """
+        from trustme_analysis.games.pinocchio.bots import PinocchioKnobs
+
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        out = np.zeros((len(acts), K.MAXP), np.float64)
+        b = PinocchioKnobs.assumed_bluff_rate if belief else -1.0
+        s, rng, buf = self._scratch()
+        K.action_rollouts(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), float(b),
+                          self._kinds, self.voter_model(state, viewer), out, s, np.empty(K.STATE_SIZE, np.int32),
+                          np.empty(K.STATE_SIZE, np.int32), np.zeros(K.MAXP, np.float64), rng, buf,
+                          np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
+        return out[:, : self.players] / max(int(worlds) * int(per_world), 1)
+
+    def voter_model(self, state: KernelState, viewer: int) -> np.ndarray:
+        """The heuristic seats' knobs with each other player's votes modelled from the votes ``viewer`` saw them cast
+        this game (``state.votes_seen``), on true and on tall tales apart: a voter seen voting on ``k`` tales of a kind
+        votes on that kind as the heuristic with probability ``m / (m + k)`` (``m`` = :data:`VOTER_PRIOR_VOTES`),
+        else trusts at its observed rate for that kind. So a table that never (or always) trusts is soon played as
+        one in the rollouts, and a heuristic-like table still much like the heuristic."""
+        H = self.H.copy()
+        seen = state.votes_seen
+        if seen is None:
+            return H
+        for q in range(self.players):
+            if q == viewer:
+                continue
+            for col, weight, rate in ((0, K.H_VOTE_WEIGHT, K.H_TRUST_RATE), (2, K.H_VOTE_WEIGHT_TALL,
+                                                                              K.H_TRUST_RATE_TALL)):
+                k, trusted = int(seen[q, col]), int(seen[q, col + 1])
+                if k:
+                    H[q, weight] = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k)
+                    H[q, rate] = trusted / k
+        return H
 
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the
@@ -473,6 +645,7 @@ __all__ = [
     "KernelState",
     "RandomGames",
     "benchmark_rollout_position",
+    "heuristic_knobs",
     "kernel_supports",
     "max_turns",
     "rules_array",

@@ -1118,3 +1118,452 @@ def rollouts(R, s0, n, seed, viewer, out, s, rng, buf):
         returns_into(s, R, ret)
         for p in range(R[R_PLAYERS]):
             out[p] += ret[p]
+
+
+# ====================================================================== the heuristic seat
+#
+# The heuristic player of :mod:`trustme_analysis.games.pinocchio.bots` (``PinocchioHeuristicBot.
+# action_probabilities``) as compiled code, reading only what its seat may see: its own hand, the Park, every
+# Reputation, the Tickets, the Ticket stacks, the discard pile, the deck's size, hand sizes and the tale's claimed
+# value. ``tests/games/test_pinocchio_heuristic_kernel.py`` checks the two give the same distribution (same support,
+# probabilities within 1e-12) at every decision of many games. The knobs arrive as a float64 array (offsets ``H_*``,
+# filled by ``kernel.heuristic_knobs``); the Python bot is the specification.
+
+(H_BLUFF_RATE, H_BLUFF_CARDS, H_WHEN_STUCK, H_VOTE, H_THRESHOLD, H_ASSUMED_BLUFF, H_BONUS_VALUE, H_CASH_AT,
+ H_CASH_BEFORE, H_PARK_PICK, H_COIN, H_REMEMBERS, H_VOTE_WEIGHT, H_TRUST_RATE, H_VOTE_WEIGHT_TALL,
+ H_TRUST_RATE_TALL) = range(16)
+HEURISTIC_KNOBS_SIZE = 16
+# The last four are not the bot's knobs but a search player's model of one opponent: on a true tale it votes as the
+# heuristic with probability H_VOTE_WEIGHT (1 for the bot itself), else trusts with probability H_TRUST_RATE; on a
+# tall tale likewise with the _TALL pair.
+#: ``bluff_cards`` and ``park_pick`` as numbers (the tuples' order is the code).
+BLUFF_CARDS = ("big_gap", "small_gap", "random")
+PARK_PICKS = ("fit", "high", "random")
+VOTES_RULES = ("expected_value", "threshold")
+#: Seat kinds of :func:`play_out_seats`.
+SEAT_RANDOM, SEAT_HEURISTIC = 0, 1
+_EXACT_COMB = 2.0**53
+
+
+@inlined
+def ticket_for_tale_k(s, difference):
+    """The Ticket a trusted tall tale of this difference gains (the next lower value left, or 0): rules.
+    ticket_for_tale."""
+    value = difference
+    while value >= 1:
+        if s[STACKS + value - 1] > 0:
+            return value
+        value -= 1
+    return 0
+
+
+@inlined
+def score_with(s, R, p, extra):
+    """Seat ``p``'s Final Scoring with one more Ticket of value ``extra`` (0: none), as rules.score_breakdown."""
+    V = R[R_VALUES]
+    face = 0
+    different = 0
+    for v in range(V):
+        k = s[TICKETS + p * MAXV + v]
+        if v + 1 == extra:
+            k += 1
+        face += (v + 1) * k
+        if k:
+            different += 1
+    return face + (R[R_CHART + different - 1] if different else 0)
+
+
+@inlined
+def cash_gain(s, R, p, a):
+    """Points a Use Reputation (or free) action ``a`` adds to seat ``p``'s score, the chart's set bonus included."""
+    length = R[R_COMBO_LEN + R[R_DEC_X + a]]
+    return score_with(s, R, p, length) - score_with(s, R, p, 0)
+
+
+@inlined
+def keep_value(s, R, p, played):
+    """How useful the hand Characters left after playing ``played`` (0: none) are: minus their matches in the Park."""
+    V = R[R_VALUES]
+    total = 0
+    for w in range(V):
+        k = s[HANDS + p * MAXV + w]
+        if w + 1 == played and k > 0:
+            k -= 1
+        total += k * s[PARK + w]
+    return -total
+
+
+@inlined
+def fit_k(s, p, value):
+    """Size of the largest set or run seat ``p``'s Reputation would hold with ``value`` added (bots._fit)."""
+    best = 0
+    for v in range(MAXV):
+        k = s[REPS + p * MAXV + v] + (1 if v + 1 == value else 0)
+        if k > best:
+            best = k
+    v = value
+    while v - 1 >= 1 and s[REPS + p * MAXV + v - 2] + (1 if v - 1 == value else 0) > 0:
+        v -= 1
+    run = 0
+    while v <= MAXV and s[REPS + p * MAXV + v - 1] + (1 if v == value else 0) > 0:
+        run += 1
+        v += 1
+    return max(best, run)
+
+
+@inlined
+def unseen_k(s, R, p, remembers, out):
+    """Characters of each value seat ``p`` has not seen (bots.unseen_counts) into ``out``; returns their total."""
+    V = R[R_VALUES]
+    n = R[R_PLAYERS]
+    total = 0
+    for v in range(V):
+        seen = s[PARK + v] + s[HANDS + p * MAXV + v]
+        for q in range(n):
+            seen += s[REPS + q * MAXV + v]
+        if remembers:
+            seen += s[DISCARD + v]
+        k = R[R_PER_VALUE] - seen
+        if k < 0:
+            k = 0
+        out[v] = k
+        total += k
+    return total
+
+
+@inlined
+def comb_ratio(a, b, h):
+    """C(a, h) / C(b, h) for 0 <= a <= b and 0 < h <= b, as Python's exact ``comb(a, h) / comb(b, h)`` gives it
+    (each binomial is computed exactly while it stays below 2**53, where a float holds it exactly; beyond that as a
+    product of ratios)."""
+    if a < h:
+        return 0.0
+    ca = 1.0
+    cb = 1.0
+    exact = True
+    for i in range(h):
+        if cb * (b - i) >= _EXACT_COMB:  # (ca <= cb: a product below this bound is exact for both)
+            exact = False
+            break
+        ca = ca * (a - i) / (i + 1)
+        cb = cb * (b - i) / (i + 1)
+    if exact:
+        return ca / cb
+    r = 1.0
+    for i in range(h):
+        r *= (a - i) / (b - i)
+    return r
+
+
+@inlined
+def heuristic_vote(s, R, H, p, unseen):
+    """The heuristic's vote on the pending tale: R_TRUST or R_DISTRUST (bots.PinocchioHeuristicBot.vote)."""
+    V = R[R_VALUES]
+    claimed = s[TALE_PARK]
+    total = unseen_k(s, R, p, H[H_REMEMBERS] > 0, unseen)
+    teller = s[ACTIVE]
+    hand = 1
+    for v in range(V):
+        hand += s[HANDS + teller * MAXV + v]
+    k = unseen[claimed - 1]
+    rho = 0.0
+    if total > 0 and hand > 0:
+        if hand > total:
+            hand = total
+        rho = 1.0 - comb_ratio(total - k, total, hand)
+    if H[H_VOTE] == 1:
+        return R[R_TRUST] if rho >= H[H_THRESHOLD] else R[R_DISTRUST]
+    b = H[H_ASSUMED_BLUFF]
+    truthful = rho * (1.0 - b)
+    tot = truthful + b
+    p_true = truthful / tot if tot > 0 else 0.0
+    weight = 0
+    stake_sum = 0
+    for v in range(V):
+        if v + 1 != claimed and unseen[v]:
+            weight += unseen[v]
+            stake_sum += unseen[v] * ticket_for_tale_k(s, abs(claimed - (v + 1)))
+    stake = stake_sum / weight if weight else 0.0
+    return R[R_TRUST] if p_true * H[H_BONUS_VALUE] >= (1.0 - p_true) * stake else R[R_DISTRUST]
+
+
+@inlined
+def best_cash(s, R, p, acts, n, cash_only):
+    """Index into ``acts[:n]`` of the Use Reputation (or free) action adding most points, ties broken by the hand
+    Character best kept (bots._best_cash); -1 when there is none. ``cash_only``: only Use Reputation actions."""
+    best = -(2**31)
+    for i in range(n):
+        a = acts[i]
+        if a >= R[R_REP_BASE] and (a < R[R_TAKE_BASE] or (not cash_only and a >= R[R_FREE_BASE]
+                                                         and a < R[R_DECLINE])):
+            g = cash_gain(s, R, p, a)
+            if g > best:
+                best = g
+    pick = -1
+    keep = 0
+    for i in range(n):
+        a = acts[i]
+        if a >= R[R_REP_BASE] and (a < R[R_TAKE_BASE] or (not cash_only and a >= R[R_FREE_BASE]
+                                                         and a < R[R_DECLINE])):
+            if cash_gain(s, R, p, a) == best:
+                kv = keep_value(s, R, p, R[R_DEC_HAND + a])
+                if pick < 0 or kv < keep:
+                    pick = i
+                    keep = kv
+    return pick
+
+
+@inlined
+def bluff_weights(R, H, acts, n, probs, scale):
+    """Adds ``scale`` times the heuristic's choice among the tall tales in ``acts[:n]`` (bots._bluffs) to
+    ``probs``."""
+    mode = H[H_BLUFF_CARDS]
+    target = -1
+    count = 0
+    for i in range(n):
+        a = acts[i]
+        if a < R[R_REP_BASE] and R[R_DEC_HAND + a] != R[R_DEC_X + a]:
+            gap = abs(R[R_DEC_HAND + a] - R[R_DEC_X + a])
+            if mode == 2:
+                count += 1
+            elif target < 0 or (mode == 0 and gap > target) or (mode == 1 and gap < target):
+                target = gap
+                count = 1
+            elif gap == target:
+                count += 1
+    for i in range(n):
+        a = acts[i]
+        if a < R[R_REP_BASE] and R[R_DEC_HAND + a] != R[R_DEC_X + a]:
+            if mode == 2 or abs(R[R_DEC_HAND + a] - R[R_DEC_X + a]) == target:
+                probs[i] += scale * (1.0 / count)
+
+
+@compiled
+def heuristic_policy(s, R, H, acts, probs, buf):
+    """The heuristic's distribution over the legal actions of the seat to act: ``acts[:n]`` (ascending) and
+    ``probs[:n]`` (zeros included); returns ``n``. ``buf`` is scratch of :func:`scratch_size` entries."""
+    n = legal_actions(s, R, acts, buf)
+    for i in range(n):
+        probs[i] = 0.0
+    if n == 1:
+        probs[0] = 1.0
+        return n
+    p = s[ACTOR]
+    ph = s[PHASE]
+    if ph == VOTE:
+        a = heuristic_vote(s, R, H, p, buf)
+        tall = s[TALE_HIDDEN] != s[TALE_PARK]
+        weight = H[H_VOTE_WEIGHT_TALL] if tall else H[H_VOTE_WEIGHT]
+        rate = H[H_TRUST_RATE_TALL] if tall else H[H_TRUST_RATE]
+        probs[0 if a == acts[0] else 1] = weight
+        if weight < 1.0:  # [trust, distrust]: a search player's model of this voter (in a sampled world)
+            probs[0] += (1.0 - weight) * rate
+            probs[1] += (1.0 - weight) * (1.0 - rate)
+        return n
+    if ph == COIN_OFFER:
+        mine = s[VOTES + p]
+        q = H[H_COIN] if mine >= 0 and mine != s[TRUSTED] else 0.0
+        probs[0] = q  # [toss, no_toss]
+        probs[1] = 1.0 - q
+        return n
+    if ph == FREE_REPUTATION:
+        i = best_cash(s, R, p, acts, n, False)
+        probs[i if i >= 0 else 0] = 1.0
+        return n
+    # The turn's action (bots._turn).
+    ncash = 0
+    ntrue = 0
+    ntall = 0
+    ntake = 0
+    best_gain = -(2**31)
+    for i in range(n):
+        a = acts[i]
+        if a < R[R_REP_BASE]:
+            if R[R_DEC_HAND + a] == R[R_DEC_X + a]:
+                ntrue += 1
+            else:
+                ntall += 1
+        elif a < R[R_TAKE_BASE]:
+            ncash += 1
+            g = cash_gain(s, R, p, a)
+            if g > best_gain:
+                best_gain = g
+        elif a < R[R_FREE_BASE]:
+            ntake += 1
+    if ncash and (best_gain >= H[H_CASH_AT] or s[DECK_TOTAL] <= H[H_CASH_BEFORE]):
+        probs[best_cash(s, R, p, acts, n, True)] = 1.0
+        return n
+    rest = 1.0
+    if ntall:
+        bluff_weights(R, H, acts, n, probs, H[H_BLUFF_RATE])
+        rest = 1.0 - H[H_BLUFF_RATE]
+    if ntrue:
+        for i in range(n):
+            a = acts[i]
+            if a < R[R_REP_BASE] and R[R_DEC_HAND + a] == R[R_DEC_X + a]:
+                probs[i] += rest / ntrue
+        return n
+    if ntall and H[H_WHEN_STUCK] > 0:
+        bluff_weights(R, H, acts, n, probs, rest)
+        return n
+    if ntake:
+        mode = H[H_PARK_PICK]
+        if mode == 2:
+            for i in range(n):
+                a = acts[i]
+                if a >= R[R_TAKE_BASE] and a < R[R_FREE_BASE]:
+                    probs[i] += rest / ntake
+            return n
+        top = -1
+        for i in range(n):
+            a = acts[i]
+            if a >= R[R_TAKE_BASE] and a < R[R_FREE_BASE]:
+                v = R[R_DEC_X + a]
+                sc = v if mode == 1 else fit_k(s, p, v)
+                if sc > top:
+                    top = sc
+        pick = -1
+        keep = 0
+        for i in range(n):
+            a = acts[i]
+            if a >= R[R_TAKE_BASE] and a < R[R_FREE_BASE]:
+                v = R[R_DEC_X + a]
+                sc = v if mode == 1 else fit_k(s, p, v)
+                if sc == top:
+                    kv = keep_value(s, R, p, R[R_DEC_HAND + a])
+                    if pick < 0 or kv < keep:
+                        pick = i
+                        keep = kv
+        probs[pick] += rest
+        return n
+    # Only tales (or only cashing) remain possible: the tall tales, else the cashing, else anything.
+    for i in range(n):
+        a = acts[i]
+        tall = a < R[R_REP_BASE] and R[R_DEC_HAND + a] != R[R_DEC_X + a]
+        cash = a >= R[R_REP_BASE] and a < R[R_TAKE_BASE]
+        if (ntall and tall) or (not ntall and ncash and cash):
+            probs[i] += rest / (ntall if ntall else ncash)
+        elif not ntall and not ncash:
+            probs[i] += rest / n
+    return n
+
+
+@inlined
+def uniform01(rng):
+    """A uniform float in [0, 1) from the top 53 bits of one output."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@inlined
+def heuristic_action(s, R, H, rng, acts, probs, buf):
+    """An action drawn from :func:`heuristic_policy` with one uniform number."""
+    n = heuristic_policy(s, R, H, acts, probs, buf)
+    u = uniform01(rng)
+    last = 0
+    for i in range(n):
+        if probs[i] > 0.0:
+            last = i
+            if u < probs[i]:
+                return acts[i]
+            u -= probs[i]
+    return acts[last]
+
+
+@compiled
+def play_out_seats(s, R, rng, buf, kinds, H, acts, probs):
+    """Play ``s`` to the end, seat ``p`` played by kind ``kinds[p]`` (:data:`SEAT_RANDOM` or
+    :data:`SEAT_HEURISTIC` with knobs ``H[p]``), chance by its probabilities. ``acts`` and ``probs`` are scratch of
+    :data:`MAXA` entries."""
+    no_trace = s[:0].reshape((0, MAXP))
+    while s[PHASE] != TERMINAL:
+        if is_chance_phase(s[PHASE]):
+            a = sample_chance(s, rng)
+        elif kinds[s[ACTOR]] == SEAT_HEURISTIC:
+            a = heuristic_action(s, R, H[s[ACTOR]], rng, acts, probs, buf)
+        else:
+            a = random_action(s, R, rng, buf)
+        apply_action(s, R, a, no_trace)
+
+
+@compiled
+def rollouts_seats(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, probs):
+    """:func:`rollouts` with each seat played by its kind (:func:`play_out_seats`)."""
+    rng[0] = seed
+    ret = out[MAXP:]
+    for _ in range(n):
+        for i in range(STATE_SIZE):
+            s[i] = s0[i]
+        if viewer >= 0:
+            determinize(s, R, viewer, rng, buf)
+        play_out_seats(s, R, rng, buf, kinds, H, acts, probs)
+        returns_into(s, R, ret)
+        for p in range(R[R_PLAYERS]):
+            out[p] += ret[p]
+
+
+# ====================================================================== worlds and paired rollouts for search players
+
+
+@inlined
+def redraw_hidden_votes(s, R, viewer, rng):
+    """Under simultaneous voting, the votes others cast on a tale still being voted on are hidden from ``viewer``:
+    each is drawn anew, trust or not with even odds (as ``PinocchioState.resample_from_infostate`` does)."""
+    if R[R_SEQUENTIAL] or s[PHASE] != VOTE:
+        return
+    for q in range(R[R_PLAYERS]):
+        if q != viewer and s[VOTES + q] >= 0:
+            s[VOTES + q] = below(rng, 2)
+
+
+@compiled
+def sample_world(s, R, viewer, bluff_rate, rng, buf, keep):
+    """Resample in place what ``viewer`` cannot see (:func:`determinize`, hidden votes redrawn), the worlds weighted
+    by the search player's belief (``bots.belief``) when ``bluff_rate >= 0``: a pending tale told by another player
+    makes a world whose face-down Character matches the claim ``1 - b`` likely and any other ``b`` (b =
+    ``bluff_rate``). Exact rejection sampling: a world is kept with probability its weight over the largest weight
+    (after 1,000 rejections the last one is kept, so a belief no world can satisfy does not loop). ``keep`` is a
+    state of scratch (the position before resampling)."""
+    for i in range(STATE_SIZE):
+        keep[i] = s[i]
+    tale = s[TALE_HIDDEN] > 0 and s[ACTIVE] != viewer and bluff_rate >= 0
+    top = max(bluff_rate, 1.0 - bluff_rate)
+    for attempt in range(1000):
+        if attempt:
+            for i in range(STATE_SIZE):
+                s[i] = keep[i]
+        determinize(s, R, viewer, rng, buf)
+        redraw_hidden_votes(s, R, viewer, rng)
+        if not tale:
+            return
+        w = 1.0 - bluff_rate if s[TALE_HIDDEN] == s[TALE_PARK] else bluff_rate
+        if top <= 0 or uniform01(rng) * top < w:
+            return
+
+
+@compiled
+def action_rollouts(R, s0, actions, worlds, per_world, seed, viewer, bluff_rate, kinds, H, out, s, w, keep, ret, rng,
+                    buf, acts, probs):
+    """Paired rollouts for a search player: ``worlds`` times, sample a world :func:`sample_world` from ``s0``, then
+    for each ``actions[j]`` apply it to a copy of that world and play it out ``per_world`` times
+    (:func:`play_out_seats`), adding the returns into ``out[j]`` (float64, ``len(actions) x MAXP``).
+
+    Every action is scored on the same worlds, so their comparison is not blurred by the luck of the deal. ``w`` is a
+    and ``keep`` are states of scratch, ``ret`` float64 scratch of :data:`MAXP`; one SplitMix64 stream seeded with
+    ``seed`` drives everything.
+    """
+    rng[0] = seed
+    n = R[R_PLAYERS]
+    no_trace = s[:0].reshape((0, MAXP))
+    for _ in range(worlds):
+        for i in range(STATE_SIZE):
+            w[i] = s0[i]
+        sample_world(w, R, viewer, bluff_rate, rng, buf, keep)
+        for j in range(actions.shape[0]):
+            for _ in range(per_world):
+                for i in range(STATE_SIZE):
+                    s[i] = w[i]
+                apply_action(s, R, actions[j], no_trace)
+                play_out_seats(s, R, rng, buf, kinds, H, acts, probs)
+                returns_into(s, R, ret)
+                for p in range(n):
+                    out[j, p] += ret[p]

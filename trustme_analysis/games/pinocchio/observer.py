@@ -3,6 +3,10 @@
 Follows OpenSpiel's ``make_py_observer`` pattern: one flat float tensor with named views in ``dict``, rewritten in
 place by :meth:`PinocchioObserver.set_from`. With ``perfect_recall`` the observer gives the information state string
 (the player's whole observed history); otherwise a string and a tensor of the current position as the player sees it.
+
+The public part (``public_info``) is what every player sees alike, so it is the same for every player: no seat
+marker, and under simultaneous voting no vote until all are cast. The private part (``PrivateInfoType.SINGLE_PLAYER``)
+adds the seat, its hand, the face-down Character of its own tale and its own vote still hidden from the others.
 """
 
 from __future__ import annotations
@@ -31,9 +35,9 @@ class PinocchioObserver:
         self.perfect_recall = iig_obs_type.perfect_recall
         self.private = iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER
         self.public = iig_obs_type.public_info
-        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))]
+        pieces: list[tuple[str, tuple[int, ...]]] = [("player", (n,))] if self.private or self.perfect_recall else []
         if self.private and not self.perfect_recall:
-            pieces += [("hand", (V,)), ("tale_hidden", (V,))]
+            pieces += [("hand", (V,)), ("tale_hidden", (V,)), ("my_vote", (2,))]
         if self.public and not self.perfect_recall:
             pieces += [
                 ("phase", (_NUM_PHASES,)),
@@ -65,14 +69,17 @@ class PinocchioObserver:
         """Write ``state`` as ``player`` sees it into ``tensor`` (in place)."""
         self.tensor.fill(0)
         d = self.dict
-        d["player"][player] = 1
-        if len(d) == 1:
+        if "player" in d:
+            d["player"][player] = 1
+        if "hand" not in d and "phase" not in d:
             return
         o = state.observation_parts(player)
         if "hand" in d:
             d["hand"][:] = o["hand"]
             if o["tale_hidden"]:
                 d["tale_hidden"][o["tale_hidden"] - 1] = 1
+            if o["my_vote"] is not None:
+                d["my_vote"][0 if o["my_vote"] else 1] = 1
         if "phase" in d:
             d["phase"][o["phase"]] = 1
             d["active"][o["active"]] = 1
@@ -99,11 +106,14 @@ class PinocchioObserver:
         if self.perfect_recall:
             return state.information_string(player)
         o = state.observation_parts(player)
-        parts = [f"p{player}", f"phase{o['phase']}", f"active{o['active']}"]
+        parts = [f"p{player}"] if self.private else []
+        parts += [f"phase{o['phase']}", f"active{o['active']}"]
         if self.private:
             parts.append("hand" + "".join(str(n) for n in o["hand"]))
             if o["tale_hidden"]:
                 parts.append(f"hidden{o['tale_hidden']}")
+            if o["my_vote"] is not None:
+                parts.append("myvote" + "TF"[not o["my_vote"]])
         if self.public:
             parts += [
                 "sizes" + "/".join(str(n) for n in o["hand_sizes"]),

@@ -43,12 +43,10 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-
-SHORT_NAME = "trustme_pinocchio"
+from trustme_analysis.games.pinocchio.rules import SHORT_NAME, TALE_ROWS
 
 ScoreFn = Callable[[Sequence[int], Sequence[int]], Mapping[str, int]]
 
-TALE_ROWS = ("true_trusted", "true_distrusted", "tall_trusted", "tall_distrusted")
 TICKET_ROUTES = {"tale": "tickets_tale_per_value", "reputation": "tickets_reputation_per_value",
                  "free_reputation": "tickets_free_per_value"}
 

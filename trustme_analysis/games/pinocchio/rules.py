@@ -15,6 +15,18 @@ from typing import Any
 from trustme_analysis.engine import params as P
 
 SHORT_NAME = "trustme_pinocchio"
+#: The rows of the tale table (a tale true or tall, trusted or not), as the engine's ``tale`` events and the records
+#: name them.
+TALE_ROWS = ("true_trusted", "true_distrusted", "tall_trusted", "tall_distrusted")
+
+
+def tale_row(tall: bool, trusted: bool) -> str:
+    """The row of the tale table a tale falls in.
+
+    >>> tale_row(tall=True, trusted=False)
+    'tall_distrusted'
+    """
+    return TALE_ROWS[2 * tall + (not trusted)]
 
 #: Parameter defaults: the rulebook's numbers, and for the open points the documented default assumption.
 DEFAULTS: dict[str, Any] = {

@@ -17,7 +17,7 @@ from typing import Any
 import pyspiel
 
 from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.rules import score_breakdown, ticket_for_tale
+from trustme_analysis.games.pinocchio.rules import score_breakdown, tale_row, ticket_for_tale
 
 # Phases, in the order they occur.
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
@@ -30,8 +30,6 @@ _CARD_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, REFILL))
 # Where play continues once a Park refill is done.
 _THEN_DRAW, _THEN_END_TURN = 0, 1
 
-_ROWS = {(False, True): "true_trusted", (False, False): "true_distrusted", (True, True): "tall_trusted",
-         (True, False): "tall_distrusted"}
 
 
 class _Flat(list):
@@ -149,7 +147,7 @@ class PinocchioState(pyspiel.State):
         if ph == COIN_OFFER:
             return [codec.toss, codec.no_toss]
         if ph == FREE_REPUTATION:
-            return [codec.free_base + c for c in self._usable_combos()] + [codec.decline]
+            return [codec.free_reputation(c) for c in self._usable_combos()] + [codec.decline]
         return []
 
     def _turn_actions(self) -> list[int]:
@@ -160,11 +158,11 @@ class PinocchioState(pyspiel.State):
         if not held:
             return [codec.pass_]
         in_park = [v for v in range(1, V + 1) if self._park[v - 1]]
-        out = [codec.tale_base + (v - 1) * V + (w - 1) for v in in_park for w in held]
+        # (ascending: the codec numbers tales by Park value then hand value, the others by hand value first)
+        out = [codec.tale(v, w) for v in in_park for w in held]
         combos = self._usable_combos()
-        n_combos = len(codec.combos)
-        out += [codec.rep_base + (w - 1) * n_combos + c for w in held for c in combos]
-        out += [codec.take_base + (w - 1) * V + (u - 1) for w in held for u in in_park]
+        out += [codec.reputation(w, c) for w in held for c in combos]
+        out += [codec.take(w, u) for w in held for u in in_park]
         # An empty Park with nothing to cash leaves no action (only possible under empty_deck=skip): pass.
         return out or [codec.pass_]
 
@@ -473,7 +471,7 @@ class PinocchioState(pyspiel.State):
         self._log.append((-1, "", f"reveal{p}:{hidden}:{'trusted' if trusted else 'distrusted'}"))
         coin = None if self._coin is None else A.COIN_SIDES[self._coin]
         self._events.append(("tale", self._turn, p, park_value, hidden, tall, tuple(self._votes), coin,
-                             self._coin_by, trusted, _ROWS[(tall, trusted)]))
+                             self._coin_by, trusted, tale_row(tall, trusted)))
         if tall and not trusted:
             # Caught: the played Character goes face-up into the Park.
             self._park[hidden - 1] += 1
@@ -705,10 +703,12 @@ class PinocchioState(pyspiel.State):
         (unless ``player`` told it) and simultaneous votes not yet all cast are replaced by ``None``.
 
         Everything left is public at the table or remembered from public play (the discard pile's contents, the
-        Tickets each player gained, the events). Bots read only this.
+        Tickets each player gained, the events). ``unseen`` adds the count per value of the Characters ``player``
+        cannot locate (:meth:`unseen`). Bots read only this.
         """
         view = self.snapshot(include_events)
         view["viewer"] = player
+        view["unseen"] = self.unseen(player)
         view["hands"] = [h if p == player else None for p, h in enumerate(view["hands"])]
         view["deck_contents"] = None
         tale = view["tale"]
@@ -730,8 +730,13 @@ class PinocchioState(pyspiel.State):
         return ranks
 
     def observation_parts(self, player: int) -> dict[str, Any]:
-        """The current position as ``player`` sees it, as numbers (used by the observer)."""
+        """The current position as ``player`` sees it, as numbers (used by the observer).
+
+        ``votes`` holds the votes shown to everyone (under simultaneous voting none until all are cast);
+        ``my_vote`` is ``player``'s own vote while it is still hidden from the others (else None).
+        """
         rules = self._rules
+        hidden_votes = rules.voting == "simultaneous" and self._phase == VOTE
         return {
             "phase": self._phase,
             "active": self._active,
@@ -748,8 +753,8 @@ class PinocchioState(pyspiel.State):
             "bonus": self._bonus,
             "tale_park": self._tale[0] if self._tale else 0,
             "tale_hidden": self._tale[1] if self._tale and self._active == player else 0,
-            "votes": [v if (rules.voting == "sequential" or p == player or self._phase != VOTE) else None
-                      for p, v in enumerate(self._votes)] if self._tale else [None] * rules.players,
+            "votes": [None if hidden_votes else v for v in self._votes] if self._tale else [None] * rules.players,
+            "my_vote": self._votes[player] if self._tale and hidden_votes else None,
             "majority": self._trusted,
         }
 

@@ -356,11 +356,14 @@ def tale_table(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
     that row per game, and the trust rates that explain it (true tales trusted, tall tales trusted, votes right).
 
     Rows: true_trusted, true_distrusted, tall_trusted, tall_distrusted; plus summary rows ``tall`` (bluff rate:
-    share of tales that are tall), ``trusted|true``, ``trusted|tall`` and ``votes_correct`` (share of votes that
-    matched the revealed card).
+    share of tales that are tall), ``trusted|true``, ``trusted|tall``, ``votes_correct`` (share of votes that
+    matched the revealed card) and ``no_ticket|tall_trusted`` (the ``tall_tale_no_ticket`` assumption at work: of the
+    trusted tall tales, the share that gained no Ticket because none of the difference's value or lower was left;
+    ``per_game``: such tales per game).
     """
     rows = []
-    cols = [f"row_{r}" for r in TALE_ROWS] + ["tales_told", "tales_tall", "tales_true", "votes_cast", "votes_correct"]
+    cols = [f"row_{r}" for r in TALE_ROWS] + ["tales_told", "tales_tall", "tales_true", "votes_cast", "votes_correct",
+                                              "tall_ticket_none"]
     for variant in variants(records):
         per_game = records[records["variant"] == variant].groupby("game_index")[cols].sum()
         n_games = len(per_game)
@@ -387,6 +390,7 @@ def tale_table(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
         add("trusted|true", per_game["row_true_trusted"], per_game["tales_true"])
         add("trusted|tall", per_game["row_tall_trusted"], per_game["tales_tall"])
         add("votes_correct", per_game["votes_correct"], per_game["votes_cast"])
+        add("no_ticket|tall_trusted", per_game["tall_ticket_none"], per_game["row_tall_trusted"])
     return pd.DataFrame(rows)
 
 
@@ -400,7 +404,7 @@ TICKET_COLUMNS = (*GAME_KEY, "seat", "win", "tickets_per_value", "tickets_tale_p
                   "end_stack_value")
 TALL_COLUMNS = (*GAME_KEY, "row_tall_trusted", "tall_ticket_lower", "tall_ticket_none")
 TALE_COLUMNS = (*GAME_KEY, *(f"row_{r}" for r in TALE_ROWS), "tales_told", "tales_tall", "tales_true", "votes_cast",
-                "votes_correct")
+                "votes_correct", "tall_ticket_none")
 
 
 def compute(b: Builder) -> None:
@@ -455,5 +459,7 @@ def compute(b: Builder) -> None:
           "t 95% for means, Wilson 95% for shares of games", {"turns_mean": "turns"})
     b.add("tale_table", b.per_variant(lambda r: tale_table(r, b.rng), TALE_COLUMNS), "Tales per row of the tale table",
           "Per variant and row (true/tall x trusted/not): share of all tales and tales per game; also the bluff rate "
-          "(tall), trust given the truth, and the share of votes that were right.", "bootstrap 95% over games",
+          "(tall), trust given the truth, the share of votes that were right, and (no_ticket|tall_trusted) the "
+          "trusted tall tales that gained no Ticket because none of the difference's value or lower was left (share "
+          "of trusted tall tales; per game).", "bootstrap 95% over games",
           {"share": "share of tales", "per_game": "tales per game"})

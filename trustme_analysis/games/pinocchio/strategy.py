@@ -28,10 +28,8 @@ import pandas as pd
 import pyspiel
 
 from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.rules import ticket_for_tale
+from trustme_analysis.games.pinocchio.rules import SHORT_NAME, ticket_for_tale
 from trustme_analysis.solve.strategy import DecisionPoint
-
-SHORT_NAME = "trustme_pinocchio"
 
 
 def _ratio(num: float, den: float) -> float:
