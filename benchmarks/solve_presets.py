@@ -1,7 +1,7 @@
 """Time to solve the strategy-statistics presets of the 1981 investing round and Liar (printed, never asserted).
 
 For each preset: the tree size, the compile time, and the solver time and iterations (DCFR, evaluated every few
-iterations) to exploitability 1% of the utility range (``game.max_utility() - game.min_utility()``, the issue's
+iterations) to exploitability 1% of the utility range (``game.max_utility() - game.min_utility()``, the usual
 target) and to a tighter absolute target; wall and CPU seconds of the whole run. Run on a shared machine, the CPU
 seconds are the steadier figure.
 

@@ -57,6 +57,7 @@ from trustme_analysis.report.words import (  # noqa: E402
     yes_no,
 )
 from trustme_analysis.solve import storage  # noqa: E402
+from trustme_analysis.solve.compare import load_comparison  # noqa: E402
 
 #: Best-response decisions shown per line-up and seat (the most reached; one page in all, the CSV files hold all).
 BR_ROWS = 4
@@ -97,6 +98,14 @@ def _share_of_range(share: float) -> str:
     return f"{number(100 * share)}%"
 
 
+def _target_basis(result: dict[str, Any]) -> str:
+    """Where the absolute target comes from, as a parenthesis (empty when the solution does not say)."""
+    text = str(result.get("target_words") or "")
+    if "(" not in text:
+        return ""
+    return " " + text[text.index("("):]
+
+
 def caveat(result: dict[str, Any]) -> str:
     """The exploitability caveat every finding of a solution carries."""
     share = result.get("value_share_of_range")
@@ -122,12 +131,29 @@ def solution_findings(result: dict[str, Any], sol: dict[str, Any], describe: Any
     simple = sol["simple"]
     if simple is not None and len(simple):
         flagged = simple[simple["near_optimal"].astype(bool)]
+        matters_little = _matters_little(simple)
         if len(flagged):
             names = sorted({f"{r.strategy} (seat {int(r.seat)})" for r in flagged.itertuples()})
             out.append("Near-optimal simple strategies: " + "; ".join(names) + ".")
-        else:
+        elif not matters_little:
             out.append("No simple strategy is near-optimal: rational play mixes.")
+        out += matters_little
     out.append(f"All of this holds up to the policy's {caveat(result)}.")
+    return out
+
+
+def _matters_little(simple: pd.DataFrame) -> list[str]:
+    """One sentence per seat where simple strategies that play opposite ways both lose little (so neither is
+    flagged near-optimal: the decision they disagree on matters little in this variant)."""
+    if "contradicted_by" not in simple.columns:
+        return []
+    out = []
+    for seat, rows in simple.groupby("seat", sort=True):
+        pairs = rows[rows["contradicted_by"].fillna("").astype(str) != ""]
+        if len(pairs):
+            names = " and ".join(f"{r.strategy} (loss {number(r.loss)})" for r in pairs.itertuples())
+            out.append(f"For seat {int(seat)}, {names} play opposite ways yet each loses little: the choice between "
+                       "them matters little in this variant, so neither is called near-optimal.")
     return out
 
 
@@ -169,7 +195,8 @@ def _result_lines(result: dict[str, Any], findings: list[str]) -> list[Line]:
     )
     if target is not None:
         reached = result.get("time_to_target_seconds")
-        lines += text_lines(f"Target {number(target)}: " + (f"reached after {number(reached)} s (building the tree "
+        basis = _target_basis(result)
+        lines += text_lines(f"Target {number(target)}{basis}: " + (f"reached after {number(reached)} s (building the tree "
                                                             "included)" if reached is not None else "not reached")
                             + ".")
     lines += text_lines(
@@ -445,7 +472,9 @@ def solution_pages(folder: str | Path) -> list[Page]:
         add_findings(fig, findings or [])
         pages.append(Page(fig, title, "solve", list(findings or []), group))
 
-    findings = solution_findings(result, sol, describe)
+    # A pair of solves whose varied parameter changed nothing: said first, before any finding it undermines.
+    unchanged = [pair["text"] for pair in load_comparison(Path(folder).parent.parent) if name in pair["solves"]]
+    findings = unchanged + solution_findings(result, sol, describe)
     title = f"Solved variant {words(name)}: the variant and its solution"
     for i, fig in enumerate(flow_pages(title, _result_lines(result, findings))):
         # The findings are the page's first lines (flowing text); kept on the page for the report's first page.
@@ -552,7 +581,8 @@ def solution_pages(folder: str | Path) -> list[Page]:
                 "zero-sum) = how far its guaranteed value falls below the solved policy's; loss = the worst-case loss "
                 "where defined, else the regret; near-optimal when the loss is at most "
                 f"{number(result.get('simple_tolerance'))} (1% of the utility range, or twice the final "
-                f"exploitability if larger). All values in {_utility_words(result)}.")
+                "exploitability if larger) and no simple strategy that plays the opposite way is within it too "
+                f"(then the decision matters little). All values in {_utility_words(result)}.")
         shown = pd.DataFrame({
             "simple strategy": simple["strategy"],
             "seat": [f"seat {int(s)}" for s in simple["seat"]],
@@ -565,10 +595,15 @@ def solution_pages(folder: str | Path) -> list[Page]:
             "loss": [number(x) for x in simple["loss"]],
             "near-optimal": [yes_no(x) for x in simple["near_optimal"].astype(bool)],
         })
+        if "contradicted_by" in simple.columns:
+            shown["also within the tolerance, playing the opposite"] = [
+                DASH if missing(x) or not str(x) else str(x) for x in simple["contradicted_by"]]
         if len(flagged):
             simple_findings = [f"{r.strategy[:1].upper()}{r.strategy[1:]} is near-optimal for seat {int(r.seat)}: it "
                                f"loses {number(r.loss)}, within the tolerance {number(result.get('simple_tolerance'))}."
                                for r in flagged.itertuples()][:3]
+        elif _matters_little(simple):
+            simple_findings = _matters_little(simple)[:3]
         else:
             best = simple.loc[simple["loss"].idxmin()]
             simple_findings = [f"No simple strategy is near-optimal; the closest, {best['strategy']} (seat "

@@ -53,6 +53,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for section in solves:
             order = [s.name for s in spec.solves].index(section.name)
             run_solve(section, out, quiet=args.quiet, extra={"title": spec.title, "order": order})
+        from trustme_analysis.solve.compare import compare_solutions
+
+        for pair in compare_solutions(out):
+            if not args.quiet:
+                print(f"warning: {pair['text']}", file=sys.stderr)
         from trustme_analysis.report.solve_pages import build_solve_report
 
         report = build_solve_report(out)

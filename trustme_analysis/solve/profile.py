@@ -199,20 +199,16 @@ def bots_policy(
     return out
 
 
-def rule_policy(cg: CompiledGame, base: np.ndarray, player: int, rule,
-                shared: Representatives | None = None) -> tuple[np.ndarray, int]:
-    """``base`` with ``player``'s decisions replaced by a simple rule where the rule applies (``shared``:
-    representative states already replayed).
-
-    Returns:
-        The new profile and the number of ``player``'s information sets where the rule applied.
-    """
-    out = np.array(base, dtype=np.float64)
+def rule_choices(cg: CompiledGame, player: int, rule,
+                 shared: Representatives | None = None) -> dict[int, list[int]]:
+    """Where a simple rule applies to ``player``'s decisions: information set index -> the legal actions it prefers
+    there (information sets where it says nothing, or prefers no legal action, are left out; ``shared``:
+    representative states already replayed)."""
     shared = shared if shared is not None else Representatives(cg)
     by_infoset = shared.by_infoset
     lo_i, hi_i = cg.player_infosets[player], cg.player_infosets[player + 1]
     states = shared.states(range(lo_i, hi_i))
-    applied = 0
+    out: dict[int, list[int]] = {}
     for i in range(lo_i, hi_i):
         lo, hi = cg.infoset_slot_start[i], cg.infoset_slot_start[i + 1]
         legal = [int(a) for a in cg.slot_action[lo:hi]]
@@ -220,12 +216,30 @@ def rule_policy(cg: CompiledGame, base: np.ndarray, player: int, rule,
         if preferred is None:
             continue
         preferred = [a for a in legal if a in set(preferred)]
-        if not preferred:
-            continue
-        applied += 1
+        if preferred:
+            out[i] = preferred
+    return out
+
+
+def rule_policy(cg: CompiledGame, base: np.ndarray, player: int, rule,
+                choices: dict[int, list[int]] | None = None) -> tuple[np.ndarray, int]:
+    """``base`` with ``player``'s decisions replaced by a simple rule where the rule applies.
+
+    Args:
+        choices: the rule's :func:`rule_choices` for ``player``, when already computed.
+
+    Returns:
+        The new profile and the number of ``player``'s information sets where the rule applied.
+    """
+    out = np.array(base, dtype=np.float64)
+    if choices is None:
+        choices = rule_choices(cg, player, rule)
+    for i, preferred in choices.items():
+        lo, hi = cg.infoset_slot_start[i], cg.infoset_slot_start[i + 1]
+        legal = [int(a) for a in cg.slot_action[lo:hi]]
         # Among the preferred actions, keep the base policy's own proportions (uniform where it gives them none):
         # "never bluff" then means the solved policy with its tall tales removed, not a new policy.
         mask = np.array([a in preferred for a in legal])
         kept = np.where(mask, out[lo:hi], 0.0)
         out[lo:hi] = kept / kept.sum() if kept.sum() > 0 else mask / mask.sum()
-    return out, applied
+    return out, len(choices)

@@ -30,10 +30,12 @@ from cfr import evaluate
 from trustme_analysis.players.policy import policy_fingerprint
 from trustme_analysis.registry import find_game
 from trustme_analysis.solve import storage
+from trustme_analysis.solve.compare import compare_solutions
 from trustme_analysis.solve.profile import (
     Representatives,
     bots_policy,
     decision_points,
+    rule_choices,
     rule_policy,
 )
 from trustme_analysis.solve.spec import SolveSpec, make_lineup_bots
@@ -179,8 +181,11 @@ def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: 
     Columns: ``regret``: what the seat loses by playing the simple strategy instead of a best response while the
     others play the solved policy (0: the simple strategy is itself a best response to it). ``worst_case_loss`` (two-
     player constant-sum games only): how much the seat's guaranteed value (against a best-responding opponent) drops
-    below the solved policy's. ``loss`` is the worst-case loss where defined, else the regret; the strategy is flagged
-    ``near_optimal`` when ``loss <= tolerance``.
+    below the solved policy's. ``loss`` is the worst-case loss where defined, else the regret. ``contradicted_by``
+    names the other simple strategies of the same seat that also lose at most ``tolerance`` although they prefer
+    none of the same actions at some decision where both apply ("always" and "never tell a tall tale"): the
+    decision they disagree on then matters little in this variant, and neither is a recommendation. The strategy is
+    flagged ``near_optimal`` when ``loss <= tolerance`` and nothing contradicts it.
     """
     rules = simple_strategies_for(cg.game)
     if not rules:
@@ -191,11 +196,14 @@ def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: 
     br_eq = [evaluate.best_response_value(cg, equilibrium, p) for p in range(n)]
     rows = []
     shared = shared if shared is not None else Representatives(cg)
+    choices: dict[tuple[str, int], dict[int, list[int]]] = {}
     for name, rule in rules.items():
         for seat in range(n):
-            modified, applied = rule_policy(cg, equilibrium, seat, rule, shared=shared)
+            chosen = rule_choices(cg, seat, rule, shared=shared)
+            modified, applied = rule_policy(cg, equilibrium, seat, rule, chosen)
             if not applied:
                 continue
+            choices[(name, seat)] = chosen
             ev = evaluate.expected_values(cg, modified)
             regret = br_eq[seat] - ev[seat]
             worst = float("nan")
@@ -213,9 +221,25 @@ def simple_strategies(cg: cfr.CompiledGame, equilibrium: np.ndarray, tolerance: 
                 "regret": float(regret),
                 "worst_case_loss": float(worst),
                 "loss": float(loss),
-                "near_optimal": bool(loss <= tolerance),
+                "within_tolerance": bool(loss <= tolerance),
             })
+    rivals = {
+        id(row): [other["strategy"] for other in rows
+                  if other is not row and other["seat"] == row["seat"] and row["within_tolerance"]
+                  and other["within_tolerance"]
+                  and contradict(choices[(row["strategy"], row["seat"])], choices[(other["strategy"], other["seat"])])]
+        for row in rows
+    }
+    for row in rows:
+        row["contradicted_by"] = "; ".join(rivals[id(row)])
+        row["near_optimal"] = row.pop("within_tolerance") and not rivals[id(row)]
     return rows
+
+
+def contradict(a: dict[int, list[int]], b: dict[int, list[int]]) -> bool:
+    """Whether two simple rules (their :func:`~trustme_analysis.solve.profile.rule_choices`) prefer disjoint actions
+    at some information set where both apply."""
+    return any(not set(a[i]) & set(b[i]) for i in a.keys() & b.keys())
 
 
 def run_solve(
@@ -274,6 +298,7 @@ def run_solve(
         float(reached["seconds"].iloc[0]) + cg.compile_seconds if len(reached) else None
     )
     urange = spec.utility_range(game)
+    accuracy_range = spec.accuracy_range(game)
 
     points = decision_points(cg, avg, histories=spec.histories)
     decisions = decisions_table(game, points)
@@ -293,7 +318,8 @@ def run_solve(
             continue
         exploitation_rows += rows
         br_tables.update(tabs)
-    tolerance = max(0.01 * urange, 2.0 * final)
+    # 1% of the same range the target is a share of, so variants solved together are judged alike.
+    tolerance = max(0.01 * accuracy_range, 2.0 * final)
     simple_rows = simple_strategies(cg, avg, tolerance, shared)
 
     policy_table = {k: [[int(a), float(q)] for a, q in v] for k, v in cfr.to_dict(cg, avg).items()}
@@ -315,6 +341,8 @@ def run_solve(
         "max_utility": float(game.max_utility()),
         "value_share_of_range": final / urange if urange else None,
         "target": target,
+        "target_words": spec.target_words(game),
+        "accuracy_range": accuracy_range,
         "target_reached": bool(len(reached)),
         "time_to_target_seconds": time_to_target,
         "stop_reason": result.stop_reason,
@@ -344,7 +372,7 @@ def run_solve(
         storage.write_csv(folder / storage.BEST_RESPONSE / f"{name}.csv", table)
     storage.write_csv(folder / storage.SIMPLE, pd.DataFrame(
         simple_rows, columns=["strategy", "seat", "infosets", "largest_change", "seat_value_vs_solved", "regret",
-                              "worst_case_loss", "loss", "near_optimal"]))
+                              "worst_case_loss", "loss", "near_optimal", "contradicted_by"]))
     _write_policy(folder, spec, game, metric, final, out["iterations"], result.stop_reason, policy_table, fingerprint)
     storage.write_json(folder / storage.RESULT, out)
     if not quiet:
@@ -504,6 +532,15 @@ def _assumptions(game: pyspiel.Game) -> list[dict[str, Any]]:
         return []
 
 
+def signed(value: float, decimals: int = 4) -> str:
+    """``value`` with a sign and ``decimals`` decimals; a value that rounds to zero prints as ``0.0000``, never
+    ``-0.0000`` (a loss of -1e-9 is solver noise, not a loss)."""
+    rounded = round(float(value), decimals)
+    if rounded == 0:
+        return f"{0.0:.{decimals}f}"
+    return f"{rounded:+.{decimals}f}"
+
+
 def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None = None,
              simple: list[dict[str, Any]] | None = None) -> str:
     """The printed summary of a solve: sizes, metric and value, timing, seat values, exploitation, flags."""
@@ -534,21 +571,26 @@ def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None =
             f"  {result['algorithm']}: {result['iterations']} iterations, stop: {result['stop_reason']}; "
             f"{result['metric']} = {result['value']:.6g} "
             f"({100 * (result['value_share_of_range'] or 0):.3g}% of the utility range {result['utility_range']:g})",
+            *([f"  {result['target_words']}"] if result.get("target_words") else []),
             f"  time: compile {result['compile_seconds']:.2f} s, solver {result['solver_seconds']:.2f} s, "
             f"total {result['solve_wall_seconds']:.2f} s; time to target "
             + (f"{result['time_to_target_seconds']:.2f} s" if result["time_to_target_seconds"] is not None
                else "not reached" if result["target"] is not None else "(no target)"),
-            "  seat values: " + ", ".join(f"seat {i}: {v:+.4f}" for i, v in enumerate(result["seat_values"])),
+            "  seat values: " + ", ".join(f"seat {i}: {signed(v)}" for i, v in enumerate(result["seat_values"])),
         ]
     for row in exploitation or []:
-        lines.append(f"  best response vs {row['lineup']} (seat {row['seat']}): {row['best_response_value']:+.4f} "
-                     f"vs the bot's own {row['lineup_value']:+.4f}: gain {row['gain']:+.4f}")
+        lines.append(f"  best response vs {row['lineup']} (seat {row['seat']}): {signed(row['best_response_value'])} "
+                     f"vs the bot's own {signed(row['lineup_value'])}: gain {signed(row['gain'])}")
     for row in result.get("exploitation_skipped") or []:
         lines.append(f"  best response vs {row['lineup']}: not computed ({row['reason']})")
     for row in simple or []:
         if row["near_optimal"]:
             lines.append(f"  FLAG: simple strategy {row['strategy']!r} (seat {row['seat']}) is near-optimal: "
-                         f"loss {row['loss']:.4g}")
+                         f"loss {signed(row['loss'])}")
+        elif row.get("contradicted_by"):
+            lines.append(f"  note: simple strategy {row['strategy']!r} (seat {row['seat']}) loses only "
+                         f"{signed(row['loss'])}, but so does {row['contradicted_by']!r}, which plays the opposite: "
+                         "the decision matters little in this variant (neither is flagged near-optimal)")
     return "\n".join(lines)
 
 
@@ -582,6 +624,9 @@ def ensure_solved(
             print(f"solve {spec.name!r}: {why}; solving again", file=stream, flush=True)
         results.append({**run_solve(spec, outdir, quiet=quiet, stream=stream, extra={"order": len(results)}),
                         "reused": False})
+    for pair in compare_solutions(outdir):
+        if not quiet:
+            print(f"warning: {pair['text']}", file=stream, flush=True)
     return results
 
 

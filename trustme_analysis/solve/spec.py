@@ -18,6 +18,11 @@ A section (in a solve spec of its own, or inside a sweep spec)::
     [solve.lineups.heuristic]               # bot line-ups to exploit (same form as a sweep's line-ups)
     seats = ["heuristic"]
 
+Sections of one game (and one ``utility`` mode) that give ``target`` as a share are solved to one absolute accuracy:
+the share of the *smallest* of their utility ranges (:func:`common_accuracy`). Otherwise two charts whose score ranges
+differ would be solved to different exploitabilities and their policies compared at different precisions; the
+printed summary and the report state the absolute target and where it comes from.
+
 A solve spec file has an optional ``title`` and ``out`` (default ``reports/out/<file stem>``) and one or more
 ``[[solve]]`` sections. Every problem raises :class:`~trustme_analysis.sweep.spec.SpecError` naming the key.
 """
@@ -26,7 +31,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -55,8 +60,8 @@ SOLVE_KEYS = (
 )
 FILE_KEYS = ("title", "out", "solve")
 #: The keys of :meth:`SolveSpec.as_dict` that decide the solved policy (see :meth:`SolveSpec.policy_inputs`).
-POLICY_INPUTS = ("game", "algorithm", "iterations", "time_limit", "target", "target_exploitability", "eval_every",
-                 "seed", "max_histories")
+POLICY_INPUTS = ("game", "algorithm", "iterations", "time_limit", "target", "target_exploitability", "target_range",
+                 "eval_every", "seed", "max_histories")
 DEFAULT_MAX_HISTORIES = 2_000_000
 #: Best-response search and games per response of the lower bound, for trees too large to compile.
 DEFAULT_BOUND_ITERATIONS = 1000
@@ -81,6 +86,9 @@ class SolveSpec:
         bound_iterations, bound_games: for a tree too large to compile (sampling solvers only): the best-response
             search's sampled walks per player and the games played to measure each response
             (:func:`~trustme_analysis.solve.bounds.lower_bound`).
+        target_range: the utility range ``target_share`` is a share of when several sections are solved to one
+            absolute accuracy (:func:`common_accuracy`); ``None``: this game's own range.
+        solved_with: the names of the sections sharing that accuracy (this one included); empty when alone.
     """
 
     name: str
@@ -97,6 +105,8 @@ class SolveSpec:
     histories: str = "all"
     bound_iterations: int = DEFAULT_BOUND_ITERATIONS
     bound_games: int = DEFAULT_BOUND_GAMES
+    target_range: float | None = None
+    solved_with: tuple[str, ...] = ()
 
     def utility_range(self, game: pyspiel.Game) -> float:
         """``max_utility - min_utility`` of the game."""
@@ -107,8 +117,26 @@ class SolveSpec:
         if self.target_exploitability is not None:
             return self.target_exploitability
         if self.target_share is not None:
-            return self.target_share * self.utility_range(game)
+            return self.target_share * self.accuracy_range(game)
         return None
+
+    def accuracy_range(self, game: pyspiel.Game) -> float:
+        """The utility range that shares (the target, the near-optimal tolerance) are taken of: the range common to
+        the sections solved together (:func:`common_accuracy`), else this game's own."""
+        return self.target_range if self.target_range is not None else self.utility_range(game)
+
+    def target_words(self, game: pyspiel.Game) -> str:
+        """Where the absolute target comes from, in words (empty when the spec sets no target)."""
+        target = self.absolute_target(game)
+        if target is None:
+            return ""
+        if self.target_exploitability is not None:
+            return f"target {target:.6g} (absolute, as the spec gives it)"
+        share = f"{100 * self.target_share:.3g}%"
+        if self.target_range is None:
+            return f"target {target:.6g} ({share} of the utility range {self.utility_range(game):g})"
+        return (f"target {target:.6g} ({share} of {self.target_range:g}, the smallest utility range of the sections "
+                f"solved to one accuracy: {', '.join(self.solved_with)})")
 
     def policy_inputs(self) -> dict[str, Any]:
         """What decides the solved policy: the game string, the algorithm, the stopping rule, the seed and the tree
@@ -134,6 +162,8 @@ class SolveSpec:
             "histories": self.histories,
             "bound_iterations": self.bound_iterations,
             "bound_games": self.bound_games,
+            "target_range": self.target_range,
+            "solved_with": list(self.solved_with),
         }
 
 
@@ -266,6 +296,34 @@ def parse_solves(sections: Any) -> tuple[SolveSpec, ...]:
     out: list[SolveSpec] = []
     for i, section in enumerate(sections):
         out.append(parse_solve(section, i, [s.name for s in out]))
+    return common_accuracy(out)
+
+
+def common_accuracy(solves: Sequence[SolveSpec]) -> tuple[SolveSpec, ...]:
+    """The sections with their share targets made one absolute target per game and utility mode.
+
+    Sections of the same game and ``utility`` parameter that give ``target`` as a share of the utility range are the
+    variants of one question; each is solved to the share of the smallest utility range among them (the strictest
+    of their absolute targets), so their policies are compared at the same precision. Sections with an absolute
+    ``target_exploitability``, or alone in their group, are returned unchanged.
+    """
+    groups: dict[tuple[str, str], list[int]] = {}
+    ranges: dict[int, float] = {}
+    for i, spec in enumerate(solves):
+        if spec.target_share is None:
+            continue
+        game = pyspiel.load_game(spec.game)
+        key = (game.get_type().short_name, str(game.get_parameters().get("utility", "")))
+        groups.setdefault(key, []).append(i)
+        ranges[i] = spec.utility_range(game)
+    out = list(solves)
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        common = min(ranges[i] for i in members)
+        names = tuple(solves[i].name for i in members)
+        for i in members:
+            out[i] = replace(solves[i], target_range=common, solved_with=names)
     return tuple(out)
 
 

@@ -38,6 +38,8 @@ STRATEGY = "strategy"
 EXPLOITATION = "exploitation.csv"
 BEST_RESPONSE = "best_response"
 SIMPLE = "simple.csv"
+#: Pairs of solutions whose varied rule parameters changed nothing (:mod:`trustme_analysis.solve.compare`).
+COMPARISON = "comparison.json"
 
 
 def solution_dir(outdir: str | Path, name: str) -> Path:
