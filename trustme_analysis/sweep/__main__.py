@@ -59,7 +59,8 @@ def describe(spec: Spec, out: str | Path | None = None, work: str | None = None)
     ]
     for v in spec.variants:
         mark = " (baseline)" if v.id == spec.baseline else ""
-        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players]")
+        engine = f"{v.engine}: {v.engine_note}" if v.engine_note else v.engine
+        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players; engine {engine}]")
     if work:
         lines.append(work)
     return "\n".join(lines)

@@ -21,6 +21,7 @@ import trustme_analysis  # noqa: F401  (Python games register with pyspiel at im
 import trustme_analysis.players  # noqa: F401  (registers every game's bots)
 from trustme_analysis.players import TrustMeBot, make_bot
 from trustme_analysis.players.play import play_game
+from trustme_analysis.sweep.engines import KERNEL, PYSPIEL, kernel_player, seat_kinds
 from trustme_analysis.sweep.seeding import game_generators, game_seeds
 from trustme_analysis.players.lineup import LineUp, Seat
 from trustme_analysis.sweep.spec import Spec, Variant
@@ -54,6 +55,8 @@ class ChunkTask:
     lineup: LineUp
     params: Mapping[str, Any]
     records: Callable[[pyspiel.Game, pyspiel.State], list[dict[str, Any]]]
+    #: ``"kernel"``: played by the game's compiled kernel (:mod:`.engines`); ``"pyspiel"``: by Python bots.
+    engine: str = PYSPIEL
 
 
 def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
@@ -71,6 +74,7 @@ def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
         lineup=variant.lineup,
         params=dict(variant.params),
         records=records,
+        engine=variant.engine,
     )
 
 
@@ -112,9 +116,18 @@ def seat_bots(
     return seats, bots
 
 
-def replay_game(game_string: str, lineup: LineUp, game_seed: int) -> pyspiel.State:
-    """Play again the game stored with ``game_seed`` (same seats, same chance, same bot choices)."""
+def replay_game(game_string: str, lineup: LineUp, game_seed: int, engine: str = PYSPIEL) -> pyspiel.State:
+    """Play again the game stored with ``game_seed`` (same seats, same chance, same bot choices) as a pyspiel state.
+
+    ``engine`` is the one that played it (the variant's ``engine``): a kernel's game is replayed from the kernel's
+    action sequence through the engine.
+    """
     game = cached_game(game_string)
+    if engine == KERNEL:
+        state = game.new_initial_state()
+        for action in kernel_player(game_string, seat_kinds(lineup, game.num_players())).history(game_seed):
+            state.apply_action(action)
+        return state
     game_rng, bot_rngs = game_generators(game_seed, game.num_players())
     _, bots = seat_bots(game, lineup, game_rng, bot_rngs)
     return play_game(game, bots, game_rng)
@@ -127,24 +140,53 @@ def _knobs_json(seat: Seat, bot: TrustMeBot) -> str:
     return json.dumps(knobs, sort_keys=True)
 
 
+def _pyspiel_games(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]):
+    """Each game of the chunk played through the pyspiel API: its seats, bots and records."""
+    n = game.num_players()
+    for seed in seeds:
+        game_rng, bot_rngs = game_generators(seed, n)
+        seats, bots = seat_bots(game, task.lineup, game_rng, bot_rngs)
+        final = play_game(game, bots, game_rng)
+        yield seats, bots, task.records(game, final)
+
+
+def _kernel_games(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]):
+    """Each game of the chunk played by the game's kernel (the whole chunk in one compiled call), as
+    :func:`_pyspiel_games` gives them. The bots are made once, only for the ``bot_knobs`` column."""
+    n = game.num_players()
+    seats = list(task.lineup.seats_for(n))
+    rng = np.random.default_rng(0)  # never drawn from: the kernel plays the seats
+    bots = [make_bot(game, s.bot, p, rng, **s.knobs) for p, s in enumerate(seats)]
+    for game_rows in kernel_player(task.game_string, seat_kinds(task.lineup, n)).rows(seeds):
+        yield seats, bots, game_rows
+
+
 def run_chunk(task: ChunkTask) -> pd.DataFrame:
-    """Play the games of one chunk and return their records: one row per game and seat."""
+    """Play the games of one chunk and return their records: one row per game and seat.
+
+    Both engines give rows of the same columns, built here the same way; the game's own fields come from its records
+    function (pyspiel path) or from the kernel, which the kernel's tests prove identical to that function.
+    """
     game = cached_game(task.game_string)
     n = game.num_players()
     param_columns = {f"param_{k}": v for k, v in task.params.items()}
     seeds = game_seeds(task.master_seed, task.variant_index, task.chunk_index, task.num_games)
+    games = _kernel_games(task, game, seeds) if task.engine == KERNEL else _pyspiel_games(task, game, seeds)
+    kernel_knobs: dict[int, str] = {}  # bot_knobs per seat: a kernel chunk's seats are the same in every game
     rows: list[dict[str, Any]] = []
-    for offset, seed in enumerate(seeds):
-        game_rng, bot_rngs = game_generators(seed, n)
-        seats, bots = seat_bots(game, task.lineup, game_rng, bot_rngs)
-        final = play_game(game, bots, game_rng)
-        game_rows = task.records(game, final)
+    for offset, (seed, (seats, bots, game_rows)) in enumerate(zip(seeds, games)):
         if len(game_rows) != n:
             raise ValueError(
                 f"{task.records.__module__}.{task.records.__qualname__} returned {len(game_rows)} rows for a "
                 f"{n}-player game; it must return one row per seat"
             )
         for seat, own in enumerate(game_rows):
+            if task.engine != KERNEL:
+                bot_knobs = _knobs_json(seats[seat], bots[seat])
+            elif seat not in kernel_knobs:
+                bot_knobs = kernel_knobs[seat] = _knobs_json(seats[seat], bots[seat])
+            else:
+                bot_knobs = kernel_knobs[seat]
             row: dict[str, Any] = {
                 "variant": task.variant_id,
                 "game_string": task.game_string,
@@ -155,7 +197,7 @@ def run_chunk(task: ChunkTask) -> pd.DataFrame:
                 "game_seed": seed,
                 "seat": seat,
                 "bot": seats[seat].bot,
-                "bot_knobs": _knobs_json(seats[seat], bots[seat]),
+                "bot_knobs": bot_knobs,
             }
             clash = row.keys() & own.keys()
             if clash:
@@ -163,4 +205,3 @@ def run_chunk(task: ChunkTask) -> pd.DataFrame:
             row.update(own)
             rows.append(row)
     return pd.DataFrame(rows)
-
