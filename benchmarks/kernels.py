@@ -45,7 +45,11 @@ import numpy as np
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.players.lineup import LineUp, Seat
 from trustme_analysis.registry import game_entry, game_names
+from trustme_analysis.sweep import storage
+from trustme_analysis.sweep.engines import game_history, game_rows, resolve_engine
+from trustme_analysis.sweep.play import ChunkTask, run_chunk
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from playouts import random_playouts
@@ -55,6 +59,7 @@ GOAL_ROLLOUTS = 100_000.0
 
 #: The clock of every figure (set from ``--clock``).
 clock = time.process_time
+clock_name = "CPU"
 
 
 def kernel_modules(only: list[str] | None = None) -> dict[str, Any]:
@@ -205,6 +210,114 @@ def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
               f"({'flat' if large < 1.25 * small + 1 else 'NOT flat'})")
 
 
+# ---------------------------------------------------------------- sweeps
+
+
+#: Chunk sizes of the sweep figure: the default spec's (pyspiel path and kernel) and a large one for the kernel, whose
+#: per-chunk cost (one compiled call, one Parquet file) is then spread over many games.
+SWEEP_CHUNK = 50
+SWEEP_KERNEL_CHUNK = 1_000
+
+
+def sweep_games_per_second(game_string: str, lineup: LineUp, engine: str, chunk: int, seconds: float) -> float:
+    """Games per second of a sweep's chunks on one worker: play, build the record rows, encode the Parquet chunk."""
+    records = game_entry(pyspiel.load_game(game_string).get_type().short_name).part("records")
+    games = 0
+    c = 0
+    start = clock()
+    while True:
+        task = ChunkTask("v00", 0, c, c * chunk, chunk, 7, game_string, lineup, {}, records, engine)
+        storage.encode_chunk(run_chunk(task))
+        games += chunk
+        c += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return games / elapsed
+
+
+def lineups_for(short_name: str) -> dict[str, LineUp]:
+    """The line-ups of the sweep figure: random seats, and the game's heuristic where it registers one."""
+    out = {"random": LineUp("random", seats=(Seat("random"),))}
+    from trustme_analysis.players.registry import bot_kinds
+
+    if "heuristic" in bot_kinds(short_name):
+        out["heuristic"] = LineUp("heuristic", seats=(Seat("heuristic"),))
+    return out
+
+
+def sweep_speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
+    """Sweep games/s on one worker, kernel against pyspiel path, for each game's first variant and its line-ups."""
+    print(f"sweep chunks on one worker (play + record rows + Parquet encoding), {clock_name} seconds; pyspiel path "
+          f"in chunks of {SWEEP_CHUNK} games, kernel in chunks of {SWEEP_CHUNK} and {SWEEP_KERNEL_CHUNK}:")
+    print(f"{'variant':22s} {'line-up':10s} {'pyspiel games/s':>16s} {'kernel (50)':>12s} {'kernel (1000)':>14s} "
+          f"{'ratio':>7s}")
+    for short_name, module in modules.items():
+        label, game_string = next(iter(module.BENCHMARK_VARIANTS.items()))
+        for name, lineup in lineups_for(short_name).items():
+            engine, why = resolve_engine("auto", game_string, lineup)
+            best_py = best_small = best_large = 0.0
+            for _ in range(repeat):
+                best_py = max(best_py, sweep_games_per_second(game_string, lineup, "pyspiel", SWEEP_CHUNK,
+                                                              seconds))
+                if engine == "kernel":
+                    sweep_games_per_second(game_string, lineup, "kernel", 2, 0.0)  # compile or load
+                    best_small = max(best_small, sweep_games_per_second(game_string, lineup, "kernel", SWEEP_CHUNK,
+                                                                        seconds))
+                    best_large = max(best_large, sweep_games_per_second(game_string, lineup, "kernel",
+                                                                        SWEEP_KERNEL_CHUNK, seconds))
+            if engine == "kernel":
+                print(f"{label:22s} {name:10s} {best_py:16,.0f} {best_small:12,.0f} {best_large:14,.0f} "
+                      f"{best_large / best_py:6.0f}x")
+            else:
+                print(f"{label:22s} {name:10s} {best_py:16,.0f} {'-':>12s} {'-':>14s} {'-':>7s}  (not compiled: {why})")
+            sys.stdout.flush()
+
+
+_SWEEP_PROBE = """
+import resource, sys, time
+t0 = time.perf_counter()
+from trustme_analysis.sweep.runner import run_sweep
+from trustme_analysis.sweep.spec import parse_spec
+spec = parse_spec({spec!r})
+t1 = time.perf_counter()
+run_sweep(spec, workers=1, out=sys.argv[1], report=False, quiet=True)
+t2 = time.perf_counter()
+print(t1 - t0, t2 - t1, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def _sweep_probe(spec: dict[str, Any], env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """(seconds to import and read the spec, seconds of the sweep, peak resident MiB) of a sweep in a fresh process."""
+    with tempfile.TemporaryDirectory() as out:
+        text = subprocess.run([sys.executable, "-c", _SWEEP_PROBE.format(spec=spec), out], env=env,
+                              capture_output=True, text=True, check=True).stdout.split()
+    load, run, rss = (float(x) for x in text[-3:])
+    return load, run, rss
+
+
+def sweep_start_and_memory(modules: dict[str, Any], memory_games: int) -> None:
+    """A kernel sweep's start (fresh processes, warm numba cache) and its peak memory for N and 4N games."""
+    for short_name, module in modules.items():
+        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+        players = pyspiel.load_game(game_string).num_players()
+        base = {"game": short_name, "grid": {"players": [players]}, "seed": 3,
+                "lineups": {"random": {"seats": [{"bot": "random"}]}}}
+        tiny = {**base, "games": 10, "chunk_size": 10}
+        _sweep_probe({**tiny, "engine": "kernel"})  # fills numba's cache if it is empty
+        k = min((_sweep_probe({**tiny, "engine": "kernel"}) for _ in range(2)), key=lambda t: t[0] + t[1])
+        p = min((_sweep_probe({**tiny, "engine": "pyspiel"}) for _ in range(2)), key=lambda t: t[0] + t[1])
+        print(f"{short_name} {players}p, a 10-game sweep in a fresh process (warm cache, wall seconds): kernel: "
+              f"import + spec {k[0]:.2f} s, sweep {k[1]:.2f} s; pyspiel path: import + spec {p[0]:.2f} s, sweep "
+              f"{p[1]:.2f} s; the kernel adds {k[0] + k[1] - p[0] - p[1]:+.2f} s "
+              f"({'met' if k[0] + k[1] - p[0] - p[1] < 2 else 'NOT met'}: goal < 2 s)", flush=True)
+        sizes = (memory_games, 4 * memory_games)
+        peaks = [_sweep_probe({**base, "games": g, "chunk_size": SWEEP_KERNEL_CHUNK, "engine": "kernel"})[2]
+                 for g in sizes]
+        print(f"{short_name} {players}p, peak resident memory of a kernel sweep (1 worker, chunks of "
+              f"{SWEEP_KERNEL_CHUNK}): {sizes[0]:,} games {peaks[0]:.0f} MiB, {sizes[1]:,} games {peaks[1]:.0f} MiB "
+              f"({'flat' if peaks[1] < 1.1 * peaks[0] + 5 else 'NOT flat'})", flush=True)
+
+
 # ---------------------------------------------------------------- equivalence
 
 
@@ -237,6 +350,7 @@ def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
     kernel = module.Kernel(game)
     lockstep = hasattr(kernel, "new_state")
     played = kernel.play_random(np.arange(first, first + n, dtype=np.uint64), histories=True)
+    rows = game_rows(played, n, game.num_players())
     steps = 0
     failures: list[str] = []
     for g in range(n):
@@ -244,7 +358,7 @@ def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
         try:
             state = game.new_initial_state()
             ks = kernel.new_state() if lockstep else None
-            for step, action in enumerate(played.history(g)):
+            for step, action in enumerate(game_history(played, g)):
                 if ks is not None:
                     assert ks.current_player() == state.current_player(), f"step {step}: current player"
                     if state.is_chance_node():
@@ -262,7 +376,7 @@ def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
             if ks is not None:
                 assert ks.is_terminal() and ks.returns() == state.returns(), "returns differ"
             want = records(game, state)
-            got = played.to_rows(g)
+            got = rows[g]
             assert same(got, want), "record rows differ: " + "; ".join(
                 f"seat {p} {k}: kernel {r.get(k)!r} engine {w[k]!r}"
                 for p, (r, w) in enumerate(zip(got, want)) for k in w if not same(r.get(k), w[k]))[:500]
@@ -352,9 +466,12 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes for --verify")
     parser.add_argument("--compile-times", action="store_true", help="cold and warm kernel start in fresh processes")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="time figures in CPU or wall seconds")
+    parser.add_argument("--sweep", action="store_true", help="only the sweep figures (games/s, start, memory)")
+    parser.add_argument("--memory-games", type=int, default=20_000, help="N of the sweep memory figure (N and 4N)")
     args = parser.parse_args()
-    global clock
+    global clock, clock_name
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    clock_name = "CPU" if args.clock == "cpu" else "wall"
     print(f"clock: {args.clock} seconds")
     modules = kernel_modules(args.game)
     if not modules:
@@ -363,8 +480,16 @@ def main() -> None:
         verify(modules, args.verify, args.workers)
     elif args.compile_times:
         compile_times(modules)
+    elif args.sweep:
+        sweep_speed(modules, args.seconds, args.repeat)
+        print()
+        sweep_start_and_memory(modules, args.memory_games)
     else:
         speed(modules, args.seconds, args.repeat)
+        print()
+        sweep_speed(modules, args.seconds, args.repeat)
+        print()
+        sweep_start_and_memory(modules, args.memory_games)
 
 
 if __name__ == "__main__":

@@ -178,3 +178,17 @@ def test_kernel_rows_come_from_the_kernels_own_seeds():
     pd.testing.assert_frame_equal(pd.DataFrame(sum(alone, [])), pd.DataFrame(sum(together, [])))
     assert frame.loc[frame["game_index"] == 4, "score"].tolist() == [r["score"] for r in together[1]]
     assert np.all(frame["bot_knobs"] == "{}")
+
+
+@pytest.mark.parametrize("game_string", ["trustme_pinocchio(players=3)", "trustme_liar(players=4)",
+                                         "trustme_1981(players=2)", "trustme_pinocchio(players=2,values=3,copies=2,"
+                                         "two_player_removed=0,park_size=2,stacks=1/1/1,chart=1/3/6,runouts_to_end=1)"])
+def test_kernel_columns_are_the_kernels_rows_column_by_column(game_string):
+    """The sweep reads a kernel's records column by column (fast); they are its ``to_rows()``, in order and type."""
+    player = engines.KernelPlayer(game_string, ["random"] * engines._game(game_string).num_players())
+    seeds = list(range(300, 500))
+    played = player.play(seeds)
+    names = list(player.rows(seeds[:1])[0][0])
+    assert engines._columns_of(played, names, len(seeds), player.players) is not None  # not the row-by-row fallback
+    by_rows = pd.DataFrame([row for game in player.rows(seeds) for row in game])
+    pd.testing.assert_frame_equal(pd.DataFrame(player.columns(seeds)), by_rows)

@@ -150,29 +150,47 @@ def _pyspiel_games(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]):
         yield seats, bots, task.records(game, final)
 
 
-def _kernel_games(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]):
-    """Each game of the chunk played by the game's kernel (the whole chunk in one compiled call), as
-    :func:`_pyspiel_games` gives them. The bots are made once, only for the ``bot_knobs`` column."""
+def _kernel_frame(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]) -> pd.DataFrame:
+    """The chunk's records played by the game's kernel (the whole chunk in one compiled call), built column by column
+    into the frame :func:`run_chunk` builds row by row on the pyspiel path (the same columns, values and types)."""
     n = game.num_players()
     seats = list(task.lineup.seats_for(n))
-    rng = np.random.default_rng(0)  # never drawn from: the kernel plays the seats
+    rng = np.random.default_rng(0)  # never drawn from: the bots are made only for the bot_knobs column
     bots = [make_bot(game, s.bot, p, rng, **s.knobs) for p, s in enumerate(seats)]
-    for game_rows in kernel_player(task.game_string, seat_kinds(task.lineup, n)).rows(seeds):
-        yield seats, bots, game_rows
+    own = kernel_player(task.game_string, seat_kinds(task.lineup, n)).columns(seeds)
+    rows = len(seeds) * n
+    data: dict[str, list[Any]] = {
+        "variant": [task.variant_id] * rows,
+        "game_string": [task.game_string] * rows,
+        **{f"param_{k}": [v] * rows for k, v in task.params.items()},
+        "lineup": [task.lineup.name] * rows,
+        "chunk": [task.chunk_index] * rows,
+        "game_index": [task.first_game + g for g in range(len(seeds)) for _ in range(n)],
+        "game_seed": [seed for seed in seeds for _ in range(n)],
+        "seat": list(range(n)) * len(seeds),
+        "bot": [s.bot for s in seats] * len(seeds),
+        "bot_knobs": [_knobs_json(s, b) for s, b in zip(seats, bots)] * len(seeds),
+    }
+    clash = data.keys() & own.keys()
+    if clash:
+        raise ValueError(f"records columns {sorted(clash)} clash with the sweep's common columns")
+    data.update(own)
+    return pd.DataFrame(data)
 
 
 def run_chunk(task: ChunkTask) -> pd.DataFrame:
     """Play the games of one chunk and return their records: one row per game and seat.
 
-    Both engines give rows of the same columns, built here the same way; the game's own fields come from its records
-    function (pyspiel path) or from the kernel, which the kernel's tests prove identical to that function.
+    Both engines give the same columns and types; the game's own fields come from its records function (pyspiel
+    path) or from the kernel, which the kernel's tests prove identical to that function.
     """
     game = cached_game(task.game_string)
     n = game.num_players()
     param_columns = {f"param_{k}": v for k, v in task.params.items()}
     seeds = game_seeds(task.master_seed, task.variant_index, task.chunk_index, task.num_games)
-    games = _kernel_games(task, game, seeds) if task.engine == KERNEL else _pyspiel_games(task, game, seeds)
-    kernel_knobs: dict[int, str] = {}  # bot_knobs per seat: a kernel chunk's seats are the same in every game
+    if task.engine == KERNEL:
+        return _kernel_frame(task, game, seeds)
+    games = _pyspiel_games(task, game, seeds)
     rows: list[dict[str, Any]] = []
     for offset, (seed, (seats, bots, game_rows)) in enumerate(zip(seeds, games)):
         if len(game_rows) != n:
@@ -181,12 +199,7 @@ def run_chunk(task: ChunkTask) -> pd.DataFrame:
                 f"{n}-player game; it must return one row per seat"
             )
         for seat, own in enumerate(game_rows):
-            if task.engine != KERNEL:
-                bot_knobs = _knobs_json(seats[seat], bots[seat])
-            elif seat not in kernel_knobs:
-                bot_knobs = kernel_knobs[seat] = _knobs_json(seats[seat], bots[seat])
-            else:
-                bot_knobs = kernel_knobs[seat]
+            bot_knobs = _knobs_json(seats[seat], bots[seat])
             row: dict[str, Any] = {
                 "variant": task.variant_id,
                 "game_string": task.game_string,
