@@ -28,7 +28,7 @@ processes hold the cores (not their effect on caches, so compare ratios, measure
 - **rollouts/s**: random playouts from the game's rollout position in compiled code (a determinization for the viewer
   before each), against cloning the pyspiel state and playing it out.
 - **peak memory** of streaming many games through the kernel batch by batch (tracemalloc), for N and 4N games.
-- **sweep games/s** (``--sweep`` alone, or after the figures above): a sweep's chunks on one worker (play, record rows,
+- **sweep games/s** (``--sweep``: only this and the memory figures): a sweep's chunks on one worker (play, record rows,
   Parquet encoding) on the pyspiel path and the kernel path, for each game's first variant with random seats and its
   heuristic (where the kernel compiles it; else the reason is printed).
 - **sweep start**: from a fresh process's first import until games can be played, numba's cache warm (goal < 2 s),
@@ -146,7 +146,7 @@ def streaming_peak(kernel: Any, games: int) -> float:
     tracemalloc.start()
     total = 0
     for part in kernel.iter_random(np.arange(games, dtype=np.uint64)):
-        total += len(part)
+        total += getattr(part, "num_games", None) or len(part)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert total == games
@@ -207,7 +207,10 @@ def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
                   f"{best_py:,.0f} ({best_k / best_py:.0f}x); goal >= {GOAL_ROLLOUTS:,.0f}: "
                   f"{'met' if best_k >= GOAL_ROLLOUTS else 'NOT met'}")
 
-    print()
+
+
+def streaming_memory(modules: dict[str, Any]) -> None:
+    """Peak traced memory of streaming N and 4N games through each kernel batch by batch."""
     for short_name, module in modules.items():
         if not hasattr(module.Kernel, "iter_random"):
             continue
@@ -483,7 +486,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes for --verify")
     parser.add_argument("--compile-times", action="store_true", help="cold and warm kernel start in fresh processes")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="time figures in CPU or wall seconds")
-    parser.add_argument("--sweep", action="store_true", help="only the sweep figures (games/s, start, memory)")
+    parser.add_argument("--sweep", action="store_true", help="only the memory and sweep figures (games/s, start, "
+                        "memory)")
     parser.add_argument("--memory-games", type=int, default=20_000, help="N of the sweep memory figure (N and 4N)")
     args = parser.parse_args()
     global clock, clock_name
@@ -498,11 +502,15 @@ def main() -> None:
     elif args.compile_times:
         compile_times(modules)
     elif args.sweep:
+        streaming_memory(modules)
+        print()
         sweep_speed(modules, args.seconds, args.repeat)
         print()
         sweep_start_and_memory(modules, args.memory_games)
     else:
         speed(modules, args.seconds, args.repeat)
+        print()
+        streaming_memory(modules)
         print()
         sweep_speed(modules, args.seconds, args.repeat)
         print()
