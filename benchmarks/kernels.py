@@ -28,7 +28,9 @@ processes hold the cores (not their effect on caches, so compare ratios, measure
 - **rollouts/s**: random playouts from the game's rollout position in compiled code (a determinization for the viewer
   before each), against cloning the pyspiel state and playing it out.
 - **peak memory** of streaming many games through the kernel batch by batch (tracemalloc), for N and 4N games.
-- **sweep games/s** (``--sweep``: only this and the memory figures): a sweep's chunks on one worker (play, record rows,
+- **records**: a kernel game's record fields as the sweep reads them, against replaying the game through the engine
+  and running the records function (the other way to make them identical).
+- **sweep games/s** (``--sweep``: only this, the records and the memory figures): a sweep's chunks on one worker (play, record rows,
   Parquet encoding) on the pyspiel path and the kernel path, for each game's first variant with random seats and its
   heuristic (where the kernel compiles it; else the reason is printed).
 - **sweep start**: from a fresh process's first import until games can be played, numba's cache warm (goal < 2 s),
@@ -56,7 +58,7 @@ import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.players.lineup import LineUp, Seat
 from trustme_analysis.registry import game_entry, game_names
 from trustme_analysis.sweep import storage
-from trustme_analysis.sweep.engines import game_history, game_rows, resolve_engine
+from trustme_analysis.sweep.engines import KernelPlayer, game_history, game_rows, resolve_engine
 from trustme_analysis.sweep.play import ChunkTask, run_chunk
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -284,6 +286,35 @@ def sweep_speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
             sys.stdout.flush()
 
 
+def records_cost(modules: dict[str, Any], games: int = 500) -> None:
+    """Two ways to give a kernel game's records: the kernel's own fields (what sweeps use), or replaying its action
+    sequence through the engine and running the game's records function on the final state."""
+    print(f"records of {games} kernel games (CPU ms, best of 3): the kernel's fields, read column by column, against "
+          "replaying each game through the engine + records()")
+    for short_name, module in modules.items():
+        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+        game = pyspiel.load_game(game_string)
+        player = KernelPlayer(game_string, ["random"] * game.num_players())
+        records = game_entry(short_name).part("records")
+        seeds = list(range(5_000, 5_000 + games))
+        player.columns(seeds)
+        own = rebuilt = math.inf
+        for _ in range(3):
+            start = time.process_time()
+            player.columns(seeds)
+            own = min(own, time.process_time() - start)
+            start = time.process_time()
+            played = player.play(seeds, histories=True)
+            for g in range(games):
+                state = game.new_initial_state()
+                for action in game_history(played, g):
+                    state.apply_action(action)
+                records(game, state)
+            rebuilt = min(rebuilt, time.process_time() - start)
+        print(f"  {game_string}: kernel {1000 * own:.0f} ms, replay + records() {1000 * rebuilt:.0f} ms "
+              f"({rebuilt / own:.0f}x)", flush=True)
+
+
 _SWEEP_PROBE = """
 import resource, sys, time
 t0, c0 = time.perf_counter(), time.process_time()
@@ -504,6 +535,8 @@ def main() -> None:
     elif args.sweep:
         streaming_memory(modules)
         print()
+        records_cost(modules)
+        print()
         sweep_speed(modules, args.seconds, args.repeat)
         print()
         sweep_start_and_memory(modules, args.memory_games)
@@ -511,6 +544,8 @@ def main() -> None:
         speed(modules, args.seconds, args.repeat)
         print()
         streaming_memory(modules)
+        print()
+        records_cost(modules)
         print()
         sweep_speed(modules, args.seconds, args.repeat)
         print()
