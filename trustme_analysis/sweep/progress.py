@@ -57,6 +57,10 @@ class Progress:
             f"elapsed {_clock(elapsed)}  ETA {eta_text}"
         )
 
+    def restart_clock(self) -> None:
+        """Count the elapsed time, rate and time left from now (after a wait that played no games, e.g. a compile)."""
+        self.start = time.perf_counter()
+
     def note(self, text: str) -> None:
         """Show ``text`` in place of the rate and times (e.g. while compiled code is being built) until the next
         update."""

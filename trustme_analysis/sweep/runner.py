@@ -424,6 +424,7 @@ def _warm_up_kernels(spec: Spec, done: Container[tuple[str, int]], progress: Pro
             engines.warm_up(game_string, kinds)
     finally:
         timer.cancel()
+    progress.restart_clock()  # the rate and time left count games played, not the compile
 
 
 def resolve_outdir(spec: Spec, out: str | Path | None) -> Path:
