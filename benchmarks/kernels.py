@@ -1,20 +1,23 @@
 """Compiled simulation kernels against the pyspiel API: speed side by side, and equivalence over many games.
 
-Run: ``python benchmarks/kernels.py [--seconds S] [--repeat R] [--game NAME ...]`` for the speed table, ``--verify N``
-to replay N kernel games per variant through the pyspiel engine (``--workers W`` processes), ``--compile-times`` for
-the cold and warm start of each kernel in fresh processes.
+Run: ``python benchmarks/kernels.py [--seconds S] [--repeat R] [--game NAME ...]`` for the speed tables (``--sweep``:
+only the sweep figures), ``--verify N`` to replay N kernel games per variant through the pyspiel engine (``--workers W``
+processes), ``--compile-times`` for the cold and warm start of each kernel in fresh processes.
 
 Every game package that has a ``kernel`` module takes part. Such a module provides (the interface the sweep and the
 search players use):
 
 - ``Kernel(game)``, whose ``play_random(seeds, histories=False)`` plays one uniformly random game per seed in
-  compiled code and returns an object with ``len()``, ``history(g)`` (every action of game ``g``, chance outcomes
-  included) and ``to_rows(g)`` (game ``g``'s records, as the game's records function gives them);
+  compiled code and returns an object with ``history(g)`` or ``histories[g]`` (every action of game ``g``, chance
+  outcomes included) and ``to_rows()`` (every game's records, as the game's records function gives them);
 - ``BENCHMARK_VARIANTS: dict[str, str]``: label -> game string, the variants measured and verified here;
 - optionally ``Kernel.warm_up()`` (compile or load every entry point); ``benchmark_rollout_position(kernel) ->
   (state, viewer, history)``, ``BENCHMARK_ROLLOUTS`` (labels) and ``Kernel.rollouts(state, n, seed, viewer=...)``:
   the position and playouts of the rollout figure; ``Kernel.iter_random`` (batches) for the memory figure;
   ``Kernel.new_state()`` (a state with the pyspiel API) for the lock-step comparison in ``--verify``.
+
+Kernel modules differ in what their results offer (rows flat or per game, ``history(g)`` or ``histories[g]``);
+``trustme_analysis.sweep.engines`` reads them all the same way, for the sweep and here.
 
 Figures, each the fastest of ``--repeat`` alternating rounds, timed in CPU seconds of this process (``--clock
 wall`` for wall-clock time): the machines are shared and often loaded, and CPU time leaves out the time other
@@ -25,6 +28,13 @@ processes hold the cores (not their effect on caches, so compare ratios, measure
 - **rollouts/s**: random playouts from the game's rollout position in compiled code (a determinization for the viewer
   before each), against cloning the pyspiel state and playing it out.
 - **peak memory** of streaming many games through the kernel batch by batch (tracemalloc), for N and 4N games.
+- **records**: a kernel game's record fields as the sweep reads them, against replaying the game through the engine
+  and running the records function (the other way to make them identical).
+- **sweep games/s** (``--sweep``: only this, the records and the memory figures): a sweep's chunks on one worker (play, record rows,
+  Parquet encoding) on the pyspiel path and the kernel path, for each game's first variant with random seats and its
+  heuristic (where the kernel compiles it; else the reason is printed).
+- **sweep start**: from a fresh process's first import until games can be played, numba's cache warm (goal < 2 s),
+  against the pyspiel path; **sweep peak memory**: resident, of kernel sweeps of N and 4N games (``--memory-games``).
 """
 
 from __future__ import annotations
@@ -45,7 +55,11 @@ import numpy as np
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.players.lineup import LineUp, Seat
 from trustme_analysis.registry import game_entry, game_names
+from trustme_analysis.sweep import storage
+from trustme_analysis.sweep.engines import KernelPlayer, game_history, game_rows, resolve_engine
+from trustme_analysis.sweep.play import ChunkTask, run_chunk
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from playouts import random_playouts
@@ -55,6 +69,7 @@ GOAL_ROLLOUTS = 100_000.0
 
 #: The clock of every figure (set from ``--clock``).
 clock = time.process_time
+clock_name = "CPU"
 
 
 def kernel_modules(only: list[str] | None = None) -> dict[str, Any]:
@@ -133,7 +148,7 @@ def streaming_peak(kernel: Any, games: int) -> float:
     tracemalloc.start()
     total = 0
     for part in kernel.iter_random(np.arange(games, dtype=np.uint64)):
-        total += len(part)
+        total += getattr(part, "num_games", None) or len(part)
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert total == games
@@ -194,7 +209,10 @@ def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
                   f"{best_py:,.0f} ({best_k / best_py:.0f}x); goal >= {GOAL_ROLLOUTS:,.0f}: "
                   f"{'met' if best_k >= GOAL_ROLLOUTS else 'NOT met'}")
 
-    print()
+
+
+def streaming_memory(modules: dict[str, Any]) -> None:
+    """Peak traced memory of streaming N and 4N games through each kernel batch by batch."""
     for short_name, module in modules.items():
         if not hasattr(module.Kernel, "iter_random"):
             continue
@@ -203,6 +221,152 @@ def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
         small, large = streaming_peak(kernel, 20_000), streaming_peak(kernel, 80_000)
         print(f"peak memory streaming {game_string}: 20,000 games {small:.1f} MiB, 80,000 games {large:.1f} MiB "
               f"({'flat' if large < 1.25 * small + 1 else 'NOT flat'})")
+
+
+# ---------------------------------------------------------------- sweeps
+
+
+#: Chunk sizes of the sweep figure: the default spec's (pyspiel path and kernel) and a large one for the kernel, whose
+#: per-chunk cost (one compiled call, one Parquet file) is then spread over many games.
+SWEEP_CHUNK = 50
+SWEEP_KERNEL_CHUNK = 1_000
+
+
+def sweep_games_per_second(game_string: str, lineup: LineUp, engine: str, chunk: int, seconds: float) -> float:
+    """Games per second of a sweep's chunks on one worker: play, build the record rows, encode the Parquet chunk."""
+    records = game_entry(pyspiel.load_game(game_string).get_type().short_name).part("records")
+    games = 0
+    c = 0
+    start = clock()
+    while True:
+        task = ChunkTask("v00", 0, c, c * chunk, chunk, 7, game_string, lineup, {}, records, engine)
+        storage.encode_chunk(run_chunk(task))
+        games += chunk
+        c += 1
+        elapsed = clock() - start
+        if elapsed >= seconds:
+            return games / elapsed
+
+
+def lineups_for(short_name: str) -> dict[str, LineUp]:
+    """The line-ups of the sweep figure: random seats, and the game's heuristic where it registers one."""
+    out = {"random": LineUp("random", seats=(Seat("random"),))}
+    from trustme_analysis.players.registry import bot_kinds
+
+    if "heuristic" in bot_kinds(short_name):
+        out["heuristic"] = LineUp("heuristic", seats=(Seat("heuristic"),))
+    return out
+
+
+def sweep_speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
+    """Sweep games/s on one worker, kernel against pyspiel path, for each game's first variant and its line-ups."""
+    print(f"sweep chunks on one worker (play + record rows + Parquet encoding), {clock_name} seconds; pyspiel path "
+          f"in chunks of {SWEEP_CHUNK} games, kernel in chunks of {SWEEP_CHUNK} and {SWEEP_KERNEL_CHUNK}:")
+    print(f"{'variant':22s} {'line-up':10s} {'pyspiel games/s':>16s} {'kernel (50)':>12s} {'kernel (1000)':>14s} "
+          f"{'ratio':>7s}")
+    for short_name, module in modules.items():
+        label, game_string = next(iter(module.BENCHMARK_VARIANTS.items()))
+        for name, lineup in lineups_for(short_name).items():
+            engine, why = resolve_engine("auto", game_string, lineup)
+            best_py = best_small = best_large = 0.0
+            for _ in range(repeat):
+                best_py = max(best_py, sweep_games_per_second(game_string, lineup, "pyspiel", SWEEP_CHUNK,
+                                                              seconds))
+                if engine == "kernel":
+                    sweep_games_per_second(game_string, lineup, "kernel", 2, 0.0)  # compile or load
+                    best_small = max(best_small, sweep_games_per_second(game_string, lineup, "kernel", SWEEP_CHUNK,
+                                                                        seconds))
+                    best_large = max(best_large, sweep_games_per_second(game_string, lineup, "kernel",
+                                                                        SWEEP_KERNEL_CHUNK, seconds))
+            if engine == "kernel":
+                print(f"{label:22s} {name:10s} {best_py:16,.0f} {best_small:12,.0f} {best_large:14,.0f} "
+                      f"{best_large / best_py:6.0f}x")
+            else:
+                print(f"{label:22s} {name:10s} {best_py:16,.0f} {'-':>12s} {'-':>14s} {'-':>7s}  (not compiled: {why})")
+            sys.stdout.flush()
+
+
+def records_cost(modules: dict[str, Any], games: int = 500) -> None:
+    """Two ways to give a kernel game's records: the kernel's own fields (what sweeps use), or replaying its action
+    sequence through the engine and running the game's records function on the final state."""
+    print(f"records of {games} kernel games (CPU ms, best of 3): the kernel's fields, read column by column, against "
+          "replaying each game through the engine + records()")
+    for short_name, module in modules.items():
+        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+        game = pyspiel.load_game(game_string)
+        player = KernelPlayer(game_string, ["random"] * game.num_players())
+        records = game_entry(short_name).part("records")
+        seeds = list(range(5_000, 5_000 + games))
+        player.columns(seeds)
+        own = rebuilt = math.inf
+        for _ in range(3):
+            start = time.process_time()
+            player.columns(seeds)
+            own = min(own, time.process_time() - start)
+            start = time.process_time()
+            played = player.play(seeds, histories=True)
+            for g in range(games):
+                state = game.new_initial_state()
+                for action in game_history(played, g):
+                    state.apply_action(action)
+                records(game, state)
+            rebuilt = min(rebuilt, time.process_time() - start)
+        print(f"  {game_string}: kernel {1000 * own:.0f} ms, replay + records() {1000 * rebuilt:.0f} ms "
+              f"({rebuilt / own:.0f}x)", flush=True)
+
+
+_SWEEP_PROBE = """
+import resource, sys, time
+t0, c0 = time.perf_counter(), time.process_time()
+from trustme_analysis.sweep import engines
+from trustme_analysis.sweep.runner import run_sweep
+from trustme_analysis.sweep.spec import parse_spec
+spec = parse_spec({spec!r})
+for v in spec.variants:  # what run_sweep does before its first chunk
+    if v.engine == "kernel":
+        engines.warm_up(v.game_string, engines.seat_kinds(v.lineup, v.num_players))
+t1, c1 = time.perf_counter(), time.process_time()
+run_sweep(spec, workers=1, out=sys.argv[1], report=False, quiet=True)
+t2 = time.perf_counter()
+print(t1 - t0, c1 - c0, t2 - t1, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+"""
+
+
+def _sweep_probe(spec: dict[str, Any]) -> tuple[float, float, float, float]:
+    """A sweep in a fresh process: (wall and CPU seconds from the first import until games can be played: import,
+    spec, kernels loaded; wall seconds of the sweep; peak resident MiB)."""
+    with tempfile.TemporaryDirectory() as out:
+        text = subprocess.run([sys.executable, "-c", _SWEEP_PROBE.format(spec=spec), out],
+                              capture_output=True, text=True, check=True).stdout.split()
+    start, start_cpu, run, rss = (float(x) for x in text[-4:])
+    return start, start_cpu, run, rss
+
+
+def sweep_start_and_memory(modules: dict[str, Any], memory_games: int) -> None:
+    """A kernel sweep's start (fresh processes, warm numba cache) against the pyspiel path's, and its peak memory
+    for N and 4N games."""
+    print("start of a sweep in a fresh process (numba's cache warm): from the first import until games can be played "
+          "(import, spec, kernels loaded), the fastest of 3, wall (CPU) seconds")
+    for short_name, module in modules.items():
+        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+        players = pyspiel.load_game(game_string).num_players()
+        base = {"game": short_name, "grid": {"players": [players]}, "seed": 3,
+                "lineups": {"random": {"seats": [{"bot": "random"}]}}}
+        tiny = {**base, "games": 10, "chunk_size": 10}
+        _sweep_probe({**tiny, "engine": "kernel"})  # fills numba's cache if it is empty
+        k = min((_sweep_probe({**tiny, "engine": "kernel"}) for _ in range(3)), key=lambda t: t[0])
+        p = min((_sweep_probe({**tiny, "engine": "pyspiel"}) for _ in range(3)), key=lambda t: t[0])
+        print(f"  {short_name} {players}p: kernel {k[0]:.2f} s ({k[1]:.2f} s CPU); pyspiel path {p[0]:.2f} s "
+              f"({p[1]:.2f} s CPU); goal < 2 s: {'met' if k[0] < 2 else 'NOT met'}", flush=True)
+    print(f"peak resident memory of a kernel sweep (1 worker, chunks of {SWEEP_KERNEL_CHUNK}, no report):")
+    for short_name, module in modules.items():
+        players = pyspiel.load_game(next(iter(module.BENCHMARK_VARIANTS.values()))).num_players()
+        base = {"game": short_name, "grid": {"players": [players]}, "seed": 3, "chunk_size": SWEEP_KERNEL_CHUNK,
+                "lineups": {"random": {"seats": [{"bot": "random"}]}}, "engine": "kernel"}
+        sizes = (memory_games, 4 * memory_games)
+        peaks = [_sweep_probe({**base, "games": g})[3] for g in sizes]
+        print(f"  {short_name} {players}p: {sizes[0]:,} games {peaks[0]:.0f} MiB, {sizes[1]:,} games "
+              f"{peaks[1]:.0f} MiB ({'flat' if peaks[1] < 1.1 * peaks[0] + 5 else 'NOT flat'})", flush=True)
 
 
 # ---------------------------------------------------------------- equivalence
@@ -237,6 +401,7 @@ def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
     kernel = module.Kernel(game)
     lockstep = hasattr(kernel, "new_state")
     played = kernel.play_random(np.arange(first, first + n, dtype=np.uint64), histories=True)
+    rows = game_rows(played, n, game.num_players())
     steps = 0
     failures: list[str] = []
     for g in range(n):
@@ -244,7 +409,7 @@ def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
         try:
             state = game.new_initial_state()
             ks = kernel.new_state() if lockstep else None
-            for step, action in enumerate(played.history(g)):
+            for step, action in enumerate(game_history(played, g)):
                 if ks is not None:
                     assert ks.current_player() == state.current_player(), f"step {step}: current player"
                     if state.is_chance_node():
@@ -262,7 +427,7 @@ def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
             if ks is not None:
                 assert ks.is_terminal() and ks.returns() == state.returns(), "returns differ"
             want = records(game, state)
-            got = played.to_rows(g)
+            got = rows[g]
             assert same(got, want), "record rows differ: " + "; ".join(
                 f"seat {p} {k}: kernel {r.get(k)!r} engine {w[k]!r}"
                 for p, (r, w) in enumerate(zip(got, want)) for k in w if not same(r.get(k), w[k]))[:500]
@@ -352,9 +517,13 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="processes for --verify")
     parser.add_argument("--compile-times", action="store_true", help="cold and warm kernel start in fresh processes")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="time figures in CPU or wall seconds")
+    parser.add_argument("--sweep", action="store_true", help="only the memory and sweep figures (games/s, start, "
+                        "memory)")
+    parser.add_argument("--memory-games", type=int, default=20_000, help="N of the sweep memory figure (N and 4N)")
     args = parser.parse_args()
-    global clock
+    global clock, clock_name
     clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    clock_name = "CPU" if args.clock == "cpu" else "wall"
     print(f"clock: {args.clock} seconds")
     modules = kernel_modules(args.game)
     if not modules:
@@ -363,8 +532,24 @@ def main() -> None:
         verify(modules, args.verify, args.workers)
     elif args.compile_times:
         compile_times(modules)
+    elif args.sweep:
+        streaming_memory(modules)
+        print()
+        records_cost(modules)
+        print()
+        sweep_speed(modules, args.seconds, args.repeat)
+        print()
+        sweep_start_and_memory(modules, args.memory_games)
     else:
         speed(modules, args.seconds, args.repeat)
+        print()
+        streaming_memory(modules)
+        print()
+        records_cost(modules)
+        print()
+        sweep_speed(modules, args.seconds, args.repeat)
+        print()
+        sweep_start_and_memory(modules, args.memory_games)
 
 
 if __name__ == "__main__":

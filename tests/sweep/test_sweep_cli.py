@@ -102,8 +102,9 @@ def test_check_lists_the_variants_and_writes_nothing(spec_file, tmp_path, capsys
     assert out[0] == f"spec {spec_file} is valid: cli"
     assert out[1] == "game kuhn_poker; 2 variant(s) x 6 games = 12 games; 2 chunk(s) of up to 4 games per variant; seed 0"
     assert out[2] == "output folder: reports/out/cli"
-    assert out[3:5] == ["  v00 (baseline): players=2, lineup=random  [2 players]",
-                        "  v01: players=3, lineup=random  [3 players]"]
+    assert out[3:5] == ["  v00 (baseline): players=2, lineup=random  [2 players; engine pyspiel: kuhn_poker has no "
+                        "compiled kernel]",
+                        "  v01: players=3, lineup=random  [3 players; engine pyspiel: kuhn_poker has no compiled kernel]"]
     # The work, estimated from a few games played in memory.
     assert re.fullmatch(r"work: 12 games in 4 chunk\(s\); (under a second|about \d+ s) of play on \d worker\(s\) and "
                         r"about [\d.]+ KB of records \(estimated from \d+ game\(s\) played in memory, [\d.]+ ms each\)",

@@ -167,6 +167,8 @@ def test_manifest_follows_the_contract(spec_file, tmp_path):
         "lineup": "random",
         "seats": [{"bot": "random", "knobs": {}}] * 3,
         "players": 3,
+        "engine": "pyspiel",
+        "engine_note": "kuhn_poker has no compiled kernel",
     }
     assert manifest["assumptions"] == {"v00": [], "v01": []}
     assert set(manifest["versions"]) >= {"trustme_analysis", "open_spiel", "numpy", "pandas", "scipy",

@@ -71,7 +71,8 @@ def describe(spec: Spec, out: str | Path | None = None, work: str | None = None)
         # Variants that differ only in scoring-only rules their players ignore are not played: said here, in words.
         again = (f"; not played: {source_of[v.id]}'s games scored again (only the scoring differs)"
                  if v.id in source_of else "")
-        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players{again}]")
+        engine = f"{v.engine}: {v.engine_note}" if v.engine_note else v.engine
+        lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players; engine {engine}{again}]")
     if work:
         lines.append(work)
     return "\n".join(lines)

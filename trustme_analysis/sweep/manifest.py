@@ -90,6 +90,8 @@ def build_manifest(
                 "lineup": v.lineup.name,
                 "seats": v.lineup.describe(v.num_players),
                 "players": v.num_players,
+                "engine": v.engine,
+                **({"engine_note": v.engine_note} if v.engine_note else {}),
             }
             for v in spec.variants
         ],

@@ -22,6 +22,7 @@ import trustme_analysis  # noqa: F401  (Python games register with pyspiel at im
 import trustme_analysis.players  # noqa: F401  (registers every game's bots)
 from trustme_analysis.players import TrustMeBot, make_bot
 from trustme_analysis.players.play import play_game
+from trustme_analysis.sweep.engines import KERNEL, PYSPIEL, kernel_player, seat_kinds
 from trustme_analysis.sweep.rescoring import Follower, followers, score_again, sources
 from trustme_analysis.sweep.seeding import ChanceStream, game_generators, game_seeds
 from trustme_analysis.players.lineup import LineUp, Seat
@@ -68,6 +69,8 @@ class ChunkTask:
     def variant_ids(self) -> tuple[str, ...]:
         """The variants whose chunk this task records, in order."""
         return ((self.variant_id,) if self.own else ()) + tuple(f.variant_id for f in self.followers)
+    #: ``"kernel"``: played by the game's compiled kernel (:mod:`.engines`); ``"pyspiel"``: by Python bots.
+    engine: str = PYSPIEL
 
 
 def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
@@ -90,6 +93,7 @@ def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
         lineup=variant.lineup,
         params=dict(variant.params),
         records=records,
+        engine=variant.engine,
     )
 
 
@@ -149,9 +153,18 @@ def seat_bots(
     return seats, bots
 
 
-def replay_game(game_string: str, lineup: LineUp, game_seed: int) -> pyspiel.State:
-    """Play again the game stored with ``game_seed`` (same seats, same chance, same bot choices)."""
+def replay_game(game_string: str, lineup: LineUp, game_seed: int, engine: str = PYSPIEL) -> pyspiel.State:
+    """Play again the game stored with ``game_seed`` (same seats, same chance, same bot choices) as a pyspiel state.
+
+    ``engine`` is the one that played it (the variant's ``engine``): a kernel's game is replayed from the kernel's
+    action sequence through the engine.
+    """
     game = cached_game(game_string)
+    if engine == KERNEL:
+        state = game.new_initial_state()
+        for action in kernel_player(game_string, seat_kinds(lineup, game.num_players())).history(game_seed):
+            state.apply_action(action)
+        return state
     game_rng, bot_rngs = game_generators(game_seed, game.num_players())
     _, bots = seat_bots(game, lineup, game_rng, bot_rngs)
     return play_game(game, bots, game_rng)
@@ -162,6 +175,34 @@ def _knobs_json(seat: Seat, bot: TrustMeBot) -> str:
     # that do not report them.
     knobs = {**dict(seat.knobs), **bot.knobs()}
     return json.dumps(knobs, sort_keys=True)
+
+
+def _kernel_frame(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]) -> pd.DataFrame:
+    """The chunk's records played by the game's kernel (the whole chunk in one compiled call), built column by column
+    into the frame :func:`run_chunk` builds row by row on the pyspiel path (the same columns, values and types)."""
+    n = game.num_players()
+    seats = list(task.lineup.seats_for(n))
+    rng = np.random.default_rng(0)  # never drawn from: the bots are made only for the bot_knobs column
+    bots = [make_bot(game, s.bot, p, rng, **s.knobs) for p, s in enumerate(seats)]
+    own = kernel_player(task.game_string, seat_kinds(task.lineup, n)).columns(seeds)
+    rows = len(seeds) * n
+    data: dict[str, list[Any]] = {
+        "variant": [task.variant_id] * rows,
+        "game_string": [task.game_string] * rows,
+        **{f"param_{k}": [v] * rows for k, v in task.params.items()},
+        "lineup": [task.lineup.name] * rows,
+        "chunk": [task.chunk_index] * rows,
+        "game_index": [task.first_game + g for g in range(len(seeds)) for _ in range(n)],
+        "game_seed": [seed for seed in seeds for _ in range(n)],
+        "seat": list(range(n)) * len(seeds),
+        "bot": [s.bot for s in seats] * len(seeds),
+        "bot_knobs": [_knobs_json(s, b) for s, b in zip(seats, bots)] * len(seeds),
+    }
+    clash = data.keys() & own.keys()
+    if clash:
+        raise ValueError(f"records columns {sorted(clash)} clash with the sweep's common columns")
+    data.update(own)
+    return pd.DataFrame(data)
 
 
 def run_chunk(task: ChunkTask) -> pd.DataFrame:
@@ -181,6 +222,12 @@ def run_chunk_all(task: ChunkTask) -> dict[str, pd.DataFrame]:
     game_name = game.get_type().short_name
     # Game i's seed is the same in every variant (common random numbers; see .seeding).
     seeds = game_seeds(task.master_seed, task.first_game, task.num_games)
+    if task.engine == KERNEL:
+        # The kernel plays each variant's games itself from the same seeds (a follower's games are played again
+        # rather than scored again: the kernel keeps no finished states, and a chunk costs it milliseconds).
+        return {vid: _kernel_frame(dataclasses.replace(task, variant_id=vid, game_string=game_string, params=params),
+                                   cached_game(game_string), seeds)
+                for vid, game_string, params in targets}
     for offset, seed in enumerate(seeds):
         game_rng, bot_rngs = game_generators(seed, n)
         seats, bots = seat_bots(game, task.lineup, game_rng, bot_rngs)

@@ -57,6 +57,22 @@ class Progress:
             f"elapsed {_clock(elapsed)}  ETA {eta_text}"
         )
 
+    def restart_clock(self) -> None:
+        """Count the elapsed time, rate and time left from now (after a wait that played no games, e.g. a compile)."""
+        self.start = time.perf_counter()
+
+    def note(self, text: str) -> None:
+        """Show ``text`` in place of the rate and times (e.g. while compiled code is being built) until the next
+        update."""
+        if not self.enabled:
+            return
+        share = self.done / self.total if self.total else 1.0
+        width = 24
+        filled = int(round(width * share))
+        line = f"[{'#' * filled}{'-' * (width - filled)}] {self.done}/{self.total} games ({100 * share:5.1f}%)  {text}"
+        self.stream.write(("\r" + line) if self._tty else line + "\n")
+        self.stream.flush()
+
     def update(self, games: int) -> None:
         """Count ``games`` more games as finished and redraw if it is time to."""
         self.done += games

@@ -19,7 +19,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -40,7 +40,8 @@ from trustme_analysis.outdir import (
     recorded_chunk,
 )
 from trustme_analysis.registry import game_entry
-from trustme_analysis.sweep import storage
+from trustme_analysis.sweep import engines, storage
+from trustme_analysis.sweep.engines import KERNEL, seat_kinds
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk_all
 from trustme_analysis.sweep.policies import PolicyError, resolve_policies
@@ -405,6 +406,28 @@ def _stop_on_sigterm() -> Any:
     return lambda: signal.signal(signal.SIGTERM, previous)
 
 
+def _warm_up_kernels(spec: Spec, done: Container[tuple[str, int]], progress: Progress) -> None:
+    """Build the compiled code of every kernel the sweep's remaining chunks use, here, before workers start: numba
+    compiles on a machine's first run (it can take a minute; the progress line says so) and caches the result on disk,
+    from which the workers and later runs load it in about a second."""
+    needed = {}
+    for v in spec.variants:
+        if v.engine == KERNEL and any((v.id, c) not in done for c in range(spec.chunks_per_variant)):
+            needed.setdefault((v.game_string, seat_kinds(v.lineup, v.num_players)), None)
+    if not needed:
+        return
+    # Loading from the cache takes under a second or two; only a longer wait is a compile worth a note.
+    timer = threading.Timer(1.0, progress.note, args=("compiling (first run only)",))
+    timer.daemon = True
+    timer.start()
+    try:
+        for game_string, kinds in needed:
+            engines.warm_up(game_string, kinds)
+    finally:
+        timer.cancel()
+    progress.restart_clock()  # the rate and time left count games played, not the compile
+
+
 def resolve_outdir(spec: Spec, out: str | Path | None) -> Path:
     """The output folder: ``out`` if given, else the spec's; an empty ``out`` is refused (it would be the current
     folder)."""
@@ -647,6 +670,7 @@ def run_sweep(
             f"in {total} chunks -> {outdir}"
         )
         progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)
+        _warm_up_kernels(spec, done, progress)
         runner: Any
         if dask_backend is not None:
             runner = dask_backend

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -20,6 +20,7 @@ import pyspiel
 
 from trustme_analysis.engine.params import LIST_SEPARATOR, ParameterError, format_int_list
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
+from trustme_analysis.sweep.engines import DEFAULT_ENGINE, ENGINES, KERNEL, resolve_engine
 from trustme_analysis.specfile import (
     SpecError,
     at_least,
@@ -47,6 +48,7 @@ TOP_LEVEL_KEYS = (
     "solve",
     "trust",
     "skill",
+    "engine",
 )
 
 #: Name of the embedded default spec (package data) and of its output folder under ``reports/out/``.
@@ -73,6 +75,10 @@ class Variant:
     lineup: LineUp
     game_string: str
     num_players: int
+    #: The engine that plays the variant's games (``"kernel"`` or ``"pyspiel"``, see :mod:`.engines`), and why
+    #: ``engine = "auto"`` chose the pyspiel path (empty otherwise).
+    engine: str = "pyspiel"
+    engine_note: str = ""
 
     @property
     def label(self) -> str:
@@ -108,6 +114,8 @@ class Spec:
     #: The fingerprints of the stored policies the policy seats play, once a run has resolved them
     #: (:func:`trustme_analysis.sweep.policies.resolve_policies`); part of :meth:`data_fingerprint`.
     policies: Mapping[str, str | None] = field(default_factory=dict)
+    #: The ``engine`` key as asked (``"auto"``, ``"kernel"`` or ``"pyspiel"``); each variant's own is ``engine``.
+    engine: str = "auto"
 
     @property
     def chunks_per_variant(self) -> int:
@@ -145,6 +153,7 @@ class Spec:
             "baseline": self.baseline_table(),
             **({"trust": self.trust.as_dict()} if self.trust is not None else {}),
             **({"skill": self.skill.as_dict()} if self.skill is not None else {}),
+            **({"engine": self.engine} if self.engine != DEFAULT_ENGINE else {}),
         }
 
     def data_fingerprint(self) -> dict[str, Any]:
@@ -159,6 +168,11 @@ class Spec:
         out = {k: full[k] for k in ("game", "params", "grid", "lineups", "seed", "chunk_size")}
         if self.policies:
             out["policies"] = dict(self.policies)
+        # The engines draw their random numbers differently: chunks played by the kernel never mix with the pyspiel
+        # path's (a sweep played on the pyspiel path alone keeps the fingerprint it had before kernels existed).
+        kernel = [v.id for v in self.variants if v.engine == KERNEL]
+        if kernel:
+            out["kernel_variants"] = kernel
         return out
 
 
@@ -217,6 +231,8 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     lineups = parse_lineups(data.get("lineups"))
     _check_size(games, chunk_size, grid, lineups)
     variants = _expand(game, params, grid, lineups)
+    engine = optional(data, "engine", str, DEFAULT_ENGINE)
+    variants = _resolve_engines(engine, variants)
     baseline = _parse_baseline(data.get("baseline"), grid, lineups, variants, spec_params)
     solves: tuple[Any, ...] = ()
     from trustme_analysis.solve.spec import check_policy_seats, parse_solves
@@ -252,7 +268,23 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         solves=solves,
         trust=trust,
         skill=skill,
+        engine=engine,
     )
+
+
+def _resolve_engines(engine: str, variants: tuple[Variant, ...]) -> tuple[Variant, ...]:
+    """Each variant with the engine that plays it (``engine = "kernel"``: an error naming what the kernel lacks)."""
+    if engine not in ENGINES:
+        raise SpecError("engine", f"must be one of {', '.join(repr(e) for e in ENGINES)}, got {engine!r}"
+                        f"{did_you_mean(engine, ENGINES)}")
+    out = []
+    for v in variants:
+        try:
+            chosen, note = resolve_engine(engine, v.game_string, v.lineup)
+        except ValueError as exc:
+            raise SpecError("engine", f'"kernel" cannot play variant {v.label}: {exc}') from None
+        out.append(replace(v, engine=chosen, engine_note=note))
+    return tuple(out)
 
 
 def _check_size(games: int, chunk_size: int, grid: Mapping[str, tuple[Any, ...]], lineups: Mapping[str, Any]) -> None:
