@@ -8,7 +8,7 @@ Usage::
         [--knobs '{"rollout": "heuristic", "rollouts_per_world": 8}'] [--workers 2]
 
 ``benchmarks/players.py`` puts each probe in one seat against the heuristic; this puts the search player against
-line-ups of the probes, which the issue's target "the search player beats the heuristic and every probe" also asks.
+line-ups of the probes, which the target "the search player beats the heuristic and every probe" also asks for.
 A seat wins when it has the best rank (ties counted for each). Game ``i`` uses seed ``i`` and seats the search player
 at ``i % players``.
 """

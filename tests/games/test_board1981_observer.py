@@ -1,5 +1,5 @@
 """What a Trust Me (1981) player observes: the public part is the same for every player, the private part (the cards
-a player looked at) appears only when asked for, and observer parameters are refused (issue 19)."""
+a player looked at) appears only when asked for, and observer parameters are refused."""
 
 from __future__ import annotations
 

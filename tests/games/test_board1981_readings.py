@@ -1,5 +1,5 @@
-"""Rule readings of Trust Me (1981) changed or stated by the audit (issue 11): "buy max", the assumptions in the
-snapshot, the readings listed with their rule quotes."""
+"""Rule readings of Trust Me (1981) changed or stated after an independent audit of the engine: "buy max", the
+assumptions in the snapshot, the readings listed with their rule quotes."""
 
 from __future__ import annotations
 

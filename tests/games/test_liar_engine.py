@@ -229,7 +229,7 @@ def test_cards_are_conserved_and_every_game_ends(players, values, copies, max_pl
 @pytest.mark.parametrize("perfect_recall", [False, True])
 def test_public_observations_are_the_same_for_every_player(perfect_recall):
     """A public observer (private_info=NONE) gives every player the same string at every state of random playouts;
-    the private part appears only with SINGLE_PLAYER (issue 19: public observers leaked)."""
+    the private part appears only with SINGLE_PLAYER (public observers once leaked)."""
     game = pyspiel.load_game("trustme_liar(players=3,values=6,mode=trustme)")
     public = make_observation(game, pyspiel.IIGObservationType(
         perfect_recall=perfect_recall, public_info=True, private_info=pyspiel.PrivateInfoType.NONE))

@@ -50,7 +50,7 @@ def test_pairs_are_discarded_face_up_two_go_three_leave_one_four_all_go():
 def test_the_whole_deck_is_dealt_from_the_first_players_left():
     """"Tout le paquet est distribué" (the whole deck is dealt). The text does not say who starts or where the deal
     begins: the deal goes round the table from the first player's left, so the seats after the first player get any
-    extra card and the first player never does (issue 11: the starter's advantage apart from a seat's)."""
+    extra card and the first player never does (the starter's advantage apart from a seat's)."""
     game = pyspiel.load_game("trustme_liar(players=3,values=5,copies=2,first_player=seat0)")
     assert game.rules.hand_sizes(0) == (3, 4, 3)
     assert game.rules.hand_sizes(2) == (4, 3, 3)

@@ -1,4 +1,4 @@
-"""Public observations of ``trustme_pinocchio`` are the same for every player (issue 19): no seat marker, and under
+"""Public observations of ``trustme_pinocchio`` are the same for every player: no seat marker, and under
 simultaneous voting no vote, not even the observer's own, until every vote is cast. The private part adds them."""
 
 from __future__ import annotations

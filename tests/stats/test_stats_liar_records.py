@@ -101,7 +101,7 @@ def test_a_wrong_call_on_last_cards_lets_the_player_out():
 def test_last_cards_covered_by_another_play_are_held():
     """last_cards=until_covered: "Quand tu poses tes dernières cartes, les autres peuvent encore crier menteur. Si ça
     tient, tu es sorti" -- a play on top of the last cards ends their challenge window, so they held: the player went
-    out on them (issue 19: this counted 0 held, in the records and in the kernel alike)."""
+    out on them (this once counted 0 held, in the records and in the kernel alike)."""
     game = pyspiel.load_game("trustme_liar(players=2,values=6,last_cards=until_covered,first_player=seat0)")
     state = game.new_initial_state()
     for action in game.deal_actions([[1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 6], [1, 1, 2, 3, 3, 3, 5, 5, 5, 6, 6, 6]]):

@@ -67,7 +67,7 @@ def test_preset_runs_with_out_into_a_fresh_folder(preset, tmp_path, monkeypatch)
     (checkout / preset.name).write_text(reduced(preset), encoding="utf-8")
     monkeypatch.chdir(checkout)
     out = tmp_path / "runs" / preset.stem
-    # One solve preset on a process pool, as the issue ran it: spawned workers must find the policies too.
+    # One solve preset on a process pool, as a designer runs it: spawned workers must find the policies too.
     workers = "2" if preset.stem == "solve_1981" else "1"
     assert main([preset.name, "--out", str(out), "--workers", workers, "--quiet", "--no-report"]) == 0
     assert sorted(p.name for p in checkout.iterdir()) == [preset.name]  # no reports/out/ beside the spec
