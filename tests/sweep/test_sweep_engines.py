@@ -47,6 +47,26 @@ def test_auto_plays_random_seats_with_the_kernel_and_other_line_ups_on_pyspiel(g
     assert {v.engine for v in parse_spec(spec_dict(game, lineups=lineups, engine="pyspiel")).variants} == {"pyspiel"}
 
 
+@pytest.mark.parametrize("game", ["trustme_pinocchio", "trustme_liar", "trustme_1981"])
+def test_a_heuristic_line_up_uses_the_kernel_only_where_its_game_loop_plays_heuristic_seats(game):
+    """A kernel whose compiled heuristic serves only rollouts (its ``GAME_SEAT_KINDS`` lacks ``heuristic``) must not
+    play a sweep's heuristic line-up: its whole-game loop would play uniform random seats under the heuristic's
+    name. Where the loop does play them, its games are the heuristic's, not random ones."""
+    lineups = {"heuristic": {"seats": [{"bot": "heuristic"}]}}
+    variant = parse_spec(spec_dict(game, lineups=lineups)).variants[0]
+    module = game_entry(game).part("kernel")
+    if "heuristic" in getattr(module, "GAME_SEAT_KINDS", ("random",)):
+        assert variant.engine == "kernel", variant.engine_note
+        seeds = list(range(1, 201))
+        played = {kind: engines.kernel_player(variant.game_string, (kind,) * 2).columns(seeds)
+                  for kind in ("heuristic", "random")}
+        assert played["heuristic"]["turns"] != played["random"]["turns"]
+    else:
+        assert variant.engine == "pyspiel" and "rollouts" in variant.engine_note
+        with pytest.raises(SpecError, match="plays whole games with random seats only, not heuristic"):
+            parse_spec(spec_dict(game, lineups=lineups, engine="kernel"))
+
+
 def test_kernel_engine_refuses_a_seat_kind_it_cannot_play_in_one_line(tmp_path, capsys):
     with pytest.raises(SpecError, match=r"""^engine: "kernel" cannot play variant players=2, lineup=searching: .*'search'"""):
         parse_spec(spec_dict("trustme_pinocchio", engine="kernel", lineups={"searching": {"seats": ["search"]}}))

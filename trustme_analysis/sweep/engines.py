@@ -8,7 +8,8 @@ A spec's ``engine`` key asks for one (default ``"auto"``):
 - ``"pyspiel"``: the pyspiel path for every variant.
 
 Nothing here names a game. A game's kernel is its registry part ``kernel``: a module with
-``kernel_supports(game, seat_kinds) -> None | reason`` and a class ``Kernel``. The sweep builds ``Kernel(game,
+``kernel_supports(game, seat_kinds) -> None | reason``, a class ``Kernel`` and ``GAME_SEAT_KINDS``: the seat kinds
+its whole-game loop plays (``("random",)`` when absent). The sweep builds ``Kernel(game,
 seat_kinds)`` when the class takes ``seat_kinds`` (else ``Kernel(game)``, which plays random seats), plays a chunk with
 its ``play(seeds)`` when it has one (else ``play_random(seeds)``), and reads the chunk's records with ``to_rows()``
 (every game's rows in game order, seats in order; a list per game is flattened).
@@ -69,7 +70,19 @@ def kernel_reason(game_string: str, lineup: LineUp) -> str | None:
     if knobbed:
         # kernel_supports is asked about kinds only: a kernel would play the kind's default settings.
         return f"seats of kind(s) {', '.join(knobbed)} set knobs, which kernels do not take"
-    return module.kernel_supports(game, [s.bot for s in seats])
+    kinds = [s.bot for s in seats]
+    reason = module.kernel_supports(game, kinds)
+    if reason is not None:
+        return reason
+    # kernel_supports speaks for every use of the kernel (a search player's rollouts too); whole games of a sweep are
+    # played only with the seat kinds the kernel module declares its game loop plays (uniform random when it declares
+    # none), so a kernel whose heuristic serves only rollouts never plays a heuristic line-up as random seats.
+    plays = tuple(getattr(module, "GAME_SEAT_KINDS", ("random",)))
+    missing = sorted(set(kinds) - set(plays))
+    if missing:
+        return (f"{short}'s kernel plays whole games with {', '.join(plays)} seats only, not {', '.join(missing)} "
+                "(its other seat kinds serve the search player's rollouts)")
+    return None
 
 
 def resolve_engine(asked: str, game_string: str, lineup: LineUp) -> tuple[str, str]:

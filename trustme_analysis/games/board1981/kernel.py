@@ -76,6 +76,10 @@ _CHANCE_PHASES = frozenset(
 _NO_DECISION_PHASES = _CHANCE_PHASES | {K.OVER}
 
 
+#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (each seat of its kind).
+GAME_SEAT_KINDS = ("random", "heuristic")
+
+
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
     """``None`` when the kernel plays ``game`` with these seat kinds exactly as the engine does, else the reason."""
     short = game.get_type().short_name

@@ -46,6 +46,10 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 
 
+#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (each seat of its kind).
+GAME_SEAT_KINDS = ("random", "heuristic")
+
+
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
     """None if the kernel plays ``game`` with these seat kinds; otherwise the reason it does not.
 

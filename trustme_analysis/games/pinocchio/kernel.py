@@ -64,6 +64,11 @@ VOTER_PRIOR_VOTES = 1
 _MAX_BATCH = 4096
 
 
+#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps; the heuristic seats serve only
+#: rollouts (``Kernel.rollouts`` and ``action_rollouts``), so a sweep plays heuristic line-ups on the pyspiel path.
+GAME_SEAT_KINDS = ("random",)
+
+
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
     """None if the kernel plays ``game`` with these seat kinds, else a one-line reason.
 
