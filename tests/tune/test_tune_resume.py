@@ -110,7 +110,10 @@ def test_kill_mid_study_and_resume(tmp_path):
     orphan = trials[orphans[0]]
     assert orphan.state == optuna.trial.TrialState.FAIL
     retries = [t for t in trials if t.user_attrs.get("retry_of") == orphan.number]
-    assert len(retries) == 1 and retries[0].params == orphan.params and retries[0] in finished
+    if orphan.params:
+        assert len(retries) == 1 and retries[0].params == orphan.params and retries[0] in finished
+    else:  # killed before it drew its rule set (a loaded machine): it played nothing, so nothing is re-run
+        assert retries == []
     # No chunk stored before the kill was played again.
     after = chunks(out)
     assert all(after[p] == mtime for p, mtime in stored_before.items())

@@ -210,7 +210,10 @@ class Search:
             if t.state == TrialState.RUNNING:
                 # One run at a time holds the folder (its lock), so a running trial is an orphan of a killed run.
                 study.tell(t.number, state=TrialState.FAIL)
-                if t.number not in retried:
+                if not t.params:
+                    # Killed before it drew a rule set: it played nothing, and there is nothing to re-run.
+                    self.say(f"trial {t.number} was interrupted before it drew a rule set; nothing to re-run")
+                elif t.number not in retried:
                     study.enqueue_trial(dict(t.params), user_attrs={"retry_of": t.number})
                     self.say(f"trial {t.number} was interrupted; its rule set is queued again (its games are kept)")
         if not existing:

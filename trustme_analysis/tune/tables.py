@@ -106,7 +106,8 @@ def trials_table(spec: TuneSpec, study: optuna.Study) -> tuple[pd.DataFrame, pd.
         done = (trials["state"] == "complete") & trials["feasible"]
         losses = trials.loc[done, [f"obj{i}_loss" for i in range(len(spec.objectives))]].to_numpy(dtype=float)
         trials["pareto"] = False
-        trials.loc[done, "pareto"] = pareto_front(losses.tolist()) if len(losses) else []
+        if len(losses):  # no complete, feasible trial: none is on the front
+            trials.loc[done, "pareto"] = pareto_front(losses.tolist())
     return trials, pd.DataFrame(looks)
 
 
