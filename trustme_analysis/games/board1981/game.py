@@ -18,31 +18,21 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.engine.gametype import with_utility
+from trustme_analysis.engine.gametype import registered_type, with_utility
 from trustme_analysis.games.board1981.actions import ActionCodec, Move
 from trustme_analysis.games.board1981.events import EVENTS, EventWriter
 from trustme_analysis.games.board1981.investing import NUM_PAYOFF_KINDS
 from trustme_analysis.games.board1981.observer import TrustMe1981Observer
-from trustme_analysis.games.board1981.rules import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME, Rules
+from trustme_analysis.games.board1981.rules import (
+    DEFAULTS,
+    DIE_FACES,
+    MAX_ROLL_OFF_TIES,
+    SHORT_NAME,
+    Rules,
+)
 from trustme_analysis.games.board1981.state import TrustMe1981State
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Trust Me (1981 board game)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    # Registered as general-sum; each instance specialises it (win_loss and wealth_diff are zero-sum).
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(DEFAULTS),
-)
+GAME_TYPE = registered_type(SHORT_NAME, "Trust Me (1981 board game)", 4, DEFAULTS)
 
 
 def steps_per_turn(rules: Rules) -> int:

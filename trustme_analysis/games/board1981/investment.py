@@ -23,7 +23,7 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.engine import params as P
-from trustme_analysis.engine.gametype import with_utility
+from trustme_analysis.engine.gametype import registered_type, with_utility
 from trustme_analysis.games.board1981 import events as E
 from trustme_analysis.games.board1981.events import INVESTMENT_EVENTS, EventWriter
 from trustme_analysis.games.board1981.investing import (
@@ -82,23 +82,7 @@ PRESETS: dict[str, str] = {
 DEAL, SEEN, INVEST, OVER = range(4)
 PHASE_NAMES = ("deal", "seen", "invest", "over")
 
-_GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Trust Me (1981) investing round",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    # Registered as general-sum; each instance specialises it (win_loss and wealth_diff are zero-sum).
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(DEFAULTS),
-)
+_GAME_TYPE = registered_type(SHORT_NAME, "Trust Me (1981) investing round", 4, DEFAULTS)
 
 
 def _per_player(game: str, params: dict[str, Any], name: str, n: int, low: int, high: int) -> tuple[int, ...]:

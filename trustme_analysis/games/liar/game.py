@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.engine.gametype import with_utility
+from trustme_analysis.engine.gametype import registered_type, with_utility
 from trustme_analysis.games.liar import deal, scoring
 from trustme_analysis.games.liar.config import DEFAULTS, SHORT_NAME, Rules
 from trustme_analysis.games.liar.plays import PlayTable
@@ -22,22 +22,8 @@ _MAX_PLAYERS = 6
 
 __all__ = ["GAME_TYPE", "LiarGame", "LiarObserver", "LiarState", "timeout_action"]
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name='Trust Me: Cheat / "Menteur" (Classique and Trust Me scoring)',
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=_MAX_PLAYERS,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=False,
-    parameter_specification=dict(DEFAULTS),
-)
+GAME_TYPE = registered_type(SHORT_NAME, 'Trust Me: Cheat / "Menteur" (Classique and Trust Me scoring)', _MAX_PLAYERS,
+                            DEFAULTS, observation_tensor=False)
 
 
 def _game_type(rules: Rules) -> pyspiel.GameType:

@@ -6,31 +6,15 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.engine.gametype import with_utility
+from trustme_analysis.engine.gametype import registered_type, with_utility
 from trustme_analysis.games.pinocchio.actions import ActionCodec
 from trustme_analysis.games.pinocchio.observer import PinocchioObserver
 from trustme_analysis.games.pinocchio.rules import DEFAULTS, SHORT_NAME, Rules
 from trustme_analysis.games.pinocchio.state import PinocchioState
 
-
 #: The registered type; each instance carries it with its variant's utility kind (``engine.gametype.with_utility``).
-GAME_TYPE = pyspiel.GameType(
-    short_name=SHORT_NAME,
-    long_name="Trust Me (Pinocchio card game)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=(pyspiel.GameType.Utility.GENERAL_SUM if DEFAULTS["utility"] == "score"
-             else pyspiel.GameType.Utility.ZERO_SUM),
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=4,
-    min_num_players=2,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=dict(DEFAULTS),
-)
+GAME_TYPE = registered_type(SHORT_NAME, "Trust Me (Pinocchio card game)", 4, DEFAULTS,
+                            zero_sum=DEFAULTS["utility"] != "score")
 
 
 def max_game_length(rules: Rules, codec: ActionCodec) -> int:
