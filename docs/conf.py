@@ -18,7 +18,9 @@ napoleon_google_docstring = True
 napoleon_numpy_docstring = False
 # pyspiel is a compiled extension: its classes have no Python source for viewcode, and their signatures are not
 # introspectable, which is expected rather than a documentation error.
-suppress_warnings = ["autodoc.import_object"]
+# "ref.python": a type hint written as a bare class name that several game packages define (``Rules`` in annotations
+# under ``from __future__ import annotations``) is ambiguous to Sphinx; docstrings name such classes fully qualified.
+suppress_warnings = ["autodoc.import_object", "ref.python"]
 nitpicky = False
 
 exclude_patterns = ["_build"]

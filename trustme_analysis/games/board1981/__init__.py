@@ -4,19 +4,19 @@ solve).
 
 Importing this package registers both. The pieces, in the rulebook's words:
 
-- :mod:`.rules`: every parameter, its checks and the assumptions (:class:`~.rules.Rules`).
-- :mod:`.board`: the board as data (``board.toml``): spaces, properties, the Company, Hot Tips, moves by exact count.
-- :mod:`.investing`: the investing round and the Payoff cards (shared by both games: the one place those rules live).
-- :mod:`.actions`: how moves, looks, claims, sends, challenges and investing decisions are numbered.
-- :mod:`.state`: a game step by step: turns, claims, Trust Me cards, challenges, investing, the end.
-- :mod:`.events`: every event the snapshot reports, its fields and their types.
-- :mod:`.views` and :mod:`.observer`: the referee's snapshot, and what each player observes.
+- :mod:`~trustme_analysis.games.board1981.rules`: every parameter, its checks and the assumptions (:class:`~trustme_analysis.games.board1981.rules.Rules`).
+- :mod:`~trustme_analysis.games.board1981.board`: the board as data (``board.toml``): spaces, properties, the Company, Hot Tips, moves by exact count.
+- :mod:`~trustme_analysis.games.board1981.investing`: the investing round and the Payoff cards (shared by both games: the one place those rules live).
+- :mod:`~trustme_analysis.games.board1981.actions`: how moves, looks, claims, sends, challenges and investing decisions are numbered.
+- :mod:`~trustme_analysis.games.board1981.state`: a game step by step: turns, claims, Trust Me cards, challenges, investing, the end.
+- :mod:`~trustme_analysis.games.board1981.events`: every event the snapshot reports, its fields and their types.
+- :mod:`~trustme_analysis.games.board1981.views` and :mod:`~trustme_analysis.games.board1981.observer`: the referee's snapshot, and what each player observes.
 - :mod:`~trustme_analysis.games.board1981.game`: the pyspiel game ``trustme_1981`` and its registration.
-- :mod:`.investment`: the investing round alone, ``trustme_1981_investment``.
+- :mod:`~trustme_analysis.games.board1981.investment`: the investing round alone, ``trustme_1981_investment``.
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`.bots` (the heuristics), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the games'
-statistics), :mod:`.pages` (their report pages), :mod:`.strategy` (statistics of a solved investing round) and :mod:`.describe`
+:mod:`~trustme_analysis.games.board1981.bots` (the heuristics), :mod:`~trustme_analysis.games.board1981.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.board1981.stats` (the games'
+statistics), :mod:`~trustme_analysis.games.board1981.pages` (their report pages), :mod:`~trustme_analysis.games.board1981.strategy` (statistics of a solved investing round) and :mod:`~trustme_analysis.games.board1981.describe`
 (a solved round's decisions in the rulebook's words).
 """
 

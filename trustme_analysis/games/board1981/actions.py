@@ -2,7 +2,7 @@
 
 The layout (``S`` spaces, ``P`` briefcases, ``W`` Wild Goose Chase spaces, ``N`` players):
 
-- ``0..S-1``: move the piece to that space (the end of a roll; :mod:`.board` lists the reachable ones);
+- ``0..S-1``: move the piece to that space (the end of a roll; :mod:`~trustme_analysis.games.board1981.board` lists the reachable ones);
 - ``look``, ``claim_unseen``, ``decline`` (the choice on a colored space; ``decline`` also passes a Hot Tip, the
   optional peek and a Challenge card), ``roll`` (start the turn by rolling), ``claim_looked`` (claim the property
   looked at last turn), ``invest_now`` (start the investing round on the Company);

@@ -2,7 +2,7 @@
 investing round alone (``trustme_1981_investment``), and the search player's belief (the registry's ``belief``).
 
 Each bot has one policy, :meth:`~trustme_analysis.players.base.TrustMeBot.action_probabilities` (the heuristic of
-:mod:`.heuristic`); ``choose`` draws from it, so the play observed and the strategy measured are the same code.
+:mod:`~trustme_analysis.games.board1981.heuristic`); ``choose`` draws from it, so the play observed and the strategy measured are the same code.
 
 Knobs (:class:`~trustme_analysis.games.board1981.heuristic.HeuristicKnobs`): ``claim_unseen``, ``claim_empty``,
 ``invest_threshold``, ``divest_threshold``, ``stake``, ``signal_weight``; the round alone reads the investing ones.

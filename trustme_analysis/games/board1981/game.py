@@ -1,9 +1,9 @@
 """Trust Me (1981), the Parker Brothers board game, as the OpenSpiel game ``trustme_1981``: its type, its sizes
 computed from the parameters, and its registration with pyspiel.
 
-The rules live in :mod:`.rules` (parameters and assumptions), :mod:`.actions` (the action numbering), :mod:`.state`
-(a game step by step), :mod:`.investing` (the investing round and the Payoff cards, shared with
-``trustme_1981_investment``), :mod:`.board` (the board as data) and :mod:`.events` (what the snapshot reports).
+The rules live in :mod:`~trustme_analysis.games.board1981.rules` (parameters and assumptions), :mod:`~trustme_analysis.games.board1981.actions` (the action numbering), :mod:`~trustme_analysis.games.board1981.state`
+(a game step by step), :mod:`~trustme_analysis.games.board1981.investing` (the investing round and the Payoff cards, shared with
+``trustme_1981_investment``), :mod:`~trustme_analysis.games.board1981.board` (the board as data) and :mod:`~trustme_analysis.games.board1981.events` (what the snapshot reports).
 
 Example:
     >>> import pyspiel, trustme_analysis
@@ -66,7 +66,7 @@ class TrustMe1981Game(pyspiel.Game):
         rules: the validated :class:`~trustme_analysis.games.board1981.rules.Rules` of this variant.
         actions: the :class:`~trustme_analysis.games.board1981.actions.ActionCodec` numbering its actions.
         board: the board (``rules.board``).
-        event_writer: writes the logged events as dicts (:mod:`.events`).
+        event_writer: writes the logged events as dicts (:mod:`~trustme_analysis.games.board1981.events`).
     """
 
     def __init__(self, params: dict[str, Any] | None = None):

@@ -1,5 +1,5 @@
 """The heuristic player's policy for Trust Me (1981): one function from a position to a distribution over the legal
-actions, written once and read by the bots (:mod:`.bots`), the search player's belief and the compiled kernel's
+actions, written once and read by the bots (:mod:`~trustme_analysis.games.board1981.bots`), the search player's belief and the compiled kernel's
 rollout players (which restate it and are proven equal to it).
 
 It uses only what its seat may know: its legal actions, the Payoff cards it has looked under or seen revealed, and

@@ -4,7 +4,7 @@ One claim is taken to the Trust Me Investment Company. Chance deals its Payoff c
 player whose ``seen`` chance is strictly between 0 and 100 percent, chance decides whether that player has looked
 under the briefcase (fixed at 0 or 100 otherwise). Who has looked is public, as at the table ("Remember who has seen
 what"); what they saw is private. Then the investing round runs exactly as in the full game
-(:mod:`.investing`: from the claimant's left, the claimant last; buy, divest or hold in the given lots;
+(:mod:`~trustme_analysis.games.board1981.investing`: from the claimant's left, the claimant last; buy, divest or hold in the given lots;
 purchases from opponents go to the reserve account), the briefcase is revealed, the payoff row applies to every
 holder, and the claimant takes the reserve. Wealth is money plus shares.
 

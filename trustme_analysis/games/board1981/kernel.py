@@ -59,7 +59,7 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 
 #: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
 KNOWN_PARAMETERS = frozenset(DEFAULTS)
-#: Seat kinds the compiled loop plays: uniform random, and the heuristic (:mod:`.heuristic`, its knobs given to
+#: Seat kinds the compiled loop plays: uniform random, and the heuristic (:mod:`~trustme_analysis.games.board1981.heuristic`, its knobs given to
 #: :class:`Kernel`).
 SEAT_KINDS = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
 

@@ -1,5 +1,5 @@
 """Trust Me (1981)'s events in the rulebook's words, for ``python -m trustme_analysis.play`` (the registry's
-``narrate``). The events and their fields: :mod:`.events`.
+``narrate``). The events and their fields: :mod:`~trustme_analysis.games.board1981.events`.
 """
 
 from __future__ import annotations

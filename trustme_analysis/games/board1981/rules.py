@@ -2,7 +2,7 @@
 
 Every number the rule text fixes is a game parameter with the text's value as its default; every point the text
 leaves open is a parameter documented as an *assumption* (:data:`ASSUMPTION_TEXT`), or a fixed reading listed with
-its rule quote (:data:`FIXED_ASSUMPTIONS`). :class:`Rules` is the parsed, validated, immutable form the engine reads
+its rule quote (:data:`FIXED_ASSUMPTIONS`). :class:`~trustme_analysis.games.board1981.rules.Rules` is the parsed, validated, immutable form the engine reads
 during play (``game.rules``).
 
 Example:
@@ -15,11 +15,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Self
 
 from trustme_analysis.engine import params as P
 from trustme_analysis.games.board1981.board import DEFAULT_BOARD, Board, load_board
-from trustme_analysis.games.board1981.investing import InvestingRules, parse_lots, parse_payoff_mix, parse_utility
+from trustme_analysis.games.board1981.investing import (
+    InvestingRules,
+    parse_lots,
+    parse_payoff_mix,
+    parse_utility,
+)
 
 SHORT_NAME = "trustme_1981"
 #: Faces of the die ("roll the die").
@@ -203,12 +208,12 @@ class Rules:
         deck[self.num_properties + 1] = challenge
         object.__setattr__(self, "trust_deck", tuple(deck))
 
-    def __deepcopy__(self, memo: dict) -> "Rules":
+    def __deepcopy__(self, memo: dict) -> Self:
         # Immutable once built: clones of a state share it (pyspiel clones Python states with copy.deepcopy).
         return self
 
     @classmethod
-    def from_params(cls, params: Mapping[str, Any] | None) -> "Rules":
+    def from_params(cls, params: Mapping[str, Any] | None) -> Self:
         """Check and parse ``params`` (unknown names and bad values raise
         :class:`~trustme_analysis.engine.params.ParameterError` naming the allowed values)."""
         p = P.merged(DEFAULTS, params)

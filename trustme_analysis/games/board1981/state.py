@@ -3,8 +3,8 @@
 A game runs through explicit phases: the Payoff cards are dealt into the briefcases by chance (one chance node per
 briefcase; the cards left over are set aside unseen), a chance node picks the first player (the die roll for who goes
 first), the optional peek, then turns. A turn is a die roll (chance); a 1 draws a Trust Me card (chance) and any other
-number moves the piece to a chosen space reachable by exact count (:mod:`.board`); what follows depends on the space.
-The investing round and the payoff rows are :mod:`.investing`'s; the events logged are :mod:`.events`'.
+number moves the piece to a chosen space reachable by exact count (:mod:`~trustme_analysis.games.board1981.board`); what follows depends on the space.
+The investing round and the payoff rows are :mod:`~trustme_analysis.games.board1981.investing`'s; the events logged are :mod:`~trustme_analysis.games.board1981.events`'.
 
 Everything in a state is a small int or a tuple of ints, so that cloning stays cheap.
 """
@@ -705,10 +705,10 @@ class TrustMe1981State(pyspiel.State):
         return list(self._trust_pile)
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything a referee sees, as a plain JSON-serialisable dict (see :func:`.views.snapshot`)."""
+        """Everything a referee sees, as a plain JSON-serialisable dict (see :func:`~trustme_analysis.games.board1981.views.snapshot`)."""
         return views.snapshot(self)
 
     def events(self) -> list[dict[str, Any]]:
-        """The game's events so far as dicts (:mod:`.events`)."""
+        """The game's events so far as dicts (:mod:`~trustme_analysis.games.board1981.events`)."""
         writer = self._game.event_writer
         return [writer.event_dict(e) for e in self._events]

@@ -3,7 +3,7 @@
 Public at the table: the pieces, the claim markers, money, shares, the reserve, which briefcases are gone and the
 cards they showed, who has looked under which briefcase, the die, the Trust Me cards drawn, every investing decision.
 Private: the Payoff card under a briefcase a player looked at (until it is revealed). The observer
-(:mod:`.observer`) builds its strings from :func:`describe`.
+(:mod:`~trustme_analysis.games.board1981.observer`) builds its strings from :func:`describe`.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ def snapshot(state) -> dict[str, Any]:
     ``turn_player``, ``first_player``, ``positions`` (space ids), ``claims`` (property names or None), ``money``,
     ``shares``, ``reserve``, ``claimant``, ``cases_left``, ``cases_revealed``, ``cards`` (every briefcase's Payoff
     card), ``knows`` (who has looked under which briefcase), ``trust_deck_left``, ``bank`` and ``events``
-    (:mod:`.events`); at the end also ``end``, ``wealth``, ``ranks`` and ``returns``.
+    (:mod:`~trustme_analysis.games.board1981.events`); at the end also ``end``, ``wealth``, ``ranks`` and ``returns``.
     """
     rules = state._rules
     board = state._board

@@ -6,16 +6,16 @@ Importing this package registers the game with pyspiel::
     import trustme_analysis
     game = pyspiel.load_game("trustme_liar(players=4,mode=trustme)")
 
-Modules, in the rule text's order: :mod:`.config` (the parameters, :class:`~.config.Rules`, and the assumptions),
-:mod:`.deal` (set-up: the deal and the pair discards), :mod:`.plays` (the action encoding), :mod:`.state` (rounds,
-challenges, passing, burning, going out, the turn timer, what each player knows), :mod:`.events` (the event kinds and
-their fields), :mod:`.game` (the pyspiel game and its observer), :mod:`.scoring` (Classique ranking, Trust Me points,
-utilities), :mod:`.worlds` (the worlds a search player samples), :mod:`.variants` (reduced variants for exact
+Modules, in the rule text's order: :mod:`~trustme_analysis.games.liar.config` (the parameters, :class:`~trustme_analysis.games.liar.config.Rules`, and the assumptions),
+:mod:`~trustme_analysis.games.liar.deal` (set-up: the deal and the pair discards), :mod:`~trustme_analysis.games.liar.plays` (the action encoding), :mod:`~trustme_analysis.games.liar.state` (rounds,
+challenges, passing, burning, going out, the turn timer, what each player knows), :mod:`~trustme_analysis.games.liar.events` (the event kinds and
+their fields), :mod:`~trustme_analysis.games.liar.game` (the pyspiel game and its observer), :mod:`~trustme_analysis.games.liar.scoring` (Classique ranking, Trust Me points,
+utilities), :mod:`~trustme_analysis.games.liar.worlds` (the worlds a search player samples), :mod:`~trustme_analysis.games.liar.variants` (reduced variants for exact
 solvers).
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`.bots` (the heuristic and the search player's belief), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the game's
-statistics), :mod:`.pages` (its report pages) and :mod:`.strategy` (statistics of a solved policy).
+:mod:`~trustme_analysis.games.liar.bots` (the heuristic and the search player's belief), :mod:`~trustme_analysis.games.liar.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.liar.stats` (the game's
+statistics), :mod:`~trustme_analysis.games.liar.pages` (its report pages) and :mod:`~trustme_analysis.games.liar.strategy` (statistics of a solved policy).
 """
 
 from trustme_analysis.games.liar.config import SHORT_NAME, Rules

@@ -1,14 +1,14 @@
 """Parameters of ``trustme_liar`` (rule text ``004_17bc6a636195b0a6.txt``), checked once when the game is loaded.
 
 Each rule number is a parameter with the rule text's value as default. Where the text is silent, the choice is a
-parameter too, marked as an *assumption*; :meth:`Rules.assumptions` lists those in force so that results can
+parameter too, marked as an *assumption*; :meth:`~trustme_analysis.games.liar.config.Rules.assumptions` lists those in force so that results can
 print them.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from trustme_analysis.engine import params as p
 
@@ -140,7 +140,7 @@ class Rules:
     max_turns: int
 
     @classmethod
-    def from_params(cls, params: dict[str, Any] | None) -> Rules:
+    def from_params(cls, params: dict[str, Any] | None) -> Self:
         """Check ``params`` (a pyspiel parameter dict) and build the config; errors name parameter and range."""
         m = p.merged(DEFAULTS, params)
         g = SHORT_NAME
@@ -189,7 +189,7 @@ class Rules:
             **points,
         )
 
-    def __deepcopy__(self, memo: dict) -> Rules:
+    def __deepcopy__(self, memo: dict) -> Self:
         return self  # immutable, and shared by every state of a game (a clone need not walk it)
 
     @property

@@ -1,5 +1,5 @@
 """``trustme_liar``: the Cheat/"Menteur" card game of rule text ``004`` as an OpenSpiel Python game: its game type,
-the game object and the observer (the positions and moves are in :mod:`.state`).
+the game object and the observer (the positions and moves are in :mod:`~trustme_analysis.games.liar.state`).
 
 See ``docs/games/liar.rst`` for the rule -> code table and :mod:`trustme_analysis.games.liar.config` for the
 parameters and assumptions.
@@ -104,8 +104,8 @@ class LiarGame(pyspiel.Game):
 class LiarObserver:
     """Strings for OpenSpiel observers (no tensors: the solvers here work on strings).
 
-    ``perfect_recall`` gives the history (:meth:`~.state.LiarState.history_view`), otherwise the table now
-    (:meth:`~.state.LiarState.table_view`). The public part is the same for every player; the private part (the
+    ``perfect_recall`` gives the history (:meth:`~trustme_analysis.games.liar.state.LiarState.history_view`), otherwise the table now
+    (:meth:`~trustme_analysis.games.liar.state.LiarState.table_view`). The public part is the same for every player; the private part (the
     player's deal, hand, own cards in plays, piles it picked up, its bluff points) is added only with
     ``private_info=SINGLE_PLAYER``. Settings the game does not provide are refused.
     """

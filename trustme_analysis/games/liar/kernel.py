@@ -1,7 +1,7 @@
 """A compiled (numba) simulation kernel for ``trustme_liar``: whole random games, rollouts and a lock-step state.
 
 The pyspiel engine (:mod:`trustme_analysis.games.liar.game`) is the specification; this kernel re-implements its rules
-over integer arrays and plays games in compiled loops (:mod:`.kernel_core`). Action ids, player ids, chance outcome
+over integer arrays and plays games in compiled loops (:mod:`~trustme_analysis.games.liar.kernel_core`). Action ids, player ids, chance outcome
 ids and probabilities are the engine's, and ``tests/games/test_liar_kernel.py`` replays kernel games through the
 engine step by step (current player, legal actions or chance outcomes with probabilities, returns and every record
 field), as ``benchmarks/kernels_liar.py --verify N`` does for more games.
@@ -13,7 +13,7 @@ Usage::
     rows = recs.to_rows()   # == records.records(game, state) of each game, seat by seat
     state = kernel.new_state()   # before the deal, like game.new_initial_state()
 
-Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`.kernel_core`), so a game depends only
+Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`~trustme_analysis.games.liar.kernel_core`), so a game depends only
 on its seed, not on the batch it is played in. The first compile takes a while; compiled code is cached on disk
 (``__pycache__``), so later processes load it in well under a second or two.
 """
@@ -42,7 +42,7 @@ BENCHMARK_VARIANTS: dict[str, str] = {
     "Liar tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
 }
 
-#: Seat kinds the kernel plays: uniform random, and the heuristic bot's policy (:mod:`.heuristic`).
+#: Seat kinds the kernel plays: uniform random, and the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.heuristic`).
 SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 
 

@@ -912,7 +912,7 @@ def results(cfg, S, ranks, points_ranks, returns):
 # ---------------------------------------------------------------------------------------------------- play
 
 RANDOM = 0  # uniform over the legal actions
-HEURISTIC = 1  # the heuristic bot's policy (:mod:`.heuristic`), with the knobs handed to the play loop
+HEURISTIC = 1  # the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.heuristic`), with the knobs handed to the play loop
 
 #: The heuristic's knobs, in the order of ``heuristic.KNOB_NAMES`` (the kernel checks the names when it is built).
 KNOB_ORDER = ("bluff_start", "bluff_per_card", "bluff_extra", "bluff_rate", "bluff_max_pile", "bluff_slack",

@@ -86,7 +86,7 @@ class KernelRecords:
 
 
 def build_records(rules, seeds, raw, histories: bool) -> KernelRecords:
-    """Columns from the arrays of :func:`.kernel_core.play_random` (booleans and winners derived here)."""
+    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel_core.play_random` (booleans and winners derived here)."""
     (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
     games, n = returns.shape
     cols: dict[str, np.ndarray] = {}

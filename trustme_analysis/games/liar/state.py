@@ -8,10 +8,10 @@ adds cards or burns the pile and starts a new round. The starter cannot pass. A 
 out, and the game over, if the play survives the others' calls.
 
 Before the deal, with ``first_player="random"``, a chance node draws the first round's starter; the deck is then dealt
-from the starter's left, one chance node per value (:mod:`.deal`).
+from the starter's left, one chance node per value (:mod:`~trustme_analysis.games.liar.deal`).
 
 Besides the rules, the table keeps what each player *knows* of the others' hands, which the bots and the search
-player's worlds read (:meth:`LiarState.player_view`, :mod:`.worlds`): the cards a player saw go into another hand when
+player's worlds read (:meth:`LiarState.player_view`, :mod:`~trustme_analysis.games.liar.worlds`): the cards a player saw go into another hand when
 a pile was picked up (the turned-over cards, seen by all, and its own cards in the pile), until that player plays again
 (then any of them may have left the hand), and each player's own burned cards.
 """
@@ -505,7 +505,7 @@ class LiarState(pyspiel.State):
         and ``discards`` (per seat), ``hands``, ``pile`` (plays of this round, oldest first), ``round_value``,
         ``round_starter``, ``last_player``, ``passes_in_a_row``, ``going_out``, ``burned``, ``cards_left``,
         ``counts`` (false cards accepted, liars unmasked, wrongly accused per player), ``points_by_source``,
-        ``events`` (:mod:`.events`); at the end also ``end``, ``out``, ``ranks``, ``scores`` and ``returns``.
+        ``events`` (:mod:`~trustme_analysis.games.liar.events`); at the end also ``end``, ``out``, ``ranks``, ``scores`` and ``returns``.
         """
         rules = self._rules
         t = self._table
@@ -555,7 +555,7 @@ class LiarState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LiarState:
         """A state ``player_id`` cannot tell from this one: the cards it cannot locate dealt anew, uniformly (see
-        :func:`.worlds.resample`). ``probability_sampler()`` gives uniform numbers in [0, 1)."""
+        :func:`~trustme_analysis.games.liar.worlds.resample`). ``probability_sampler()`` gives uniform numbers in [0, 1)."""
         from trustme_analysis.games.liar.worlds import resample
 
         return resample(self, player_id, probability_sampler)

@@ -3,16 +3,16 @@
 
 Importing this package registers the game. The pieces, in the rulebook's words:
 
-- :mod:`.rules`: every rule number as a parameter, the assumptions, and Final Scoring (:func:`score_breakdown`).
-- :mod:`.actions`: how Tell a Tale, Use Reputation, Take from the Park, votes and Coin tosses are numbered.
-- :mod:`.state`: a turn, step by step, and :meth:`~.state.PinocchioState.snapshot`.
-- :mod:`.observer`: information states and observation tensors.
-- :mod:`.game`: the pyspiel game type and registration.
-- :mod:`.script`: scripted deals for scenario tests.
+- :mod:`~trustme_analysis.games.pinocchio.rules`: every rule number as a parameter, the assumptions, and Final Scoring (:func:`score_breakdown`).
+- :mod:`~trustme_analysis.games.pinocchio.actions`: how Tell a Tale, Use Reputation, Take from the Park, votes and Coin tosses are numbered.
+- :mod:`~trustme_analysis.games.pinocchio.state`: a turn, step by step, and :meth:`~trustme_analysis.games.pinocchio.state.PinocchioState.snapshot`.
+- :mod:`~trustme_analysis.games.pinocchio.observer`: information states and observation tensors.
+- :mod:`~trustme_analysis.games.pinocchio.game`: the pyspiel game type and registration.
+- :mod:`~trustme_analysis.games.pinocchio.script`: scripted deals for scenario tests.
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`.bots` (the heuristic), :mod:`.records` (one row per seat of a finished game), :mod:`.stats` (the game's
-statistics), :mod:`.pages` (its report pages) and :mod:`.strategy` (statistics of a solved policy).
+:mod:`~trustme_analysis.games.pinocchio.bots` (the heuristic), :mod:`~trustme_analysis.games.pinocchio.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.pinocchio.stats` (the game's
+statistics), :mod:`~trustme_analysis.games.pinocchio.pages` (its report pages) and :mod:`~trustme_analysis.games.pinocchio.strategy` (statistics of a solved policy).
 """
 
 from trustme_analysis.games.pinocchio.actions import ActionCodec, Combo, Move

@@ -1,12 +1,12 @@
 """A compiled simulation kernel for ``trustme_pinocchio``: whole games and rollouts in machine code (numba).
 
-The engine (:mod:`.state`) is the specification; this is a second implementation of the same rules for speed, kept
+The engine (:mod:`~trustme_analysis.games.pinocchio.state`) is the specification; this is a second implementation of the same rules for speed, kept
 identical to it by ``tests/games/test_pinocchio_kernel.py`` (kernel games replayed through the engine step by step:
 current player, legal actions, chance outcomes and probabilities, returns and every record field) and by
 ``benchmarks/kernels.py --verify N``. Action numbers, seats, chance outcomes and probabilities are the engine's.
 
 - :func:`kernel_supports`: whether a game and seat line-up can be played here (else the reason).
-- :class:`Kernel`: built from a loaded game (its parsed :class:`~.rules.Rules` and :class:`~.actions.ActionCodec`).
+- :class:`Kernel`: built from a loaded game (its parsed :class:`~trustme_analysis.games.pinocchio.rules.Rules` and :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec`).
   :meth:`Kernel.new_state` gives a :class:`KernelState` with the pyspiel-like API; :meth:`Kernel.play_random` plays
   many games with uniformly random players in compiled code and returns their records as columns
   (:class:`RandomGames`); :meth:`Kernel.rollouts` plays random playouts from a position for search players,
@@ -15,8 +15,8 @@ current player, legal actions, chance outcomes and probabilities, returns and ev
 Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play_random`
 depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
 
-Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`.bots`
-compiled, :func:`~.kernel_core.heuristic_policy`: the same distribution at every decision, checked by
+Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.bots`
+compiled, :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy`: the same distribution at every decision, checked by
 ``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its rollouts
 with them (search players' ``rollout = "heuristic"``); :meth:`Kernel.state_from` copies any engine state (a world a
 search player sampled) into a kernel state.
@@ -89,7 +89,7 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 
 
 def rules_array(game: pyspiel.Game) -> np.ndarray:
-    """The rules array ``R`` of :mod:`.kernel_core`, read from the game's parsed Rules and ActionCodec."""
+    """The rules array ``R`` of :mod:`~trustme_analysis.games.pinocchio.kernel_core`, read from the game's parsed Rules and ActionCodec."""
     rules = game.rules
     codec = game.codec
     R = np.zeros(K.RULES_SIZE, np.int64)
@@ -149,7 +149,7 @@ def max_turns(game: pyspiel.Game) -> int:
 class KernelState:
     """A kernel position with the pyspiel-like API (for lock-step tests and search players).
 
-    The state is ``self.s`` (int32, laid out as :mod:`.kernel_core` describes) plus the score trace so far.
+    The state is ``self.s`` (int32, laid out as :mod:`~trustme_analysis.games.pinocchio.kernel_core` describes) plus the score trace so far.
     """
 
     __slots__ = ("_history", "kernel", "s", "trace", "votes_seen")
@@ -221,7 +221,7 @@ class KernelState:
         return KernelState(self.kernel, self.s.copy(), self.trace.copy(), list(self._history))
 
     def determinize(self, viewer: int, seed: int) -> KernelState:
-        """A copy with what ``viewer`` cannot see resampled (see :func:`.kernel_core.determinize`)."""
+        """A copy with what ``viewer`` cannot see resampled (see :func:`~trustme_analysis.games.pinocchio.kernel_core.determinize`)."""
         out = self.clone()
         rng = np.array([seed], np.uint64)
         K.determinize(out.s, self.kernel.R, viewer, rng, np.empty(K.MAXV + K.MAXP, np.int64))
@@ -318,7 +318,7 @@ class _Batch:
 
 def heuristic_knobs(knobs: dict[str, Any] | None = None) -> np.ndarray:
     """The heuristic bot's knobs (defaults for those not given) as the float64 array ``H`` of
-    :func:`.kernel_core.heuristic_policy`."""
+    :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy`."""
     from trustme_analysis.games.pinocchio.bots import PinocchioKnobs  # (bots registers itself: import on use)
 
     k = PinocchioKnobs(**(knobs or {}))
@@ -385,7 +385,7 @@ class Kernel:
         return KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), [])
 
     def state_from(self, state: pyspiel.State) -> KernelState:
-        """The kernel state of an engine state (:class:`~.state.PinocchioState`, e.g. a world a search player
+        """The kernel state of an engine state (:class:`~trustme_analysis.games.pinocchio.state.PinocchioState`, e.g. a world a search player
         sampled with ``resample_from_infostate``), read from its fields: the same position, hidden part included.
 
         The record counters (tales, votes, Tickets by route ...) start at zero, so a finished game's records count
@@ -565,7 +565,7 @@ class Kernel:
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats (compiled; a search player's paired
-        evaluation, :func:`.kernel_core.action_rollouts`).
+        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel_core.action_rollouts`).
 
         A world is ``state`` with what ``viewer`` cannot see dealt anew (hidden simultaneous votes redrawn), as
         ``resample_from_infostate`` deals it; with ``belief``, weighted as ``bots.belief`` weighs worlds (a pending
@@ -607,7 +607,7 @@ class Kernel:
 
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the
-        compiled code can borrow them (see :func:`.kernel_core.borrow`)."""
+        compiled code can borrow them (see :func:`~trustme_analysis.games.pinocchio.kernel_core.borrow`)."""
         return (np.empty(K.STATE_SIZE, np.int32), np.zeros(1, np.uint64),
                 np.empty(int(K.scratch_size(self.R)), np.int64))
 

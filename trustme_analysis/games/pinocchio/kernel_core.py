@@ -1,4 +1,4 @@
-"""The compiled core of the Pinocchio kernel: the turn structure of :mod:`.state` on fixed-size integer arrays.
+"""The compiled core of the Pinocchio kernel: the turn structure of :mod:`~trustme_analysis.games.pinocchio.state` on fixed-size integer arrays.
 
 Everything numba compiles lives in this one file on purpose: numba's on-disk cache (``cache=True``) is invalidated
 only when the file that defines a function changes, so a compiled function calling code or reading constants from
