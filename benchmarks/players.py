@@ -3,7 +3,7 @@ count, and the search player's seconds per decision.
 
 Usage::
 
-    python benchmarks/players.py [--games 400] [--search-games 60] [--budget 400] [--only pinocchio2,...]
+    python benchmarks/players.py [--games 400] [--search-games 60] [--budget N] [--only pinocchio2,...]
                                  [--vs-probes 60]
 
 Each row: a challenger in one seat (seats rotating), the heuristic bots in the others; the challenger's win rate with
@@ -57,7 +57,7 @@ LIAR_SEARCH = {"rollout": "heuristic", "rollouts_per_world": 8}
 SEARCH_KNOBS = {"liar2": LIAR_SEARCH, "liar4": LIAR_SEARCH}
 
 
-def seconds_per_decision(game_string: str, budget: int, decisions: int = 20, seed: int = 0,
+def seconds_per_decision(game_string: str, budget: int | None, decisions: int = 20, seed: int = 0,
                          knobs: dict | None = None) -> float:
     """Mean CPU seconds of the search player's decisions at positions of heuristic self-play (after one untimed
     decision that loads or compiles a kernel, a once-per-process cost)."""
@@ -110,7 +110,8 @@ def _search_game(job: tuple) -> tuple[bool, float, int]:
     return state.returns()[seat] > 0, spent, made
 
 
-def search_vs_probes(game_string: str, games: int, budget: int, workers: int, knobs: dict | None = None) -> list[dict]:
+def search_vs_probes(game_string: str, games: int, budget: int | None, workers: int,
+                     knobs: dict | None = None) -> list[dict]:
     """The search player in one seat against a line-up of each probe (``games`` games each, seats rotating)."""
     game = pyspiel.load_game(game_string)
     rows = []
@@ -125,13 +126,14 @@ def search_vs_probes(game_string: str, games: int, budget: int, workers: int, kn
     return rows
 
 
-def trust_rows(name: str, game: str, params: dict, games: int, search_games: int, budget: int, workers: int,
+def trust_rows(name: str, game: str, params: dict, games: int, search_games: int, budget: int | None, workers: int,
                out: Path) -> list[dict]:
     """The trust table of the heuristic line-up of one game (probes with ``games``, search with ``search_games``)."""
     rows = []
     for label, trust in (("probes", {"games": games, "search": False}),
                          ("search", {"games": search_games, "probes": [],
-                                     "search": {"budget": budget, **SEARCH_KNOBS.get(name, {})}})):
+                                     "search": {**({} if budget is None else {"budget": budget}),
+                                                **SEARCH_KNOBS.get(name, {})}})):
         try:
             spec = parse_spec({"title": f"players benchmark {name}", "game": game, "params": params, "games": 1,
                                "seed": 7, "lineups": {"heuristic": {"seats": ["heuristic"]}}, "trust": trust})
@@ -148,7 +150,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=400, help="games per probe (seats rotate)")
     parser.add_argument("--search-games", type=int, default=60, help="games of the search player")
-    parser.add_argument("--budget", type=int, default=400, help="the search player's rollouts per decision")
+    parser.add_argument("--budget", type=int, default=None,
+                        help="the search player's rollouts per decision (default: each game's default budget)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", default="", help="comma-separated keys of " + ", ".join(GAMES))
     parser.add_argument("--vs-probes", type=int, default=0, help="games of the search player against each probe's "

@@ -4,7 +4,7 @@ share, and its CPU seconds per decision.
 
 Usage::
 
-    python benchmarks/search_vs_probes.py --game "trustme_liar(players=2)" [--games 40] [--budget 400]
+    python benchmarks/search_vs_probes.py --game "trustme_liar(players=2)" [--games 40] [--budget N]
         [--knobs '{"rollout": "heuristic", "rollouts_per_world": 8}'] [--workers 2]
 
 ``benchmarks/players.py`` puts each probe in one seat against the heuristic; this puts the search player against
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", default="trustme_liar(players=2)")
     parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--budget", type=int, default=400)
+    parser.add_argument("--budget", type=int, default=None, help="rollouts per decision (default: the game's default)")
     parser.add_argument("--knobs", default='{"rollout": "heuristic", "rollouts_per_world": 8}')
     parser.add_argument("--opponents", default="", help="comma-separated; default: heuristic and every probe")
     parser.add_argument("--workers", type=int, default=2)
@@ -76,7 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     knobs = json.loads(args.knobs)
     opponents = [o for o in args.opponents.split(",") if o] or ["heuristic", *probe_strategies(game)]
     fair = 1.0 / game.num_players()
-    print(f"{args.game}  search budget {args.budget} knobs {knobs}")
+    budget = "the game's default" if args.budget is None else args.budget
+    print(f"{args.game}  search budget {budget} knobs {knobs}")
     print(f"{'opponents':18s} {'games':>6s} {'search wins [95%]':>20s} {'fair':>5s} {'CPU s/decision':>15s}")
     with ProcessPoolExecutor(args.workers) as pool:
         for opponent in opponents:

@@ -8,10 +8,13 @@ import trustme_analysis  # noqa: F401  (registers games and bots)
 from trustme_analysis.players import bot_kinds, make_bot
 from trustme_analysis.games.pinocchio.bots import (
     KNOB_NAMES,
+    TELLER_PRIOR_TALES,
     PinocchioHeuristicBot,
+    PinocchioKnobs,
     belief,
     chance_tale_true,
     chance_teller_holds,
+    teller_bluff_rate,
     unseen_counts,
 )
 from trustme_analysis.games.pinocchio.script import Table
@@ -215,6 +218,8 @@ def test_cashing_counts_the_set_bonus_of_a_new_value():
 
 
 def test_belief_weighs_worlds_by_the_tellers_choice():
+    """Worlds with a true tale share weight 1 - b, those with a tall one b (b: the teller model's bluff rate, the
+    heuristic's assumed rate before the teller was seen telling any tale), each kind's worlds equally."""
     t = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[5], [6]])
     t.draw(1)
     t.tale(park=1, hand=1)
@@ -222,12 +227,29 @@ def test_belief_weighs_worlds_by_the_tellers_choice():
     worlds = [t.state.resample_from_infostate(1, rng.random) for _ in range(40)]
     weights = belief(t.state, 1, worlds)
     hidden = [w.player_view(0)["tale"]["hidden_value"] for w in worlds]
-    assert {w for h, w in zip(hidden, weights) if h == 1} == {0.7}
-    assert {w for h, w in zip(hidden, weights) if h != 1} == {0.3}
+    true = [w for h, w in zip(hidden, weights) if h == 1]
+    tall = [w for h, w in zip(hidden, weights) if h != 1]
+    assert true and tall
+    b = teller_bluff_rate(0, 0)
+    assert b == PinocchioKnobs.assumed_bluff_rate
+    assert sum(true) == pytest.approx(1 - b) and len(set(true)) == 1
+    assert sum(tall) == pytest.approx(b) and len(set(tall)) == 1
+    # Candidates all of one kind say nothing about the teller.
+    assert belief(t.state, 1, [w for w, h in zip(worlds, hidden) if h != 1][:3]) == [1.0] * 3
     # Before any tale there is nothing to weigh.
     s = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[5], [6]])
     s.draw(1)
     assert belief(s.state, 1, worlds[:3]) == [1.0] * 3
+
+
+def test_teller_model_learns_the_tellers_habit():
+    """The modelled bluff rate starts at the heuristic's assumption and moves toward the share of tall tales seen."""
+    b = PinocchioKnobs.assumed_bluff_rate
+    m = TELLER_PRIOR_TALES
+    assert teller_bluff_rate(4, 0) == pytest.approx(m * b / (m + 4))
+    assert teller_bluff_rate(4, 4) == pytest.approx((m * b + 4) / (m + 4))
+    assert teller_bluff_rate(40, 0) < 0.05
+    assert teller_bluff_rate(40, 40) > 0.9
 
 
 def test_choose_draws_from_the_stated_policy():

@@ -188,8 +188,8 @@ def worlds_of(kernel: Kernel, state: pyspiel.State, viewer: int, bluff_rate: flo
 
 
 def test_kernel_worlds_keep_what_the_viewer_saw_and_follow_the_belief():
-    """A world changes only what the voter cannot see, and with the belief a true tale is as likely as Bayes' rule
-    says: prior k/N (k unseen Characters of the claimed value among N), weights 1 - b (true) and b (tall)."""
+    """A world changes only what the voter cannot see; without the belief a true tale is as likely as the deal makes
+    it (k/N: k unseen Characters of the claimed value among N), with it the tale is true with chance 1 - b."""
     game, kernel = loaded("trustme_pinocchio(players=3,voting=sequential)")
     state = pending_tale(game, seed=4)
     voter = state.current_player()
@@ -205,7 +205,8 @@ def test_kernel_worlds_keep_what_the_viewer_saw_and_follow_the_belief():
             assert np.array_equal(w[mine], ks.s[mine])
         true = sum(int(w[K.TALE_HIDDEN]) == claimed for w in worlds) / n
         prior = k / total
-        want = prior if b < 0 else prior * (1 - b) / (prior * (1 - b) + (1 - prior) * b)
+        assert 0 < k < total  # both kinds of tale possible
+        want = prior if b < 0 else 1 - b
         assert abs(true - want) < 4 * (want * (1 - want) / n) ** 0.5 + 1e-3, (b, true, want)
 
 
@@ -235,16 +236,12 @@ def test_search_player_plays_rollouts_and_worlds_in_the_kernel_deterministically
     assert bots[0].step(state) in state.legal_actions()
 
 
-def test_search_players_model_the_other_voters_from_the_votes_they_saw():
-    """A voter seen distrusting every tale is played in search rollouts as one who mostly distrusts: on true and on
-    tall tales apart, the heuristic's vote weighs m / (m + k) after k such votes seen, the observed trust rate the
-    rest."""
-    from trustme_analysis.games.pinocchio.kernel import VOTER_PRIOR_VOTES
-
-    game = pyspiel.load_game("trustme_pinocchio(players=2)")
-    kernel = Kernel(game, ("heuristic",))
-    rng = np.random.default_rng(4)
-    probe = make_bot(game, "probe", 1, rng, strategy="never trust")
+def voter_facing(game: pyspiel.Game, kernel: Kernel, voter: str, votes: int, seed: int = 4) -> pyspiel.State:
+    """A 2-player game (the heuristic in seat 0, ``voter`` in seat 1: "heuristic" or a probe strategy) played until
+    seat 1 has cast ``votes`` votes on revealed tales and is about to vote again."""
+    rng = np.random.default_rng(seed)
+    other = (make_bot(game, "heuristic", 1, rng) if voter == "heuristic"
+             else make_bot(game, "probe", 1, rng, strategy=voter))
     heuristic = make_bot(game, "heuristic", 0, rng)
     state = game.new_initial_state()
     while True:
@@ -252,25 +249,41 @@ def test_search_players_model_the_other_voters_from_the_votes_they_saw():
             state.apply_action(sample_chance(state, rng))
             continue
         seen = kernel.state_from(state).votes_seen
-        if seen[1, 0] + seen[1, 2] >= 3 and state.current_player() == 1 and state.legal_actions() == [
+        if seen[1, 0] + seen[1, 2] >= votes and state.current_player() == 1 and state.legal_actions() == [
                 game.codec.trust, game.codec.distrust]:
-            break
+            return state
         p = state.current_player()
-        state.apply_action((probe if p == 1 else heuristic).step(state))
+        state.apply_action((other if p == 1 else heuristic).step(state))
+
+
+def test_search_players_model_the_other_voters_from_the_votes_they_saw():
+    """A voter seen distrusting every tale is played in search rollouts as one who distrusts (the heuristic's vote
+    weighs little, the rest trusts at the posterior mean rate), while a heuristic voter stays the heuristic."""
+    from trustme_analysis.games.pinocchio.kernel import HABIT_PRIOR
+
+    game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    kernel = Kernel(game, ("heuristic",))
+    heuristic = kernel.voter_model(kernel.state_from(voter_facing(game, kernel, "heuristic", 6)), viewer=0)
+    assert heuristic[1, K.H_VOTE_WEIGHT] > 0.9 and heuristic[1, K.H_VOTE_WEIGHT_TALL] > 0.9
+    state = voter_facing(game, kernel, "never trust", 6)
     ks = kernel.state_from(state)
     true_k, tall_k = int(ks.votes_seen[1, 0]), int(ks.votes_seen[1, 2])
     assert ks.votes_seen[1, 1] == 0 and ks.votes_seen[1, 3] == 0  # seat 1 never trusted
     model = kernel.voter_model(ks, viewer=0)
     for k, weight_at, rate_at in ((true_k, K.H_VOTE_WEIGHT, K.H_TRUST_RATE),
                                   (tall_k, K.H_VOTE_WEIGHT_TALL, K.H_TRUST_RATE_TALL)):
-        want = VOTER_PRIOR_VOTES / (VOTER_PRIOR_VOTES + k) if k else 1.0
-        assert model[1, weight_at] == pytest.approx(want)
-        assert model[1, rate_at] == (0.0 if k else 0.5)
+        assert model[1, weight_at] < 0.1
+        assert model[1, rate_at] == pytest.approx(HABIT_PRIOR / (k + 2 * HABIT_PRIOR))
     assert model[0, K.H_VOTE_WEIGHT] == model[0, K.H_VOTE_WEIGHT_TALL] == 1.0  # the searching seat stays heuristic
+    # The model is judged from what seat 0 could see: the same model whatever seat 1 really holds.
+    world = state.resample_from_infostate(0, np.random.default_rng(9).random)
+    assert np.array_equal(kernel.voter_model(kernel.state_from(world), viewer=0), model)
     acts = np.empty(K.MAXA, np.int64)
     probs = np.empty(K.MAXA, np.float64)
     n = K.heuristic_policy(ks.s, kernel.R, model[1], acts, probs, np.empty(int(K.scratch_size(kernel.R)), np.int64))
     trust = kernel.heuristic_policy(ks).get(game.codec.trust, 0.0)  # the heuristic's own (pure) vote here
     tall = ks.s[K.TALE_HIDDEN] != ks.s[K.TALE_PARK]
     weight = model[1, K.H_VOTE_WEIGHT_TALL if tall else K.H_VOTE_WEIGHT]
-    assert n == 2 and probs[0] == pytest.approx(weight * trust) and probs[1] == pytest.approx(1 - weight * trust)
+    rate = model[1, K.H_TRUST_RATE_TALL if tall else K.H_TRUST_RATE]
+    want = weight * trust + (1 - weight) * rate
+    assert n == 2 and probs[0] == pytest.approx(want) and probs[1] == pytest.approx(1 - want)

@@ -102,3 +102,18 @@ def test_probe_names_the_strategies_it_knows():
     game = pyspiel.load_game("trustme_pinocchio(players=2)")
     with pytest.raises(ValueError, match=r"strategy='sometimes trust' is not allowed; allowed: 'always tell a tall"):
         make_bot(game, "probe", 0, np.random.default_rng(0), strategy="sometimes trust")
+
+
+def test_default_budget_is_the_kernels_where_it_plays_the_rollouts():
+    """A spec without ``budget`` gets what the game's kernel names for its compiled rollouts, the general default on
+    the pyspiel path or for games without a kernel; a budget set in the spec is kept."""
+    from trustme_analysis.games.pinocchio.kernel import SEARCH_BUDGET
+    from trustme_analysis.players.search import DEFAULT_BUDGET
+
+    game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    rng = np.random.default_rng(0)
+    assert SEARCH_BUDGET != DEFAULT_BUDGET
+    assert make_bot(game, "search", 0, rng).budget == SEARCH_BUDGET
+    assert make_bot(game, "search", 0, rng, engine="pyspiel").budget == DEFAULT_BUDGET
+    assert make_bot(game, "search", 0, rng, budget=77).knobs()["budget"] == 77
+    assert make_bot(pyspiel.load_game("leduc_poker"), "search", 0, rng).budget == DEFAULT_BUDGET

@@ -16,7 +16,8 @@ Rollouts run in the game's compiled kernel when it has one that supports the var
 else through the pyspiel API with the rollout policy's bots. Everything random comes from the bot's generator, so a
 seeded game replays exactly.
 
-Knobs: ``budget`` (rollouts per decision), ``rollout`` (the bot kind playing every seat in rollouts: ``"random"``,
+Knobs: ``budget`` (rollouts per decision; by default 400, or the number the game's kernel names for its compiled
+rollouts, e.g. 1,600 in Pinocchio), ``rollout`` (the bot kind playing every seat in rollouts: ``"random"``,
 a game's ``"heuristic"`` (compiled where the kernel has it, else on the pyspiel path), or ``"auto"``, the default: the
 heuristic where the game's kernel compiles it, else random), ``belief`` (weight worlds by the observed choices, where the game
 models them), ``rollouts_per_world`` (rollouts from each sampled world and action), ``engine`` (``"auto"``, ``"kernel"``
@@ -37,6 +38,8 @@ from trustme_analysis.players.play import joint_action, play_out
 from trustme_analysis.registry import find_game
 
 KNOBS = ("budget", "rollout", "belief", "rollouts_per_world", "engine")
+#: Rollouts per decision when the spec sets no ``budget``, unless the game's kernel plays the rollouts and names its
+#: own default (``SEARCH_BUDGET`` in the kernel module: what its speed affords in about 50 ms a decision).
 DEFAULT_BUDGET = 400
 #: Candidate worlds drawn per kept world when the belief weighs them.
 BELIEF_CANDIDATES = 8
@@ -103,11 +106,16 @@ class KernelRollouts:
         return np.asarray(means, dtype=float)[:, player]
 
 
+def kernel_module_of(game: pyspiel.Game) -> Any | None:
+    """The game's compiled kernel module (its registry part ``kernel``), or None."""
+    entry = find_game(game.get_type().short_name)
+    return entry.part("kernel") if entry is not None else None
+
+
 def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
     """The game's compiled kernel when it exists, can start from any pyspiel state (``state_from``) and supports this
     variant with ``rollout`` players; else None."""
-    entry = find_game(game.get_type().short_name)
-    module = entry.part("kernel") if entry is not None else None
+    module = kernel_module_of(game)
     if module is None or not hasattr(module.Kernel, "state_from"):
         return None
     if module.kernel_supports(game, (rollout,)) is not None:
@@ -124,7 +132,8 @@ class SearchBot(TrustMeBot):
         player_id: its seat.
         rng: every random choice (worlds, rollouts, ties) is drawn from it.
         make_bot: builds rollout players (the bot registry's ``make_bot``).
-        budget: rollouts per decision.
+        budget: rollouts per decision (None: the game kernel's ``SEARCH_BUDGET`` when its kernel plays the rollouts,
+            else :data:`DEFAULT_BUDGET`).
         rollout: bot kind of every seat in the rollouts (``"auto"``: see :data:`AUTO_ROLLOUTS`).
         belief: weight worlds by how likely the others' observed choices were (games that model it).
         rollouts_per_world: rollouts from each (world, action) pair.
@@ -134,10 +143,11 @@ class SearchBot(TrustMeBot):
     kind = "search"
 
     def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, make_bot: BotMaker,
-                 budget: int = DEFAULT_BUDGET, rollout: str = "auto", belief: bool = True,
+                 budget: int | None = None, rollout: str = "auto", belief: bool = True,
                  rollouts_per_world: int = 1, engine: str = "auto"):
         super().__init__(player_id, rng)
-        _check_int("budget", budget, 1)
+        if budget is not None:
+            _check_int("budget", budget, 1)
         _check_int("rollouts_per_world", rollouts_per_world, 1)
         if not isinstance(belief, bool):
             raise ValueError(f"search bot knob belief={belief!r} is not allowed; allowed: true or false")
@@ -149,7 +159,6 @@ class SearchBot(TrustMeBot):
             compiled = [k for k in AUTO_ROLLOUTS if engine != "pyspiel" and kernel_for(game, k) is not None]
             rollout = compiled[0] if compiled else "random"
         self.game = game
-        self.budget = int(budget)
         self.rollout = rollout
         self.rollouts_per_world = int(rollouts_per_world)
         self.engine = engine
@@ -170,6 +179,9 @@ class SearchBot(TrustMeBot):
         self.rollouts = KernelRollouts(kernel, rng) if kernel is not None else PyspielRollouts(game, rollout, rng,
                                                                                                   make_bot)
         self.engine_used = "kernel" if kernel is not None else "pyspiel"
+        if budget is None:
+            budget = getattr(kernel_module_of(game), "SEARCH_BUDGET", DEFAULT_BUDGET) if kernel is not None else DEFAULT_BUDGET
+        self.budget = int(budget)
         # Worlds sampled in compiled code too, where the kernel can (not for games with simultaneous moves, whose
         # other players' moves are picked here).
         self._kernel_worlds = (kernel is not None and not self.perfect_information and self.rollouts.samples_worlds()

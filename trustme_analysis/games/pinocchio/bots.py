@@ -319,20 +319,47 @@ def _fit(reputation: list[int], value: int) -> int:
     return max(best, run)
 
 
-def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
-           bluff_rate: float = PinocchioKnobs.assumed_bluff_rate) -> list[float]:
-    """The search player's belief (the game's registry ``belief`` part): how likely the teller's choice of claim is
-    in each candidate world, under the heuristic's teller model (a teller tells the truth with probability 1 - b, a
-    tall tale with probability b). Only a tale told and not yet revealed says anything; otherwise all weigh 1."""
+#: The weight, in tales, of the heuristic's ``assumed_bluff_rate`` in a search player's model of a teller: after a
+#: teller was seen telling ``n`` tales (each is revealed when it resolves), ``t`` of them tall, the model's chance of a
+#: tall tale is ``(m b + t) / (m + n)`` (b = ``assumed_bluff_rate``, m = this number). A teller who never bluffs is
+#: soon believed, one who always bluffs soon doubted.
+TELLER_PRIOR_TALES = 2
+
+
+def teller_bluff_rate(told: int, tall: int, prior: float = PinocchioKnobs.assumed_bluff_rate) -> float:
+    """A search player's chance that a teller's pending tale is tall, from the ``told`` tales it was seen telling this
+    game, ``tall`` of them tall (see :data:`TELLER_PRIOR_TALES`)."""
+    return (TELLER_PRIOR_TALES * prior + tall) / (TELLER_PRIOR_TALES + told)
+
+
+def tales_seen(state: pyspiel.State, teller: int) -> tuple[int, int]:
+    """The tales ``teller`` told so far in ``state`` that were revealed (every resolved tale is), and how many were
+    tall: public, so any seat may count them."""
+    told = tall = 0
+    for event in state.player_view(teller, include_events=True)["events"]:
+        if event["kind"] == "tale" and event["player"] == teller:
+            told += 1
+            tall += int(event["tall"])
+    return told, tall
+
+
+def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State]) -> list[float]:
+    """The search player's belief (the game's registry ``belief`` part): weights on candidate worlds so that a world
+    whose pending tale (told by another player) is tall is picked with the teller's modelled bluff rate
+    (:func:`teller_bluff_rate` of what it was seen telling), a true one otherwise, each kind's worlds equally. Only a
+    tale told and not yet revealed says anything; otherwise, or when every candidate has the same kind of tale, all
+    weigh 1."""
     view = state.player_view(player, include_events=False)
     tale = view["tale"]
     if tale is None or tale["player"] == player:
         return [1.0] * len(worlds)
-    out = []
-    for world in worlds:
-        hidden = world.player_view(tale["player"], include_events=False)["tale"]["hidden_value"]
-        out.append(1.0 - bluff_rate if hidden == tale["park_value"] else bluff_rate)
-    return out
+    b = teller_bluff_rate(*tales_seen(state, tale["player"]))
+    true = [world.player_view(tale["player"], include_events=False)["tale"]["hidden_value"] == tale["park_value"]
+            for world in worlds]
+    k = sum(true)
+    if k in (0, len(worlds)):
+        return [1.0] * len(worlds)
+    return [(1.0 - b) / k if t else b / (len(worlds) - k) for t in true]
 
 
 def make_heuristic(game: pyspiel.Game, player_id: int, rng: np.random.Generator, **knobs: Any) -> PinocchioHeuristicBot:

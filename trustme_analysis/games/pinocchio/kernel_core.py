@@ -1142,6 +1142,9 @@ PARK_PICKS = ("fit", "high", "random")
 VOTES_RULES = ("expected_value", "threshold")
 #: Seat kinds of :func:`play_out_seats`.
 SEAT_RANDOM, SEAT_HEURISTIC = 0, 1
+#: In :func:`vote_evidence`, the chance that a heuristic voter casts the vote the heuristic would not (a search
+#: player's model allows for it, so that one surprising vote does not rule the heuristic out for good).
+VOTE_NOISE = 0.05
 _EXACT_COMB = 2.0**53
 
 
@@ -1517,26 +1520,43 @@ def redraw_hidden_votes(s, R, viewer, rng):
 
 @compiled
 def sample_world(s, R, viewer, bluff_rate, rng, buf, keep):
-    """Resample in place what ``viewer`` cannot see (:func:`determinize`, hidden votes redrawn), the worlds weighted
-    by the search player's belief (``bots.belief``) when ``bluff_rate >= 0``: a pending tale told by another player
-    makes a world whose face-down Character matches the claim ``1 - b`` likely and any other ``b`` (b =
-    ``bluff_rate``). Exact rejection sampling: a world is kept with probability its weight over the largest weight
-    (after 1,000 rejections the last one is kept, so a belief no world can satisfy does not loop). ``keep`` is a
-    state of scratch (the position before resampling)."""
+    """Resample in place what ``viewer`` cannot see (:func:`determinize`, hidden votes redrawn), following the search
+    player's belief (``bots.belief``) when ``bluff_rate >= 0``: a pending tale told by another player is tall with
+    probability ``bluff_rate`` and true otherwise (where the Characters ``viewer`` has not seen allow both), and
+    within each kind every deal is equally likely. The kind is drawn first, then deals are drawn until one has it
+    (exact rejection sampling; after 1,000 rejections the last deal is kept). ``keep`` is a state of scratch (the
+    position before resampling)."""
     for i in range(STATE_SIZE):
         keep[i] = s[i]
     tale = s[TALE_HIDDEN] > 0 and s[ACTIVE] != viewer and bluff_rate >= 0
-    top = max(bluff_rate, 1.0 - bluff_rate)
+    want_tall = False
+    if tale:
+        # The face-down Character is dealt from what viewer has not seen: the deck, the other hands and the card.
+        claimed = 0
+        total = 1
+        if s[TALE_HIDDEN] == s[TALE_PARK]:
+            claimed = 1
+        for v in range(R[R_VALUES]):
+            k = s[DECK + v]
+            for q in range(R[R_PLAYERS]):
+                if q != viewer:
+                    k += s[HANDS + q * MAXV + v]
+            total += k
+            if v + 1 == s[TALE_PARK]:
+                claimed += k
+        if claimed == 0:
+            want_tall = True
+        elif claimed == total:
+            want_tall = False
+        else:
+            want_tall = uniform01(rng) < bluff_rate
     for attempt in range(1000):
         if attempt:
             for i in range(STATE_SIZE):
                 s[i] = keep[i]
         determinize(s, R, viewer, rng, buf)
         redraw_hidden_votes(s, R, viewer, rng)
-        if not tale:
-            return
-        w = 1.0 - bluff_rate if s[TALE_HIDDEN] == s[TALE_PARK] else bluff_rate
-        if top <= 0 or uniform01(rng) * top < w:
+        if not tale or (s[TALE_HIDDEN] != s[TALE_PARK]) == want_tall:
             return
 
 
@@ -1567,3 +1587,36 @@ def action_rollouts(R, s0, actions, worlds, per_world, seed, viewer, bluff_rate,
                 returns_into(s, R, ret)
                 for p in range(n):
                     out[j, p] += ret[p]
+
+
+@compiled
+def vote_evidence(R, H, history, viewer, samples, seed, out, s, w, keep, rng, buf, acts, probs):
+    """How well the heuristic explains each other player's votes this game, as ``viewer`` can judge it: replay
+    ``history`` from the start and, at every vote another seat ``q`` cast, deal ``samples`` worlds consistent with
+    what ``viewer`` saw at that moment (:func:`determinize`; the voter's own hand is hidden from ``viewer``, so it is
+    dealt anew) and count the share ``h`` of them in which the heuristic (knobs ``H[q]``) votes as ``q`` did.
+    ``out[q, 0]`` takes the sum of ``log(eps + (1 - 2 eps) h)`` (eps = :data:`VOTE_NOISE`: a heuristic voter's
+    vote is explained with probability at least eps either way), ``out[q, 1]`` the votes counted.
+
+    ``s``, ``w`` and ``keep`` are states of scratch; one SplitMix64 stream seeded with ``seed`` deals the worlds."""
+    init_state(s, R)
+    no_trace = s[:0].reshape((0, MAXP))
+    rng[0] = seed
+    for i in range(history.shape[0]):
+        a = history[i]
+        if s[PHASE] == VOTE and s[ACTOR] != viewer:
+            q = s[ACTOR]
+            trust = a == R[R_TRUST]
+            agree = 0
+            for _ in range(samples):
+                for j in range(STATE_SIZE):
+                    w[j] = s[j]
+                determinize(w, R, viewer, rng, buf)
+                n = heuristic_policy(w, R, H[q], acts, probs, buf)
+                for j in range(n):
+                    if acts[j] == R[R_TRUST] and (probs[j] > 0.5) == trust:
+                        agree += 1
+            h = agree / samples
+            out[q, 0] += np.log(VOTE_NOISE + (1.0 - 2.0 * VOTE_NOISE) * h)
+            out[q, 1] += 1.0
+        apply_action(s, R, a, no_trace)
