@@ -9,7 +9,7 @@ Usage::
 
 ``benchmarks/players.py`` puts each probe in one seat against the heuristic; this puts the search player against
 line-ups of the probes, which the target "the search player beats the heuristic and every probe" also asks for.
-A seat wins when it has the best rank (ties counted for each). Game ``i`` uses seed ``i`` and seats the search player
+A seat wins when it has the best return (ties counted for each). Game ``i`` uses seed ``i`` and seats the search player
 at ``i % players``.
 """
 
@@ -59,8 +59,10 @@ def play(args: tuple[str, str, int, int, dict]) -> tuple[bool, float, int]:
             spent += time.process_time() - start
             decisions += 1
         state.apply_action(action)
-    ranks = state.ranks()
-    return ranks[me] == min(ranks), spent, decisions
+    # The game's returns rank the seats in every Trust Me game (Pinocchio's tie-break chain included), so the best
+    # return is a win; ties count for each seat that shares it.
+    returns = state.returns()
+    return returns[me] == max(returns), spent, decisions
 
 
 def main(argv: list[str] | None = None) -> int:
