@@ -1359,7 +1359,9 @@ def play_games(r, seeds, seat_kinds, kn, keep_history):
     probs_buf = np.empty(2 * (r[R_NUM_ACTIONS] + 1), np.float64)
     trace_buf = np.empty(trace_size, np.int64)
     history_buf = np.empty(history_size, np.int64)
-    st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
+    # The generator stays a managed array: through an unmanaged view its state, advanced inside called functions,
+    # was read stale by the inlined choice of a move (every heuristic game drew the same first moves).
+    st, rng, legal, weights = unmanaged(state_buf), rng_buf, unmanaged(legal_buf), unmanaged(weights_buf)
     rv, kinds, kv, probs = unmanaged(r), unmanaged(seat_kinds), unmanaged(kn), unmanaged(probs_buf)
     game_trace, game_history = unmanaged(trace_buf), unmanaged(history_buf)
     used = 0
@@ -1393,7 +1395,9 @@ def rollout_returns(r, start, n, seed, seat_kinds, kn):
     weights_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
     probs_buf = np.empty(2 * (r[R_NUM_ACTIONS] + 1), np.float64)
     none_buf = np.empty(0, np.int64)
-    st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
+    # The generator stays a managed array: through an unmanaged view its state, advanced inside called functions,
+    # was read stale by the inlined choice of a move (every heuristic game drew the same first moves).
+    st, rng, legal, weights = unmanaged(state_buf), rng_buf, unmanaged(legal_buf), unmanaged(weights_buf)
     rv, kinds, none = unmanaged(r), unmanaged(seat_kinds), unmanaged(none_buf)
     kv, probs = unmanaged(kn), unmanaged(probs_buf)
     base = np.empty(1, np.uint64)
