@@ -239,7 +239,7 @@ def sweep_games_per_second(game_string: str, lineup: LineUp, engine: str, chunk:
     c = 0
     start = clock()
     while True:
-        task = ChunkTask("v00", 0, c, c * chunk, chunk, 7, game_string, lineup, {}, records, engine)
+        task = ChunkTask("v00", 0, c, c * chunk, chunk, 7, game_string, lineup, {}, records, engine=engine)
         storage.encode_chunk(run_chunk(task))
         games += chunk
         c += 1

@@ -287,3 +287,33 @@ def test_search_players_model_the_other_voters_from_the_votes_they_saw():
     rate = model[1, K.H_TRUST_RATE_TALL if tall else K.H_TRUST_RATE]
     want = weight * trust + (1 - weight) * rate
     assert n == 2 and probs[0] == pytest.approx(want) and probs[1] == pytest.approx(1 - want)
+
+
+@pytest.mark.parametrize("game_string, seat_kinds", [
+    ("trustme_pinocchio(players=2)", ("heuristic",)),
+    ("trustme_pinocchio(players=3,voting=sequential)", ("heuristic",)),
+    ("trustme_pinocchio(players=4)", ("heuristic", "random", "heuristic", "heuristic")),
+])
+def test_whole_games_with_heuristic_seats_replay_through_the_engine_and_follow_the_bot(game_string, seat_kinds):
+    """A sweep's heuristic line-up in the kernel: every game replays through the engine step by step with the same
+    records, and every move of a heuristic seat is one the Python heuristic bot plays there with positive
+    probability (a random seat's moves are merely legal)."""
+    from tests.games.test_pinocchio_kernel import replay_and_compare
+
+    game = pyspiel.load_game(game_string)
+    kernel = Kernel(game, seat_kinds)
+    kinds = kernel.seat_kinds
+    bots = [make_bot(game, "heuristic", p, np.random.default_rng(0)) for p in range(game.num_players())]
+    played = kernel.play_random(np.arange(40, dtype=np.uint64), histories=True)
+    heuristic_moves = 0
+    for g in range(40):
+        history = played.history(g)
+        replay_and_compare(game, kernel, history, played.to_rows(g))
+        state = game.new_initial_state()
+        for action in history:
+            if not state.is_chance_node() and kinds[state.current_player()] == "heuristic":
+                probs = bots[state.current_player()].action_probabilities(state)
+                assert probs.get(action, 0.0) > 0, (g, state.action_to_string(action))
+                heuristic_moves += 1
+            state.apply_action(action)
+    assert heuristic_moves > 40 * 10

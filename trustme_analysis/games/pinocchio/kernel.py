@@ -8,18 +8,18 @@ current player, legal actions, chance outcomes and probabilities, returns and ev
 - :func:`kernel_supports`: whether a game and seat line-up can be played here (else the reason).
 - :class:`Kernel`: built from a loaded game (its parsed :class:`~trustme_analysis.games.pinocchio.rules.Rules` and :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec`).
   :meth:`Kernel.new_state` gives a :class:`KernelState` with the pyspiel-like API; :meth:`Kernel.play_random` plays
-  many games with uniformly random players in compiled code and returns their records as columns
-  (:class:`RandomGames`); :meth:`Kernel.rollouts` plays random playouts from a position for search players,
-  optionally resampling what one player cannot see first (a determinization).
+  many games with the kernel's seats (uniformly random unless built with heuristic seats) in compiled code and
+  returns their records as columns (:class:`RandomGames`); :meth:`Kernel.rollouts` plays playouts from a position
+  for search players, optionally resampling what one player cannot see first (a determinization).
 
 Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play_random`
 depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
 
 Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.bots`
 compiled, :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy`: the same distribution at every decision, checked by
-``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its rollouts
-with them (search players' ``rollout = "heuristic"``); :meth:`Kernel.state_from` copies any engine state (a world a
-search player sampled) into a kernel state.
+``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its whole
+games (a sweep's heuristic line-ups) and its rollouts (search players' ``rollout = "heuristic"``) with them;
+:meth:`Kernel.state_from` copies any engine state (a world a search player sampled) into a kernel state.
 """
 
 from __future__ import annotations
@@ -74,9 +74,8 @@ HABIT_PRIOR = 0.25
 _MAX_BATCH = 4096
 
 
-#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps; the heuristic seats serve only
-#: rollouts (``Kernel.rollouts`` and ``action_rollouts``), so a sweep plays heuristic line-ups on the pyspiel path.
-GAME_SEAT_KINDS = ("random",)
+#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (the same as the rollouts').
+GAME_SEAT_KINDS = ("random", "heuristic")
 
 
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
@@ -523,8 +522,9 @@ class Kernel:
             trace_off = np.empty(G + 1, np.int64)
             hist = np.empty(G * self.max_length if histories else 0, np.int32)
             hist_off = np.zeros(G + 1, np.int64)
-            K.play_random_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
-                                self.max_length, *self._scratch())
+            K.play_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns, self.max_length,
+                         *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
+                         np.empty(K.MAXA, np.float64))
             errors = finals[:, K.ERROR]
             if np.any(errors == K.ERR_TRACE_OVERFLOW):
                 raise RuntimeError("kernel error: a score trace exceeded its buffer (max_turns is too small)")
@@ -550,7 +550,8 @@ class Kernel:
             yield self._games(batch)
 
     def play_random(self, seeds: np.ndarray, histories: bool = False) -> RandomGames:
-        """Play one game per seed with uniformly random players, entirely in compiled code.
+        """Play one game per seed with this kernel's seats (uniformly random unless it was built with others),
+        entirely in compiled code.
 
         Args:
             seeds: uint64 seeds; game ``g`` depends only on ``seeds[g]``.

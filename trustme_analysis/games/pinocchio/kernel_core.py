@@ -915,13 +915,16 @@ def play_out(s, R, rng, buf, trace, hist, h0):
 
 
 @compiled
-def play_random_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf):
-    """One game per seed from the start, game ``g`` from ``seeds[g]`` alone.
+def play_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf, kinds, H, acts,
+               probs):
+    """One game per seed from the start, game ``g`` from ``seeds[g]`` alone, seat ``p`` played by kind ``kinds[p]``
+    (:data:`SEAT_RANDOM`, or :data:`SEAT_HEURISTIC` with knobs ``H[p]``), chance by its probabilities.
 
     Writes each final state into ``finals[g]``; the score traces one after another into ``trace`` (game ``g``'s
     ``turns * players`` entries from ``trace_off[g]``); when ``hist`` is not empty the actions likewise into ``hist``
     and ``hist_off`` (-1 in ``hist_off[g + 1]`` if a game outran ``max_len``). ``s`` (a state), ``rng`` (one
-    uint64) and ``buf`` (:func:`scratch_size` int64) are scratch owned by the caller.
+    uint64), ``buf`` (:func:`scratch_size` int64), ``acts`` and ``probs`` (:data:`MAXA`) are scratch owned by the
+    caller.
     """
     n = R[R_PLAYERS]
     keep = hist.shape[0] > 0
@@ -934,7 +937,7 @@ def play_random_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_tu
         tview = trace[t0:t0 + max_turns * n].reshape((max_turns, n))
         h0 = hist_off[g]
         hview = hist[h0:h0 + max_len] if keep else hist[:0]
-        h = play_out(s, R, rng, buf, tview, hview, 0)
+        h = play_out_kinds(s, R, rng, buf, tview, hview, 0, kinds, H, acts, probs)
         for i in range(STATE_SIZE):
             finals[g, i] = s[i]
         trace_off[g + 1] = t0 + s[TURN] * n
@@ -1103,7 +1106,7 @@ def rollouts(R, s0, n, seed, viewer, out, s, rng, buf):
 
     With ``viewer >= 0`` every playout first resamples what ``viewer`` cannot see (:func:`determinize`). One
     SplitMix64 stream seeded with ``seed`` drives all of them, so the result depends only on the arguments. ``s``,
-    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_random_batch`.
+    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_batch`.
     """
     rng[0] = seed
     ret = out[MAXP:]
@@ -1473,11 +1476,12 @@ def heuristic_action(s, R, H, rng, acts, probs, buf):
 
 
 @compiled
-def play_out_seats(s, R, rng, buf, kinds, H, acts, probs):
-    """Play ``s`` to the end, seat ``p`` played by kind ``kinds[p]`` (:data:`SEAT_RANDOM` or
-    :data:`SEAT_HEURISTIC` with knobs ``H[p]``), chance by its probabilities. ``acts`` and ``probs`` are scratch of
-    :data:`MAXA` entries."""
-    no_trace = s[:0].reshape((0, MAXP))
+def play_out_kinds(s, R, rng, buf, trace, hist, h0, kinds, H, acts, probs):
+    """:func:`play_out` with seat ``p`` played by kind ``kinds[p]`` (:data:`SEAT_RANDOM`, the same draws as
+    :func:`random_action`, or :data:`SEAT_HEURISTIC` with knobs ``H[p]``, one uniform number a decision).
+    ``acts`` and ``probs`` are scratch of :data:`MAXA` entries."""
+    h = h0
+    keep = hist.shape[0] > 0
     while s[PHASE] != TERMINAL:
         if is_chance_phase(s[PHASE]):
             a = sample_chance(s, rng)
@@ -1485,7 +1489,20 @@ def play_out_seats(s, R, rng, buf, kinds, H, acts, probs):
             a = heuristic_action(s, R, H[s[ACTOR]], rng, acts, probs, buf)
         else:
             a = random_action(s, R, rng, buf)
-        apply_action(s, R, a, no_trace)
+        if keep:
+            if h >= 0 and h < hist.shape[0]:
+                hist[h] = a
+                h += 1
+            else:
+                h = -1
+        apply_action(s, R, a, trace)
+    return h
+
+
+@compiled
+def play_out_seats(s, R, rng, buf, kinds, H, acts, probs):
+    """Play ``s`` to the end by :func:`play_out_kinds` with no score trace and no history (rollouts)."""
+    play_out_kinds(s, R, rng, buf, s[:0].reshape((0, MAXP)), s[:0], 0, kinds, H, acts, probs)
 
 
 @compiled
