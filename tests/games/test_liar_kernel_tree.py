@@ -16,11 +16,12 @@ from cfr.tree import TreeTooLargeError
 from trustme_analysis.games.liar.kernel_tree import compile_tree
 
 VARIANTS = [
-    # reports/solve_liar.toml
-    "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
-    "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme)",
+    # reports/solve_liar.toml (seat 0 starts)
+    "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,first_player=seat0)",
+    "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme,first_player=seat0)",
     # More small ones: three players, pickups seen by the picker, last cards covered, forbidden announcements,
-    # points utility, another first player.
+    # points utility, another fixed first player. Three draw the first player at a chance node that every player
+    # sees (the default, first_player=random).
     "trustme_liar(players=3,values=3,copies=2,max_play=1,max_turns=5)",
     "trustme_liar(players=2,values=3,copies=3,max_play=2,max_turns=5,last_cards=until_covered,"
     "false_card_accepted=round_end,mode=trustme,utility=points)",

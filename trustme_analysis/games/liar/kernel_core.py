@@ -1938,3 +1938,26 @@ def enumerate_tree(cfg, tab, splits, max_histories):
         d += 1
     return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
             first[:num_info])
+
+
+@njit(cache=True)
+def first_paths(depth, action, first, max_depth):
+    """The actions from the root to each information set's first history, in one pass over the preorder record.
+
+    Row ``m`` holds the path of history ``first[m]`` (``first`` ascending, as the enumerator numbers information sets
+    by first appearance), padded with -1: what :class:`~trustme_analysis.games.liar.kernel_tree.EngineKeys` replays
+    on the engine to write the key, without walking the record back for every key.
+    """
+    out = np.full((first.shape[0], max_depth), -1, dtype=np.int32)
+    path = np.empty(max_depth + 1, dtype=np.int64)
+    m = 0
+    for i in range(depth.shape[0]):
+        if m >= first.shape[0]:
+            break
+        d = np.int64(depth[i])
+        path[d] = action[i]
+        if i == first[m]:
+            for j in range(1, d + 1):
+                out[m, j - 1] = path[j]
+            m += 1
+    return out

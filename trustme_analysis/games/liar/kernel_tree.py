@@ -27,16 +27,17 @@ from trustme_analysis.games.liar.game import LiarGame
 class EngineKeys(Sequence):
     """The information-state strings of a kernel-compiled tree, each built by the engine on first request.
 
-    Holds the actions and depths of the preorder record (6 bytes per history) and the first history of every
-    information set; a key replays that history's actions on a fresh engine state.
+    Holds the action path of the first history of every information set (one row each, -1 after its end, see
+    :func:`.kernel_core.first_paths`); a key replays that path on a fresh engine state, so the strings are the
+    engine's own.
     """
 
-    def __init__(self, game: pyspiel.Game, depth: np.ndarray, action: np.ndarray, first: np.ndarray):
-        self._game, self._depth, self._action, self._first = game, depth, action, first
+    def __init__(self, game: pyspiel.Game, paths: np.ndarray):
+        self._game, self._paths = game, paths
         self._cache: dict[int, str] = {}
 
     def __len__(self) -> int:
-        return int(self._first.size)
+        return int(self._paths.shape[0])
 
     def __getitem__(self, i):
         if isinstance(i, slice):
@@ -46,17 +47,10 @@ class EngineKeys(Sequence):
             i += len(self)
         key = self._cache.get(i)
         if key is None:
-            node = int(self._first[i])
-            d = int(self._depth[node])
-            path = [0] * d
-            j = node
-            while d > 0:
-                path[d - 1] = int(self._action[j])
-                d -= 1
-                while int(self._depth[j]) != d:
-                    j -= 1
             state = self._game.new_initial_state()
-            for a in path:
+            for a in self._paths[i].tolist():
+                if a < 0:
+                    break
                 state.apply_action(a)
             key = state.information_state_string(state.current_player())
             self._cache[i] = key
@@ -86,7 +80,7 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
             "the sampling solvers (algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
         )
     utilities, utility_index = _share_utilities(player, rets)
-    keys = EngineKeys(game, depth.copy(), action.copy(), first)
+    keys = EngineKeys(game, core.first_paths(depth, action, first, game.max_game_length()))
     record = {"depth": depth, "player": player, "infoset": infoset, "action": action, "chance_prob": prob,
               "utility_index": utility_index}
     return from_preorder(game, game.num_players(), record, utilities, keys, started=t0)
