@@ -1692,6 +1692,21 @@ def _trie_grow(trie):
 
 
 @njit(cache=True)
+def _resolve_view(trie, used, view, toks, ntok, d, p):
+    """Player ``p``'s trie node after the first ``d`` moves of the current path: walk the trie from the deepest
+    view already looked up, recording each one on the way (``view[e, p]``, see :func:`enumerate_tree`)."""
+    e = d
+    while view[e, p] < 0:
+        e -= 1
+    node = view[e, p]
+    for f in range(e + 1, d + 1):
+        for k in range(ntok[f, p]):
+            node = _trie_step(trie, used, node, toks[f, p, k])
+        view[f, p] = node
+    return node
+
+
+@njit(cache=True)
 def share_rows(rets, limit):
     """``(rows, index)``: the distinct rows of ``rets`` in order of first appearance and each row's index, sharing a
     row only among the first ``limit`` distinct ones (as :func:`cfr.compile_game` shares utility vectors)."""
@@ -1749,9 +1764,15 @@ def enumerate_tree(cfg, tab, splits, max_histories):
     maxd = values + cfg[MAXT] + 2
     states = np.empty((maxd + 1, size), dtype=np.int64)
     init_state(cfg, states[0])
-    view = np.empty((maxd + 1, n), dtype=np.int64)
+    # view[d, p]: player p's trie node after the first d moves of the current path, or -1 while not yet looked up;
+    # toks[d, p, :ntok[d, p]]: the tokens the d-th move adds to p's view. A view is looked up (the trie walked) only
+    # when p is about to act, so the views at the leaves and of players who never act again cost nothing.
+    view = np.full((maxd + 1, n), -1, dtype=np.int64)
     for p in range(n):
         view[0, p] = p  # trie roots: one per player
+    tkmax = 1 + max(n, values)  # a deal and every seat's discards; a call and the pile's counts
+    toks = np.zeros((maxd + 1, n, tkmax), dtype=np.int64)
+    ntok = np.zeros((maxd + 1, n), dtype=np.int64)
     last_play = np.full(maxd + 1, -1, dtype=np.int64)
     dealt = np.zeros((n, values), dtype=np.int64)
     trie = np.full((1 << 16, 3), -1, dtype=np.int64)
@@ -1839,7 +1860,9 @@ def enumerate_tree(cfg, tab, splits, max_histories):
             top += k
         else:
             r_player[count] = cur
-            node = view[d, cur]
+            if used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]:
+                trie = _trie_grow(trie)
+            node = _resolve_view(trie, used, view, toks, ntok, d, cur)
             while node >= node_info.shape[0]:
                 ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
                 ni2[:node_info.shape[0]] = node_info
@@ -1884,29 +1907,31 @@ def enumerate_tree(cfg, tab, splits, max_histories):
         C2[:] = P
         cur = current_player(cfg, P)
         last_play[d + 1] = last_play[d]
-        if used[1] * 2 > trie.shape[0]:
-            trie = _trie_grow(trie)
+        for p in range(n):
+            view[d + 1, p] = -1
         if cur == CHANCE and P[S_FIRST] < 0:
             # The draw of the first player ("S<seat>" in every view).
             for p in range(n):
-                view[d + 1, p] = _trie_step(trie, used, view[d, p], TK_FIRST + TK_KINDS * act)
+                toks[d + 1, p, 0] = TK_FIRST + TK_KINDS * act
+                ntok[d + 1, p] = 1
             apply_chance(cfg, tab, C2, act)
         elif cur == CHANCE:
             value = P[S_DEALT]
             for p in range(n):
                 dealt[p, value] = splits[act, p]
-                view[d + 1, p] = _trie_step(trie, used, view[d, p], TK_DEAL + TK_KINDS * splits[act, p])
+                toks[d + 1, p, 0] = TK_DEAL + TK_KINDS * splits[act, p]
+                ntok[d + 1, p] = 1
             apply_chance(cfg, tab, C2, act)
             if value == values - 1:
                 # The pair discards, face up: every seat's discards to every player.
+                for s in range(n):
+                    packed = 0
+                    for v in range(values):
+                        packed = packed * (cfg[C] + 1) + dealt[s, v] - dealt[s, v] % 2
+                    for p in range(n):
+                        toks[d + 1, p, 1 + s] = TK_DISC + TK_KINDS * packed
                 for p in range(n):
-                    node = view[d + 1, p]
-                    for s in range(n):
-                        packed = 0
-                        for v in range(values):
-                            packed = packed * (cfg[C] + 1) + dealt[s, v] - dealt[s, v] % 2
-                        node = _trie_step(trie, used, node, TK_DISC + TK_KINDS * packed)
-                    view[d + 1, p] = node
+                    ntok[d + 1, p] = 1 + n
         else:
             plen = P[S_PLEN]
             if act >= FIRST_PLAY:
@@ -1917,23 +1942,27 @@ def enumerate_tree(cfg, tab, splits, max_histories):
                         tok = TK_OWN + TK_KINDS * act
                     else:
                         tok = TK_PLAY + TK_KINDS * (cur + n * (announced + values * size))
-                    view[d + 1, p] = _trie_step(trie, used, view[d, p], tok)
+                    toks[d + 1, p, 0] = tok
+                    ntok[d + 1, p] = 1
             elif act == PASS:
                 for p in range(n):
-                    view[d + 1, p] = _trie_step(trie, used, view[d, p], TK_PASS + TK_KINDS * cur)
+                    toks[d + 1, p, 0] = TK_PASS + TK_KINDS * cur
+                    ntok[d + 1, p] = 1
             elif act == BURN:
                 for p in range(n):
-                    view[d + 1, p] = _trie_step(trie, used, view[d, p], TK_BURN + TK_KINDS * cur)
+                    toks[d + 1, p, 0] = TK_BURN + TK_KINDS * cur
+                    ntok[d + 1, p] = 1
             else:
                 liar = P[cfg[O_PPLAYER] + plen - 1]
                 false = P[cfg[O_PFALSE] + plen - 1]
                 picker = liar if false > 0 else cur
                 for p in range(n):
-                    node = _trie_step(trie, used, view[d, p], TK_LIAR + TK_KINDS * (cur + n * last_play[d]))
+                    toks[d + 1, p, 0] = TK_LIAR + TK_KINDS * (cur + n * last_play[d])
+                    ntok[d + 1, p] = 1
                     if p == picker:
                         for v in range(values):
-                            node = _trie_step(trie, used, node, TK_TAKE + TK_KINDS * P[cfg[O_PCOUNTS] + v])
-                    view[d + 1, p] = node
+                            toks[d + 1, p, 1 + v] = TK_TAKE + TK_KINDS * P[cfg[O_PCOUNTS] + v]
+                        ntok[d + 1, p] = 1 + values
             apply_player_action(cfg, tab, C2, act)
         d += 1
     return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
