@@ -71,8 +71,8 @@ KERNEL_COMPILE_GAMES = [
     "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
     "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
 ]
-#: Two-player Liar variants of growing size (the first player drawn at a chance node): 0.27, 1.22, ?, 7.42, 10.95 and
-#: 24.48 million histories (counted by the kernel producer on 2026-12-01; the third not counted).
+#: Two-player Liar variants of growing size (the first player drawn at a chance node): 0.27, 1.22, 2.05, 7.42, 10.95 and
+#: 24.48 million histories (counted by the kernel producer on 2026-12-01).
 TRUSTME_LADDER = [
     "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
     "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
