@@ -435,8 +435,8 @@ def main(argv=None) -> int:
                                      args.producer)
         print(f"\n## Largest Trust Me variant solved to {args.share:.0%} of its utility range in {args.budget:.0f} s, "
               f"{args.producer} producer ({args.algorithm}, evaluated every {args.eval_every} iterations)\n\n{text}")
-        summary.append([f"largest Trust Me variant solved to {args.share:.0%} in {args.budget:.0f} s, "
-                        f"{args.producer} producer (histories)", f"{largest:,}", ">= 10^7"])
+        summary.append([(f"largest Trust Me variant solved to {args.share:.0%} in {args.budget:.0f} s, "
+                         f"{args.producer} producer (histories)"), f"{largest:,}", ">= 10^7"])
     print("\n## Summary\n")
     print(_table(["figure", "measured", "goal"], summary))
     return 0

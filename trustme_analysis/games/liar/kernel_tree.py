@@ -24,6 +24,7 @@ from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
 from trustme_analysis.games.liar import kernel_core as core
 from trustme_analysis.games.liar.game import LiarGame
 
+
 class EngineKeys(Sequence):
     """The information-state strings of a kernel-compiled tree, each built by the engine on first request.
 
@@ -63,10 +64,11 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
 
     Raises:
         TreeTooLargeError: the tree has more than ``max_histories`` histories.
-        ValueError: ``game`` is not a ``trustme_liar`` game.
+        TypeError: ``game`` is not a ``trustme_liar`` game.
+        ValueError: ``max_histories`` is not an integer >= 1.
     """
     if not isinstance(game, LiarGame):
-        raise ValueError(f"the Liar kernel compiles only trustme_liar games, not {game}")
+        raise TypeError(f"the Liar kernel compiles only trustme_liar games, not {game}")
     if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
         raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
     t0 = time.perf_counter()
