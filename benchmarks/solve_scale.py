@@ -16,7 +16,10 @@ summary of the ratios at the end.
    evaluations included), trying the games of ``--ladder`` in order and stopping after the first failure.
 5. The Trust Me games through the same pyspiel path: compile rate of ``--trustme-compile-games`` (Python games: every
    history is a Python ``clone`` and ``apply_action``), and the ``--trustme-ladder`` of variants solved to 1% within
-   the budget. A compiled game kernel filling :func:`cfr.from_preorder`'s record will be measured against these rows.
+   the budget.
+6. Compile rate of a Trust Me game's kernel producer (the registry's ``kernel`` part, ``compile_tree``) against the
+   pyspiel path, same variant, same child process (``--kernel-compile-games``); ``--trustme-ladder`` compiles through
+   the kernel producer when ``--producer kernel`` is given.
 
 Usage::
 
@@ -62,8 +65,14 @@ TRUSTME_COMPILE_GAMES = [
     "runouts_to_end=1)",
     "trustme_1981_investment(players=3,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/2/3/5/10,utility=wealth)",
 ]
-#: Two-player Liar variants of growing size: 0.13, 0.61, 1.03, 3.71, 5.48 and about 10 million histories (the last a
-#: Knuth estimate).
+#: Liar variants compiled by both producers for the kernel-vs-pyspiel compile rate (the variant of
+#: reports/solve_liar.toml with the first player drawn, and that of reports/solve_liar_long.toml).
+KERNEL_COMPILE_GAMES = [
+    "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
+    "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
+]
+#: Two-player Liar variants of growing size (the first player drawn at a chance node): 0.27, 1.22, 2.05, 7.42, 10.95 and
+#: 24.48 million histories (counted by the kernel producer on 2026-12-01).
 TRUSTME_LADDER = [
     "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
     "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
@@ -227,6 +236,48 @@ def _compile_child(game_name: str) -> None:
     print(json.dumps({"histories": cg.num_nodes, "wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}))
 
 
+def _kernel_compile_child(game_name: str) -> None:
+    """Both producers on one variant, in this one process: histories per CPU second of each."""
+    import cfr
+
+    _register_games()
+    from trustme_analysis.solve.run import tree_producer
+
+    game = pyspiel.load_game(game_name)
+    produce, name = tree_producer(game)
+    if produce is None:
+        raise SystemExit(f"{game_name}: the game has no kernel tree producer")
+    # Warm-up: compiled code loaded from numba's cache (or compiled) before the clock starts.
+    produce(pyspiel.load_game("trustme_liar(players=2,values=2,copies=2,max_play=1,max_turns=3)"), 10**6)
+    cfr.compile_game("kuhn_poker")
+    out = {"producer": name}
+    for label, run in (("kernel", lambda: produce(game, 2**31 - 2)),
+                       ("pyspiel", lambda: cfr.compile_game(game, max_histories=2**31 - 2))):
+        wall, cpu = time.perf_counter(), time.process_time()
+        cg = run()
+        out[label] = {"histories": cg.num_nodes, "wall": time.perf_counter() - wall, "cpu": time.process_time() - cpu}
+        del cg
+    print(json.dumps(out))
+
+
+def kernel_compile_table(games: list[str]) -> tuple[str, float]:
+    rows = []
+    worst = float("inf")
+    for name in games:
+        data = _run_child(["--kernel-compile-child", name], ROOT)
+        k, p = data["kernel"], data["pyspiel"]
+        if k["histories"] != p["histories"]:
+            raise SystemExit(f"{name}: the producers disagree on the size ({k['histories']} vs {p['histories']})")
+        ratio = (k["histories"] / k["cpu"]) / (p["histories"] / p["cpu"])
+        worst = min(worst, ratio)
+        for label, d in (("kernel: " + data["producer"], k), ("pyspiel walk", p)):
+            rows.append([name, label, f"{d['histories']:,}", f"{d['wall']:.2f} / {d['cpu']:.2f}",
+                         f"{d['histories'] / d['wall']:,.0f} / {d['histories'] / d['cpu']:,.0f}"])
+        rows.append([name, "ratio kernel / pyspiel (CPU)", "", "", f"{ratio:.1f}x"])
+    header = ["game", "producer", "histories", "seconds (wall / CPU)", "histories/s (wall / CPU)"]
+    return _table(header, rows), worst
+
+
 def compile_table(games: list[str], before: Path | None) -> tuple[str, float]:
     rows = []
     rate_now = 0.0
@@ -243,7 +294,8 @@ def compile_table(games: list[str], before: Path | None) -> tuple[str, float]:
 
 
 # -------------------------------------------------------------------------------------------------- 4. ladder
-def solve_to_share(game_name: str, share: float, budget: float, algorithm: str, eval_every: int) -> dict:
+def solve_to_share(game_name: str, share: float, budget: float, algorithm: str, eval_every: int,
+                   producer: str = "pyspiel") -> dict:
     """Compile and iterate until exploitability <= share * utility range or the wall budget is spent."""
     import cfr
 
@@ -252,7 +304,13 @@ def solve_to_share(game_name: str, share: float, budget: float, algorithm: str, 
     cpu0 = time.process_time()
     game = pyspiel.load_game(game_name)
     target = share * (game.max_utility() - game.min_utility())
-    cg = cfr.compile_game(game, max_histories=2**31 - 2)
+    if producer == "kernel":
+        from trustme_analysis.solve.run import tree_producer
+
+        produce, _ = tree_producer(game)
+        cg = produce(game, 2**31 - 2) if produce is not None else cfr.compile_game(game, max_histories=2**31 - 2)
+    else:
+        cg = cfr.compile_game(game, max_histories=2**31 - 2)
     compile_s = time.perf_counter() - started
     solver = cfr.TreeSolver(cg, algorithm)
     value = float("inf")
@@ -274,12 +332,13 @@ def solve_to_share(game_name: str, share: float, budget: float, algorithm: str, 
     }
 
 
-def ladder_table(games: list[str], share: float, budget: float, algorithm: str, eval_every: int) -> tuple[str, int]:
+def ladder_table(games: list[str], share: float, budget: float, algorithm: str, eval_every: int,
+                 producer: str = "pyspiel") -> tuple[str, int]:
     rows = []
     largest = 0
     for name in games:
         data = _run_child(["--ladder-child", name, "--share", str(share), "--budget", str(budget), "--algorithm",
-                           algorithm, "--eval-every", str(eval_every)], ROOT)
+                           algorithm, "--eval-every", str(eval_every), "--producer", producer], ROOT)
         rows.append([name, f"{data['histories']:,}", f"{data['compile_s']:.0f}", data["iterations"],
                      f"{data['iterate_s']:.0f}", f"{data['evaluate_s']:.0f}",
                      f"{data['total_s']:.0f} / {data['cpu_s']:.0f}", f"{data['exploitability']:.4g}",
@@ -296,7 +355,8 @@ def ladder_table(games: list[str], share: float, budget: float, algorithm: str, 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--skip", nargs="*", default=[],
-                        choices=["mccfr", "memory", "compile", "ladder", "trustme-compile", "trustme-ladder"],
+                        choices=["mccfr", "memory", "compile", "ladder", "trustme-compile", "trustme-ladder",
+                                 "kernel-compile"],
                         help="sections to leave out")
     parser.add_argument("--mccfr-game", default="leduc_poker", help="game of the MCCFR speed table")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per MCCFR rate measurement")
@@ -308,6 +368,10 @@ def main(argv=None) -> int:
     parser.add_argument("--trustme-compile-games", nargs="+", default=TRUSTME_COMPILE_GAMES)
     parser.add_argument("--trustme-ladder", nargs="+", default=TRUSTME_LADDER,
                         help="Trust Me variants tried for the largest tree, in order")
+    parser.add_argument("--kernel-compile-games", nargs="+", default=KERNEL_COMPILE_GAMES,
+                        help="Trust Me variants compiled by the game's kernel and by the pyspiel path")
+    parser.add_argument("--producer", choices=["pyspiel", "kernel"], default="pyspiel",
+                        help="who compiles the Trust Me ladder's trees: the pyspiel walk or the game's kernel")
     parser.add_argument("--share", type=float, default=0.01, help="target exploitability as a share of the range")
     parser.add_argument("--budget", type=float, default=600.0, help="wall seconds per ladder game")
     parser.add_argument("--algorithm", default="dcfr", help="full-tree algorithm of the ladder")
@@ -315,6 +379,7 @@ def main(argv=None) -> int:
     parser.add_argument("--memory-child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--compile-child", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--ladder-child", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--kernel-compile-child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.memory_child:
         _memory_child(args.memory_child)
@@ -323,7 +388,11 @@ def main(argv=None) -> int:
         _compile_child(args.compile_child)
         return 0
     if args.ladder_child:
-        print(json.dumps(solve_to_share(args.ladder_child, args.share, args.budget, args.algorithm, args.eval_every)))
+        print(json.dumps(solve_to_share(args.ladder_child, args.share, args.budget, args.algorithm, args.eval_every,
+                                        args.producer)))
+        return 0
+    if args.kernel_compile_child:
+        _kernel_compile_child(args.kernel_compile_child)
         return 0
 
     before = _export(args.before) if args.before else None
@@ -354,13 +423,20 @@ def main(argv=None) -> int:
         text, rate = compile_table(args.trustme_compile_games, None)
         print(f"\n## Compile rate of the Trust Me games, pyspiel path\n\n{text}")
         summary.append(["compile rate of a Trust Me game, pyspiel path (histories per CPU second, best game)",
-                        f"{rate:,.0f}", "kernel path >= 50x this (kernel path: later)"])
+                        f"{rate:,.0f}", "kernel path >= 50x this (see the kernel-compile row)"])
+    if "kernel-compile" not in args.skip:
+        text, ratio = kernel_compile_table(args.kernel_compile_games)
+        print(f"\n## Compile rate of a Trust Me game, kernel producer vs pyspiel path (same variant, same process)"
+              f"\n\n{text}")
+        summary.append(["compile rate of a Trust Me game, kernel vs pyspiel path (CPU, worst variant)",
+                        f"{ratio:.1f}x", ">= 50x"])
     if "trustme-ladder" not in args.skip:
-        text, largest = ladder_table(args.trustme_ladder, args.share, args.budget, args.algorithm, args.eval_every)
+        text, largest = ladder_table(args.trustme_ladder, args.share, args.budget, args.algorithm, args.eval_every,
+                                     args.producer)
         print(f"\n## Largest Trust Me variant solved to {args.share:.0%} of its utility range in {args.budget:.0f} s, "
-              f"pyspiel path ({args.algorithm}, evaluated every {args.eval_every} iterations)\n\n{text}")
-        summary.append([f"largest Trust Me variant solved to {args.share:.0%} in {args.budget:.0f} s, pyspiel path "
-                        "(histories)", f"{largest:,}", ">= 10^7"])
+              f"{args.producer} producer ({args.algorithm}, evaluated every {args.eval_every} iterations)\n\n{text}")
+        summary.append([(f"largest Trust Me variant solved to {args.share:.0%} in {args.budget:.0f} s, "
+                         f"{args.producer} producer (histories)"), f"{largest:,}", ">= 10^7"])
     print("\n## Summary\n")
     print(_table(["figure", "measured", "goal"], summary))
     return 0

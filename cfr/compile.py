@@ -22,9 +22,9 @@ Producer contract
 -----------------
 
 A *producer* enumerates the histories; :func:`cfr.build.from_preorder` turns its record into the
-:class:`CompiledGame` (checks, numbering, breadth-first layout, all in compiled loops). Two producers exist or are
-planned: :func:`compile_game` below walks any pyspiel game through its Python API; a compiled game kernel can
-enumerate its own histories in numba and fill the same record far faster. Both must give the same
+:class:`CompiledGame` (checks, numbering, breadth-first layout, all in compiled loops). :func:`compile_game` below
+walks any pyspiel game through its Python API; a compiled game kernel can enumerate its own histories in numba and
+fill the same record far faster (``trustme_liar``'s does: ``trustme_analysis.games.liar.kernel_tree``). Both must give the same
 ``CompiledGame``, array for array. The record lists the ``N`` histories in **depth-first preorder** (a node, then
 the subtree of its first child, then of its second, ...; children in the order of ``legal_actions()`` /
 ``chance_outcomes()``), as a dict of one-dimensional arrays of length ``N``:

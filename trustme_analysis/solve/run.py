@@ -267,7 +267,7 @@ def run_solve(
     cg = None
     if too_large is None:
         try:
-            cg = _compile(game, spec.max_histories)
+            cg, producer = _compile(game, spec.max_histories)
         except cfr.TreeTooLargeError as exc:
             # Statistics, best responses and the exploitability all read the compiled tree; only the sampling
             # solvers can go on without it (uncompiled.check_runnable refuses the rest, naming the remedies).
@@ -348,6 +348,7 @@ def run_solve(
         "stop_reason": result.stop_reason,
         "iterations": int(curve["iteration"].iloc[-1]),
         "compile_seconds": cg.compile_seconds,
+        "compiled_by": producer,
         "solver_seconds": float(curve["seconds"].iloc[-1]),
         "solve_wall_seconds": solve_wall,
         "seat_values": [float(v) for v in seat_values],
@@ -400,9 +401,29 @@ def _write_policy(folder: Path, spec: SolveSpec, game: pyspiel.Game, metric: str
     })
 
 
-def _compile(game: pyspiel.Game, max_histories: int) -> cfr.CompiledGame:
-    """The variant's compiled tree (one place, so that another producer, e.g. a game's compiled kernel, can plug in)."""
-    return cfr.compile_game(game, max_histories=max_histories)
+#: The producer named in the summary when the tree is compiled by walking the engine through the pyspiel API.
+ENGINE_PRODUCER = "pyspiel walk"
+
+
+def tree_producer(game: pyspiel.Game) -> tuple[Any | None, str]:
+    """``(compile_tree, name)`` of the game's kernel when it has a tree producer that takes this variant, else
+    ``(None, ENGINE_PRODUCER)``: the registry's ``kernel`` part may offer ``compile_tree(game, max_histories)`` and
+    ``TREE_PRODUCER`` (its name), producing the same tree as :func:`cfr.compile_game`."""
+    entry = find_game(game.get_type().short_name)
+    kernel = entry.part("kernel") if entry is not None else None
+    produce = getattr(kernel, "compile_tree", None)
+    if produce is None or kernel.kernel_supports(game) is not None:
+        return None, ENGINE_PRODUCER
+    return produce, str(getattr(kernel, "TREE_PRODUCER", f"{kernel.__name__}.compile_tree"))
+
+
+def _compile(game: pyspiel.Game, max_histories: int) -> tuple[cfr.CompiledGame, str]:
+    """The variant's compiled tree and the producer that compiled it: the game's kernel when it has a tree producer,
+    else the pyspiel walk."""
+    produce, name = tree_producer(game)
+    if produce is not None:
+        return produce(game, max_histories), name
+    return cfr.compile_game(game, max_histories=max_histories), name
 
 
 #: The estimate must exceed max_histories this many times over before a solve is refused (or, for the sampling
@@ -566,8 +587,8 @@ def describe(result: dict[str, Any], exploitation: list[dict[str, Any]] | None =
         lines = [
             f"solve {result['name']!r}: {result['game']}",
             f"  tree: {s['histories']} histories, information sets per player {s['infosets_per_player']}, "
-            f"{s['slots']} slots (compiled; solved " + ("exactly" if result.get("exact", True) else "by sampling")
-            + ", evaluated exactly)",
+            f"{s['slots']} slots (compiled by {result.get('compiled_by', ENGINE_PRODUCER)}; solved "
+            + ("exactly" if result.get("exact", True) else "by sampling") + ", evaluated exactly)",
             f"  {result['algorithm']}: {result['iterations']} iterations, stop: {result['stop_reason']}; "
             f"{result['metric']} = {result['value']:.6g} "
             f"({100 * (result['value_share_of_range'] or 0):.3g}% of the utility range {result['utility_range']:g})",

@@ -50,6 +50,18 @@ SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 GAME_SEAT_KINDS = ("random", "heuristic")
 
 
+#: The name the solve summary gives this module's tree producer (:func:`compile_tree`).
+TREE_PRODUCER = "Liar kernel (numba)"
+
+
+def compile_tree(game: pyspiel.Game, max_histories: int):
+    """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by this kernel (the solve layer's tree producer;
+    the same tree as :func:`cfr.compile_game`, see :mod:`.kernel_tree`)."""
+    from trustme_analysis.games.liar.kernel_tree import compile_tree as produce
+
+    return produce(game, max_histories)
+
+
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
     """None if the kernel plays ``game`` with these seat kinds; otherwise the reason it does not.
 

@@ -1636,3 +1636,357 @@ def heuristic_distribution(cfg, tab, S, knobs, actions, probs):
         probs[k] = rest * bluff * (1.0 / others) * keep
         k += 1
     return k
+
+
+# ------------------------------------------------------------------------------------------- the whole game tree
+#
+# Enumerating every history for the CFR compiler (:mod:`.kernel_tree`). Each player's information state is kept as
+# a node of one trie of observation *tokens*: the path from the player's root spells what the player saw, so equal
+# nodes <=> equal views. Tokens are ``kind + TK_KINDS * payload``; each event gives a fixed number of tokens
+# determined by the earlier ones, so the token sequence is decodable and two different views give different nodes.
+# Events that follow from earlier public ones (a fixed first player, a seat going out, the turn cap) and the hand
+# (own deal, discards, own plays and pickups give it) add no token.
+
+TK_DEAL, TK_DISC, TK_PLAY, TK_OWN, TK_PASS, TK_LIAR, TK_TAKE, TK_BURN, TK_FIRST = range(9)
+TK_KINDS = 16
+
+
+@njit(cache=True)
+def _trie_hash(parent, token):
+    return (parent * np.int64(0x9E3779B97F4A7C15) + token * np.int64(0xC2B2AE3D27D4EB4F)) & np.int64(
+        0x7FFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def _trie_step(trie, used, parent, token):
+    """The child of trie node ``parent`` by ``token`` (``used[0]`` nodes exist so far). ``trie`` is an open-addressing
+    table of rows ``(parent, token, child)`` (one row per lookup: one cache line instead of three)."""
+    mask = trie.shape[0] - 1
+    i = _trie_hash(parent, token) & mask
+    while trie[i, 2] >= 0:
+        if trie[i, 0] == parent and trie[i, 1] == token:
+            return trie[i, 2]
+        i = (i + 1) & mask
+    trie[i, 0] = parent
+    trie[i, 1] = token
+    trie[i, 2] = used[0]
+    used[0] += 1
+    used[1] += 1
+    return trie[i, 2]
+
+
+@njit(cache=True)
+def _trie_grow(trie):
+    cap = trie.shape[0] * 2
+    out = np.full((cap, 3), -1, dtype=np.int64)
+    mask = cap - 1
+    for j in range(trie.shape[0]):
+        if trie[j, 2] >= 0:
+            i = _trie_hash(trie[j, 0], trie[j, 1]) & mask
+            while out[i, 2] >= 0:
+                i = (i + 1) & mask
+            out[i, 0] = trie[j, 0]
+            out[i, 1] = trie[j, 1]
+            out[i, 2] = trie[j, 2]
+    return out
+
+
+@njit(cache=True)
+def _resolve_view(trie, used, view, toks, ntok, d, p):
+    """Player ``p``'s trie node after the first ``d`` moves of the current path: walk the trie from the deepest
+    view already looked up, recording each one on the way (``view[e, p]``, see :func:`enumerate_tree`)."""
+    e = d
+    while view[e, p] < 0:
+        e -= 1
+    node = view[e, p]
+    for f in range(e + 1, d + 1):
+        for k in range(ntok[f, p]):
+            node = _trie_step(trie, used, node, toks[f, p, k])
+        view[f, p] = node
+    return node
+
+
+@njit(cache=True)
+def share_rows(rets, limit):
+    """``(rows, index)``: the distinct rows of ``rets`` in order of first appearance and each row's index, sharing a
+    row only among the first ``limit`` distinct ones (as :func:`cfr.compile_game` shares utility vectors)."""
+    t, n = rets.shape
+    cap = 1 << 10
+    while cap < 4 * min(t, limit) + 4:
+        cap *= 2
+    table = np.full(cap, -1, dtype=np.int64)
+    mask = cap - 1
+    rows = np.empty((t, n), dtype=np.float64)
+    index = np.empty(t, dtype=np.int32)
+    k = 0
+    shared = 0
+    for j in range(t):
+        h = np.int64(0)
+        for q in range(n):
+            x = rets[j, q] + 0.0  # -0.0 == 0.0, as tuples compare
+            h = h * np.int64(0x100000001B3) + np.int64(hash(x))
+        i = h & mask
+        found = -1
+        while table[i] >= 0:
+            r = table[i]
+            same = True
+            for q in range(n):
+                if rows[r, q] != rets[j, q]:
+                    same = False
+                    break
+            if same:
+                found = r
+                break
+            i = (i + 1) & mask
+        if found < 0:
+            found = k
+            for q in range(n):
+                rows[k, q] = rets[j, q] + 0.0
+            k += 1
+            if shared < limit:
+                table[i] = found
+                shared += 1
+        index[j] = found
+    return rows[:k].copy(), index
+
+
+@njit(cache=True)
+def enumerate_tree(cfg, tab, splits, max_histories):
+    """Every history of the variant in depth-first preorder, children in the engine's order.
+
+    Returns ``(code, depth, player, infoset, action, chance_prob, terminal_returns, first_history)``: ``code`` is 0,
+    or 1 if the tree has more than ``max_histories`` histories; ``infoset`` ids are numbered by first appearance;
+    ``terminal_returns`` holds the returns of each terminal in preorder; ``first_history[m]`` is the first history
+    of information set ``m`` (its key is built from there).
+    """
+    n, values = cfg[N], cfg[V]
+    size = cfg[SIZE]
+    maxd = values + cfg[MAXT] + 2
+    states = np.empty((maxd + 1, size), dtype=np.int64)
+    init_state(cfg, states[0])
+    # view[d, p]: player p's trie node after the first d moves of the current path, or -1 while not yet looked up;
+    # toks[d, p, :ntok[d, p]]: the tokens the d-th move adds to p's view. A view is looked up (the trie walked) only
+    # when p is about to act, so the views at the leaves and of players who never act again cost nothing.
+    view = np.full((maxd + 1, n), -1, dtype=np.int64)
+    for p in range(n):
+        view[0, p] = p  # trie roots: one per player
+    tkmax = 1 + max(n, values)  # a deal and every seat's discards; a call and the pile's counts
+    toks = np.zeros((maxd + 1, n, tkmax), dtype=np.int64)
+    ntok = np.zeros((maxd + 1, n), dtype=np.int64)
+    last_play = np.full(maxd + 1, -1, dtype=np.int64)
+    dealt = np.zeros((n, values), dtype=np.int64)
+    trie = np.full((1 << 16, 3), -1, dtype=np.int64)
+    used = np.zeros(2, dtype=np.int64)
+    used[0] = n
+    node_info = np.full(1 << 16, -1, dtype=np.int64)
+    first = np.empty(1 << 16, dtype=np.int64)
+    num_info = 0
+    hcap = 1 << 16
+    r_depth = np.empty(hcap, dtype=np.uint16)
+    r_player = np.empty(hcap, dtype=np.int8)
+    r_info = np.empty(hcap, dtype=np.int32)
+    r_action = np.empty(hcap, dtype=np.int32)
+    r_prob = np.empty(hcap, dtype=np.float64)
+    rets = np.empty((1 << 12, n), dtype=np.float64)
+    nterm = 0
+    # The children of the nodes on the current path, stacked: depth d's list is kids[kstart[d]:kstart[d]+kcount[d]].
+    kids = np.empty(1 << 16, dtype=np.int64)
+    kprob = np.empty(1 << 16, dtype=np.float64)
+    kstart = np.zeros(maxd + 2, dtype=np.int64)
+    kcount = np.zeros(maxd + 2, dtype=np.int64)
+    knext = np.zeros(maxd + 2, dtype=np.int64)
+    ranks = np.empty(n, dtype=np.float64)
+    pranks = np.empty(n, dtype=np.float64)
+    ret = np.empty(n, dtype=np.float64)
+    count = 0
+    d = 0
+    act = -1
+    prob = 1.0
+    top = 0
+    while True:
+        # --- record the node at depth d (reached by `act` with `prob`) and list its children
+        if count >= max_histories:
+            return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
+        if count >= r_depth.shape[0]:
+            c2 = r_depth.shape[0] * 2
+            a1 = np.empty(c2, dtype=np.uint16)
+            a1[:count] = r_depth[:count]
+            r_depth = a1
+            a2 = np.empty(c2, dtype=np.int8)
+            a2[:count] = r_player[:count]
+            r_player = a2
+            a3 = np.empty(c2, dtype=np.int32)
+            a3[:count] = r_info[:count]
+            r_info = a3
+            a4 = np.empty(c2, dtype=np.int32)
+            a4[:count] = r_action[:count]
+            r_action = a4
+            a5 = np.empty(c2, dtype=np.float64)
+            a5[:count] = r_prob[:count]
+            r_prob = a5
+        S = states[d]
+        r_depth[count] = d
+        r_action[count] = act
+        r_prob[count] = prob
+        cur = current_player(cfg, S)
+        kstart[d] = top
+        knext[d] = 0
+        if cur == TERMINAL:
+            r_player[count] = -1
+            r_info[count] = -1
+            results(cfg, S, ranks, pranks, ret)
+            if nterm >= rets.shape[0]:
+                r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
+                r2[:nterm] = rets[:nterm]
+                rets = r2
+            rets[nterm] = ret
+            nterm += 1
+            kcount[d] = 0
+        elif cur == CHANCE:
+            r_player[count] = n
+            r_info[count] = -1
+            ids, probs = chance_outcomes(cfg, tab, S)
+            k = ids.shape[0]
+            while top + k > kids.shape[0]:
+                kids2 = np.empty(kids.shape[0] * 2, dtype=np.int64)
+                kids2[:top] = kids[:top]
+                kids = kids2
+                kp2 = np.empty(kids.shape[0], dtype=np.float64)
+                kp2[:top] = kprob[:top]
+                kprob = kp2
+            kids[top:top + k] = ids
+            kprob[top:top + k] = probs
+            kcount[d] = k
+            top += k
+        else:
+            r_player[count] = cur
+            if used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]:
+                trie = _trie_grow(trie)
+            node = _resolve_view(trie, used, view, toks, ntok, d, cur)
+            while node >= node_info.shape[0]:
+                ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
+                ni2[:node_info.shape[0]] = node_info
+                node_info = ni2
+            m = node_info[node]
+            if m < 0:
+                m = num_info
+                node_info[node] = m
+                if m >= first.shape[0]:
+                    f2 = np.empty(first.shape[0] * 2, dtype=np.int64)
+                    f2[:m] = first[:m]
+                    first = f2
+                first[m] = count
+                num_info += 1
+            r_info[count] = m
+            acts = legal_actions(cfg, tab, S)
+            k = acts.shape[0]
+            while top + k > kids.shape[0]:
+                kids2 = np.empty(kids.shape[0] * 2, dtype=np.int64)
+                kids2[:top] = kids[:top]
+                kids = kids2
+                kp2 = np.empty(kids.shape[0], dtype=np.float64)
+                kp2[:top] = kprob[:top]
+                kprob = kp2
+            kids[top:top + k] = acts
+            kprob[top:top + k] = 1.0
+            kcount[d] = k
+            top += k
+        count += 1
+        # --- the next node in preorder: the next unvisited child of the deepest node that has one
+        while d >= 0 and knext[d] >= kcount[d]:
+            top = kstart[d]
+            d -= 1
+        if d < 0:
+            break
+        j = kstart[d] + knext[d]
+        knext[d] += 1
+        act = kids[j]
+        prob = kprob[j]
+        P = states[d]
+        C2 = states[d + 1]
+        C2[:] = P
+        cur = current_player(cfg, P)
+        last_play[d + 1] = last_play[d]
+        for p in range(n):
+            view[d + 1, p] = -1
+        if cur == CHANCE and P[S_FIRST] < 0:
+            # The draw of the first player ("S<seat>" in every view).
+            for p in range(n):
+                toks[d + 1, p, 0] = TK_FIRST + TK_KINDS * act
+                ntok[d + 1, p] = 1
+            apply_chance(cfg, tab, C2, act)
+        elif cur == CHANCE:
+            value = P[S_DEALT]
+            for p in range(n):
+                dealt[p, value] = splits[act, p]
+                toks[d + 1, p, 0] = TK_DEAL + TK_KINDS * splits[act, p]
+                ntok[d + 1, p] = 1
+            apply_chance(cfg, tab, C2, act)
+            if value == values - 1:
+                # The pair discards, face up: every seat's discards to every player.
+                for s in range(n):
+                    packed = 0
+                    for v in range(values):
+                        packed = packed * (cfg[C] + 1) + dealt[s, v] - dealt[s, v] % 2
+                    for p in range(n):
+                        toks[d + 1, p, 1 + s] = TK_DISC + TK_KINDS * packed
+                for p in range(n):
+                    ntok[d + 1, p] = 1 + n
+        else:
+            plen = P[S_PLEN]
+            if act >= FIRST_PLAY:
+                size, announced = decode_play(cfg, tab, C2, act)
+                last_play[d + 1] = act
+                for p in range(n):
+                    if p == cur:
+                        tok = TK_OWN + TK_KINDS * act
+                    else:
+                        tok = TK_PLAY + TK_KINDS * (cur + n * (announced + values * size))
+                    toks[d + 1, p, 0] = tok
+                    ntok[d + 1, p] = 1
+            elif act == PASS:
+                for p in range(n):
+                    toks[d + 1, p, 0] = TK_PASS + TK_KINDS * cur
+                    ntok[d + 1, p] = 1
+            elif act == BURN:
+                for p in range(n):
+                    toks[d + 1, p, 0] = TK_BURN + TK_KINDS * cur
+                    ntok[d + 1, p] = 1
+            else:
+                liar = P[cfg[O_PPLAYER] + plen - 1]
+                false = P[cfg[O_PFALSE] + plen - 1]
+                picker = liar if false > 0 else cur
+                for p in range(n):
+                    toks[d + 1, p, 0] = TK_LIAR + TK_KINDS * (cur + n * last_play[d])
+                    ntok[d + 1, p] = 1
+                    if p == picker:
+                        for v in range(values):
+                            toks[d + 1, p, 1 + v] = TK_TAKE + TK_KINDS * P[cfg[O_PCOUNTS] + v]
+                        ntok[d + 1, p] = 1 + values
+            apply_player_action(cfg, tab, C2, act)
+        d += 1
+    return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
+            first[:num_info])
+
+
+@njit(cache=True)
+def first_paths(depth, action, first, max_depth):
+    """The actions from the root to each information set's first history, in one pass over the preorder record.
+
+    Row ``m`` holds the path of history ``first[m]`` (``first`` ascending, as the enumerator numbers information sets
+    by first appearance), padded with -1: what :class:`~trustme_analysis.games.liar.kernel_tree.EngineKeys` replays
+    on the engine to write the key, without walking the record back for every key.
+    """
+    out = np.full((first.shape[0], max_depth), -1, dtype=np.int32)
+    path = np.empty(max_depth + 1, dtype=np.int64)
+    m = 0
+    for i in range(depth.shape[0]):
+        if m >= first.shape[0]:
+            break
+        d = np.int64(depth[i])
+        path[d] = action[i]
+        if i == first[m]:
+            for j in range(1, d + 1):
+                out[m, j - 1] = path[j]
+            m += 1
+    return out
