@@ -57,6 +57,10 @@ BENCHMARK_VARIANTS: dict[str, str] = {
     "1981 4p": "trustme_1981(players=4)",
 }
 
+#: The search player's default budget (rollouts per decision) when this kernel plays its rollouts
+#: (``players/search.py`` reads it): what about 50 ms a decision affords on one core (docs/games/board1981.rst).
+SEARCH_BUDGET = 400
+
 #: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
 KNOWN_PARAMETERS = frozenset(DEFAULTS)
 #: Seat kinds the compiled loop plays: uniform random, and the heuristic (:mod:`~trustme_analysis.games.board1981.heuristic`, its knobs given to
@@ -304,6 +308,30 @@ class Kernel:
         st[K.REMOVED : K.REMOVED + props] = state._removed
         st[K.DECK : K.DECK + props + 2] = state._trust_pile
         return KernelState(self, st)
+
+    def action_rollouts(self, state: "KernelState", actions: Sequence[int], worlds: int, per_world: int, seed: int,
+                        viewer: int, belief: bool = True) -> np.ndarray:
+        """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
+        played out ``per_world`` times after the action by this kernel's seats, all in one compiled call (a search
+        player's round of sequential halving, :func:`~trustme_analysis.games.board1981.kernel_rules.action_rollouts`).
+
+        A world is ``state`` with the Payoff cards ``viewer`` has not seen dealt anew, as
+        ``resample_from_infostate`` deals them; with ``belief``, drawn in proportion to ``bots.belief`` (this kernel's
+        heuristic knobs as the model of an informed player) by exact rejection sampling.
+        """
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        out = np.zeros((len(acts), self.num_players), np.float64)
+        K.action_rollouts(self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer),
+                          bool(belief), self.seat_kinds, self.knobs, out)
+        return out / max(int(worlds) * int(per_world), 1)
+
+    def sample_worlds(self, state: "KernelState", viewer: int, worlds: int, seed: int,
+                      belief: bool = False) -> list["KernelState"]:
+        """``worlds`` worlds for ``viewer`` as :meth:`action_rollouts` deals them (for tests: the deal's
+        distribution is the engine's ``resample_from_infostate``, weighted by ``bots.belief`` with ``belief``)."""
+        rows = K.sample_worlds(self.rules, state.st, int(viewer), bool(belief), self.knobs, int(worlds),
+                               np.uint64(seed))
+        return [KernelState(self, row.copy()) for row in rows]
 
     def heuristic_probabilities(self, state: "KernelState") -> dict[int, float]:
         """The compiled heuristic's probability of each legal action of the player to act in ``state`` (the
