@@ -59,7 +59,7 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 
 #: The search player's default budget (rollouts per decision) when this kernel plays its rollouts
 #: (``players/search.py`` reads it): what about 50 ms a decision affords on one core (docs/games/board1981.rst).
-SEARCH_BUDGET = 400
+SEARCH_BUDGET = 1600
 
 #: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
 KNOWN_PARAMETERS = frozenset(DEFAULTS)
