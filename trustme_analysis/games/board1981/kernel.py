@@ -17,6 +17,9 @@ Use:
   rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API,
   ``state_from(state)`` one with the position of any engine state (a search player's world), and
   ``rollouts(state, n, seed)`` the mean returns of playouts from it.
+- ``action_rollouts(state, actions, worlds, per_world, seed, viewer, belief)`` is a search player's round of sequential
+  halving in one compiled call: worlds dealt from what ``viewer`` has seen (the engine's ``resample_from_infostate``
+  deal, weighted by ``bots.belief`` when ``belief``), every candidate action played out from each.
 
 Every parameter of the game is supported on any board with at most
 :data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers. The
