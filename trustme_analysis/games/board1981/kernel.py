@@ -17,6 +17,9 @@ Use:
   rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API,
   ``state_from(state)`` one with the position of any engine state (a search player's world), and
   ``rollouts(state, n, seed)`` the mean returns of playouts from it.
+- ``action_rollouts(state, actions, worlds, per_world, seed, viewer, belief)`` is a search player's round of sequential
+  halving in one compiled call: worlds dealt from what ``viewer`` has seen (the engine's ``resample_from_infostate``
+  deal, weighted by ``bots.belief`` when ``belief``), every candidate action played out from each.
 
 Every parameter of the game is supported on any board with at most
 :data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers. The
@@ -56,6 +59,10 @@ BENCHMARK_VARIANTS: dict[str, str] = {
     "1981 2p": "trustme_1981(players=2)",
     "1981 4p": "trustme_1981(players=4)",
 }
+
+#: The search player's default budget (rollouts per decision) when this kernel plays its rollouts
+#: (``players/search.py`` reads it): what about 50 ms a decision affords on one core (docs/games/board1981.rst).
+SEARCH_BUDGET = 1600
 
 #: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
 KNOWN_PARAMETERS = frozenset(DEFAULTS)
@@ -304,6 +311,30 @@ class Kernel:
         st[K.REMOVED : K.REMOVED + props] = state._removed
         st[K.DECK : K.DECK + props + 2] = state._trust_pile
         return KernelState(self, st)
+
+    def action_rollouts(self, state: "KernelState", actions: Sequence[int], worlds: int, per_world: int, seed: int,
+                        viewer: int, belief: bool = True) -> np.ndarray:
+        """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
+        played out ``per_world`` times after the action by this kernel's seats, all in one compiled call (a search
+        player's round of sequential halving, :func:`~trustme_analysis.games.board1981.kernel_rules.action_rollouts`).
+
+        A world is ``state`` with the Payoff cards ``viewer`` has not seen dealt anew, as
+        ``resample_from_infostate`` deals them; with ``belief``, drawn in proportion to ``bots.belief`` (this kernel's
+        heuristic knobs as the model of an informed player) by exact rejection sampling.
+        """
+        acts = np.ascontiguousarray(actions, dtype=np.int64)
+        out = np.zeros((len(acts), self.num_players), np.float64)
+        K.action_rollouts(self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer),
+                          bool(belief), self.seat_kinds, self.knobs, out)
+        return out / max(int(worlds) * int(per_world), 1)
+
+    def sample_worlds(self, state: "KernelState", viewer: int, worlds: int, seed: int,
+                      belief: bool = False) -> list["KernelState"]:
+        """``worlds`` worlds for ``viewer`` as :meth:`action_rollouts` deals them (for tests: the deal's
+        distribution is the engine's ``resample_from_infostate``, weighted by ``bots.belief`` with ``belief``)."""
+        rows = K.sample_worlds(self.rules, state.st, int(viewer), bool(belief), self.knobs, int(worlds),
+                               np.uint64(seed))
+        return [KernelState(self, row.copy()) for row in rows]
 
     def heuristic_probabilities(self, state: "KernelState") -> dict[int, float]:
         """The compiled heuristic's probability of each legal action of the player to act in ``state`` (the
