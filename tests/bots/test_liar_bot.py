@@ -10,7 +10,15 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
-from trustme_analysis.games.liar.bots import LiarHeuristicBot, belief, search_actions
+from trustme_analysis.games.liar.bots import (
+    LiarHeuristicBot,
+    belief,
+    habits,
+    opponent_knobs,
+    search_actions,
+    seat_bluff_rates,
+)
+from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
 from trustme_analysis.games.liar.heuristic import bluff_chance, holds_at_least, unseen_copies
 from trustme_analysis.players import bot_kinds, make_bot
 from trustme_analysis.players.play import play_game
@@ -244,7 +252,45 @@ def test_belief_weighs_worlds_by_the_claims_and_passes_of_this_round():
         honest = world._table.pile[0][3] == 0
         holds = world._table.hands[1][0] > 0
         assert w == pytest.approx((0.7 if honest else 0.3) * (0.05 if holds else 1.0))
+        # Each world carries the searching seat's model of the seats for its play-outs.
+        assert np.array_equal(world._seat_knobs, opponent_knobs(state, 2))
     assert len(set(np.round(weights, 9))) > 2
+
+
+def test_habits_count_what_each_seat_was_seen_doing():
+    game, state = table()
+    state.apply_action(game.play_action([2], 3))  # seat 0 announces a 2 as a 3: false
+    state.apply_action(LIAR)  # seat 1 calls: caught, seat 0 picks up, seat 1 starts
+    state.apply_action(game.play_action([3], 3))  # seat 1: an honest 3
+    state.apply_action(PASS)  # seat 0 passes: a chance to call
+    state.apply_action(BURN)  # seat 1 burns and starts again
+    state.apply_action(game.play_action([5], 5))  # an honest 5
+    state.apply_action(LIAR)  # seat 0 calls it: wrongly; seat 0 picks up
+    seen = habits(state)
+    # (false turned over, honest turned over, calls, chances to call) per seat
+    assert seen.tolist() == [[1, 0, 1, 2], [0, 1, 1, 1]]
+    rates = seat_bluff_rates(seen, prior=0.3)
+    assert rates == pytest.approx([(1 + 0.6) / 3, 0.6 / 3])
+
+
+def test_opponent_knobs_follow_the_habits_seen():
+    game, state = table()
+    col = {name: i for i, name in enumerate(KNOB_NAMES)}
+    default = LiarKnobs().array()
+    model = opponent_knobs(state, 0)
+    assert np.array_equal(model, np.tile(default, (2, 1)))  # nothing seen: the heuristic everywhere
+    # Seat 0 is seen bluffing and being caught, seat 1 calling every time.
+    for _ in range(3):
+        state._table.events.append(("liar", 1, 0, 1, (0,), 1, 0, (0,)))
+    model = opponent_knobs(state, 1)
+    assert np.array_equal(model[1], default)  # the searching seat plays the default heuristic
+    rate = (3 + 0.6) / 5
+    assert model[0, col["bluff_start"]] == model[0, col["bluff_rate"]] == pytest.approx(0.3 + 0.7 * (rate - 0.3) / 0.7)
+    assert model[0, col["burn_rate"]] == pytest.approx(0.8 * (1 - rate) / 0.7) and model[0, col["bluff_slack"]] == game.rules.max_play
+    model = opponent_knobs(state, 0)
+    calls = (3 + 4 * 0.08) / (3 + 4)  # seat 1 called at each of its 3 chances (4 chances of prior at 0.16 / 2)
+    assert model[1, col["call_rate"]] == pytest.approx((calls - 0.08) / 0.92)
+    assert model[1, col["bluff_start"]] == pytest.approx(0.3)  # no play of it turned over: the prior
 
 
 def test_search_actions_are_a_few_legal_moves_per_announced_value():

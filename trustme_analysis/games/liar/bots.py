@@ -49,7 +49,7 @@ from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs, policy
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
 
-__all__ = ["LiarHeuristicBot", "LiarKnobs", "PASS_HOLDING", "belief"]
+__all__ = ["LiarHeuristicBot", "LiarKnobs", "PASS_HOLDING", "belief", "habits", "opponent_knobs", "seat_bluff_rates"]
 
 #: Weight of a world in which a player passed this round while holding the round's value (see :func:`belief`).
 PASS_HOLDING = 0.05
@@ -109,13 +109,102 @@ class LiarHeuristicBot(TrustMeBot):
         return out
 
 
+# --- the search player's model of the others ----------------------------------------------------------------------
+
+#: Weight of the prior in a seat's observed bluff rate, in revealed plays (a Beta prior of this many plays whose mean
+#: is the heuristic's ``assumed_bluff``).
+BLUFF_PRIOR_PLAYS = 2.0
+#: The heuristic's calls per chance to call (a pending play of another seat on its turn) times the player count: in
+#: self-play of the default heuristic (30 games each) 0.081 of its chances in 2 players, 0.037 in 4 (calls are
+#: shared out between more seats), about ``0.16 / players``; the prior mean of a seat's observed call rate.
+HEURISTIC_CALLS = 0.16
+#: Weight of that prior, in chances to call.
+CALL_PRIOR_CHANCES = 4.0
+
+
+def habits(state: pyspiel.State) -> np.ndarray:
+    """What every seat was publicly seen doing, one row per seat: ``(false plays turned over, honest plays turned
+    over, calls of liar, chances to call)``. A chance to call is a turn with another seat's play open to a challenge
+    (the round's later plays, passes and calls; the last cards' passes and calls). Reads only public fields of the
+    events (who played, passed or called, and what a challenge turned over)."""
+    n = state.get_game().num_players()
+    out = np.zeros((n, 4))
+    pending = -1  # the seat whose play is open to a challenge, -1 when none
+    for event in state._table.events:
+        kind = event[0]
+        if kind == ev.PLAY:
+            if pending >= 0 and pending != event[1]:
+                out[event[1], 3] += 1
+            pending = event[1]
+        elif kind == ev.PASS:
+            if pending >= 0 and pending != event[1]:
+                out[event[1], 3] += 1
+        elif kind == ev.LIAR:
+            out[event[1], 2:] += 1
+            out[event[2], 0 if event[5] else 1] += 1
+            pending = -1
+        elif kind in (ev.BURN, ev.DISCARD, ev.FIRST_PLAYER):
+            pending = -1
+    return out
+
+
+def seat_bluff_rates(seen: np.ndarray, prior: float = LiarKnobs.assumed_bluff) -> np.ndarray:
+    """Each seat's bluff rate as the search player models it: the share of false plays among its plays turned over,
+    with :data:`BLUFF_PRIOR_PLAYS` plays of prior at ``prior``."""
+    return (seen[:, 0] + BLUFF_PRIOR_PLAYS * prior) / (seen[:, 0] + seen[:, 1] + BLUFF_PRIOR_PLAYS)
+
+
+def opponent_knobs(state: pyspiel.State, player: int) -> np.ndarray:
+    """The heuristic knobs of every seat in ``player``'s play-outs (rows in ``heuristic.KNOB_NAMES`` order): its own
+    seat the default heuristic, each other seat the heuristic with its bluffing and calling set to the habits
+    ``player`` saw (:func:`habits`). With nothing seen every row is the default heuristic.
+
+    Bluffing: the heuristic's bluff chances (``bluff_start``, ``bluff_rate``, ``1 - burn_rate``) follow the seat's
+    bluff rate (:func:`seat_bluff_rates`), piecewise linearly: 0 at a rate of 0, the heuristic's knob at the prior
+    ``assumed_bluff``, 1 at a rate of 1 (the heuristic's own plays are rarely false when turned over, as it bluffs only
+    where nobody could prove it, so its rate falls below the prior as it is seen); a seat seen bluffing more often
+    than not also bluffs claims that could be proven false (``bluff_slack``) and on any pile. Calling: a seat that calls
+    more than the heuristic's share (:data:`HEURISTIC_CALLS` over the player count, with :data:`CALL_PRIOR_CHANCES` of prior) calls
+    the excess at ``call_rate``; one that calls less raises its thresholds in proportion (above 1: it never calls)."""
+    base = LiarKnobs()
+    rows = np.tile(base.array(), (state.get_game().num_players(), 1))
+    seen = habits(state)
+    rates = seat_bluff_rates(seen, base.assumed_bluff)
+    share = HEURISTIC_CALLS / rows.shape[0]
+    calls = (seen[:, 2] + CALL_PRIOR_CHANCES * share) / (seen[:, 3] + CALL_PRIOR_CHANCES)
+    col = {name: i for i, name in enumerate(KNOB_NAMES)}
+    for q in range(rows.shape[0]):
+        if q == player:
+            continue
+        row = rows[q]
+        # Piecewise linear through (0: never), (the prior: the heuristic's own knob), (1: always).
+        for name in ("bluff_start", "bluff_rate"):
+            row[col[name]] = np.interp(rates[q], [0.0, base.assumed_bluff, 1.0], [0.0, getattr(base, name), 1.0])
+        row[col["burn_rate"]] = np.interp(rates[q], [0.0, base.assumed_bluff, 1.0], [1.0, base.burn_rate, 0.0])
+        if rates[q] > 0.5:
+            row[col["bluff_slack"]] = state.get_game().rules.max_play
+            row[col["bluff_max_pile"]] = 1_000_000
+        if calls[q] >= share:
+            row[col["call_rate"]] = (calls[q] - share) / (1.0 - share)
+        else:
+            ratio = calls[q] / share
+            row[col["call_threshold"]] = base.call_threshold / ratio
+            row[col["call_last_threshold"]] = base.call_last_threshold / ratio
+    return rows
+
+
 # --- the search player's belief ----------------------------------------------------------------------------------
 
 
 def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
            prior: float = LiarKnobs.assumed_bluff) -> list[float]:
     """The search player's belief (the game's registry ``belief`` part): how likely the other players' choices of this
-    round are in each candidate world, under the heuristic's model (module docstring)."""
+    round are in each candidate world. A play of this round that is honest in the world weighs ``1 - b``, a false one
+    ``b``, with ``b`` the seat's bluff rate as the player saw it (:func:`seat_bluff_rates`, from ``prior``); a pass
+    while the world gives the seat the round's value weighs :data:`PASS_HOLDING`.
+
+    Each world is also handed the player's model of the seats for its play-outs (``world._seat_knobs``:
+    :func:`opponent_knobs`), which the compiled kernel reads (``Kernel.state_from``)."""
     table = state._table
     # This round's moves: the events since the last challenge, burn or set-up.
     moves: list[tuple] = []
@@ -127,14 +216,17 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
     for event in moves:  # newest first: a player's last move of the round
         if event[0] in (ev.PLAY, ev.PASS) and event[1] not in passed:
             passed[event[1]] = event[0] == ev.PASS
+    rates = seat_bluff_rates(habits(state), prior)
+    model = opponent_knobs(state, player)
     out = []
     value = table.round_value
     for world in worlds:
+        world._seat_knobs = model
         t = world._table
         w = 1.0
         for owner, _, _, false in t.pile:
             if owner != player:
-                w *= prior if false else 1.0 - prior
+                w *= rates[owner] if false else 1.0 - rates[owner]
         if value >= 0:
             for q, was_pass in passed.items():
                 if was_pass and q != player and t.hands[q][value] > 0:
