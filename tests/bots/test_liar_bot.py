@@ -2,6 +2,7 @@
 included), one policy drawn by ``choose``, seeding, that it beats the uniform random bot, and the search player's
 belief and moves."""
 
+import math
 from math import comb
 
 import numpy as np
@@ -14,9 +15,11 @@ from trustme_analysis.games.liar.bots import (
     LiarHeuristicBot,
     belief,
     habits,
+    heuristic_posterior,
     opponent_knobs,
     search_actions,
     seat_bluff_rates,
+    seat_model,
 )
 from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
 from trustme_analysis.games.liar.heuristic import bluff_chance, holds_at_least, unseen_copies
@@ -251,7 +254,8 @@ def test_belief_weighs_worlds_by_the_claims_and_passes_of_this_round():
     for world, w in zip(worlds, weights):
         honest = world._table.pile[0][3] == 0
         holds = world._table.hands[1][0] > 0
-        assert w == pytest.approx((0.7 if honest else 0.3) * (0.05 if holds else 1.0))
+        # The start holds one card: false, it holds none of the value announced (which the heuristic never plays).
+        assert w == pytest.approx((0.7 if honest else 0.3 * 0.1) * (0.05 if holds else 1.0))
         # Each world carries the searching seat's model of the seats for its play-outs.
         assert np.array_equal(world._seat_knobs, opponent_knobs(state, 2))
     assert len(set(np.round(weights, 9))) > 2
@@ -269,28 +273,38 @@ def test_habits_count_what_each_seat_was_seen_doing():
     seen = habits(state)
     # (false turned over, honest turned over, calls, chances to call) per seat
     assert seen.tolist() == [[1, 0, 1, 2], [0, 1, 1, 1]]
-    rates = seat_bluff_rates(seen, prior=0.3)
-    assert rates == pytest.approx([(1 + 0.6) / 3, 0.6 / 3])
 
 
-def test_opponent_knobs_follow_the_habits_seen():
+def test_a_seat_is_modelled_as_the_heuristic_until_its_habits_say_otherwise():
+    # Even odds between the heuristic (rate r) and a habit (rate ~ Beta(1/4, 1/4)); nothing seen: even.
+    assert heuristic_posterior(0, 0, 0.04) == pytest.approx(0.5)
+    habit = math.exp(math.lgamma(1.25) + math.lgamma(0.25) - math.lgamma(1.5)
+                     - 2 * math.lgamma(0.25) + math.lgamma(0.5))
+    assert heuristic_posterior(1, 1, 0.04) == pytest.approx(0.04 / (0.04 + habit))
+    assert heuristic_posterior(3, 3, 0.04) < 0.01  # calls at every chance: a habit
+    assert heuristic_posterior(1, 25, 0.04) > 0.5  # the heuristic's share: the heuristic
     game, state = table()
     col = {name: i for i, name in enumerate(KNOB_NAMES)}
     default = LiarKnobs().array()
-    model = opponent_knobs(state, 0)
-    assert np.array_equal(model, np.tile(default, (2, 1)))  # nothing seen: the heuristic everywhere
-    # Seat 0 is seen bluffing and being caught, seat 1 calling every time.
+    assert np.array_equal(opponent_knobs(state, 0), np.tile(default, (2, 1)))  # nothing seen: the heuristic
+    # Seat 0 is seen bluffing and caught three times, seat 1 calling at each of its three chances.
     for _ in range(3):
         state._table.events.append(("liar", 1, 0, 1, (0,), 1, 0, (0,)))
+    bluffs, calls = seat_model(state)
+    assert bluffs[0, 0] < 0.01 and bluffs[0, 1] == pytest.approx(3.25 / 3.5)
+    assert calls[1, 0] < 0.01 and calls[1, 1] == pytest.approx(3.25 / 3.5)
+    assert bluffs[1, 0] == calls[0, 0] == pytest.approx(0.5)  # nothing seen of these
     model = opponent_knobs(state, 1)
     assert np.array_equal(model[1], default)  # the searching seat plays the default heuristic
-    rate = (3 + 0.6) / 5
-    assert model[0, col["bluff_start"]] == model[0, col["bluff_rate"]] == pytest.approx(0.3 + 0.7 * (rate - 0.3) / 0.7)
-    assert model[0, col["burn_rate"]] == pytest.approx(0.8 * (1 - rate) / 0.7) and model[0, col["bluff_slack"]] == game.rules.max_play
+    assert model[0, col["bluff_start"]] == model[0, col["bluff_rate"]] == pytest.approx(3.25 / 3.5)
+    assert model[0, col["burn_rate"]] == pytest.approx(0.25 / 3.5)
+    assert model[0, col["bluff_slack"]] == game.rules.max_play
+    assert model[0, col["call_rate"]] == 0.0 and model[0, col["call_threshold"]] == 0.5  # still the heuristic
     model = opponent_knobs(state, 0)
-    calls = (3 + 4 * 0.08) / (3 + 4)  # seat 1 called at each of its 3 chances (4 chances of prior at 0.16 / 2)
-    assert model[1, col["call_rate"]] == pytest.approx((calls - 0.08) / 0.92)
-    assert model[1, col["bluff_start"]] == pytest.approx(0.3)  # no play of it turned over: the prior
+    assert model[1, col["call_rate"]] == pytest.approx(3.25 / 3.5) and model[1, col["call_threshold"]] > 1
+    assert model[1, col["bluff_start"]] == default[col["bluff_start"]]
+    # The belief's bluff rate: the heuristic's prior, or the habit where that is likelier.
+    assert seat_bluff_rates(state, prior=0.3).tolist() == pytest.approx([3.25 / 3.5, 0.3])
 
 
 def test_search_actions_are_a_few_legal_moves_per_announced_value():

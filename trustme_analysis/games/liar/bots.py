@@ -37,6 +37,7 @@ cards of the round's value weighs :data:`PASS_HOLDING` (the heuristic would have
 
 from __future__ import annotations
 
+import math
 from dataclasses import asdict
 from typing import Any
 
@@ -49,7 +50,8 @@ from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs, policy
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
 
-__all__ = ["LiarHeuristicBot", "LiarKnobs", "PASS_HOLDING", "belief", "habits", "opponent_knobs", "seat_bluff_rates"]
+__all__ = ["LiarHeuristicBot", "LiarKnobs", "PASS_HOLDING", "belief", "habits", "heuristic_posterior", "opponent_knobs",
+           "seat_bluff_rates", "seat_model"]
 
 #: Weight of a world in which a player passed this round while holding the round's value (see :func:`belief`).
 PASS_HOLDING = 0.05
@@ -111,15 +113,33 @@ class LiarHeuristicBot(TrustMeBot):
 
 # --- the search player's model of the others ----------------------------------------------------------------------
 
-#: Weight of the prior in a seat's observed bluff rate, in revealed plays (a Beta prior of this many plays whose mean
-#: is the heuristic's ``assumed_bluff``).
-BLUFF_PRIOR_PLAYS = 2.0
 #: The heuristic's calls per chance to call (a pending play of another seat on its turn) times the player count: in
 #: self-play of the default heuristic (30 games each) 0.081 of its chances in 2 players, 0.037 in 4 (calls are
-#: shared out between more seats), about ``0.16 / players``; the prior mean of a seat's observed call rate.
+#: shared out between more seats), about ``0.16 / players``.
 HEURISTIC_CALLS = 0.16
-#: Weight of that prior, in chances to call.
-CALL_PRIOR_CHANCES = 4.0
+#: The share of the heuristic's plays turned over that the search player expects false (in self-play none of 78 were:
+#: it bluffs only where nobody could prove it; against sharper callers some are).
+HEURISTIC_FALSE_SHARE = 0.1
+#: A habit (a seat that is not the heuristic) calls, or bluffs, at a rate of prior Beta(HABIT_PRIOR, HABIT_PRIOR):
+#: most likely near never or always, as the probes are.
+HABIT_PRIOR = 0.25
+#: Weight of a world in which another seat started this round with no card of the value it announced, unless that
+#: seat is modelled as a habitual bluffer: the heuristic's starts always hold the announced value (see :func:`belief`).
+PURE_BLUFF_START = 0.1
+
+
+def _log_beta(a: float, b: float) -> float:
+    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+
+
+def heuristic_posterior(hits: float, trials: float, rate: float) -> float:
+    """The chance that a seat seen doing something ``hits`` times in ``trials`` chances is the heuristic (which does it
+    at ``rate``) rather than a habit (a rate of prior Beta(:data:`HABIT_PRIOR`, :data:`HABIT_PRIOR`)), from even odds.
+    """
+    misses = trials - hits
+    log_heuristic = hits * math.log(rate) + misses * math.log1p(-rate)
+    log_habit = _log_beta(hits + HABIT_PRIOR, misses + HABIT_PRIOR) - _log_beta(HABIT_PRIOR, HABIT_PRIOR)
+    return 1.0 / (1.0 + math.exp(log_habit - log_heuristic))
 
 
 def habits(state: pyspiel.State) -> np.ndarray:
@@ -148,48 +168,56 @@ def habits(state: pyspiel.State) -> np.ndarray:
     return out
 
 
-def seat_bluff_rates(seen: np.ndarray, prior: float = LiarKnobs.assumed_bluff) -> np.ndarray:
-    """Each seat's bluff rate as the search player models it: the share of false plays among its plays turned over,
-    with :data:`BLUFF_PRIOR_PLAYS` plays of prior at ``prior``."""
-    return (seen[:, 0] + BLUFF_PRIOR_PLAYS * prior) / (seen[:, 0] + seen[:, 1] + BLUFF_PRIOR_PLAYS)
+def seat_model(state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
+    """Per seat, the search player's view of its habits from :func:`habits`: ``(bluffs, calls)``, each a row per seat
+    of ``(chance it is the heuristic, habit rate)``: for bluffing, false plays among those turned over (the heuristic's
+    share :data:`HEURISTIC_FALSE_SHARE`); for calling, calls among chances to call (the heuristic's share
+    :data:`HEURISTIC_CALLS` over the player count). The habit rate is the posterior mean under the habit prior."""
+    seen = habits(state)
+    n = seen.shape[0]
+    bluffs = np.empty((n, 2))
+    calls = np.empty((n, 2))
+    for q in range(n):
+        false, honest, called, chances = seen[q]
+        bluffs[q] = (heuristic_posterior(false, false + honest, HEURISTIC_FALSE_SHARE),
+                     (false + HABIT_PRIOR) / (false + honest + 2 * HABIT_PRIOR))
+        calls[q] = (heuristic_posterior(called, chances, HEURISTIC_CALLS / n),
+                    (called + HABIT_PRIOR) / (chances + 2 * HABIT_PRIOR))
+    return bluffs, calls
+
+
+def seat_bluff_rates(state: pyspiel.State, prior: float = LiarKnobs.assumed_bluff) -> np.ndarray:
+    """Each seat's chance of bluffing a play as the search player models it: ``prior`` (the heuristic's assumed rate)
+    where the seat more likely is the heuristic, its habit rate otherwise (:func:`seat_model`; as
+    :func:`opponent_knobs` plays it)."""
+    bluffs, _ = seat_model(state)
+    return np.where(bluffs[:, 0] >= 0.5, prior, bluffs[:, 1])
 
 
 def opponent_knobs(state: pyspiel.State, player: int) -> np.ndarray:
     """The heuristic knobs of every seat in ``player``'s play-outs (rows in ``heuristic.KNOB_NAMES`` order): its own
-    seat the default heuristic, each other seat the heuristic with its bluffing and calling set to the habits
-    ``player`` saw (:func:`habits`). With nothing seen every row is the default heuristic.
-
-    Bluffing: the heuristic's bluff chances (``bluff_start``, ``bluff_rate``, ``1 - burn_rate``) follow the seat's
-    bluff rate (:func:`seat_bluff_rates`), piecewise linearly: 0 at a rate of 0, the heuristic's knob at the prior
-    ``assumed_bluff``, 1 at a rate of 1 (the heuristic's own plays are rarely false when turned over, as it bluffs only
-    where nobody could prove it, so its rate falls below the prior as it is seen); a seat seen bluffing more often
-    than not also bluffs claims that could be proven false (``bluff_slack``) and on any pile. Calling: a seat that calls
-    more than the heuristic's share (:data:`HEURISTIC_CALLS` over the player count, with :data:`CALL_PRIOR_CHANCES` of prior) calls
-    the excess at ``call_rate``; one that calls less raises its thresholds in proportion (above 1: it never calls)."""
+    seat the default heuristic, each other seat the default heuristic where it more likely is one (:func:`seat_model`,
+    for bluffing and for calling apart), else its habit: bluffing at its habit rate (``bluff_start``, ``bluff_rate``,
+    ``1 - burn_rate``; past what could be proven false and on any pile when more often than not), calling at its habit
+    rate (``call_rate``, with no threshold). With nothing seen every row is the default heuristic."""
     base = LiarKnobs()
     rows = np.tile(base.array(), (state.get_game().num_players(), 1))
-    seen = habits(state)
-    rates = seat_bluff_rates(seen, base.assumed_bluff)
-    share = HEURISTIC_CALLS / rows.shape[0]
-    calls = (seen[:, 2] + CALL_PRIOR_CHANCES * share) / (seen[:, 3] + CALL_PRIOR_CHANCES)
+    bluffs, calls = seat_model(state)
     col = {name: i for i, name in enumerate(KNOB_NAMES)}
     for q in range(rows.shape[0]):
         if q == player:
             continue
         row = rows[q]
-        # Piecewise linear through (0: never), (the prior: the heuristic's own knob), (1: always).
-        for name in ("bluff_start", "bluff_rate"):
-            row[col[name]] = np.interp(rates[q], [0.0, base.assumed_bluff, 1.0], [0.0, getattr(base, name), 1.0])
-        row[col["burn_rate"]] = np.interp(rates[q], [0.0, base.assumed_bluff, 1.0], [1.0, base.burn_rate, 0.0])
-        if rates[q] > 0.5:
-            row[col["bluff_slack"]] = state.get_game().rules.max_play
-            row[col["bluff_max_pile"]] = 1_000_000
-        if calls[q] >= share:
-            row[col["call_rate"]] = (calls[q] - share) / (1.0 - share)
-        else:
-            ratio = calls[q] / share
-            row[col["call_threshold"]] = base.call_threshold / ratio
-            row[col["call_last_threshold"]] = base.call_last_threshold / ratio
+        if bluffs[q, 0] < 0.5:
+            rate = bluffs[q, 1]
+            row[col["bluff_start"]] = row[col["bluff_rate"]] = rate
+            row[col["burn_rate"]] = 1.0 - rate
+            if rate > 0.5:
+                row[col["bluff_slack"]] = state.get_game().rules.max_play
+                row[col["bluff_max_pile"]] = 1_000_000
+        if calls[q, 0] < 0.5:
+            row[col["call_rate"]] = calls[q, 1]
+            row[col["call_threshold"]] = row[col["call_last_threshold"]] = 2.0  # above 1: never by the odds
     return rows
 
 
@@ -200,8 +228,10 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
            prior: float = LiarKnobs.assumed_bluff) -> list[float]:
     """The search player's belief (the game's registry ``belief`` part): how likely the other players' choices of this
     round are in each candidate world. A play of this round that is honest in the world weighs ``1 - b``, a false one
-    ``b``, with ``b`` the seat's bluff rate as the player saw it (:func:`seat_bluff_rates`, from ``prior``); a pass
-    while the world gives the seat the round's value weighs :data:`PASS_HOLDING`.
+    ``b``, with ``b`` the seat's bluff rate as the player saw it (:func:`seat_bluff_rates`, from ``prior``); a round
+    started with no card of the announced value weighs :data:`PURE_BLUFF_START` more, unless its starter is modelled as
+    a habitual bluffer (the heuristic's starts hold the value they announce); a pass while the world gives the seat
+    the round's value weighs :data:`PASS_HOLDING`.
 
     Each world is also handed the player's model of the seats for its play-outs (``world._seat_knobs``:
     :func:`opponent_knobs`), which the compiled kernel reads (``Kernel.state_from``)."""
@@ -216,7 +246,8 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
     for event in moves:  # newest first: a player's last move of the round
         if event[0] in (ev.PLAY, ev.PASS) and event[1] not in passed:
             passed[event[1]] = event[0] == ev.PASS
-    rates = seat_bluff_rates(habits(state), prior)
+    rates = seat_bluff_rates(state, prior)
+    bluffs, _ = seat_model(state)
     model = opponent_knobs(state, player)
     out = []
     value = table.round_value
@@ -224,9 +255,11 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
         world._seat_knobs = model
         t = world._table
         w = 1.0
-        for owner, _, _, false in t.pile:
+        for k, (owner, announced, cards, false) in enumerate(t.pile):
             if owner != player:
                 w *= rates[owner] if false else 1.0 - rates[owner]
+                if k == 0 and false == len(cards) and not (bluffs[owner, 0] < 0.5 and bluffs[owner, 1] > 0.5):
+                    w *= PURE_BLUFF_START
         if value >= 0:
             for q, was_pass in passed.items():
                 if was_pass and q != player and t.hands[q][value] > 0:
