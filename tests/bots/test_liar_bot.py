@@ -2,7 +2,6 @@
 included), one policy drawn by ``choose``, seeding, that it beats the uniform random bot, and the search player's
 belief and moves."""
 
-import math
 from math import comb
 
 import numpy as np
@@ -14,8 +13,8 @@ from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
 from trustme_analysis.games.liar.bots import (
     LiarHeuristicBot,
     belief,
+    explain,
     habits,
-    heuristic_posterior,
     opponent_knobs,
     search_actions,
     seat_bluff_rates,
@@ -276,13 +275,11 @@ def test_habits_count_what_each_seat_was_seen_doing():
 
 
 def test_a_seat_is_modelled_as_the_heuristic_until_its_habits_say_otherwise():
-    # Even odds between the heuristic (rate r) and a habit (rate ~ Beta(1/4, 1/4)); nothing seen: even.
-    assert heuristic_posterior(0, 0, 0.04) == pytest.approx(0.5)
-    habit = math.exp(math.lgamma(1.25) + math.lgamma(0.25) - math.lgamma(1.5)
-                     - 2 * math.lgamma(0.25) + math.lgamma(0.5))
-    assert heuristic_posterior(1, 1, 0.04) == pytest.approx(0.04 / (0.04 + habit))
-    assert heuristic_posterior(3, 3, 0.04) < 0.01  # calls at every chance: a habit
-    assert heuristic_posterior(1, 25, 0.04) > 0.5  # the heuristic's share: the heuristic
+    assert explain(0, 0, 0.04) == ("heuristic", 0.04)  # nothing seen
+    assert explain(1, 1, 0.04) == ("always", 0.95)  # one call in one chance: 0.3 * 0.95 beats 0.6 * 0.04
+    assert explain(2, 6, 0.04) == ("heuristic", 0.04)  # the heuristic calls in clusters: not yet a habit
+    assert explain(0, 20, 0.04) == ("heuristic", 0.04)  # it rarely calls in four players either
+    assert explain(0, 40, 0.08) == ("never", 0.005)
     game, state = table()
     col = {name: i for i, name in enumerate(KNOB_NAMES)}
     default = LiarKnobs().array()
@@ -290,21 +287,18 @@ def test_a_seat_is_modelled_as_the_heuristic_until_its_habits_say_otherwise():
     # Seat 0 is seen bluffing and caught three times, seat 1 calling at each of its three chances.
     for _ in range(3):
         state._table.events.append(("liar", 1, 0, 1, (0,), 1, 0, (0,)))
-    bluffs, calls = seat_model(state)
-    assert bluffs[0, 0] < 0.01 and bluffs[0, 1] == pytest.approx(3.25 / 3.5)
-    assert calls[1, 0] < 0.01 and calls[1, 1] == pytest.approx(3.25 / 3.5)
-    assert bluffs[1, 0] == calls[0, 0] == pytest.approx(0.5)  # nothing seen of these
+    assert seat_model(state) == [(("always", 0.95), ("heuristic", 0.08)), (("heuristic", 0.1), ("always", 0.95))]
     model = opponent_knobs(state, 1)
     assert np.array_equal(model[1], default)  # the searching seat plays the default heuristic
-    assert model[0, col["bluff_start"]] == model[0, col["bluff_rate"]] == pytest.approx(3.25 / 3.5)
-    assert model[0, col["burn_rate"]] == pytest.approx(0.25 / 3.5)
+    assert model[0, col["bluff_start"]] == model[0, col["bluff_rate"]] == 0.95
+    assert model[0, col["burn_rate"]] == pytest.approx(0.05)
     assert model[0, col["bluff_slack"]] == game.rules.max_play
     assert model[0, col["call_rate"]] == 0.0 and model[0, col["call_threshold"]] == 0.5  # still the heuristic
     model = opponent_knobs(state, 0)
-    assert model[1, col["call_rate"]] == pytest.approx(3.25 / 3.5) and model[1, col["call_threshold"]] > 1
+    assert model[1, col["call_rate"]] == 0.95 and model[1, col["call_threshold"]] > 1
     assert model[1, col["bluff_start"]] == default[col["bluff_start"]]
-    # The belief's bluff rate: the heuristic's prior, or the habit where that is likelier.
-    assert seat_bluff_rates(state, prior=0.3).tolist() == pytest.approx([3.25 / 3.5, 0.3])
+    # The belief's bluff rate: the heuristic's prior, or the habit's rate where that explains the plays best.
+    assert seat_bluff_rates(state, prior=0.3).tolist() == [0.95, 0.3]
 
 
 def test_search_actions_are_a_few_legal_moves_per_announced_value():

@@ -50,7 +50,7 @@ from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs, policy
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
 
-__all__ = ["LiarHeuristicBot", "LiarKnobs", "PASS_HOLDING", "belief", "habits", "heuristic_posterior", "opponent_knobs",
+__all__ = ["LiarHeuristicBot", "LiarKnobs", "PASS_HOLDING", "belief", "explain", "habits", "opponent_knobs",
            "seat_bluff_rates", "seat_model"]
 
 #: Weight of a world in which a player passed this round while holding the round's value (see :func:`belief`).
@@ -120,26 +120,26 @@ HEURISTIC_CALLS = 0.16
 #: The share of the heuristic's plays turned over that the search player expects false (in self-play none of 78 were:
 #: it bluffs only where nobody could prove it; against sharper callers some are).
 HEURISTIC_FALSE_SHARE = 0.1
-#: A habit (a seat that is not the heuristic) calls, or bluffs, at a rate of prior Beta(HABIT_PRIOR, HABIT_PRIOR):
-#: most likely near never or always, as the probes are.
-HABIT_PRIOR = 0.25
+#: The explanations of what a seat is seen doing (its calls among its chances to call; its false plays among those
+#: turned over), each with its prior odds and its rate: the heuristic (its own rate, above), a seat that always does it
+#: and one that never does (the probes' habits). The heuristic's calls cluster where its odds say so, so one or two
+#: calls of few chances must not make it a habit: hence habits at the extremes, not any rate.
+EXPLANATIONS = (("heuristic", 0.6, None), ("always", 0.3, 0.95), ("never", 0.1, 0.005))
 #: Weight of a world in which another seat started this round with no card of the value it announced, unless that
-#: seat is modelled as a habitual bluffer: the heuristic's starts always hold the announced value (see :func:`belief`).
+#: seat is modelled as an "always" bluffer: the heuristic's starts always hold the announced value (see :func:`belief`).
 PURE_BLUFF_START = 0.1
 
 
-def _log_beta(a: float, b: float) -> float:
-    return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
-
-
-def heuristic_posterior(hits: float, trials: float, rate: float) -> float:
-    """The chance that a seat seen doing something ``hits`` times in ``trials`` chances is the heuristic (which does it
-    at ``rate``) rather than a habit (a rate of prior Beta(:data:`HABIT_PRIOR`, :data:`HABIT_PRIOR`)), from even odds.
-    """
-    misses = trials - hits
-    log_heuristic = hits * math.log(rate) + misses * math.log1p(-rate)
-    log_habit = _log_beta(hits + HABIT_PRIOR, misses + HABIT_PRIOR) - _log_beta(HABIT_PRIOR, HABIT_PRIOR)
-    return 1.0 / (1.0 + math.exp(log_habit - log_heuristic))
+def explain(hits: float, trials: float, heuristic_rate: float) -> tuple[str, float]:
+    """The likeliest of :data:`EXPLANATIONS` for a seat seen doing something ``hits`` times in ``trials`` chances
+    (binomial likelihoods, the heuristic at ``heuristic_rate``), with its rate."""
+    best, best_log, best_rate = "", -math.inf, 0.0
+    for name, prior, rate in EXPLANATIONS:
+        r = heuristic_rate if rate is None else rate
+        log = math.log(prior) + hits * math.log(r) + (trials - hits) * math.log1p(-r)
+        if log > best_log:
+            best, best_log, best_rate = name, log, r
+    return best, best_rate
 
 
 def habits(state: pyspiel.State) -> np.ndarray:
@@ -168,55 +168,46 @@ def habits(state: pyspiel.State) -> np.ndarray:
     return out
 
 
-def seat_model(state: pyspiel.State) -> tuple[np.ndarray, np.ndarray]:
-    """Per seat, the search player's view of its habits from :func:`habits`: ``(bluffs, calls)``, each a row per seat
-    of ``(chance it is the heuristic, habit rate)``: for bluffing, false plays among those turned over (the heuristic's
-    share :data:`HEURISTIC_FALSE_SHARE`); for calling, calls among chances to call (the heuristic's share
-    :data:`HEURISTIC_CALLS` over the player count). The habit rate is the posterior mean under the habit prior."""
+def seat_model(state: pyspiel.State) -> list[tuple[tuple[str, float], tuple[str, float]]]:
+    """Per seat, the search player's explanation of its habits (:func:`habits`, :func:`explain`): ``(bluffing,
+    calling)``, each ``(explanation, rate)``; bluffing from its false plays among those turned over (the heuristic's
+    share :data:`HEURISTIC_FALSE_SHARE`), calling from its calls among its chances to call (the heuristic's share
+    :data:`HEURISTIC_CALLS` over the player count)."""
     seen = habits(state)
     n = seen.shape[0]
-    bluffs = np.empty((n, 2))
-    calls = np.empty((n, 2))
-    for q in range(n):
-        false, honest, called, chances = seen[q]
-        bluffs[q] = (heuristic_posterior(false, false + honest, HEURISTIC_FALSE_SHARE),
-                     (false + HABIT_PRIOR) / (false + honest + 2 * HABIT_PRIOR))
-        calls[q] = (heuristic_posterior(called, chances, HEURISTIC_CALLS / n),
-                    (called + HABIT_PRIOR) / (chances + 2 * HABIT_PRIOR))
-    return bluffs, calls
+    return [(explain(false, false + honest, HEURISTIC_FALSE_SHARE), explain(called, chances, HEURISTIC_CALLS / n))
+            for false, honest, called, chances in seen]
 
 
 def seat_bluff_rates(state: pyspiel.State, prior: float = LiarKnobs.assumed_bluff) -> np.ndarray:
     """Each seat's chance of bluffing a play as the search player models it: ``prior`` (the heuristic's assumed rate)
-    where the seat more likely is the heuristic, its habit rate otherwise (:func:`seat_model`; as
+    where the heuristic explains its plays turned over best, else the rate of its habit (:func:`seat_model`; as
     :func:`opponent_knobs` plays it)."""
-    bluffs, _ = seat_model(state)
-    return np.where(bluffs[:, 0] >= 0.5, prior, bluffs[:, 1])
+    return np.array([prior if bluff == "heuristic" else rate for (bluff, rate), _ in seat_model(state)])
 
 
 def opponent_knobs(state: pyspiel.State, player: int) -> np.ndarray:
     """The heuristic knobs of every seat in ``player``'s play-outs (rows in ``heuristic.KNOB_NAMES`` order): its own
-    seat the default heuristic, each other seat the default heuristic where it more likely is one (:func:`seat_model`,
-    for bluffing and for calling apart), else its habit: bluffing at its habit rate (``bluff_start``, ``bluff_rate``,
-    ``1 - burn_rate``; past what could be proven false and on any pile when more often than not), calling at its habit
-    rate (``call_rate``, with no threshold). With nothing seen every row is the default heuristic."""
+    seat the default heuristic, each other seat the default heuristic where that explains what it was seen doing best
+    (:func:`seat_model`, for bluffing and for calling apart), else its habit: bluffing at the habit's rate
+    (``bluff_start``, ``bluff_rate``, ``1 - burn_rate``; an "always" bluffer also past what could be proven false and
+    on any pile), calling at the habit's rate (``call_rate``, with no threshold). With nothing seen every row is the
+    default heuristic."""
     base = LiarKnobs()
     rows = np.tile(base.array(), (state.get_game().num_players(), 1))
-    bluffs, calls = seat_model(state)
     col = {name: i for i, name in enumerate(KNOB_NAMES)}
-    for q in range(rows.shape[0]):
+    for q, ((bluff, bluff_rate), (call, call_rate)) in enumerate(seat_model(state)):
         if q == player:
             continue
         row = rows[q]
-        if bluffs[q, 0] < 0.5:
-            rate = bluffs[q, 1]
-            row[col["bluff_start"]] = row[col["bluff_rate"]] = rate
-            row[col["burn_rate"]] = 1.0 - rate
-            if rate > 0.5:
+        if bluff != "heuristic":
+            row[col["bluff_start"]] = row[col["bluff_rate"]] = bluff_rate
+            row[col["burn_rate"]] = 1.0 - bluff_rate
+            if bluff == "always":
                 row[col["bluff_slack"]] = state.get_game().rules.max_play
                 row[col["bluff_max_pile"]] = 1_000_000
-        if calls[q, 0] < 0.5:
-            row[col["call_rate"]] = calls[q, 1]
+        if call != "heuristic":
+            row[col["call_rate"]] = call_rate
             row[col["call_threshold"]] = row[col["call_last_threshold"]] = 2.0  # above 1: never by the odds
     return rows
 
@@ -230,7 +221,7 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
     round are in each candidate world. A play of this round that is honest in the world weighs ``1 - b``, a false one
     ``b``, with ``b`` the seat's bluff rate as the player saw it (:func:`seat_bluff_rates`, from ``prior``); a round
     started with no card of the announced value weighs :data:`PURE_BLUFF_START` more, unless its starter is modelled as
-    a habitual bluffer (the heuristic's starts hold the value they announce); a pass while the world gives the seat
+    an "always" bluffer (the heuristic's starts hold the value they announce); a pass while the world gives the seat
     the round's value weighs :data:`PASS_HOLDING`.
 
     Each world is also handed the player's model of the seats for its play-outs (``world._seat_knobs``:
@@ -247,7 +238,7 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
         if event[0] in (ev.PLAY, ev.PASS) and event[1] not in passed:
             passed[event[1]] = event[0] == ev.PASS
     rates = seat_bluff_rates(state, prior)
-    bluffs, _ = seat_model(state)
+    always = [bluff == "always" for (bluff, _), _ in seat_model(state)]
     model = opponent_knobs(state, player)
     out = []
     value = table.round_value
@@ -258,7 +249,7 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
         for k, (owner, announced, cards, false) in enumerate(t.pile):
             if owner != player:
                 w *= rates[owner] if false else 1.0 - rates[owner]
-                if k == 0 and false == len(cards) and not (bluffs[owner, 0] < 0.5 and bluffs[owner, 1] > 0.5):
+                if k == 0 and false == len(cards) and not always[owner]:
                     w *= PURE_BLUFF_START
         if value >= 0:
             for q, was_pass in passed.items():
