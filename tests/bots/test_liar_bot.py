@@ -10,7 +10,17 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
-from trustme_analysis.games.liar.bots import LiarHeuristicBot, belief, search_actions
+from trustme_analysis.games.liar.bots import (
+    LiarHeuristicBot,
+    belief,
+    explain,
+    habits,
+    opponent_knobs,
+    search_actions,
+    seat_bluff_rates,
+    seat_model,
+)
+from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
 from trustme_analysis.games.liar.heuristic import bluff_chance, holds_at_least, unseen_copies
 from trustme_analysis.players import bot_kinds, make_bot
 from trustme_analysis.players.play import play_game
@@ -243,8 +253,52 @@ def test_belief_weighs_worlds_by_the_claims_and_passes_of_this_round():
     for world, w in zip(worlds, weights):
         honest = world._table.pile[0][3] == 0
         holds = world._table.hands[1][0] > 0
-        assert w == pytest.approx((0.7 if honest else 0.3) * (0.05 if holds else 1.0))
+        # The start holds one card: false, it holds none of the value announced (which the heuristic never plays).
+        assert w == pytest.approx((0.7 if honest else 0.3 * 0.1) * (0.05 if holds else 1.0))
+        # Each world carries the searching seat's model of the seats for its play-outs.
+        assert np.array_equal(world._seat_knobs, opponent_knobs(state, 2))
     assert len(set(np.round(weights, 9))) > 2
+
+
+def test_habits_count_what_each_seat_was_seen_doing():
+    game, state = table()
+    state.apply_action(game.play_action([2], 3))  # seat 0 announces a 2 as a 3: false
+    state.apply_action(LIAR)  # seat 1 calls: caught, seat 0 picks up, seat 1 starts
+    state.apply_action(game.play_action([3], 3))  # seat 1: an honest 3
+    state.apply_action(PASS)  # seat 0 passes: a chance to call
+    state.apply_action(BURN)  # seat 1 burns and starts again
+    state.apply_action(game.play_action([5], 5))  # an honest 5
+    state.apply_action(LIAR)  # seat 0 calls it: wrongly; seat 0 picks up
+    seen = habits(state)
+    # (false turned over, honest turned over, calls, chances to call) per seat
+    assert seen.tolist() == [[1, 0, 1, 2], [0, 1, 1, 1]]
+
+
+def test_a_seat_is_modelled_as_the_heuristic_until_its_habits_say_otherwise():
+    assert explain(0, 0, 0.04) == ("heuristic", 0.04)  # nothing seen
+    assert explain(1, 1, 0.04) == ("always", 0.95)  # one call in one chance: 0.3 * 0.95 beats 0.6 * 0.04
+    assert explain(2, 6, 0.04) == ("heuristic", 0.04)  # the heuristic calls in clusters: not yet a habit
+    assert explain(0, 20, 0.04) == ("heuristic", 0.04)  # it rarely calls in four players either
+    assert explain(0, 40, 0.08) == ("never", 0.005)
+    game, state = table()
+    col = {name: i for i, name in enumerate(KNOB_NAMES)}
+    default = LiarKnobs().array()
+    assert np.array_equal(opponent_knobs(state, 0), np.tile(default, (2, 1)))  # nothing seen: the heuristic
+    # Seat 0 is seen bluffing and caught three times, seat 1 calling at each of its three chances.
+    for _ in range(3):
+        state._table.events.append(("liar", 1, 0, 1, (0,), 1, 0, (0,)))
+    assert seat_model(state) == [(("always", 0.95), ("heuristic", 0.08)), (("heuristic", 0.1), ("always", 0.95))]
+    model = opponent_knobs(state, 1)
+    assert np.array_equal(model[1], default)  # the searching seat plays the default heuristic
+    assert model[0, col["bluff_start"]] == model[0, col["bluff_rate"]] == 0.95
+    assert model[0, col["burn_rate"]] == pytest.approx(0.05)
+    assert model[0, col["bluff_slack"]] == game.rules.max_play
+    assert model[0, col["call_rate"]] == 0.0 and model[0, col["call_threshold"]] == 0.5  # still the heuristic
+    model = opponent_knobs(state, 0)
+    assert model[1, col["call_rate"]] == 0.95 and model[1, col["call_threshold"]] > 1
+    assert model[1, col["bluff_start"]] == default[col["bluff_start"]]
+    # The belief's bluff rate: the heuristic's prior, or the habit's rate where that explains the plays best.
+    assert seat_bluff_rates(state, prior=0.3).tolist() == [0.95, 0.3]
 
 
 def test_search_actions_are_a_few_legal_moves_per_announced_value():

@@ -401,3 +401,36 @@ def test_state_from_copies_any_position_and_plays_on_as_the_engine():
                 ks.apply_action(action)
                 assert ks.legal_actions() == engine.legal_actions()
             assert ks.returns() == engine.returns()
+
+
+def test_heuristic_seats_play_with_their_own_row_of_knobs_and_worlds_carry_them():
+    """A state's ``seat_knobs`` (one row per seat; from a world's ``_seat_knobs``) set each heuristic seat's play: the
+    seat to act follows its own row, and another seat's row changes nothing of its draws."""
+    game = pyspiel.load_game("trustme_liar(players=3,values=6)")
+    kernel = Kernel(game, ("heuristic",))
+    state = game.new_initial_state()
+    rng = np.random.default_rng(5)
+    while state.is_chance_node():
+        outcomes, p = zip(*state.chance_outcomes())
+        state.apply_action(outcomes[rng.choice(len(outcomes), p=np.asarray(p) / sum(p))])
+    state.apply_action(kernel.sample_actions(kernel.state_from(state), 1, seed=1)[0])  # the starter plays
+    to_act = state.current_player()
+    default = kernel.sample_actions(kernel.state_from(state), 300, seed=2)
+    assert set(default.tolist()) != {0}  # the heuristic does not always call here
+    rows = np.tile(kernel.knobs.array(), (3, 1))
+    call_rate = kernel_core.KNOB_ORDER.index("call_rate")
+    for seat in range(3):
+        world = state.clone()
+        world._seat_knobs = rows.copy()
+        world._seat_knobs[seat, call_rate] = 1.0  # this seat always calls
+        ks = kernel.state_from(world)
+        assert np.array_equal(ks.seat_knobs, world._seat_knobs) and np.array_equal(ks.clone().seat_knobs, ks.seat_knobs)
+        draws = kernel.sample_actions(ks, 300, seed=2)
+        if seat == to_act:
+            assert set(draws.tolist()) == {0}  # LIAR
+        else:
+            assert np.array_equal(draws, default)
+    world = state.clone()
+    world._seat_knobs = rows[:2]
+    with pytest.raises(ValueError, match="shape"):
+        kernel.state_from(world)

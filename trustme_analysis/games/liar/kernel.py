@@ -78,12 +78,15 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 class KernelState:
     """A position held as the kernel's integer array, with the pyspiel calls the lock-step tests use."""
 
-    __slots__ = ("kernel", "array", "_history")
+    __slots__ = ("kernel", "array", "_history", "seat_knobs")
 
-    def __init__(self, kernel: Kernel, array: np.ndarray, history: list[int]):
+    def __init__(self, kernel: Kernel, array: np.ndarray, history: list[int], seat_knobs: np.ndarray | None = None):
         self.kernel = kernel
         self.array = array
         self._history = history
+        # The heuristic seats' knobs in play-outs from here, one row per seat (None: the kernel's): a search
+        # player's model of the others, carried by its worlds (``bots.opponent_knobs``).
+        self.seat_knobs = seat_knobs
 
     def current_player(self) -> int:
         """The seat to act; ``pyspiel.PlayerId.CHANCE`` (-1) during the deal, ``TERMINAL`` (-4) at the end."""
@@ -128,7 +131,7 @@ class KernelState:
 
     def clone(self) -> KernelState:
         """An independent copy."""
-        return KernelState(self.kernel, self.array.copy(), list(self._history))
+        return KernelState(self.kernel, self.array.copy(), list(self._history), self.seat_knobs)
 
 
 class Kernel:
@@ -161,6 +164,8 @@ class Kernel:
         self._kinds = np.array([SEAT_KINDS[k] for k in kinds], dtype=np.int64)
         self.knobs = LiarKnobs(**(knobs or {}))
         self._knobs = self.knobs.array()
+        # The compiled play loops read one row of knobs per seat (a search player's worlds may model each seat apart).
+        self._seat_knobs = np.ascontiguousarray(np.tile(self._knobs, (n, 1)))
 
     def new_state(self, seed: int | None = None) -> KernelState:
         """A position before the deal (``seed=None``), or after the first player and the deal drawn from ``seed``'s
@@ -180,16 +185,16 @@ class Kernel:
             histories: also keep each game's full action sequence (deal included).
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        raw = core.play_random(self.cfg, self.tab, seeds, self._kinds, self._knobs, histories)
+        raw = core.play_random(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
         if raw[-1]:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return build_records(self.rules, seeds, raw, histories)
 
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns (one per seat) of ``n`` playouts from ``state``, each seat of its kind (one stream from
-        ``seed``)."""
-        means, error = core.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds,
-                                     self._knobs)
+        ``seed``); heuristic seats play with ``state.seat_knobs`` where the state carries them, else the kernel's."""
+        knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
+        means, error = core.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds, knobs)
         if error:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return means
@@ -199,8 +204,8 @@ class Kernel:
         seat's action by its kind (a uniform one is drawn without listing the legal actions)."""
         if state.is_terminal():
             raise ValueError("the game is over: no action to draw")
-        return core.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds,
-                                   self._knobs)
+        knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
+        return core.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs)
 
     def heuristic_distribution(self, state: KernelState) -> dict[int, float]:
         """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:
@@ -219,7 +224,8 @@ class Kernel:
     def state_from(self, state: pyspiel.State) -> KernelState:
         """The kernel state of any ``trustme_liar`` pyspiel state of this game (a played position or a search
         player's world): the rules' fields and what each seat knows. The record counters start at zero (a state
-        built this way is for play-outs, not records)."""
+        built this way is for play-outs, not records). A world that carries its searching player's model of the
+        seats (``_seat_knobs``, set by ``bots.belief``) passes it on: its play-outs play each seat so."""
         t = state._table
         rules = self.rules
         cfg = self.cfg
@@ -272,4 +278,9 @@ class Kernel:
         S[core.S_LASTOUT] = t.going_out
         S[core.S_END] = core.END_NAMES.index(t.end)
         S[core.S_TURNS] = t.turns
-        return KernelState(self, S, [int(a) for a in state.history()])
+        model = getattr(state, "_seat_knobs", None)
+        if model is not None:
+            model = np.ascontiguousarray(model, dtype=np.float64)
+            if model.shape != self._seat_knobs.shape:
+                raise ValueError(f"a world's seat knobs have shape {model.shape}, not {self._seat_knobs.shape}")
+        return KernelState(self, S, [int(a) for a in state.history()], model)

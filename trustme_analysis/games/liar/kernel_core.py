@@ -1037,10 +1037,10 @@ def sample_uniform(cfg, tab, S, rng):
 
 @njit(cache=True)
 def choose(cfg, tab, S, rng, kinds, knobs):
-    """The action of the seat to act, by its kind (:data:`RANDOM` or :data:`HEURISTIC`); a play leaves its cards at
-    ``O_PV``/``O_PC``."""
+    """The action of the seat to act, by its kind (:data:`RANDOM` or :data:`HEURISTIC`; a heuristic seat plays with
+    its own row of ``knobs``, one row per seat); a play leaves its cards at ``O_PV``/``O_PC``."""
     if kinds[S[S_CURRENT]] == HEURISTIC:
-        return heuristic_sample(cfg, tab, S, knobs, rng)
+        return heuristic_sample(cfg, tab, S, knobs[S[S_CURRENT]], rng)
     return sample_uniform(cfg, tab, S, rng)
 
 

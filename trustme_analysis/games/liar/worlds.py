@@ -164,6 +164,8 @@ def _plan(state, player: int) -> _Plan:
 def resample(state, player: int, sampler: Callable[[], float]):
     """A world for ``player`` (module docstring); ``sampler()`` gives uniform numbers in [0, 1)."""
     world = state.clone()
+    # The plan kept on ``state`` (see :func:`_plan`) is not the world's: dropped, so that cloning the world stays cheap.
+    vars(world).pop("_world_plan", None)
     t = state._table
     rules = state._rules
     n, values = rules.players, rules.values
