@@ -378,7 +378,6 @@ class Kernel:
                              f"({game.rules.players})")
         self.seat_kinds = tuple(kinds)
         self._kinds = np.array([_SEAT_CODES[k] for k in kinds], np.int64)
-        self._all_random = all(k == "random" for k in kinds)
         #: The heuristic seats' knobs, one row per seat (search players change the rows of the others' votes).
         self.H = np.tile(heuristic_knobs(knobs), (game.rules.players, 1))
         self.game = game
@@ -576,11 +575,8 @@ class Kernel:
         """
         out = np.zeros(2 * K.MAXP, np.float64)
         who = -1 if viewer is None else int(viewer)
-        if self._all_random:
-            K.rollouts(self.R, state.s, int(n), np.uint64(seed), who, out, *self._scratch())
-        else:
-            K.rollouts_seats(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out,
-                             *self._scratch(), np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
+        K.rollouts_seats(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out, *self._scratch(),
+                         np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
         return out[: self.players] / max(int(n), 1)
 
     def action_rollouts(self, state: KernelState, actions: Sequence[int], worlds: int, per_world: int, seed: int,

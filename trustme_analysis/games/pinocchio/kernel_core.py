@@ -887,34 +887,6 @@ def random_action(s, R, rng, buf):
 
 
 @compiled
-def play_out(s, R, rng, buf, trace, hist, h0):
-    """Play ``s`` to the end with uniformly random players and chance by its probabilities.
-
-    Writes the actions into ``hist[h0:]`` when ``hist`` is not empty; returns the index after the last one written
-    (or -1 when ``hist`` was too short; the game is still played to the end).
-
-    Other players go where :func:`random_action` is called: a per-seat kinds array would pick, for the seat to act,
-    a policy-table lookup (keyed by what that seat has seen, read from the public part and its own hand) or a
-    compiled heuristic; the rest of the loop stays as it is.
-    """
-    h = h0
-    keep = hist.shape[0] > 0
-    while s[PHASE] != TERMINAL:
-        if is_chance_phase(s[PHASE]):
-            a = sample_chance(s, rng)
-        else:
-            a = random_action(s, R, rng, buf)
-        if keep:
-            if h >= 0 and h < hist.shape[0]:
-                hist[h] = a
-                h += 1
-            else:
-                h = -1
-        apply_action(s, R, a, trace)
-    return h
-
-
-@compiled
 def play_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf, kinds, H, acts,
                probs):
     """One game per seed from the start, game ``g`` from ``seeds[g]`` alone, seat ``p`` played by kind ``kinds[p]``
@@ -1098,29 +1070,6 @@ def determinize(s, R, viewer, rng, buf):
             s[HANDS + q * MAXV + v] += 1
     for v in range(V):
         s[DECK + v] = pool[v]
-
-
-@compiled
-def rollouts(R, s0, n, seed, viewer, out, s, rng, buf):
-    """``n`` uniformly random playouts from ``s0``; adds each one's returns into ``out`` (float64, :data:`MAXP`).
-
-    With ``viewer >= 0`` every playout first resamples what ``viewer`` cannot see (:func:`determinize`). One
-    SplitMix64 stream seeded with ``seed`` drives all of them, so the result depends only on the arguments. ``s``,
-    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_batch`.
-    """
-    rng[0] = seed
-    ret = out[MAXP:]
-    no_trace = s[:0].reshape((0, MAXP))
-    no_hist = s[:0]
-    for _ in range(n):
-        for i in range(STATE_SIZE):  # (a loop: numba's slice assignment is ten times slower here)
-            s[i] = s0[i]
-        if viewer >= 0:
-            determinize(s, R, viewer, rng, buf)
-        play_out(s, R, rng, buf, no_trace, no_hist, 0)
-        returns_into(s, R, ret)
-        for p in range(R[R_PLAYERS]):
-            out[p] += ret[p]
 
 
 # ====================================================================== the heuristic seat
@@ -1477,9 +1426,12 @@ def heuristic_action(s, R, H, rng, acts, probs, buf):
 
 @compiled
 def play_out_kinds(s, R, rng, buf, trace, hist, h0, kinds, H, acts, probs):
-    """:func:`play_out` with seat ``p`` played by kind ``kinds[p]`` (:data:`SEAT_RANDOM`, the same draws as
-    :func:`random_action`, or :data:`SEAT_HEURISTIC` with knobs ``H[p]``, one uniform number a decision).
-    ``acts`` and ``probs`` are scratch of :data:`MAXA` entries."""
+    """Play ``s`` to the end, seat ``p`` played by kind ``kinds[p]`` (:data:`SEAT_RANDOM`: :func:`random_action`,
+    or :data:`SEAT_HEURISTIC` with knobs ``H[p]``, one uniform number a decision), chance by its probabilities.
+
+    Writes the actions into ``hist[h0:]`` when ``hist`` is not empty; returns the index after the last one written
+    (or -1 when ``hist`` was too short; the game is still played to the end). ``trace`` takes the score trace (0
+    rows: off). ``acts`` and ``probs`` are scratch of :data:`MAXA` entries."""
     h = h0
     keep = hist.shape[0] > 0
     while s[PHASE] != TERMINAL:
@@ -1507,7 +1459,12 @@ def play_out_seats(s, R, rng, buf, kinds, H, acts, probs):
 
 @compiled
 def rollouts_seats(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, probs):
-    """:func:`rollouts` with each seat played by its kind (:func:`play_out_seats`)."""
+    """``n`` playouts from ``s0``, each seat played by its kind (:func:`play_out_seats`); adds each one's returns
+    into ``out`` (float64, ``2 * MAXP``: the first half takes the sums).
+
+    With ``viewer >= 0`` every playout first resamples what ``viewer`` cannot see (:func:`determinize`). One
+    SplitMix64 stream seeded with ``seed`` drives all of them, so the result depends only on the arguments. ``s``,
+    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_batch`."""
     rng[0] = seed
     ret = out[MAXP:]
     for _ in range(n):
