@@ -31,6 +31,10 @@ from pathlib import Path
 import numpy as np
 import pyspiel
 
+# The search player's game against a probe line-up, as benchmarks/search_vs_probes.py plays it (this folder is on
+# sys.path when a benchmark runs as a script).
+from search_vs_probes import play as search_game
+
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis import results
 from trustme_analysis.players import make_bot
@@ -84,32 +88,6 @@ def seconds_per_decision(game_string: str, budget: int | None, decisions: int = 
     return spent / made
 
 
-def _search_game(job: tuple) -> tuple[bool, float, int]:
-    """One game: the search player in seat ``g % players``, the probe in the others; (won, seconds, decisions)."""
-    game_string, strategy, budget, g, *rest = job
-    knobs = rest[0] if rest else {}
-    game = pyspiel.load_game(game_string)
-    n = game.num_players()
-    seat = g % n
-    rng = np.random.default_rng([g, 17])
-    bots = [make_bot(game, "search", p, rng, budget=budget, **knobs) if p == seat
-            else make_bot(game, "probe", p, rng, strategy=strategy) for p in range(n)]
-    state = game.new_initial_state()
-    spent, made = 0.0, 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-            continue
-        p = state.current_player()
-        start = time.process_time()
-        action = bots[p].step(state)
-        if p == seat and len(state.legal_actions()) > 1:
-            spent += time.process_time() - start
-            made += 1
-        state.apply_action(action)
-    return state.returns()[seat] > 0, spent, made
-
-
 def search_vs_probes(game_string: str, games: int, budget: int | None, workers: int,
                      knobs: dict | None = None) -> list[dict]:
     """The search player in one seat against a line-up of each probe (``games`` games each, seats rotating)."""
@@ -117,7 +95,7 @@ def search_vs_probes(game_string: str, games: int, budget: int | None, workers: 
     rows = []
     with multiprocessing.get_context("spawn").Pool(workers) as pool:
         for strategy in probe_strategies(game):
-            out = pool.map(_search_game, [(game_string, strategy, budget, g, knobs or {}) for g in range(games)])
+            out = pool.map(search_game, [(game_string, strategy, g, budget, knobs or {}) for g in range(games)])
             wins = sum(w for w, _, _ in out)
             interval = wilson(wins, games)
             rows.append({"challenger": f"search vs {strategy}", "games": games, "win_rate": wins / games,
