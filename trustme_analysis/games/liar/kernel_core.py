@@ -1751,6 +1751,14 @@ def share_rows(rets, limit):
 
 
 @njit(cache=True)
+def _doubled(a, keep):
+    """A copy of ``a`` twice as long with its first ``keep`` entries (the enumeration's growing buffers)."""
+    out = np.empty(a.shape[0] * 2, a.dtype)
+    out[:keep] = a[:keep]
+    return out
+
+
+@njit(cache=True)
 def enumerate_tree(cfg, tab, splits, max_histories):
     """Every history of the variant in depth-first preorder, children in the engine's order.
 
@@ -1808,22 +1816,8 @@ def enumerate_tree(cfg, tab, splits, max_histories):
         if count >= max_histories:
             return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
         if count >= r_depth.shape[0]:
-            c2 = r_depth.shape[0] * 2
-            a1 = np.empty(c2, dtype=np.uint16)
-            a1[:count] = r_depth[:count]
-            r_depth = a1
-            a2 = np.empty(c2, dtype=np.int8)
-            a2[:count] = r_player[:count]
-            r_player = a2
-            a3 = np.empty(c2, dtype=np.int32)
-            a3[:count] = r_info[:count]
-            r_info = a3
-            a4 = np.empty(c2, dtype=np.int32)
-            a4[:count] = r_action[:count]
-            r_action = a4
-            a5 = np.empty(c2, dtype=np.float64)
-            a5[:count] = r_prob[:count]
-            r_prob = a5
+            r_depth, r_player = _doubled(r_depth, count), _doubled(r_player, count)
+            r_info, r_action, r_prob = _doubled(r_info, count), _doubled(r_action, count), _doubled(r_prob, count)
         S = states[d]
         r_depth[count] = d
         r_action[count] = act
@@ -1848,12 +1842,7 @@ def enumerate_tree(cfg, tab, splits, max_histories):
             ids, probs = chance_outcomes(cfg, tab, S)
             k = ids.shape[0]
             while top + k > kids.shape[0]:
-                kids2 = np.empty(kids.shape[0] * 2, dtype=np.int64)
-                kids2[:top] = kids[:top]
-                kids = kids2
-                kp2 = np.empty(kids.shape[0], dtype=np.float64)
-                kp2[:top] = kprob[:top]
-                kprob = kp2
+                kids, kprob = _doubled(kids, top), _doubled(kprob, top)
             kids[top:top + k] = ids
             kprob[top:top + k] = probs
             kcount[d] = k
@@ -1872,21 +1861,14 @@ def enumerate_tree(cfg, tab, splits, max_histories):
                 m = num_info
                 node_info[node] = m
                 if m >= first.shape[0]:
-                    f2 = np.empty(first.shape[0] * 2, dtype=np.int64)
-                    f2[:m] = first[:m]
-                    first = f2
+                    first = _doubled(first, m)
                 first[m] = count
                 num_info += 1
             r_info[count] = m
             acts = legal_actions(cfg, tab, S)
             k = acts.shape[0]
             while top + k > kids.shape[0]:
-                kids2 = np.empty(kids.shape[0] * 2, dtype=np.int64)
-                kids2[:top] = kids[:top]
-                kids = kids2
-                kp2 = np.empty(kids.shape[0], dtype=np.float64)
-                kp2[:top] = kprob[:top]
-                kprob = kp2
+                kids, kprob = _doubled(kids, top), _doubled(kprob, top)
             kids[top:top + k] = acts
             kprob[top:top + k] = 1.0
             kcount[d] = k
