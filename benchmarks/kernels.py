@@ -532,17 +532,10 @@ def main() -> None:
         verify(modules, args.verify, args.workers)
     elif args.compile_times:
         compile_times(modules)
-    elif args.sweep:
-        streaming_memory(modules)
-        print()
-        records_cost(modules)
-        print()
-        sweep_speed(modules, args.seconds, args.repeat)
-        print()
-        sweep_start_and_memory(modules, args.memory_games)
     else:
-        speed(modules, args.seconds, args.repeat)
-        print()
+        if not args.sweep:  # --sweep: only the sweep figures
+            speed(modules, args.seconds, args.repeat)
+            print()
         streaming_memory(modules)
         print()
         records_cost(modules)
