@@ -66,7 +66,8 @@ def _trust_page(ctx: Report, variant: str) -> None:
     })
     tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
     draw_table(tax, shown, widths=[2.2, 0.8, 1.6, 1.0, 1.0])
-    ctx.add(fig, title, "checks", findings=findings, front=1, variants=[variant])
+    # Not offered to the first page: its "What the games say" already states each verdict (the headlines' trust rows).
+    ctx.add(fig, title, "checks", findings=findings, variants=[variant])
 
 
 def _skill_page(ctx: Report) -> None:
