@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
+from trustme_analysis.engine.draws import GameStream, pick
+
 
 class TrustMeBot(pyspiel.Bot):
     """Base class: subclasses implement :meth:`choose`; ``step`` is the pyspiel entry point.
@@ -61,16 +63,11 @@ class TrustMeBot(pyspiel.Bot):
         return {}
 
 
-def sample_action(probs: dict[int, float], rng: np.random.Generator) -> int:
-    """One action drawn from ``{action: probability}`` with a single uniform number (in the dict's order); a sure
-    action draws nothing."""
-    if len(probs) == 1:
-        return int(next(iter(probs)))
-    actions = list(probs)
-    cumulative = np.cumsum([probs[a] for a in actions])
-    # Probabilities may not sum to exactly 1 in floating point: scale the draw instead of renormalising.
-    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-    return int(actions[min(index, len(actions) - 1)])
+def sample_action(probs: dict[int, float], rng: np.random.Generator | GameStream) -> int:
+    """One action drawn from ``{action: probability}`` by the draw protocol (:mod:`trustme_analysis.engine.draws`):
+    a sure action draws nothing; otherwise one uniform number walks the actions in ascending id order, as every
+    game's compiled kernel draws its heuristic seats' actions."""
+    return int(pick(sorted(probs.items()), rng))
 
 
 class UniformRandomBot(TrustMeBot):

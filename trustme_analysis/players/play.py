@@ -11,18 +11,15 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pyspiel
 
+from trustme_analysis.engine.draws import GameStream, pick
 from trustme_analysis.players.base import TrustMeBot
 
 
-def sample_chance(state: pyspiel.State, rng: np.random.Generator) -> int:
-    """One chance outcome of ``state`` drawn with ``rng`` by its probability."""
-    outcomes = state.chance_outcomes()
-    if len(outcomes) == 1:
-        return outcomes[0][0]
-    cumulative = np.cumsum([p for _, p in outcomes])
-    # The probabilities may not sum to exactly 1 in floating point; scale the draw instead of renormalising.
-    index = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
-    return outcomes[min(index, len(outcomes) - 1)][0]
+def sample_chance(state: pyspiel.State, rng: np.random.Generator | GameStream) -> int:
+    """One chance outcome of ``state`` drawn with ``rng`` by its probability, by the draw protocol
+    (:mod:`trustme_analysis.engine.draws`): one outcome draws nothing; otherwise one uniform number walks the
+    outcomes in the engine's order, as every game's compiled kernel draws them."""
+    return int(pick(state.chance_outcomes(), rng))
 
 
 def joint_action(state: pyspiel.State, pick: Callable[[pyspiel.State, int], int],

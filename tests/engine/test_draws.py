@@ -1,0 +1,98 @@
+"""The draw protocol (trustme_analysis/engine/draws.py): its generator, and every compiled kernel's copy of it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from trustme_analysis.engine.draws import GameStream, pick, walk
+from trustme_analysis.games.board1981 import kernel_rules as board1981
+from trustme_analysis.games.liar import kernel_core as liar
+from trustme_analysis.games.pinocchio import kernel_core as pinocchio
+
+#: Each kernel's (next output, integer below n, uniform float) on a one-element uint64 state array.
+KERNELS = {
+    "pinocchio": (pinocchio.next_u64, pinocchio.below, pinocchio.uniform01),
+    "liar": (liar.next_u64, liar.rand_below, liar.uniform01),
+    "board1981": (board1981.next_u64, board1981.below, board1981.uniform),
+}
+
+
+def test_splitmix64_gives_the_reference_outputs():
+    # The first outputs of SplitMix64 from state 0 (Vigna's splitmix64.c).
+    stream = GameStream(0)
+    assert [stream.next_u64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_every_kernel_draws_what_the_protocol_draws(name):
+    """Draw by draw, for many seeds and bounds (including bounds where multiply-and-reject rejects): the same outputs,
+    integers, floats and generator states."""
+    next_u64, below, uniform = KERNELS[name]
+    rng = np.random.default_rng(7)
+    bounds = [1, 2, 3, 6, 7, 52, 1000, 14_000, (1 << 31) + 1, (1 << 32) - 1]
+    for seed in [0, 1, (1 << 64) - 1, *rng.integers(0, 2**63, size=40).tolist()]:
+        ours = GameStream(seed)
+        theirs = np.array([seed], dtype=np.uint64)
+        for step in range(60):
+            kind = step % 3
+            if kind == 0:
+                assert next_u64(theirs) == ours.next_u64()
+            elif kind == 1:
+                n = bounds[step % len(bounds)]
+                assert below(theirs, n) == ours.below(n)
+            else:
+                assert uniform(theirs) == ours.random()
+            assert int(theirs[0]) == ours.state
+
+
+def test_below_is_uniform_and_exact_where_plain_scaling_is_not():
+    """Lemire's rejection makes every value equally likely: with n = 2**31 + 1 (where 32-bit scaling would favour
+    some values), the share of the lower half of the range is 1/2 within sampling error."""
+    stream = GameStream(11)
+    n = (1 << 31) + 1
+    draws = np.array([stream.below(n) for _ in range(20_000)])
+    assert draws.min() >= 0 and draws.max() < n
+    assert abs((draws < n // 2).mean() - 0.5) < 4 * 0.5 / np.sqrt(len(draws))
+    small = np.bincount([stream.below(6) for _ in range(60_000)], minlength=6)
+    expected = 10_000
+    assert ((small - expected) ** 2 / expected).sum() < 20.5  # chi-square, 5 degrees of freedom, p ~ 0.001
+
+
+def test_walk_compares_before_it_subtracts_and_falls_back_to_the_last_positive():
+    assert walk([0.5, 0.5], 0.0) == 0
+    assert walk([0.5, 0.5], 0.4999) == 0
+    assert walk([0.5, 0.5], 0.5) == 1
+    assert walk([0.2, 0.0, 0.3, 0.5], 0.35) == 2
+    assert walk([0.25, 0.25, 0.0], 0.9999) == 1  # rounding leaves u past them all: the last positive one
+    with pytest.raises(ValueError):
+        walk([0.0, 0.0], 0.1)
+
+
+def test_a_sure_outcome_draws_nothing_and_others_draw_once():
+    stream = GameStream(3)
+    assert pick([(4, 0.0), (9, 1.0)], stream) == 9
+    assert stream.state == 3
+    pick([(4, 0.5), (9, 0.5)], stream)
+    assert stream.state == GameStream(3).state + 0x9E3779B97F4A7C15
+
+
+def test_rewound_stands_where_the_stream_stood():
+    stream = GameStream(5)
+    stream.random()
+    before = stream.state
+    values = [stream.below(10), stream.random()]
+    again = stream.rewound(2)
+    assert again.state == before
+    assert [again.below(10), again.random()] == values
+    assert stream.rewound(0).state == stream.state
+    with pytest.raises(ValueError, match="draws=9 is not allowed"):
+        stream.rewound(9)
+
+
+def test_bad_arguments_name_what_is_allowed():
+    with pytest.raises(ValueError, match="seed=-1 is not allowed"):
+        GameStream(-1)
+    with pytest.raises(ValueError, match="n=0 is not allowed"):
+        GameStream(1).below(0)
+    assert GameStream(1).integers(5, 6) == 5
