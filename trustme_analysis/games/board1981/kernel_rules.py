@@ -19,8 +19,9 @@ The fixed data of a game (board graph, decks, action layout) is one int64 array 
 :func:`pack_rules` from what :mod:`~trustme_analysis.games.board1981.kernel` reads off the loaded pyspiel game.
 
 Random numbers: SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014) with the
-game's seed as its state; an integer below ``k`` is ``floor(u * k)`` with ``u`` the top 53 bits as a float in [0, 1)
-(bias at most ``k / 2**53``, below ``2**-40`` for every ``k`` used here). A game depends on its seed alone.
+game's seed as its state, drawn by the draw protocol of :mod:`trustme_analysis.engine.draws` (which the pyspiel path
+follows too, so both engines give the same games); an integer below ``k`` by Lemire's multiply-and-reject (exact). A
+game depends on its seed alone.
 """
 
 from __future__ import annotations
@@ -240,8 +241,39 @@ def uniform(rng):
 
 @njit(cache=True)
 def below(rng, k):
-    """A uniform integer in ``[0, k)``."""
-    return np.int64(uniform(rng) * k)
+    """A uniform integer in ``[0, k)`` (``0 < k < 2**32``), exactly: D. Lemire's multiply-and-reject on the top 32 bits
+    of an output ("Fast random integer generation in an interval", ACM TOMACS 29(1), 2019), as
+    :meth:`trustme_analysis.engine.draws.GameStream.below` draws it."""
+    un = np.uint64(k)
+    m = (next_u64(rng) >> np.uint64(32)) * un
+    low = m & np.uint64(0xFFFFFFFF)
+    if low < un:
+        floor = (np.uint64(1 << 32) - un) % un
+        while low < floor:
+            m = (next_u64(rng) >> np.uint64(32)) * un
+            low = m & np.uint64(0xFFFFFFFF)
+    return np.int64(m >> np.uint64(32))
+
+
+@njit(cache=True)
+def walk(items, probs, k, rng):
+    """``items[i]`` of the first ``k`` picked by the draw protocol (:mod:`trustme_analysis.engine.draws`): one with
+    positive probability is taken without a draw; otherwise one uniform number walks them in order."""
+    last = -1
+    positive = 0
+    for i in range(k):
+        if probs[i] > 0.0:
+            last = i
+            positive += 1
+    if positive == 1:
+        return items[last]
+    u = uniform(rng)
+    for i in range(k):
+        if probs[i] > 0.0:
+            if u < probs[i]:
+                return items[i]
+            u -= probs[i]
+    return items[last]
 
 
 # ---------------------------------------------------------------------------------------------- helpers for rules
@@ -1260,36 +1292,27 @@ SEAT_HEURISTIC = 1
 
 @njit(cache=True)
 def sample_chance(st, r, rng, actions, weights):
-    """A chance outcome drawn by its probability."""
-    k, total = chance_outcomes(st, r, actions, weights)
-    x = below(rng, total)
+    """A chance outcome by its probability (weight / total, as the engine states it), by the draw protocol."""
+    k, total = chance_outcomes(st, r, actions, weights)  # every listed weight is positive
+    if k == 1:
+        return actions[0]
+    u = uniform(rng)
     for i in range(k):
-        x -= weights[i]
-        if x < 0:
+        p = np.float64(weights[i]) / np.float64(total)
+        if u < p:
             return actions[i]
+        u -= p
     return actions[k - 1]
 
 
 @njit(cache=True, inline="always")
 def choose(st, r, rng, seat_kinds, kn, legal, probs):
     """The current player's action: ``seat_kinds[p]`` names seat ``p``'s player (SEAT_RANDOM: uniform over the
-    legal actions; SEAT_HEURISTIC: a draw from the heuristic's probabilities with one uniform number)."""
+    legal actions; SEAT_HEURISTIC: a draw from the heuristic's probabilities by the draw protocol, :func:`walk`)."""
     k = legal_actions(st, r, legal)
     if seat_kinds[st[DECIDER]] == SEAT_HEURISTIC:
         heuristic_probs(st, r, kn, legal, k, probs, probs[k:])
-        u = uniform(rng)
-        total = 0.0
-        for i in range(k):
-            total += probs[i]
-        x = u * total
-        acc = 0.0
-        for i in range(k):
-            acc += probs[i]
-            if x < acc:
-                return legal[i]
-        for i in range(k - 1, -1, -1):
-            if probs[i] > 0.0:
-                return legal[i]
+        return walk(legal, probs, k, rng)
     return legal[below(rng, k)]
 
 

@@ -28,12 +28,11 @@ integer without listing the (up to ~14,000) legal plays.
 
 Randomness. Each game owns one SplitMix64 stream (Steele, Lea and Flood, "Fast splittable pseudorandom number
 generators", OOPSLA 2014; the constants of Vigna's reference ``splitmix64.c``) whose 64-bit state starts at the game's
-seed, so a game depends only on its seed. A uniform integer below ``n`` is exact for every ``n`` (Lemire's
-multiply-and-reject, :func:`rand_below`).
+seed, so a game depends only on its seed. Chance and every seat draw from it by the draw protocol of
+:mod:`trustme_analysis.engine.draws`, which the pyspiel path follows too, so both engines give the same games.
 
-Chance. The deal of one value draws ``r`` uniform below ``C(room, copies)`` (all deals of that value's copies into the
-cards still to be dealt) and takes the split whose block of deals holds ``r`` when the splits are laid out in the
-engine's outcome order, each with its number of deals: exactly the engine's probabilities, in integers.
+Chance. The first player and the deal of one value walk the engine's outcomes (``deal.split_outcomes``: every split
+in index order, probability ``ways / C(room, copies)``) with one uniform number; one possible outcome draws nothing.
 
 Players. A uniform-random seat draws ``r`` uniform below its number of legal actions and takes the ``r``-th legal
 action in the engine's order (:func:`pick`), computed without listing the others. Seat kinds are numbered
@@ -925,6 +924,7 @@ _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 _MIX2 = np.uint64(0x94D049BB133111EB)
 _S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 _LOW32 = np.uint64(0xFFFFFFFF)
+_TWO32 = np.uint64(1 << 32)
 
 #: Per-seat integer columns of :func:`play_random`, in order (then the record counters of ``kernel_core``).
 SEAT_INTS = (
@@ -946,70 +946,100 @@ def next_u64(rng):
 
 
 @njit(cache=True)
-def _mul128(a, b):
-    """``(high, low)`` 64-bit halves of the 128-bit product of two uint64 (numba has no 128-bit integers)."""
-    a_lo, a_hi = a & _LOW32, a >> _S32
-    b_lo, b_hi = b & _LOW32, b >> _S32
-    lolo = a_lo * b_lo
-    hilo = a_hi * b_lo
-    cross = (lolo >> _S32) + (hilo & _LOW32) + a_lo * b_hi
-    high = (hilo >> _S32) + (cross >> _S32) + a_hi * b_hi
-    low = (cross << _S32) | (lolo & _LOW32)
-    return high, low
+def rand_below(rng, n):
+    """A uniform integer in ``[0, n)`` (``0 < n < 2**32``), exactly: D. Lemire's multiply-and-reject on the top 32
+    bits of an output ("Fast random integer generation in an interval", ACM TOMACS 29(1), 2019), as
+    :meth:`trustme_analysis.engine.draws.GameStream.below` draws it (the draw protocol)."""
+    un = np.uint64(n)
+    m = (next_u64(rng) >> _S32) * un
+    low = m & _LOW32
+    if low < un:
+        floor = (_TWO32 - un) % un
+        while low < floor:
+            m = (next_u64(rng) >> _S32) * un
+            low = m & _LOW32
+    return np.int64(m >> _S32)
 
 
 @njit(cache=True)
-def rand_below(rng, n):
-    """A uniform integer in ``[0, n)`` (``1 <= n < 2**63``): Lemire's multiply-and-reject, exact, rarely divides.
-
-    D. Lemire, "Fast random integer generation in an interval", ACM TOMACS 29(1), 2019: the high half of ``x * n`` is
-    uniform once the draws whose low half falls below ``2**64 mod n`` are rejected.
-    """
-    bound = np.uint64(n)
-    high, low = _mul128(next_u64(rng), bound)
-    if low < bound:
-        threshold = (np.uint64(0) - bound) % bound
-        while low < threshold:
-            high, low = _mul128(next_u64(rng), bound)
-    return np.int64(high)
+def _next_split(k, n):
+    """Advance ``k[:n]`` (copies shared between seats) to the next split in lexicographic order, as ``deal.splits``
+    numbers them; False after the last."""
+    after = k[n - 1]
+    for i in range(n - 2, -1, -1):
+        if after > 0:
+            k[i] += 1
+            for j in range(i + 1, n - 1):
+                k[j] = 0
+            k[n - 1] = after - 1
+            return True
+        after += k[i]
+    return False
 
 
 @njit(cache=True)
 def sample_deal(cfg, tab, S, rng):
-    """A chance outcome (split index) of the next value, drawn with the engine's probabilities."""
-    n, cp1, target, hsize = cfg[N], cfg[C] + 1, cfg[O_TARGET], cfg[O_HSIZE]
-    binom, split = cfg[T_BINOM], cfg[T_SPLIT]
-    rem = cfg[C]
-    rest = 0
+    """A chance outcome (split index) of the next value by the draw protocol over the engine's outcomes
+    (``deal.split_outcomes``: every split in index order, probability ``ways / total``): one possible split draws
+    nothing, else one uniform number walks them."""
+    n, copies = cfg[N], cfg[C]
+    total = np.float64(deal_total(cfg, tab, S))
+    room = np.empty(n, dtype=np.int64)
     for s in range(n):
-        rest += S[target + s] - S[hsize + s]
-    r = rand_below(rng, tab[binom + rest * cp1 + rem])
-    index = 0
-    for s in range(n - 1):
-        room = S[target + s] - S[hsize + s]
-        rest -= room
-        c = 0
-        while True:
-            # Deals giving k_s = c: C(room, c) for this seat times C(rest, rem - c) for the seats after it
-            # (Vandermonde); within the block, each deal of the later seats repeats C(room, c) times.
-            first = tab[binom + room * cp1 + c] if c <= room else 0
-            block = first * tab[binom + rest * cp1 + rem - c] if rem - c <= rest else 0
-            if r < block:
-                if first > 1:
-                    r //= first
+        room[s] = S[cfg[O_TARGET] + s] - S[cfg[O_HSIZE] + s]
+    k = np.zeros(n, dtype=np.int64)
+    k[n - 1] = copies
+    # First pass: is exactly one split possible?
+    possible, lone, index = 0, -1, 0
+    while True:
+        ways = 1
+        for s in range(n):
+            ways *= binom(cfg, tab, room[s], k[s])
+        if ways > 0:
+            possible += 1
+            lone = index
+            if possible > 1:
                 break
-            r -= block
-            index += tab[split + (s + 1) * cp1 + rem - c]
-            c += 1
-        rem -= c
-    return index
+        index += 1
+        if not _next_split(k, n):
+            break
+    if possible == 1:
+        return lone
+    u = uniform01(rng)
+    for s in range(n - 1):
+        k[s] = 0
+    k[n - 1] = copies
+    index, last = 0, -1
+    while True:
+        ways = 1
+        for s in range(n):
+            ways *= binom(cfg, tab, room[s], k[s])
+        if ways > 0:
+            last = index
+            p = np.float64(ways) / total
+            if u < p:
+                return index
+            u -= p
+        index += 1
+        if not _next_split(k, n):
+            break
+    return last
 
 
 @njit(cache=True)
 def sample_chance(cfg, tab, S, rng):
-    """A chance outcome drawn with the engine's probabilities: the first player, or the next value's split."""
+    """A chance outcome by the draw protocol: the first player (every seat ``1 / n``), or the next value's split."""
     if S[S_FIRST] < 0:
-        return rand_below(rng, cfg[N])
+        n = cfg[N]
+        if n == 1:
+            return 0
+        u = uniform01(rng)
+        p = 1.0 / n
+        for seat in range(n - 1):
+            if u < p:
+                return seat
+            u -= p
+        return n - 1
     return sample_deal(cfg, tab, S, rng)
 
 
@@ -1482,58 +1512,50 @@ def start_choice(cfg, S, p, chosen):
 
 @njit(cache=True)
 def heuristic_sample(cfg, tab, S, knobs, rng):
-    """One action of the seat to act drawn from the heuristic's policy (a play's cards left at ``O_PV``/``O_PC``)."""
-    p = S[S_CURRENT]
-    values, mp = cfg[V], cfg[M]
-    if knobs[K_TIMEOUT] > 0.0 and uniform01(rng) < knobs[K_TIMEOUT]:
-        return timeout_move(cfg, tab, S, p)
-    picks = np.empty(values, dtype=np.int64)
-    if S[S_GOING] >= 0:
-        call = 1.0 if bluff_chance(cfg, S, p, knobs[K_PRIOR]) >= knobs[K_CALL_LAST] else knobs[K_CALL_RATE]
-        return LIAR if uniform01(rng) < call else PASS
-    if S[S_RVALUE] < 0:
-        fill_unseen(cfg, S, p)
-        chosen = np.empty(values, dtype=np.int64)
-        m, most = start_choice(cfg, S, p, chosen)
-        value = chosen[rand_below(rng, m)] if m > 1 else chosen[0]
-        true = min(most, mp)
-        room = bluff_room(cfg, S, p, value, np.int64(knobs[K_SLACK]))
-        extra = min(np.int64(knobs[K_EXTRA]), mp - true, room - true)
-        others = fill_others(cfg, S, p, value) if extra > 0 else 0
-        if others > 0:
-            hand_size = S[cfg[O_HSIZE] + p]
-            chance = min(1.0, knobs[K_BLUFF_START] + knobs[K_PER_CARD] * hand_size)
-            if uniform01(rng) < chance:
-                take = min(extra, others)
-                # A uniform ``take``-subset of the other values: a partial Fisher-Yates shuffle.
-                for j in range(others):
-                    picks[j] = S[cfg[O_OTHERS] + j]
-                for j in range(take):
-                    r = j + rand_below(rng, others - j)
-                    picks[j], picks[r] = picks[r], picks[j]
-                return set_play(cfg, tab, S, value, true, value, picks, take)
-        return set_play(cfg, tab, S, value, true, value, picks, 0)
-    value = S[S_RVALUE]
-    adding = S[cfg[O_PPLAYER] + S[S_PLEN] - 1] == p
-    if not adding:
-        call = 1.0 if bluff_chance(cfg, S, p, knobs[K_PRIOR]) >= knobs[K_CALL] else knobs[K_CALL_RATE]
-        if call > 0.0 and uniform01(rng) < call:
-            return LIAR
-    true = min(S[hand_at(cfg, p, value)], mp)
-    if true > 0:
-        return set_play(cfg, tab, S, value, true, value, picks, 0)
-    others = fill_others(cfg, S, p, value)
-    small = S[S_PCARDS] <= np.int64(knobs[K_MAX_PILE])
-    if adding:
-        stop, bluff = BURN, (1.0 - knobs[K_BURN] if small else 0.0)
-    else:
-        stop, bluff = PASS, (knobs[K_BLUFF_RATE] if small else 0.0)
-    if others == 0 or bluff_room(cfg, S, p, value, np.int64(knobs[K_SLACK])) < 1:
-        bluff = 0.0
-    if bluff > 0.0 and uniform01(rng) < bluff:
-        picks[0] = S[cfg[O_OTHERS] + rand_below(rng, others)]
-        return set_play(cfg, tab, S, value, 0, value, picks, 1)
-    return stop
+    """One action of the seat to act drawn from the heuristic's policy (:func:`heuristic_distribution`, an action's
+    entries added up) by the draw protocol: a sure action draws nothing, else one uniform number walks the actions in
+    ascending id order. A play leaves its cards at ``O_PV``/``O_PC``."""
+    values = cfg[V]
+    subsets = 1
+    for take in range(1, min(np.int64(knobs[K_EXTRA]), values - 1) + 1):
+        subsets = max(subsets, binom_i(values - 1, take))
+    size = 4 + values * (1 + subsets) + values
+    actions = np.empty(size, dtype=np.int64)
+    probs = np.empty(size, dtype=np.float64)
+    k = heuristic_distribution(cfg, tab, S, knobs, actions, probs)
+    # Ascending ids, an action's entries added up in the order listed (insertion sort: a few dozen entries).
+    m = 0
+    for i in range(k):
+        a, x = actions[i], probs[i]
+        j = 0
+        while j < m and actions[j] < a:
+            j += 1
+        if j < m and actions[j] == a:
+            probs[j] += x
+            continue
+        for t in range(m, j, -1):
+            actions[t] = actions[t - 1]
+            probs[t] = probs[t - 1]
+        actions[j] = a
+        probs[j] = x
+        m += 1
+    last, positive = -1, 0
+    for i in range(m):
+        if probs[i] > 0.0:
+            last = i
+            positive += 1
+    chosen = actions[last]
+    if positive > 1:
+        u = uniform01(rng)
+        for i in range(m):
+            if probs[i] > 0.0:
+                if u < probs[i]:
+                    chosen = actions[i]
+                    break
+                u -= probs[i]
+    if chosen >= FIRST_PLAY:
+        decode_play(cfg, tab, S, chosen)
+    return chosen
 
 
 @njit(cache=True)

@@ -21,7 +21,8 @@ into counters for the records. The engine is the specification;
 
 Random numbers: SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
 OOPSLA 2014), its 64-bit state held in a one-element uint64 array; integers below ``n`` by Lemire's multiply-and-reject
-(see :func:`below`), so each value is exactly equally likely.
+(see :func:`below`), so each value is exactly equally likely. Chance and seats draw by the draw protocol of
+:mod:`trustme_analysis.engine.draws`, which the pyspiel path follows too, so both engines give the same games.
 """
 
 from __future__ import annotations
@@ -187,6 +188,12 @@ def below(rng, n):
     return np.int64(m >> _S32)
 
 
+@inlined
+def uniform01(rng):
+    """A uniform float in [0, 1) from the top 53 bits of one output."""
+    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 # ====================================================================== set-up and queries
 
 
@@ -319,19 +326,41 @@ def legal_actions(s, R, out, cbuf):
 
 @inlined
 def sample_chance(s, rng):
-    """A chance outcome drawn with the engine's probabilities (a Character by its count in the deck, a fair Coin,
-    the tie-break Coin uniform over the tied seats)."""
+    """A chance outcome by the draw protocol (:mod:`trustme_analysis.engine.draws`) over the engine's outcomes and
+    probabilities (a Character by its count in the deck, a fair Coin, the tie-break Coin uniform over the tied seats):
+    one outcome draws nothing, else one uniform number walks them in order."""
     ph = s[PHASE]
     if ph == VOTE_COIN or ph == COIN_TOSS:
-        return below(rng, 2)
+        return np.int64(0) if uniform01(rng) < 0.5 else np.int64(1)
     if ph == TIE_BREAK:
-        return np.int64(s[TIED + below(rng, s[N_TIED])])
-    r = below(rng, s[DECK_TOTAL])
-    v = 0
-    while r >= s[DECK + v]:
-        r -= s[DECK + v]
-        v += 1
-    return np.int64(v)
+        k = s[N_TIED]
+        if k == 1:
+            return np.int64(s[TIED])
+        u = uniform01(rng)
+        p = 1.0 / k
+        for i in range(k - 1):
+            if u < p:
+                return np.int64(s[TIED + i])
+            u -= p
+        return np.int64(s[TIED + k - 1])
+    total = s[DECK_TOTAL]
+    last = -1
+    kinds = 0
+    for v in range(MAXV):
+        if s[DECK + v] > 0:
+            last = v
+            kinds += 1
+    if kinds == 1:
+        return np.int64(last)
+    u = uniform01(rng)
+    for v in range(last + 1):
+        c = s[DECK + v]
+        if c > 0:
+            p = np.float64(c) / np.float64(total)
+            if u < p:
+                return np.int64(v)
+            u -= p
+    return np.int64(last)
 
 
 @compiled
@@ -1404,20 +1433,21 @@ def heuristic_policy(s, R, H, acts, probs, buf):
 
 
 @inlined
-def uniform01(rng):
-    """A uniform float in [0, 1) from the top 53 bits of one output."""
-    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
-@inlined
 def heuristic_action(s, R, H, rng, acts, probs, buf):
-    """An action drawn from :func:`heuristic_policy` with one uniform number."""
+    """An action drawn from :func:`heuristic_policy` by the draw protocol (:mod:`trustme_analysis.engine.draws`): a
+    sure action draws nothing, else one uniform number walks the actions in ascending order."""
     n = heuristic_policy(s, R, H, acts, probs, buf)
-    u = uniform01(rng)
     last = 0
+    positive = 0
     for i in range(n):
         if probs[i] > 0.0:
             last = i
+            positive += 1
+    if positive == 1:
+        return acts[last]
+    u = uniform01(rng)
+    for i in range(n):
+        if probs[i] > 0.0:
             if u < probs[i]:
                 return acts[i]
             u -= probs[i]
