@@ -2,7 +2,9 @@
 
 Run: ``python benchmarks/kernels.py [--seconds S] [--repeat R] [--game NAME ...]`` for the speed tables (``--sweep``:
 only the sweep figures), ``--verify N`` to replay N kernel games per variant through the pyspiel engine (``--workers W``
-processes), ``--compile-times`` for the cold and warm start of each kernel in fresh processes.
+processes), ``--same N`` to play N games per variant and line-up (random, heuristic, mixed) on both engine paths and
+compare their records (the draw protocol makes them identical), ``--compile-times`` for the cold and warm start of each
+kernel in fresh processes.
 
 Every game package that has a ``kernel`` module takes part. Such a module provides (the interface the sweep and the
 search players use):
@@ -438,6 +440,59 @@ def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
     return n, steps, failures
 
 
+def same_chunk(args: tuple[str, tuple[str, ...], int, int]) -> tuple[int, list[str]]:
+    """Games ``first .. first + n - 1`` of one variant and line-up played by the kernel and by the pyspiel path (the
+    Python engine and bots, drawing by the draw protocol); returns (games, the seeds whose records differ)."""
+    game_string, kinds, first, n = args
+    import trustme_analysis  # noqa: F401,F811  (a spawned worker registers the games)
+    from trustme_analysis.players.play import play_game
+    from trustme_analysis.sweep.play import game_randomness, seat_bots
+
+    game = pyspiel.load_game(game_string)
+    records = game_entry(game.get_type().short_name).part("records")
+    seeds = list(range(first, first + n))
+    kernel_rows = KernelPlayer(game_string, kinds).rows(seeds)
+    lineup = LineUp(name="same", seats=tuple(Seat(k) for k in kinds))
+    differing = []
+    for seed, rows in zip(seeds, kernel_rows):
+        rng, seat_rngs = game_randomness(True, seed, game.num_players())
+        _, bots = seat_bots(game, lineup, rng, seat_rngs)
+        if not same(rows, records(game, play_game(game, bots, rng))):
+            differing.append(f"{game_string} {','.join(kinds)} seed {seed}")
+    return n, differing
+
+
+def same_records(modules: dict[str, Any], n: int, workers: int) -> None:
+    """``--same N``: both engine paths, N games per variant and line-up the kernel's game loop plays."""
+    chunk = 500
+    total, differing = 0, []
+    start_all = time.perf_counter()
+    ctx = multiprocessing.get_context("spawn")
+    with ctx.Pool(workers) as pool:
+        for module in modules.values():
+            plays = tuple(getattr(module, "GAME_SEAT_KINDS", ("random",)))
+            for label, game_string in module.BENCHMARK_VARIANTS.items():
+                players = pyspiel.load_game(game_string).num_players()
+                lineups = [("random",) * players]
+                if "heuristic" in plays:
+                    lineups += [("heuristic",) * players, tuple(("heuristic", "random")[p % 2] for p in range(players))]
+                for kinds in lineups:
+                    start = time.perf_counter()
+                    tasks = [(game_string, kinds, 10**9 + k, min(chunk, n - k)) for k in range(0, n, chunk)]
+                    games, bad = 0, []
+                    for g, d in pool.imap_unordered(same_chunk, tasks):
+                        games += g
+                        bad += d
+                    print(f"{label:28s} {'/'.join(sorted(set(kinds))):18s} {games:9,d} games, {len(bad)} with "
+                          f"different records, {time.perf_counter() - start:7.1f} s", flush=True)
+                    for line in bad[:5]:
+                        print("   ", line)
+                    total += games
+                    differing += bad
+    print(f"played {total:,d} games on both engines in {time.perf_counter() - start_all:.0f} s with {workers} "
+          f"worker(s): {len(differing)} with different records")
+
+
 def verify(modules: dict[str, Any], n: int, workers: int) -> None:
     chunk = 2_000
     total_games = 0
@@ -514,7 +569,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3, help="rounds; each figure is its fastest round")
     parser.add_argument("--game", action="append", help="only this game (short name); repeatable")
     parser.add_argument("--verify", type=int, metavar="N", help="replay N kernel games per variant through pyspiel")
-    parser.add_argument("--workers", type=int, default=1, help="processes for --verify")
+    parser.add_argument("--same", type=int, metavar="N", help="play N games per variant and line-up on both engines "
+                        "and compare their records")
+    parser.add_argument("--workers", type=int, default=1, help="processes for --verify and --same")
     parser.add_argument("--compile-times", action="store_true", help="cold and warm kernel start in fresh processes")
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu", help="time figures in CPU or wall seconds")
     parser.add_argument("--sweep", action="store_true", help="only the memory and sweep figures (games/s, start, "
@@ -530,6 +587,8 @@ def main() -> None:
         sys.exit("no game package has a kernel module")
     if args.verify:
         verify(modules, args.verify, args.workers)
+    elif args.same:
+        same_records(modules, args.same, args.workers)
     elif args.compile_times:
         compile_times(modules)
     else:

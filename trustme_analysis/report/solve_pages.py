@@ -149,7 +149,8 @@ def _matters_little(simple: pd.DataFrame) -> list[str]:
         return []
     out = []
     for seat, rows in simple.groupby("seat", sort=True):
-        pairs = rows[rows["contradicted_by"].fillna("").astype(str) != ""]
+        named = rows["contradicted_by"]
+        pairs = rows[named.notna() & (named.astype(str) != "")]
         if len(pairs):
             names = " and ".join(f"{r.strategy} (loss {number(r.loss)})" for r in pairs.itertuples())
             out.append(f"For seat {int(seat)}, {names} play opposite ways yet each loses little: the choice between "

@@ -14,9 +14,9 @@ seat_kinds)`` when the class takes ``seat_kinds`` (else ``Kernel(game)``, which 
 its ``play(seeds)`` when it has one (else ``play_random(seeds)``), and reads the chunk's records with ``to_rows()``
 (every game's rows in game order, seats in order; a list per game is flattened).
 
-The two engines draw their random numbers differently (the kernel: one SplitMix64 stream per game, seeded by the
-game's seed; the pyspiel path: numpy generators per game and per seat, see :mod:`.seeding`), so the same seed gives
-the same games on one engine for any worker count and backend, and games with the same distribution on the other.
+Both engines draw a kernel-playable line-up's random numbers from one SplitMix64 stream per game, seeded by the game's
+seed, by the draw protocol of :mod:`trustme_analysis.engine.draws` (:mod:`.seeding`), so the same seed gives the same
+games, record for record, on either engine, for any worker count and backend.
 """
 
 from __future__ import annotations

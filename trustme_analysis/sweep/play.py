@@ -22,7 +22,8 @@ import trustme_analysis  # noqa: F401  (Python games register with pyspiel at im
 import trustme_analysis.players  # noqa: F401  (registers every game's bots)
 from trustme_analysis.players import TrustMeBot, make_bot
 from trustme_analysis.players.play import play_game
-from trustme_analysis.sweep.engines import KERNEL, PYSPIEL, kernel_player, seat_kinds
+from trustme_analysis.engine.draws import GameStream
+from trustme_analysis.sweep.engines import KERNEL, PYSPIEL, kernel_player, kernel_reason, seat_kinds
 from trustme_analysis.sweep.rescoring import Follower, followers, score_again, sources
 from trustme_analysis.sweep.seeding import ChanceStream, game_generators, game_seeds
 from trustme_analysis.players.lineup import LineUp, Seat
@@ -153,6 +154,25 @@ def seat_bots(
     return seats, bots
 
 
+def follows_protocol(game_string: str, lineup: LineUp) -> bool:
+    """Whether games of this variant and line-up draw by the draw protocol from one
+    :class:`~trustme_analysis.engine.draws.GameStream` (the line-up is one the game's kernel plays, so both engine
+    paths give the same records; :mod:`.seeding`)."""
+    return kernel_reason(game_string, lineup) is None
+
+
+def game_randomness(
+    protocol: bool, game_seed: int, num_players: int,
+) -> tuple[np.random.Generator | GameStream, list[np.random.Generator | GameStream]]:
+    """The chance stream of one game and the generator of each seat (:mod:`.seeding`): one ``GameStream`` for all of
+    them where the line-up follows the draw protocol (:func:`follows_protocol`), else the game's and the seats' numpy
+    generators."""
+    if protocol:
+        stream = GameStream(game_seed)
+        return stream, [stream] * num_players
+    return game_generators(game_seed, num_players)
+
+
 def replay_game(game_string: str, lineup: LineUp, game_seed: int, engine: str = PYSPIEL) -> pyspiel.State:
     """Play again the game stored with ``game_seed`` (same seats, same chance, same bot choices) as a pyspiel state.
 
@@ -165,7 +185,7 @@ def replay_game(game_string: str, lineup: LineUp, game_seed: int, engine: str = 
         for action in kernel_player(game_string, seat_kinds(lineup, game.num_players())).history(game_seed):
             state.apply_action(action)
         return state
-    game_rng, bot_rngs = game_generators(game_seed, game.num_players())
+    game_rng, bot_rngs = game_randomness(follows_protocol(game_string, lineup), game_seed, game.num_players())
     _, bots = seat_bots(game, lineup, game_rng, bot_rngs)
     return play_game(game, bots, game_rng)
 
@@ -228,10 +248,12 @@ def run_chunk_all(task: ChunkTask) -> dict[str, pd.DataFrame]:
         return {vid: _kernel_frame(dataclasses.replace(task, variant_id=vid, game_string=game_string, params=params),
                                    cached_game(game_string), seeds)
                 for vid, game_string, params in targets}
+    protocol = follows_protocol(task.game_string, task.lineup)
     for offset, seed in enumerate(seeds):
-        game_rng, bot_rngs = game_generators(seed, n)
+        game_rng, bot_rngs = game_randomness(protocol, seed, n)
         seats, bots = seat_bots(game, task.lineup, game_rng, bot_rngs)
-        stream = ChanceStream(game_rng) if task.followers else game_rng
+        # A GameStream remembers its own draws; a numpy generator is wrapped to (the followers' scoring rewinds it).
+        stream = ChanceStream(game_rng) if task.followers and not isinstance(game_rng, GameStream) else game_rng
         final = play_game(game, bots, stream)
         for vid, game_string, params in targets:
             if vid == task.variant_id:

@@ -98,7 +98,7 @@ def score_again(game_name: str, game: pyspiel.Game, finished: pyspiel.State, str
     if rescore is None:
         raise ValueError(f"game {game_name!r} has no rescore part")
     rescored = rescore(game, finished)
-    state, rng = rescored.state, stream.at_scoring(rescored.chance_after)
+    state, rng = rescored.state, stream.rewound(rescored.chance_after)
     while not state.is_terminal():
         if not state.is_chance_node():
             raise ValueError(f"{game_name}: scoring a finished game again reached a decision of player "

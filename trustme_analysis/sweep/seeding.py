@@ -7,8 +7,11 @@ which chunk, or in what order:
   ``SeedSequence(master_seed, spawn_key=(i // 1024,))`` gives the block's 1024 raw 64-bit words, and word
   ``i % 1024`` (its low 63 bits) is the game's own seed, stored in the ``game_seed`` column (blocks of a fixed size,
   because hashing one seed sequence per game costs more than a compiled kernel's whole game);
-- a game's seed alone replays it: ``SeedSequence(game_seed).spawn(1 + players)`` gives the game's generator (chance
-  outcomes and seats drawn from a pool) and one generator per seat's bot.
+- a game's seed alone replays it. A line-up the game's compiled kernel can play (uniform random and heuristic seats,
+  fixed) draws chance and every seat from one :class:`~trustme_analysis.engine.draws.GameStream` seeded with the
+  game's seed, by the draw protocol of :mod:`trustme_analysis.engine.draws`, on either engine path, so the kernel and
+  the pyspiel path give the same records; any other line-up draws from ``SeedSequence(game_seed).spawn(1 +
+  players)``: the game's generator (chance outcomes and seats drawn from a pool) and one generator per seat's bot.
 
 The seed of game ``i`` depends on nothing but the master seed and ``i``: not on the variant, the chunk size or the
 number of games. So every variant of a sweep plays the same game seeds (common random numbers: game ``i`` of every
@@ -22,8 +25,9 @@ from __future__ import annotations
 import numpy as np
 
 #: Bump when the derivation below changes: stored chunks made under another scheme are not resumed into.
-#: 1: seeds per (variant, chunk); 2: seeds per game index, the same in every variant.
-SEEDING_SCHEME = 2
+#: 1: seeds per (variant, chunk); 2: seeds per game index, the same in every variant; 3: line-ups a kernel can play
+#: draw from the game's SplitMix64 stream by the draw protocol on both engine paths.
+SEEDING_SCHEME = 3
 
 _SEED_MASK = (1 << 63) - 1  # game seeds fit a signed 64-bit Parquet column
 
@@ -72,8 +76,9 @@ class ChanceStream:
 
     A variant re-scored from a finished game (:mod:`trustme_analysis.sweep.rescoring`) must draw its own scoring's
     chance outcomes (a tie-break Coin) from the stream as it stood when the scoring began, exactly as playing that
-    variant from the same seed would; :meth:`at_scoring` gives that stream. Chance nodes draw with ``random()`` only
+    variant from the same seed would; :meth:`rewound` gives that stream. Chance nodes draw with ``random()`` only
     (:func:`~trustme_analysis.players.play.sample_chance`), the one method offered here, so no draw goes unseen.
+    (A :class:`~trustme_analysis.engine.draws.GameStream` remembers its own draws and needs no wrapper.)
     """
 
     #: Draws remembered: more than any game's scoring makes.
@@ -90,8 +95,9 @@ class ChanceStream:
             del self._before[0]
         return float(self._rng.random())
 
-    def at_scoring(self, draws_after: int) -> np.random.Generator:
-        """A new generator standing where this stream stood ``draws_after`` draws ago (the original is untouched).
+    def rewound(self, draws_after: int) -> np.random.Generator:
+        """A new generator standing where this stream stood ``draws_after`` draws ago (the original is untouched), as
+        :meth:`~trustme_analysis.engine.draws.GameStream.rewound`.
 
         Raises:
             ValueError: more draws back than are remembered.

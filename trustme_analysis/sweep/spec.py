@@ -168,8 +168,8 @@ class Spec:
         out = {k: full[k] for k in ("game", "params", "grid", "lineups", "seed", "chunk_size")}
         if self.policies:
             out["policies"] = dict(self.policies)
-        # The engines draw their random numbers differently: chunks played by the kernel never mix with the pyspiel
-        # path's (a sweep played on the pyspiel path alone keeps the fingerprint it had before kernels existed).
+        # The engines give the same records (the draw protocol, .seeding), but a folder's chunks still come from one
+        # engine, so its provenance is plain (a sweep played on the pyspiel path alone keeps its old fingerprint).
         kernel = [v.id for v in self.variants if v.engine == KERNEL]
         if kernel:
             out["kernel_variants"] = kernel
