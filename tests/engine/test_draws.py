@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from trustme_analysis.engine.draws import GameStream, pick, walk
+from trustme_analysis.engine.draws import GameStream, pick, pick_weighted, walk
 from trustme_analysis.games.board1981 import kernel_rules as board1981
 from trustme_analysis.games.liar import kernel_core as liar
 from trustme_analysis.games.pinocchio import kernel_core as pinocchio
@@ -96,3 +96,44 @@ def test_bad_arguments_name_what_is_allowed():
     with pytest.raises(ValueError, match="n=0 is not allowed"):
         GameStream(1).below(0)
     assert GameStream(1).integers(5, 6) == 5
+
+
+def test_pick_weighted_walks_integer_blocks_and_a_sure_outcome_draws_nothing():
+    stream = GameStream(3)
+    assert pick_weighted([(7, 0), (8, 5)], stream) == 8
+    assert stream.state == 3
+    picks = [pick_weighted([(0, 1), (1, 2), (2, 3)], GameStream(s)) for s in range(6000)]
+    assert [picks.count(i) for i in range(3)] == pytest.approx([1000, 2000, 3000], rel=0.1)
+    # The integer r below the total decides: r = 0 -> the first outcome, r = 1, 2 -> the second, r >= 3 the third.
+    for seed in range(50):
+        r = GameStream(seed).below(6)
+        assert pick_weighted([(0, 1), (1, 2), (2, 3)], GameStream(seed)) == (0 if r < 1 else 1 if r < 3 else 2)
+
+
+@pytest.mark.parametrize("game_string", ["trustme_pinocchio(players=3)", "trustme_liar(players=4)",
+                                         "trustme_1981(players=2)"])
+def test_chance_outcomes_are_the_chance_weights_over_their_sum(game_string):
+    """The state of every game with a kernel states whole-number chance weights (the protocol draws by them); its
+    probabilities are those weights over their sum, exactly, at every chance node of random games. (The 1981
+    investing round alone has no kernel and states percentages: it walks its probabilities.)"""
+    import pyspiel
+
+    import trustme_analysis  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game(game_string)
+    rng = np.random.default_rng(1)
+    nodes = 0
+    for _ in range(5):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                weights = state.chance_weights()
+                total = sum(w for _, w in weights)
+                assert all(isinstance(w, int) and w > 0 for _, w in weights)
+                assert state.chance_outcomes() == [(a, w / total) for a, w in weights]
+                nodes += 1
+                state.apply_action(weights[rng.integers(len(weights))][0])
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.integers(len(legal))])
+    assert nodes >= 5

@@ -4,8 +4,12 @@ A line-up a game's kernel plays (uniform random and heuristic seats, fixed) give
 kernel or the pyspiel path plays it, because both draw from one :class:`GameStream` per game, in the order of play,
 by the same three rules:
 
-- **chance**: a node with one outcome draws nothing; otherwise one uniform number ``u`` (:meth:`GameStream.random`)
-  picks the outcome by :func:`walk` over the outcomes' probabilities in the engine's order;
+- **chance**: a node with one outcome draws nothing; otherwise one integer ``r`` below the total of the outcomes'
+  whole-number weights (the state's ``chance_weights()``: a card by how many are left, a die face 1, a Liar split by
+  its number of deals) picks the outcome whose block of weight holds it, the outcomes in the engine's order
+  (:func:`pick_weighted`). Integers keep this exact, and let a kernel find the outcome without listing them (a Liar
+  deal, seat by seat). A state without ``chance_weights`` (another pyspiel game) walks its probabilities with one
+  uniform number (:func:`pick`);
 - **a uniform random seat**: ``legal[below(len(legal))]`` (one :meth:`GameStream.below` draw, even for one legal
   action);
 - **a seat that states its policy** (the heuristic bots): a policy with one action of positive probability draws
@@ -19,8 +23,7 @@ its compiled core (numba caches a function per file, so each kernel keeps its ow
 The generator is SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators", OOPSLA
 2014), its state the game's seed; integers below ``n`` by D. Lemire's multiply-and-reject on the top 32 bits ("Fast
 random integer generation in an interval", ACM TOMACS 29(1), 2019), so each value is exactly equally likely; uniform
-floats from the top 53 bits. The walk compares before it subtracts, so the kernels (which compute the same
-probabilities with the same float operations) take the same branch at every step.
+floats from the top 53 bits. The walk over a policy compares before it subtracts, as the kernels do.
 """
 
 from __future__ import annotations
@@ -126,3 +129,17 @@ def pick(pairs: Sequence[tuple[int, float]], rng) -> int:
     if len(positive) == 1:
         return positive[0]
     return pairs[walk([p for _, p in pairs], float(rng.random()))][0]
+
+
+def pick_weighted(pairs: Sequence[tuple[int, int]], rng) -> int:
+    """One of ``(item, whole-number weight)`` pairs by the protocol's chance rule: with one positive weight, that item
+    without a draw; else ``r = rng.integers(total)`` and the item whose block of weight, in order, holds ``r``."""
+    positive = [item for item, w in pairs if w > 0]
+    if len(positive) == 1:
+        return positive[0]
+    r = int(rng.integers(sum(w for _, w in pairs)))
+    for item, w in pairs:
+        if r < w:
+            return item
+        r -= w
+    raise ValueError("no outcome has a positive weight")

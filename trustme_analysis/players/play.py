@@ -11,14 +11,18 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pyspiel
 
-from trustme_analysis.engine.draws import GameStream, pick
+from trustme_analysis.engine.draws import GameStream, pick, pick_weighted
 from trustme_analysis.players.base import TrustMeBot
 
 
 def sample_chance(state: pyspiel.State, rng: np.random.Generator | GameStream) -> int:
     """One chance outcome of ``state`` drawn with ``rng`` by its probability, by the draw protocol
-    (:mod:`trustme_analysis.engine.draws`): one outcome draws nothing; otherwise one uniform number walks the
-    outcomes in the engine's order, as every game's compiled kernel draws them."""
+    (:mod:`trustme_analysis.engine.draws`): one outcome draws nothing; otherwise an integer below the total of the
+    state's whole-number ``chance_weights()`` picks one (every game with a kernel states them, and its kernel draws
+    the same way), or, for a game that states none, one uniform number walks the probabilities."""
+    weights = getattr(state, "chance_weights", None)
+    if weights is not None:
+        return int(pick_weighted(weights(), rng))
     return int(pick(state.chance_outcomes(), rng))
 
 

@@ -1292,16 +1292,16 @@ SEAT_HEURISTIC = 1
 
 @njit(cache=True)
 def sample_chance(st, r, rng, actions, weights):
-    """A chance outcome by its probability (weight / total, as the engine states it), by the draw protocol."""
+    """A chance outcome by the draw protocol over the engine's integer weights (``chance_weights``): one outcome draws
+    nothing, else an integer below their total picks one, walked in order."""
     k, total = chance_outcomes(st, r, actions, weights)  # every listed weight is positive
     if k == 1:
         return actions[0]
-    u = uniform(rng)
+    x = below(rng, total)
     for i in range(k):
-        p = np.float64(weights[i]) / np.float64(total)
-        if u < p:
+        x -= weights[i]
+        if x < 0:
             return actions[i]
-        u -= p
     return actions[k - 1]
 
 

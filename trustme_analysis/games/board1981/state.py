@@ -122,22 +122,27 @@ class TrustMe1981State(pyspiel.State):
     def is_terminal(self) -> bool:
         return self._phase == OVER
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
+    def chance_weights(self) -> list[tuple[int, int]]:
+        """The chance outcomes with whole-number weights (probability = weight / their sum): a Payoff card by how many
+        are left to deal; each seat 1 (who starts); each die face 1; a Trust card by how many are in the pile. Chance
+        draws by these (:mod:`trustme_analysis.engine.draws`)."""
         phase = self._phase
         if phase == DEAL:
-            left = self._payoff_cards_left()
-            total = sum(left)
-            return [(k, c / total) for k, c in enumerate(left) if c > 0]
+            return [(k, c) for k, c in enumerate(self._payoff_cards_left()) if c > 0]
         if phase == FIRST:
-            n = self._rules.players
-            return [(p, 1.0 / n) for p in range(n)]
+            return [(p, 1) for p in range(self._rules.players)]
         if phase in (ROLL, BAMBOOZLE_ROLL, ROLL_OFF_CHALLENGER, ROLL_OFF_DEFENDER):
-            return [(f, 1.0 / DIE_FACES) for f in range(DIE_FACES)]  # outcome f is a roll of f + 1
+            return [(f, 1) for f in range(DIE_FACES)]  # outcome f is a roll of f + 1
         if phase == CARD:
             pile = self._trust_pile if sum(self._trust_pile) > 0 else self._rules.trust_deck
-            total = sum(pile)
-            return [(c, k / total) for c, k in enumerate(pile) if k > 0]
+            return [(c, k) for c, k in enumerate(pile) if k > 0]
         raise ValueError("not a chance node")
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The :meth:`chance_weights` over their sum."""
+        weights = self.chance_weights()
+        total = sum(w for _, w in weights)
+        return [(a, w / total) for a, w in weights]
 
     def _legal_actions(self, player: int) -> list[int]:
         codec = self._codec

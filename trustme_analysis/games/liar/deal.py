@@ -23,11 +23,11 @@ def splits(copies: int, players: int) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def split_outcomes(
-    all_splits: Sequence[tuple[int, ...]], room: Sequence[int], copies: int
-) -> list[tuple[int, float]]:
-    """``(index into all_splits, probability)`` for the splits possible when seat ``s`` has ``room[s]`` cards to get."""
-    total = comb(sum(room), copies)
+def split_weights(
+    all_splits: Sequence[tuple[int, ...]], room: Sequence[int]
+) -> list[tuple[int, int]]:
+    """``(index into all_splits, deals)`` for the splits possible when seat ``s`` has ``room[s]`` cards to get: the
+    number of card orders giving each, ``prod_s C(room_s, k_s)``; they add up to ``C(sum(room), copies)``."""
     out = []
     for index, split in enumerate(all_splits):
         ways = 1
@@ -36,8 +36,16 @@ def split_outcomes(
             if not ways:
                 break
         if ways:
-            out.append((index, ways / total))
+            out.append((index, ways))
     return out
+
+
+def split_outcomes(
+    all_splits: Sequence[tuple[int, ...]], room: Sequence[int], copies: int
+) -> list[tuple[int, float]]:
+    """``(index into all_splits, probability)`` for the splits possible when seat ``s`` has ``room[s]`` cards to get."""
+    total = comb(sum(room), copies)
+    return [(index, ways / total) for index, ways in split_weights(all_splits, room)]
 
 
 def discard_pairs(count: int) -> tuple[int, int]:
@@ -56,6 +64,10 @@ class DealTable:
 
     def __deepcopy__(self, memo: dict) -> DealTable:
         return self
+
+    def weights(self, room: Sequence[int]) -> list[tuple[int, int]]:
+        """``(split index, deals)`` of the next value's deal when seat ``s`` has ``room[s]`` cards to get."""
+        return split_weights(self.splits, room)
 
     def outcomes(self, room: Sequence[int]) -> list[tuple[int, float]]:
         """``(split index, probability)`` of the next value's deal when seat ``s`` has ``room[s]`` cards to get."""

@@ -31,8 +31,10 @@ generators", OOPSLA 2014; the constants of Vigna's reference ``splitmix64.c``) w
 seed, so a game depends only on its seed. Chance and every seat draw from it by the draw protocol of
 :mod:`trustme_analysis.engine.draws`, which the pyspiel path follows too, so both engines give the same games.
 
-Chance. The first player and the deal of one value walk the engine's outcomes (``deal.split_outcomes``: every split
-in index order, probability ``ways / C(room, copies)``) with one uniform number; one possible outcome draws nothing.
+Chance. The deal of one value draws ``r`` uniform below ``C(room, copies)`` (all deals of that value's copies into the
+cards still to be dealt) and takes the split whose block of deals holds ``r`` when the splits are laid out in the
+engine's outcome order, each with its number of deals (its integer weight): the draw protocol's integer walk, found
+seat by seat. One possible split draws nothing.
 
 Players. A uniform-random seat draws ``r`` uniform below its number of legal actions and takes the ``r``-th legal
 action in the engine's order (:func:`pick`), computed without listing the others. Seat kinds are numbered
@@ -962,84 +964,53 @@ def rand_below(rng, n):
 
 
 @njit(cache=True)
-def _next_split(k, n):
-    """Advance ``k[:n]`` (copies shared between seats) to the next split in lexicographic order, as ``deal.splits``
-    numbers them; False after the last."""
-    after = k[n - 1]
-    for i in range(n - 2, -1, -1):
-        if after > 0:
-            k[i] += 1
-            for j in range(i + 1, n - 1):
-                k[j] = 0
-            k[n - 1] = after - 1
-            return True
-        after += k[i]
-    return False
-
-
-@njit(cache=True)
 def sample_deal(cfg, tab, S, rng):
-    """A chance outcome (split index) of the next value by the draw protocol over the engine's outcomes
-    (``deal.split_outcomes``: every split in index order, probability ``ways / total``): one possible split draws
-    nothing, else one uniform number walks them."""
-    n, copies = cfg[N], cfg[C]
-    total = np.float64(deal_total(cfg, tab, S))
-    room = np.empty(n, dtype=np.int64)
+    """A chance outcome (split index) of the next value by the draw protocol over the engine's integer weights
+    (``deal.split_weights``: every possible split in index order, weighted by its number of deals): one possible
+    split draws nothing; else one integer ``r`` below ``C(room, copies)`` (all deals of the value's copies into the
+    cards still to be dealt) picks the split whose block of deals holds it, found seat by seat without listing the
+    splits."""
+    n, cp1, target, hsize = cfg[N], cfg[C] + 1, cfg[O_TARGET], cfg[O_HSIZE]
+    binom, split = cfg[T_BINOM], cfg[T_SPLIT]
+    rem = cfg[C]
+    rest = 0
+    forced = 0
     for s in range(n):
-        room[s] = S[cfg[O_TARGET] + s] - S[cfg[O_HSIZE] + s]
-    k = np.zeros(n, dtype=np.int64)
-    k[n - 1] = copies
-    # First pass: is exactly one split possible?
-    possible, lone, index = 0, -1, 0
-    while True:
-        ways = 1
-        for s in range(n):
-            ways *= binom(cfg, tab, room[s], k[s])
-        if ways > 0:
-            possible += 1
-            lone = index
-            if possible > 1:
-                break
-        index += 1
-        if not _next_split(k, n):
-            break
-    if possible == 1:
-        return lone
-    u = uniform01(rng)
+        room = S[target + s] - S[hsize + s]
+        rest += room
+        forced += min(room, rem)
+    # One possible split exactly when every seat must take all it can (the seats' room for the value adds up to the
+    # copies); the draw below would then pick it too, but the protocol draws nothing for a sure outcome.
+    lone = forced == rem
+    r = 0 if lone else rand_below(rng, tab[binom + rest * cp1 + rem])
+    index = 0
     for s in range(n - 1):
-        k[s] = 0
-    k[n - 1] = copies
-    index, last = 0, -1
-    while True:
-        ways = 1
-        for s in range(n):
-            ways *= binom(cfg, tab, room[s], k[s])
-        if ways > 0:
-            last = index
-            p = np.float64(ways) / total
-            if u < p:
-                return index
-            u -= p
-        index += 1
-        if not _next_split(k, n):
-            break
-    return last
+        room = S[target + s] - S[hsize + s]
+        rest -= room
+        c = 0
+        while True:
+            # Deals giving k_s = c: C(room, c) for this seat times C(rest, rem - c) for the seats after it
+            # (Vandermonde), in the engine's (lexicographic) order; within the block every split of the later seats
+            # has C(room, c) times its own deals, so ``r // C(room, c)`` walks their blocks the same way.
+            first = tab[binom + room * cp1 + c] if c <= room else 0
+            block = first * tab[binom + rest * cp1 + rem - c] if rem - c <= rest else 0
+            if r < block:
+                if first > 1:
+                    r //= first
+                break
+            r -= block
+            index += tab[split + (s + 1) * cp1 + rem - c]
+            c += 1
+        rem -= c
+    return index
 
 
 @njit(cache=True)
 def sample_chance(cfg, tab, S, rng):
-    """A chance outcome by the draw protocol: the first player (every seat ``1 / n``), or the next value's split."""
+    """A chance outcome by the draw protocol: the first player (every seat weight 1; two seats at least), or the next
+    value's split."""
     if S[S_FIRST] < 0:
-        n = cfg[N]
-        if n == 1:
-            return 0
-        u = uniform01(rng)
-        p = 1.0 / n
-        for seat in range(n - 1):
-            if u < p:
-                return seat
-            u -= p
-        return n - 1
+        return rand_below(rng, cfg[N])
     return sample_deal(cfg, tab, S, rng)
 
 

@@ -132,8 +132,21 @@ class LiarState(pyspiel.State):
         n = self._rules.players
         if t.first < 0:
             return [(seat, 1.0 / n) for seat in range(n)]
-        room = [size - sum(hand) for size, hand in zip(t.sizes, t.hands)]
-        return self._deals.outcomes(room)
+        return self._deals.outcomes(self._room())
+
+    def chance_weights(self) -> list[tuple[int, int]]:
+        """The chance outcomes with whole-number weights (probability = weight / their sum): each seat 1 (who
+        starts); each split of a value by its number of deals. Chance draws by these
+        (:mod:`trustme_analysis.engine.draws`)."""
+        t = self._table
+        if t.first < 0:
+            return [(seat, 1) for seat in range(self._rules.players)]
+        return self._deals.weights(self._room())
+
+    def _room(self) -> list[int]:
+        """Cards each seat has still to be dealt."""
+        t = self._table
+        return [size - sum(hand) for size, hand in zip(t.sizes, t.hands)]
 
     def _legal_actions(self, player: int) -> list[int]:
         t = self._table

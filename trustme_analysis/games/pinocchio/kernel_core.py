@@ -326,41 +326,30 @@ def legal_actions(s, R, out, cbuf):
 
 @inlined
 def sample_chance(s, rng):
-    """A chance outcome by the draw protocol (:mod:`trustme_analysis.engine.draws`) over the engine's outcomes and
-    probabilities (a Character by its count in the deck, a fair Coin, the tie-break Coin uniform over the tied seats):
-    one outcome draws nothing, else one uniform number walks them in order."""
+    """A chance outcome by the draw protocol (:mod:`trustme_analysis.engine.draws`) over the engine's integer weights
+    (``PinocchioState.chance_weights``: a Character by its count in the deck, each side of a Coin 1, each tied seat
+    1): one outcome draws nothing, else an integer below their total picks one, walked in order."""
     ph = s[PHASE]
     if ph == VOTE_COIN or ph == COIN_TOSS:
-        return np.int64(0) if uniform01(rng) < 0.5 else np.int64(1)
+        return below(rng, 2)
     if ph == TIE_BREAK:
-        k = s[N_TIED]
-        if k == 1:
+        if s[N_TIED] == 1:
             return np.int64(s[TIED])
-        u = uniform01(rng)
-        p = 1.0 / k
-        for i in range(k - 1):
-            if u < p:
-                return np.int64(s[TIED + i])
-            u -= p
-        return np.int64(s[TIED + k - 1])
-    total = s[DECK_TOTAL]
-    last = -1
+        return np.int64(s[TIED + below(rng, s[N_TIED])])
     kinds = 0
+    last = 0
     for v in range(MAXV):
         if s[DECK + v] > 0:
-            last = v
             kinds += 1
+            last = v
     if kinds == 1:
         return np.int64(last)
-    u = uniform01(rng)
-    for v in range(last + 1):
-        c = s[DECK + v]
-        if c > 0:
-            p = np.float64(c) / np.float64(total)
-            if u < p:
-                return np.int64(v)
-            u -= p
-    return np.int64(last)
+    r = below(rng, s[DECK_TOTAL])
+    v = 0
+    while r >= s[DECK + v]:
+        r -= s[DECK + v]
+        v += 1
+    return np.int64(v)
 
 
 @compiled

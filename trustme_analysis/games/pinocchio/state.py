@@ -127,15 +127,23 @@ class PinocchioState(pyspiel.State):
         """True once the winner is known."""
         return self._phase == TERMINAL
 
-    def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Deals by value (count / deck size); Coins 1/2 each; the tie-break Coin uniform over the tied seats."""
+    def chance_weights(self) -> list[tuple[int, int]]:
+        """The chance outcomes with whole-number weights (probability = weight / their sum): a Character by its count
+        in the deck; each side of a Coin 1; each tied seat 1 (the tie-break Coin). Chance draws by these
+        (:mod:`trustme_analysis.engine.draws`)."""
         ph = self._phase
         if ph in _CARD_PHASES:
-            total = self._deck_total
-            return [(v, n / total) for v, n in enumerate(self._deck) if n]
+            return [(v, n) for v, n in enumerate(self._deck) if n]
         if ph == TIE_BREAK:
-            return [(p, 1.0 / len(self._tied)) for p in self._tied]
-        return [(A.DONKEY, 0.5), (A.KID, 0.5)]
+            return [(p, 1) for p in self._tied]
+        return [(A.DONKEY, 1), (A.KID, 1)]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Deals by value (count / deck size); Coins 1/2 each; the tie-break Coin uniform over the tied seats: the
+        :meth:`chance_weights` over their sum."""
+        weights = self.chance_weights()
+        total = sum(w for _, w in weights)
+        return [(a, w / total) for a, w in weights]
 
     def _legal_actions(self, player: int) -> list[int]:
         ph = self._phase
