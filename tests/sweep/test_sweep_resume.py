@@ -167,6 +167,7 @@ def test_manifest_follows_the_contract(spec_file, tmp_path):
         "lineup": "random",
         "seats": [{"bot": "random", "knobs": {}}] * 3,
         "players": 3,
+        "games": 200,
         "engine": "pyspiel",
         "engine_note": "kuhn_poker has no compiled kernel",
     }

@@ -20,7 +20,7 @@ from trustme_analysis.specfile import SpecError, check_keys, did_you_mean, optio
 
 SEAT_KEYS = ("bot", "knobs")
 POOL_KEYS = ("bot", "knobs", "weight")
-LINEUP_KEYS = ("seats", "pool")
+LINEUP_KEYS = ("seats", "pool", "games")
 #: The line-up of a spec that names none: uniform random bots in every seat.
 DEFAULT_LINEUP = "random"
 
@@ -57,6 +57,9 @@ class LineUp:
     name: str
     seats: tuple[Seat, ...] | None = None
     pool: tuple[Seat, ...] | None = None
+    #: Games per variant this line-up plays, where fewer than the spec's ``games`` (costly players: a search line-up
+    #: beside a heuristic one); ``None``: the spec's.
+    games: int | None = None
 
     def seats_for(self, num_players: int) -> tuple[Seat, ...]:
         """The fixed seats for a game of ``num_players`` (only for a ``seats`` line-up)."""
@@ -81,10 +84,11 @@ class LineUp:
 
     def as_dict(self) -> dict[str, Any]:
         """The line-up as written in a spec (normalised)."""
+        games = {"games": self.games} if self.games is not None else {}
         if self.pool is not None:
-            return {"pool": [s.describe(with_weight=True) for s in self.pool]}
+            return {"pool": [s.describe(with_weight=True) for s in self.pool], **games}
         assert self.seats is not None
-        return {"seats": [s.describe() for s in self.seats]}
+        return {"seats": [s.describe() for s in self.seats], **games}
 
 
 def parse_seat(key: str, entry: Any, allowed: Sequence[str]) -> Seat:
@@ -127,7 +131,12 @@ def parse_lineups(table: Any) -> dict[str, LineUp]:
         if which == "pool" and not math.isfinite(sum(s.weight for s in seats)):
             raise SpecError(f"{key}.pool", "the weights add up to more than the largest number (about 1.8e308); "
                             "use smaller weights (only their ratios matter)")
-        out[name] = LineUp(name, seats=seats) if which == "seats" else LineUp(name, pool=seats)
+        games = body.get("games")
+        if games is not None and (isinstance(games, bool) or not isinstance(games, int) or games < 1):
+            raise SpecError(f"{key}.games", f"must be a whole number of games >= 1 (fewer than the spec's games for "
+                            f"costly players), got {games!r}")
+        out[name] = (LineUp(name, seats=seats, games=games) if which == "seats"
+                     else LineUp(name, pool=seats, games=games))
     return out
 
 

@@ -59,6 +59,18 @@ def _games_per_variant(ctx: Report) -> dict[str, int]:
 # --- what a partial folder lacks, and what is compared with what ------------------------------------------------------
 
 
+def _asked_per_variant(ctx: Report) -> dict[str, int]:
+    """The games the spec asked of each variant: its line-up's ``games`` where set, else the spec's."""
+    m = ctx.manifest
+    spec_games = m.get("games_per_variant")
+    out = {}
+    for v in m.get("variants", []):
+        asked = v.get("games", spec_games)
+        if isinstance(asked, int):
+            out[str(v.get("id"))] = asked
+    return out
+
+
 def missing_variants(ctx: Report) -> list[str]:
     """Variants of the spec (the manifest) with no records in this folder."""
     return [str(v.get("id")) for v in ctx.manifest.get("variants", []) if v.get("id") not in ctx.variant_ids]
@@ -77,12 +89,11 @@ def coverage_lines(ctx: Report) -> list[str]:
         named = "; ".join(f"{v} ({label_words(labels.get(v, v))})" for v in gone)
         out.append(f"{len(gone)} of {len(m.get('variants', []))} variants have no records in this folder and are left "
                    f"out of every page: {named}.")
-    asked = m.get("games_per_variant")
-    if isinstance(asked, int):
-        short = {v: g for v, g in _games_per_variant(ctx).items() if g < asked}
-        if short:
-            out.append(f"Fewer games than the {count(asked)} asked per variant: "
-                       + "; ".join(f"{v} {count(g)}" for v, g in short.items()) + ".")
+    asked = _asked_per_variant(ctx)
+    short = {v: (g, asked[v]) for v, g in _games_per_variant(ctx).items() if v in asked and g < asked[v]}
+    if short:
+        out.append("Fewer games than asked: " + "; ".join(f"{v} {count(g)} of {count(a)}" for v, (g, a) in short.items())
+                   + ".")
     out += baseline_lines(ctx)
     return out
 
@@ -281,11 +292,15 @@ def add_front_pages(ctx: Report) -> None:
     lines: list[Line] = []
     lines += text_lines("What was run", "h1")
     asked = m.get("games_per_variant")
+    fewer = sorted({(str(v.get("lineup")), v["games"]) for v in m.get("variants", [])
+                    if isinstance(v.get("games"), int) and isinstance(asked, int) and v["games"] < asked})
+    fewer_text = "".join(f"; {count(g)} for line-up {name}" for name, g in fewer)
     facts = [
         f"Game: {m.get('game', '?')}.  Variants with records: {len(ctx.variant_ids)} of "
         f"{len(m.get('variants', [])) or len(ctx.variant_ids)}.  Baseline: {ctx.variant_name(ctx.baseline)}.",
         f"Games played: {count(sum(per_variant.values()))} in all "
-        f"({count(asked) if isinstance(asked, int) else '?'} asked per variant).  Master seed: {m.get('seed', '?')}. "
+        f"({count(asked) if isinstance(asked, int) else '?'} asked per variant{fewer_text}).  "
+        f"Master seed: {m.get('seed', '?')}. "
         f" Games per stored chunk: {m.get('chunk_size', '?')}.  "
         f"Sweep complete: {'yes' if m.get('complete', True) and not missing_variants(ctx) else 'NO: results are partial'}.",
     ]

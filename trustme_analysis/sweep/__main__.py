@@ -59,8 +59,9 @@ def describe(spec: Spec, out: str | Path | None = None, work: str | None = None)
     """A short text listing what the spec would play (``--check``); ``work`` is the estimate line, if any."""
     lines = [
         f"spec {spec.path or 'default'} is valid: {spec.title}",
-        f"game {spec.game}; {len(spec.variants)} variant(s) x {spec.games} games = {spec.total_games} games; "
-        f"{spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant; seed {spec.seed}",
+        f"game {spec.game}; {len(spec.variants)} variant(s) x {spec.games} games{spec.fewer_games_note()} = "
+        f"{spec.total_games} games; {spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant; "
+        f"seed {spec.seed}",
         f"output folder: {out or spec.out}",
     ]
     from trustme_analysis.sweep.rescoring import sources
@@ -82,8 +83,7 @@ def work_line(spec: Spec, workers: int | None) -> str:
     """The ``--check`` line stating the work: games, chunks, estimated playing time and disk."""
     from trustme_analysis.sweep.estimate import duration_text, estimate_work, size_text
 
-    total = spec.chunks_per_variant * len(spec.variants)
-    head = f"work: {spec.total_games:,} games in {total:,} chunk(s)"
+    head = f"work: {spec.total_games:,} games in {spec.total_chunks:,} chunk(s)"
     try:
         est = estimate_work(spec, workers)
     except Exception as exc:  # e.g. policy bots whose [[solve]] sections are not solved yet

@@ -48,10 +48,14 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
     workers = max(1, min(workers or os.cpu_count() or 1, os.cpu_count() or 1))
     records = game_entry(spec.game).part("records")
     step = max(1, len(spec.variants) // SAMPLE_VARIANTS)
-    sample = spec.variants[::step][:SAMPLE_VARIANTS]
+    sample = list(spec.variants[::step][:SAMPLE_VARIANTS])
+    # Every line-up is sampled: players differ in cost far more than rule variants do (a search line-up).
+    sample += [next(v for v in spec.variants if v.lineup.name == name) for name in spec.lineups
+               if all(v.lineup.name != name for v in sample)]
     budget = SAMPLE_SECONDS / len(sample)
     seconds = 0.0
     played = 0
+    lineup_time: dict[str, list[float]] = {}
     per_game_bytes: list[float] = []
     per_file_bytes: list[float] = []
     for variant in sample:
@@ -61,18 +65,23 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
         tick = time.perf_counter()
         run_chunk(one)
         first = time.perf_counter() - tick
-        count = int(max(1, min(SAMPLE_GAMES, len(spec.chunk_games(0)), budget / max(first, 1e-6))))
+        count = int(max(1, min(SAMPLE_GAMES, len(spec.chunk_games(0, variant)), budget / max(first, 1e-6))))
         task = replace(one, num_games=count)
         tick = time.perf_counter()
         frame = run_chunk(task)
-        seconds += time.perf_counter() - tick
+        took = time.perf_counter() - tick
+        seconds += took
         played += count
+        spent = lineup_time.setdefault(variant.lineup.name, [0.0, 0.0])
+        spent[0] += took
+        spent[1] += count
         size = len(storage.encode_chunk(frame))
         # A Parquet file has a fixed part (schema, footer) and a part per game.
         per_game_bytes.append((size - size_one) / (count - 1) if count > 1 else size_one)
         per_file_bytes.append(size_one - per_game_bytes[-1] if count > 1 else 0.0)
     seconds_per_game = seconds / played
-    chunks = spec.chunks_per_variant * len(spec.variants)
+    rescored = sources(spec)
+    chunks = spec.total_chunks
     disk = spec.total_games * max(sum(per_game_bytes) / len(per_game_bytes), 1.0) + chunks * max(
         sum(per_file_bytes) / len(per_file_bytes), 0.0)
     return Estimate(
@@ -82,7 +91,8 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
         sampled_games=played,
         seconds_per_game=seconds_per_game,
         # Variants scored again from another's games (sweep/rescoring.py) are not played: their time is left out.
-        seconds=seconds_per_game * spec.games * (len(spec.variants) - len(sources(spec))) / workers,
+        seconds=sum(spec.games_of(v) * lineup_time[v.lineup.name][0] / lineup_time[v.lineup.name][1]
+                    for v in spec.variants if v.id not in rescored) / workers,
         disk_bytes=disk,
     )
 

@@ -90,6 +90,7 @@ def build_manifest(
                 "lineup": v.lineup.name,
                 "seats": v.lineup.describe(v.num_players),
                 "players": v.num_players,
+                "games": spec.games_of(v),
                 "engine": v.engine,
                 **({"engine_note": v.engine_note} if v.engine_note else {}),
             }

@@ -79,7 +79,7 @@ def chunk_task(spec: Spec, variant: Variant, chunk_index: int,
                followers: Sequence[Follower] = (), own: bool = True) -> ChunkTask:
     """The task of one chunk of one variant (its games after the first ``stored_games``, which are stored), and of
     the same chunk of its ``followers``."""
-    games = spec.chunk_games(chunk_index)
+    games = spec.chunk_games(chunk_index, variant)
     return ChunkTask(
         followers=tuple(followers),
         own=own,
@@ -115,7 +115,7 @@ def iter_chunk_tasks(
     source_of = sources(spec) if rescore else {}
     following = followers(spec) if rescore else {}
     for variant in spec.variants:
-        for c in range(spec.chunks_per_variant):
+        for c in range(spec.chunks_of(variant)):
             key = (variant.id, c)
             have = stored_games.get(key, 0)
             source = source_of.get(variant.id)

@@ -412,7 +412,7 @@ def _warm_up_kernels(spec: Spec, done: Container[tuple[str, int]], progress: Pro
     from which the workers and later runs load it in about a second."""
     needed = {}
     for v in spec.variants:
-        if v.engine == KERNEL and any((v.id, c) not in done for c in range(spec.chunks_per_variant)):
+        if v.engine == KERNEL and any((v.id, c) not in done for c in range(spec.chunks_of(v))):
             needed.setdefault((v.game_string, seat_kinds(v.lineup, v.num_players)), None)
     if not needed:
         return
@@ -492,6 +492,15 @@ def check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
             f"{outdir} holds {had} games per variant and the spec asks for {spec.games}: a sweep can grow (raise "
             f"games, and the stored games are kept) but not shrink; set games = {had} or more, or choose another --out"
         )
+    for entry in stored.get("variants") or []:
+        variant = next((v for v in spec.variants if isinstance(entry, dict) and v.id == entry.get("id")), None)
+        had = entry.get("games") if isinstance(entry, dict) else None
+        if variant is not None and isinstance(had, int) and had > spec.games_of(variant):
+            raise SweepError(
+                f"{outdir} holds {had} games of variant {variant.id} and line-up {variant.lineup.name!r} now asks for "
+                f"{spec.games_of(variant)}: a sweep can grow but not shrink; set lineups.{variant.lineup.name}.games "
+                f"= {had} or more, or choose another --out"
+            )
     return stored
 
 
@@ -516,11 +525,11 @@ def _sound_chunks(
     bad: list[str] = []
     for variant in spec.variants:
         for c in sorted(present[variant.id]):
-            if c >= spec.chunks_per_variant:
+            if c >= spec.chunks_of(variant):
                 continue
             path = chunk_path(outdir, variant.id, c)
             recorded = recorded_chunk(stored, variant.id, c) if stored else None
-            games = spec.chunk_games(c)
+            games = spec.chunk_games(c, variant)
             if recorded is not None:
                 problem = chunk_problem(outdir, stored or {}, variant.id, c)
                 have = recorded.get("games")
@@ -611,9 +620,10 @@ def run_sweep(
     for line in bad:
         say(f"{line}: playing it again")
     done = {(vid, c) for vid, chunks in entries.items() for c in chunks}
-    total = spec.chunks_per_variant * len(spec.variants)
+    total = spec.total_chunks
     todo_count = total - len(done)
-    games_done = sum(len(spec.chunk_games(c)) for _, c in done) + sum(growing.values())
+    by_id = {v.id: v for v in spec.variants}
+    games_done = sum(len(spec.chunk_games(c, by_id[vid])) for vid, c in done) + sum(growing.values())
     recorded_changed = stored is not None and (stored.get(CHUNKS) or {}) != {
         vid: {str(c): e for c, e in sorted(chunks.items())} for vid, chunks in entries.items() if chunks
     }
@@ -666,7 +676,8 @@ def run_sweep(
 
     if todo_count:
         say(
-            f"sweep {spec.title!r}: {len(spec.variants)} variant(s) x {spec.games} games = {spec.total_games} games "
+            f"sweep {spec.title!r}: {len(spec.variants)} variant(s) x {spec.games} games{spec.fewer_games_note()} = "
+            f"{spec.total_games} games "
             f"in {total} chunks -> {outdir}"
         )
         progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)

@@ -119,18 +119,41 @@ class Spec:
 
     @property
     def chunks_per_variant(self) -> int:
-        """How many chunks each variant's games are split into (the last may be shorter)."""
+        """How many chunks a variant of the spec's ``games`` is split into (the last may be shorter); a variant whose
+        line-up plays fewer games has fewer (:meth:`chunks_of`)."""
         return -(-self.games // self.chunk_size)
+
+    def games_of(self, variant: Variant) -> int:
+        """The games of ``variant``: its line-up's ``games`` where set (at most the spec's, as checked when parsed and
+        as a sweep grown with ``--until-ci`` keeps it), else the spec's."""
+        return min(variant.lineup.games or self.games, self.games)
+
+    def chunks_of(self, variant: Variant) -> int:
+        """How many chunks ``variant``'s games are split into."""
+        return -(-self.games_of(variant) // self.chunk_size)
 
     @property
     def total_games(self) -> int:
         """Games played by the whole sweep."""
-        return self.games * len(self.variants)
+        return sum(self.games_of(v) for v in self.variants)
 
-    def chunk_games(self, chunk_index: int) -> range:
-        """The indices (within a variant) of the games of chunk ``chunk_index``."""
+    def fewer_games_note(self) -> str:
+        """``" (line-up search: 100)"``: the line-ups that play fewer games than the spec's ``games`` (else empty)."""
+        fewer = [f"{lu.name}: {lu.games:,}" for lu in self.lineups.values()
+                 if lu.games is not None and lu.games < self.games]
+        return f" (line-up {', '.join(fewer)})" if fewer else ""
+
+    @property
+    def total_chunks(self) -> int:
+        """Chunks of the whole sweep."""
+        return sum(self.chunks_of(v) for v in self.variants)
+
+    def chunk_games(self, chunk_index: int, variant: Variant | None = None) -> range:
+        """The indices (within a variant) of the games of chunk ``chunk_index`` of ``variant`` (default: a variant
+        of the spec's ``games``)."""
         start = chunk_index * self.chunk_size
-        return range(start, min(start + self.chunk_size, self.games))
+        stop = self.games if variant is None else self.games_of(variant)
+        return range(start, min(start + self.chunk_size, stop))
 
     def baseline_table(self) -> dict[str, Any]:
         """The baseline variant as a table of grid values plus ``lineup``."""
@@ -166,6 +189,8 @@ class Spec:
         # Not ``games``: game i's records do not depend on how many games there are (see .seeding), so a sweep can
         # grow (or its reading stop early) without playing its stored games again.
         out = {k: full[k] for k in ("game", "params", "grid", "lineups", "seed", "chunk_size")}
+        # Nor a line-up's ``games``, for the same reason.
+        out["lineups"] = {name: {k: v for k, v in lu.items() if k != "games"} for name, lu in out["lineups"].items()}
         if self.policies:
             out["policies"] = dict(self.policies)
         # The engines give the same records (the draw protocol, .seeding), but a folder's chunks still come from one
@@ -229,6 +254,10 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     params = _parse_params(optional(data, "params", dict, {}), spec_params, game)
     grid = _parse_grid(data.get("grid"), spec_params, game, params)
     lineups = parse_lineups(data.get("lineups"))
+    for lineup in lineups.values():
+        if lineup.games is not None and lineup.games > games:
+            raise SpecError(f"lineups.{lineup.name}.games", f"must be at most the spec's games ({games:,}), got "
+                            f"{lineup.games:,}; a line-up's games are for playing fewer (costly players)")
     _check_size(games, chunk_size, grid, lineups)
     variants = _expand(game, params, grid, lineups)
     engine = optional(data, "engine", str, DEFAULT_ENGINE)
