@@ -14,7 +14,7 @@ from cfr.evaluate import best_response, best_response_value
 from cfr.passes import regret_matching
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiled(name):
     return compile_game(name)
 

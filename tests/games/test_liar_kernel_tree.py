@@ -96,7 +96,7 @@ def test_record_keys_name_the_enumerators_information_sets():
     game = pyspiel.load_game(VARIANTS[4])
     cfg = core.build_config(game.rules)
     splits = np.asarray(game.deal_table.splits, dtype=np.int64).reshape(-1, game.rules.players)
-    _, depth, player, infoset, action, *_ = core.enumerate_tree(cfg, core.build_tables(cfg), splits, 10**6)
+    _, depth, _, infoset, action, *_ = core.enumerate_tree(cfg, core.build_tables(cfg), splits, 10**6)
     record = {"depth": depth, "infoset": infoset, "action": action}
     raw = _RecordKeys(game, record, int(infoset.max()) + 1)
     engine_keys = set(cfr.compile_game(game).infoset_keys)
