@@ -11,7 +11,8 @@ found in the finished tree (:class:`EngineKeys`), so the strings are the engine'
 table of paths.
 
 Memory: the enumerator returns its record in buffers up to twice the size needed; each is cut to size before the
-finisher runs, so the compile peak is the exact record plus what :func:`cfr.build.from_preorder` adds.
+finisher runs, so the finisher starts from the exact record (23 bytes per history). The compile peak is then the
+enumerator's own (its trie and growing buffers, up to ~85 bytes per history, ``benchmarks/solve_scale.py``).
 """
 
 from __future__ import annotations
