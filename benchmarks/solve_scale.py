@@ -8,9 +8,11 @@ summary of the ratios at the end.
    compiled / C++.
 2. Bytes per history, each game in a fresh subprocess: the compiled tree; the peak while compiling; the peak while a
    CFR+ iteration runs and while the exploitability is evaluated (both with the compiled tree counted). Peaks are
-   ``tracemalloc`` peaks (numpy, ``array`` and Python objects; the compiled loops allocate only per-depth scratch) and
-   peak resident memory growth (``VmHWM`` after a reset; includes allocator slack). ``--before REF`` measures the
-   ``cfr`` package of git revision ``REF`` the same way, side by side.
+   ``tracemalloc`` peaks (numpy, ``array`` and Python objects, and the arrays numba's compiled code allocates) and
+   peak resident memory growth (``VmHWM`` after a reset; includes allocator slack: freed memory the allocator keeps).
+   A game with a kernel tree producer (the Trust Me games that have one) is compiled by it, as ``[[solve]]`` does.
+   ``--before REF`` measures the ``cfr`` and ``trustme_analysis`` packages of git revision ``REF`` the same way,
+   side by side.
 3. Compile rate of the pyspiel path (histories per CPU second); with ``--before``, also of ``REF``.
 4. Largest tree solved to ``--share`` (1%) of its utility range within ``--budget`` seconds (wall, compile and
    evaluations included), trying the games of ``--ladder`` in order and stopping after the first failure.
@@ -51,7 +53,14 @@ ROOT = Path(__file__).resolve().parents[1]
 # Children measuring another revision's package get its directory here instead of this checkout's.
 sys.path.insert(0, os.environ.get("CFR_BENCH_PATH", str(ROOT)))
 
-MEMORY_GAMES = ["leduc_poker", "liars_dice", "liars_dice(numdice=2,dice_sides=3)"]
+MEMORY_GAMES = [
+    "leduc_poker",
+    "liars_dice",
+    "liars_dice(numdice=2,dice_sides=3)",
+    # Compiled by the Liar kernel producer: 1.22 and 7.42 million histories.
+    "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
+    "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=10)",
+]
 COMPILE_GAMES = ["leduc_poker", "liars_dice"]
 LADDER = [
     "liars_dice",
@@ -81,6 +90,9 @@ TRUSTME_LADDER = [
     "trustme_liar(players=2,values=4,copies=2,max_play=1,max_turns=8)",
     "trustme_liar(players=2,values=5,copies=2,max_play=1,max_turns=7)",
 ]
+
+#: A tiny variant per game with a kernel tree producer, compiled before the clock starts (numba's code loaded).
+WARM_UP_VARIANTS = {"trustme_liar": "trustme_liar(players=2,values=2,copies=2,max_play=1,max_turns=3)"}
 
 
 def _register_games() -> None:
@@ -151,23 +163,43 @@ def _reset_peak_rss() -> None:
         handle.write("5")
 
 
+def _producer(game: pyspiel.Game):
+    """``(compile(game, max_histories), name)``: the game's kernel tree producer if it has one, else the pyspiel
+    walk."""
+    import cfr
+
+    try:
+        from trustme_analysis.solve.run import tree_producer
+    except ImportError:
+        tree_producer = None
+    produce, name = tree_producer(game) if tree_producer is not None else (None, "")
+    if produce is None:
+        return (lambda g, limit: cfr.compile_game(g, max_histories=limit)), "pyspiel walk"
+    return produce, name
+
+
 def _memory_child(game_name: str) -> None:
     """In a fresh process: compile, one CFR+ iteration, one exploitability; print JSON of bytes and seconds."""
     import cfr
 
     _register_games()
+    game = pyspiel.load_game(game_name)
+    produce, producer = _producer(game)
     warm = cfr.compile_game("kuhn_poker")  # load the compiled kernels before measuring
     solver = cfr.TreeSolver(warm, "cfr+")
     solver.iterate(2)
     cfr.exploitability(warm, solver.average_policy())
+    tiny = WARM_UP_VARIANTS.get(game.get_type().short_name)
+    if producer != "pyspiel walk" and tiny:  # the producer's compiled code too
+        produce(pyspiel.load_game(tiny), 10**6)
     del warm, solver
-    out = {}
+    out = {"producer": producer}
     _reset_peak_rss()
     rss0 = _status_kib("VmRSS")
     tracemalloc.start()
     base = tracemalloc.get_traced_memory()[0]
     cpu = time.process_time()
-    cg = cfr.compile_game(game_name, max_histories=2**31 - 2)
+    cg = produce(game, 2**31 - 2)
     out["compile_cpu"] = time.process_time() - cpu
     held, peak = tracemalloc.get_traced_memory()
     out["histories"] = cg.num_nodes
@@ -198,9 +230,11 @@ def _run_child(args: list[str], pythonpath: Path) -> dict:
 
 
 def _export(ref: str) -> Path:
-    """The ``cfr`` package of git revision ``ref``, unpacked into a temporary directory."""
+    """The ``cfr`` and ``trustme_analysis`` packages of git revision ``ref``, unpacked into a temporary directory
+    (the kernel tree producers live in the latter)."""
     target = Path(tempfile.mkdtemp(prefix="cfr-before-"))
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "cfr"], check=True, capture_output=True).stdout
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "cfr", "trustme_analysis"], check=True,
+                             capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(target)], input=archive, check=True)
     return target
 
@@ -217,10 +251,10 @@ def memory_table(games: list[str], before: Path | None) -> tuple[str, float]:
             peak_rss = max(data["compile_rss_peak"], data["iterate_rss_peak"], data["evaluate_rss_peak"]) / n
             if label == "now":
                 worst = max(worst, peak)
-            rows.append([name, label, f"{n:,}", f"{data['compiled'] / n:.0f}", f"{data['compile_peak'] / n:.0f}",
+            rows.append([name, label, data["producer"], f"{n:,}", f"{data['compiled'] / n:.0f}", f"{data['compile_peak'] / n:.0f}",
                          f"{data['iterate_peak'] / n:.0f}", f"{data['evaluate_peak'] / n:.0f}", f"**{peak:.0f}**",
                          f"{peak_rss:.0f}"])
-    text = _table(["game", "cfr", "histories", "compiled B/h", "compile peak B/h", "CFR+ iteration peak B/h",
+    text = _table(["game", "cfr", "producer", "histories", "compiled B/h", "compile peak B/h", "CFR+ iteration peak B/h",
                    "exploitability peak B/h", "peak B/h (tracemalloc)", "peak B/h (RSS growth)"], rows)
     return text, worst
 
@@ -248,7 +282,7 @@ def _kernel_compile_child(game_name: str) -> None:
     if produce is None:
         raise SystemExit(f"{game_name}: the game has no kernel tree producer")
     # Warm-up: compiled code loaded from numba's cache (or compiled) before the clock starts.
-    produce(pyspiel.load_game("trustme_liar(players=2,values=2,copies=2,max_play=1,max_turns=3)"), 10**6)
+    produce(pyspiel.load_game(WARM_UP_VARIANTS[game.get_type().short_name]), 10**6)
     cfr.compile_game("kuhn_poker")
     out = {"producer": name}
     for label, run in (("kernel", lambda: produce(game, 2**31 - 2)),

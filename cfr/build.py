@@ -202,8 +202,9 @@ def _links(child_count, player, num_players, child_start, parent, edge_owner, ki
 
 
 @numba.njit(cache=True)
-def _path_actions(depth, action, node):
-    """Actions from the root to ``node`` in a preorder record (for error messages)."""
+def preorder_path(depth, action, node):
+    """Actions from the root to history ``node`` of a preorder record (``record["depth"]``, ``record["action"]``),
+    as an int64 array (error messages, and producers that name a history by its path)."""
     d = np.int64(depth[node])
     out = np.empty(d, dtype=np.int64)
     i = node
@@ -398,7 +399,7 @@ def _raise(code, a, b, c, game, num_players, record, keys) -> None:
         return
 
     def history(node):
-        return _path_actions(record["depth"], record["action"], node).tolist()
+        return preorder_path(record["depth"], record["action"], node).tolist()
 
     if code == _SHARED:
         raise UnsupportedGameError(

@@ -15,8 +15,10 @@ slot always precedes the slots it leads to (the sequence-form pass relies on it)
 
 Memory: about 35 bytes per history (node indices int32 below 2**31 histories, kinds and players int8, actions int16
 where they fit, one float64 chance probability, an int32 index into a table of distinct terminal utility vectors),
-plus the information-state strings once each in a compact :class:`~cfr.tree.KeyTable`. The solvers add two float64
-work arrays per history. ``benchmarks/solve_scale.py`` measures the peaks.
+plus the information-state strings once each in a compact :class:`~cfr.tree.KeyTable`. The full-tree solvers add
+two float64 work arrays per history, which also hold every slot-sized temporary of an iteration, and three float64
+per slot (regrets, average-strategy sums, current strategy; PCFR+ a fourth). ``benchmarks/solve_scale.py`` measures
+the peaks.
 
 Producer contract
 -----------------

@@ -45,7 +45,7 @@ def best_response_value(cg: CompiledGame, policy: np.ndarray, player: int, by_le
         by_level: force the general level-by-level method (True) or the single pass (False); by default the single
             pass is used exactly when every information set of ``player`` lies at one depth.
     """
-    value, _ = best_response(cg, policy, player, by_level)
+    value, _ = _best_choices(cg, _check_policy(cg, policy), player, by_level)
     return value
 
 
@@ -55,6 +55,19 @@ def best_response(
     """Best-response value of ``player`` and the pure best response as a slot array (1 on the chosen actions of
     ``player``'s information sets, 0 on the other slots, ``policy`` elsewhere). Ties go to the first action."""
     policy = _check_policy(cg, policy)
+    value, chosen = _best_choices(cg, policy, player, by_level)
+    out = policy.copy()
+    lo, hi = cg.player_slots[player], cg.player_slots[player + 1]
+    out[lo:hi] = 0.0
+    picks = chosen[cg.player_infosets[player] : cg.player_infosets[player + 1]]
+    out[picks[picks >= 0]] = 1.0
+    return value, out
+
+
+def _best_choices(cg: CompiledGame, policy: np.ndarray, player: int, by_level: bool | None) -> tuple[float,
+                                                                                                   np.ndarray]:
+    """Best-response value of ``player`` and the chosen slot of each information set (``-1`` for the others' and
+    unreached ones); the value alone needs no copy of the profile."""
     if not 0 <= player < cg.num_players:
         raise ValueError(f"player={player!r} is not allowed; allowed: 0 to {cg.num_players - 1}")
     reach = passes.policy_reach_excluding(cg, policy, player)
@@ -77,13 +90,8 @@ def best_response(
         value = kernels.best_response_depthwise(cg.depth_start, cg.child_start, cg.child_count, cg.player, cg.infoset,
                                                 cg.edge_slot, cg.utility_index, cg.utilities, policy, cg.chance_prob,
                                                 cg.infoset_slot_start, int(player), reach, val, q, chosen)
-    del reach, val
-    out = policy.copy()
-    lo, hi = cg.player_slots[player], cg.player_slots[player + 1]
-    out[lo:hi] = 0.0
-    picks = chosen[cg.player_infosets[player] : cg.player_infosets[player + 1]]
-    out[picks[picks >= 0]] = 1.0
-    return float(value), out
+    del reach, val, q
+    return float(value), chosen
 
 
 def nash_conv(cg: CompiledGame, policy: np.ndarray) -> float:

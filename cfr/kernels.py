@@ -106,6 +106,32 @@ def own_reach(slot_infoset, infoset_parent_slot, policy, lo, hi, out):
 
 
 @numba.njit(cache=True)
+def normalise_segments(pos, starts, end, totals, lo, out):
+    """``out[s - lo] = pos[s] / totals[k]`` for the slots ``s`` of segment ``k`` (``starts[k]`` to the next start,
+    the last one to ``end``); a segment whose total is not positive gets the uniform distribution."""
+    m = starts.shape[0]
+    for k in range(m):
+        a = starts[k]
+        b = starts[k + 1] if k + 1 < m else end
+        t = totals[k]
+        if t > 0:
+            for s in range(a, b):
+                out[s - lo] = pos[s] / t
+        else:
+            u = 1.0 / (b - a)
+            for s in range(a, b):
+                out[s - lo] = u
+
+
+@numba.njit(cache=True)
+def scale_by_sign(values, positive, negative):
+    """Multiply every entry of ``values`` in place by ``positive`` where it is > 0, else by ``negative``."""
+    for i in range(values.shape[0]):
+        v = values[i]
+        values[i] = v * (positive if v > 0 else negative)
+
+
+@numba.njit(cache=True)
 def _choose(q, infoset_slot_start, info, chosen):
     lo = infoset_slot_start[info]
     hi = infoset_slot_start[info + 1]

@@ -73,33 +73,29 @@ def _f64(a) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.float64)
 
 
-def regret_matching(cg: CompiledGame, base: np.ndarray, player: int) -> np.ndarray:
+def regret_matching(cg: CompiledGame, base: np.ndarray, player: int, out: np.ndarray | None = None,
+                    scratch: np.ndarray | None = None) -> np.ndarray:
     """Regret matching over ``player``'s slots: positive part of ``base`` normalised per information set, uniform
-    where an information set has no positive entry. ``base`` holds that player's slots only."""
-    offsets, local_info, uniform_prob = _player_segments(cg, player)
-    if not offsets.size:
-        return np.zeros(0)
-    pos = np.maximum(base, 0.0)
-    total = np.add.reduceat(pos, offsets)[local_info]
-    out = np.divide(pos, total, out=np.empty_like(pos), where=total > 0)
-    empty = total <= 0
-    if empty.any():
-        out[empty] = uniform_prob[empty]
+    where an information set has no positive entry. ``base`` holds that player's slots only.
+
+    ``out`` (the player's slots) receives the strategy; ``scratch``, a float64 array of at least
+    ``player_slots[player + 1]`` entries, holds the positive parts (the solvers pass a free per-history work array),
+    so nothing the size of the slots is allocated when both are given.
+    """
+    lo, hi = int(cg.player_slots[player]), int(cg.player_slots[player + 1])
+    if out is None:
+        out = np.empty(hi - lo, dtype=np.float64)
+    if hi == lo:
+        return out
+    if scratch is None:
+        scratch = np.empty(hi, dtype=np.float64)
+    # The positive parts sit at their global slot positions, so the information sets' own slot offsets segment
+    # them for np.add.reduceat (the per-set sums stay numpy's, bit for bit) without a table of local offsets.
+    np.maximum(base, 0.0, out=scratch[lo:hi])
+    starts = cg.infoset_slot_start[cg.player_infosets[player] : cg.player_infosets[player + 1]]
+    totals = np.add.reduceat(scratch[:hi], starts)
+    kernels.normalise_segments(scratch, starts, hi, totals, lo, out)
     return out
-
-
-def _player_segments(cg: CompiledGame, player: int):
-    """Cached per player: information-set offsets within the player's slots, each slot's local information set,
-    and each slot's uniform probability."""
-    cache = cg.plan().setdefault("segments", {})
-    if player not in cache:
-        lo = cg.player_slots[player]
-        ilo, ihi = cg.player_infosets[player], cg.player_infosets[player + 1]
-        offsets = cg.infoset_slot_start[ilo:ihi] - lo
-        local_info = cg.slot_infoset[lo : cg.player_slots[player + 1]] - ilo
-        counts = np.diff(cg.infoset_slot_start[ilo : ihi + 1])
-        cache[player] = (offsets, local_info, 1.0 / counts[local_info] if counts.size else np.zeros(0))
-    return cache[player]
 
 
 def normalise(cg: CompiledGame, weights: np.ndarray) -> np.ndarray:

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from cfr import passes
+from cfr import kernels, passes
 from cfr.tree import CompiledGame
 
 #: Algorithm names accepted by :class:`TreeSolver` (and ``cfr.solve``), with their default update scheme.
@@ -122,28 +122,36 @@ class TreeSolver:
         self.iteration = 0
         self.regrets = np.zeros(s, dtype=np.float64)
         self.strategy_sum = np.zeros(s, dtype=np.float64)
-        #: PCFR+ prediction: the last instantaneous regret of every slot.
-        self.prediction = np.zeros(s, dtype=np.float64)
+        #: PCFR+ prediction: the last instantaneous regret of every slot (empty for the other algorithms, which do
+        #: not read it; checkpoints store zeros for them, as before).
+        self.prediction = np.zeros(s if name == "pcfr+" else 0, dtype=np.float64)
         self.seconds = 0.0
         # Cache of the current strategy (rebuilt from the regrets when missing, e.g. after loading a checkpoint).
         self._policy: np.ndarray | None = None
         # Two float64 work arrays per history (counterfactual reach, values), allocated on the first iteration.
+        # Between the passes they are free, and a history-sized array holds every slot-sized temporary of an
+        # iteration (there are fewer slots than histories), so the peak stays at these two plus the slot tables.
         self._work: tuple[np.ndarray, np.ndarray] | None = None
 
     # ------------------------------------------------------------- policies
-    def _player_strategy(self, player: int) -> np.ndarray:
+    def _player_strategy(self, player: int, out: np.ndarray, scratch: np.ndarray | None) -> None:
+        """Write ``player``'s current strategy into ``out`` (its slots); ``scratch`` is a free work array or None."""
         lo, hi = self.compiled.player_slots[player], self.compiled.player_slots[player + 1]
         base = self.regrets[lo:hi]
         if self.config.algorithm == "pcfr+":
-            base = base + self.prediction[lo:hi]
-        return passes.regret_matching(self.compiled, base, player)
+            if scratch is None:
+                base = base + self.prediction[lo:hi]
+            else:
+                base = np.add(base, self.prediction[lo:hi], out=scratch[lo:hi])
+        passes.regret_matching(self.compiled, base, player, out=out, scratch=scratch)
 
     def current_policy(self) -> np.ndarray:
         """The strategy the next iteration will play, as a slot array (see :mod:`cfr.compile`)."""
         cg = self.compiled
         out = np.empty(cg.num_slots, dtype=np.float64)
+        scratch = self._work[1] if self._work is not None else None
         for p in range(cg.num_players):
-            out[cg.player_slots[p] : cg.player_slots[p + 1]] = self._player_strategy(p)
+            self._player_strategy(p, out[cg.player_slots[p] : cg.player_slots[p + 1]], scratch)
         return out
 
     def average_policy(self) -> np.ndarray:
@@ -176,7 +184,7 @@ class TreeSolver:
         elif algo == "dcfr":
             ta = float(t) ** self.config.alpha
             tb = float(t) ** self.config.beta
-            reg *= np.where(reg > 0, ta / (ta + 1.0), tb / (tb + 1.0))
+            kernels.scale_by_sign(reg, ta / (ta + 1.0), tb / (tb + 1.0))
 
     def iterate(self, iterations: int = 1) -> None:
         """Run ``iterations`` more iterations."""
@@ -185,36 +193,41 @@ class TreeSolver:
         start = time.perf_counter()
         cg = self.compiled
         players = range(cg.num_players)
-        seq = np.zeros(cg.num_slots, dtype=np.float64)
+        if self._work is None:
+            self._work = (np.empty(cg.num_nodes, dtype=np.float64), np.empty(cg.num_nodes, dtype=np.float64))
         # The strategy carries over between iterations; only the updated player's part changes. The passes read
         # edge probabilities straight from it, so no per-history array besides the two work arrays is kept.
         if self._policy is None:
             self._policy = self.current_policy()
-        if self._work is None:
-            self._work = (np.empty(cg.num_nodes, dtype=np.float64), np.empty(cg.num_nodes, dtype=np.float64))
         policy = self._policy
+        # The sequence-form strategy and the regret-matching temporaries live in the work arrays (free between
+        # passes): the sequence form in the reach array, the positive regrets in the value array.
+        seq = self._work[0][: cg.num_slots]
+        scratch = self._work[1]
 
         def refresh(p: int) -> None:
+            self._player_strategy(p, policy[cg.player_slots[p] : cg.player_slots[p + 1]], scratch)
+
+        def accumulate(p: int, weight: float) -> None:
             lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
-            policy[lo:hi] = self._player_strategy(p)
+            passes.own_reach(cg, policy, p, out=seq)
+            part = seq[lo:hi]
+            np.multiply(part, weight, out=part)
+            self.strategy_sum[lo:hi] += part
 
         for _ in range(int(iterations)):
             t = self.iteration + 1
             weight = self._average_weight(t)
             if self.config.alternating:
                 for p in players:
-                    lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
                     inst = self._player_regret(policy, p)
-                    passes.own_reach(cg, policy, p, out=seq)
-                    self.strategy_sum[lo:hi] += weight * seq[lo:hi]
+                    accumulate(p, weight)
                     self._update_regrets(p, inst, t)
                     refresh(p)
             else:
                 insts = [self._player_regret(policy, p) for p in players]
                 for p in players:
-                    lo, hi = cg.player_slots[p], cg.player_slots[p + 1]
-                    passes.own_reach(cg, policy, p, out=seq)
-                    self.strategy_sum[lo:hi] += weight * seq[lo:hi]
+                    accumulate(p, weight)
                     self._update_regrets(p, insts[p], t)
                 for p in players:
                     refresh(p)
@@ -232,7 +245,7 @@ class TreeSolver:
             "iteration": np.asarray(self.iteration, dtype=np.int64),
             "regrets": self.regrets,
             "strategy_sum": self.strategy_sum,
-            "prediction": self.prediction,
+            "prediction": self.prediction if self.prediction.size else np.zeros(self.compiled.num_slots),
             "seconds": np.asarray(self.seconds, dtype=np.float64),
         }
 
@@ -245,6 +258,8 @@ class TreeSolver:
                     f"checkpoint field {key} has shape {value.shape}; allowed: ({self.compiled.num_slots},) for "
                     f"{self.compiled.game}"
                 )
+            if key == "prediction" and self.config.algorithm != "pcfr+":
+                continue  # read by PCFR+ only
             setattr(self, key, value.copy())
         self._policy = None
         self.iteration = int(arrays["iteration"])

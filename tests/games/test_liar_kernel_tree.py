@@ -72,3 +72,35 @@ def test_solve_compiles_liar_through_its_kernel_and_says_so(tmp_path):
     assert result["compiled_by"] == name
     # Kuhn poker has no registry entry: the pyspiel walk compiles it.
     assert tree_producer(pyspiel.load_game("kuhn_poker")) == (None, ENGINE_PRODUCER)
+
+
+def test_kernel_keys_are_read_off_the_finished_tree_in_any_order():
+    game = pyspiel.load_game(VARIANTS[2])
+    kernel = compile_tree(game)
+    engine = cfr.compile_game(game)
+    keys = kernel.infoset_keys
+    assert len(keys) == kernel.num_infosets
+    # Backwards, so the keys' cache is not filled in order: each key replays a history of its own information set.
+    for i in range(len(keys) - 1, -1, -1):
+        assert keys[i] == engine.infoset_keys[i]
+    assert keys[-1] == engine.infoset_keys[len(keys) - 1]
+    assert keys[2:4] == [engine.infoset_keys[2], engine.infoset_keys[3]]
+    with pytest.raises(IndexError, match="out of range"):
+        keys[len(keys)]
+
+
+def test_record_keys_name_the_enumerators_information_sets():
+    from trustme_analysis.games.liar import kernel_core as core
+    from trustme_analysis.games.liar.kernel_tree import _RecordKeys
+
+    game = pyspiel.load_game(VARIANTS[4])
+    cfg = core.build_config(game.rules)
+    splits = np.asarray(game.deal_table.splits, dtype=np.int64).reshape(-1, game.rules.players)
+    _, depth, _, infoset, action, *_ = core.enumerate_tree(cfg, core.build_tables(cfg), splits, 10**6)
+    record = {"depth": depth, "infoset": infoset, "action": action}
+    raw = _RecordKeys(game, record, int(infoset.max()) + 1)
+    engine_keys = set(cfr.compile_game(game).infoset_keys)
+    # The raw ids number information sets by first appearance, each with its own string.
+    names = [raw[m] for m in range(len(raw))]
+    assert len(set(names)) == len(names) == len(engine_keys)
+    assert set(names) == engine_keys
