@@ -117,6 +117,7 @@ def _lineup_pages(ctx: Report) -> None:
     lineups = list(dict.fromkeys(table["lineup"]))
     for rules in order:
         sub = table[table["rules"] == rules]
+        findings = _lineup_findings(sub, lineups, measures, str(rules))
         for start in range(0, len(measures), MEASURES_PER_PAGE):
             names = measures[start : start + MEASURES_PER_PAGE]
             title = f"Each measure under each line-up: {rules}"
@@ -129,4 +130,37 @@ def _lineup_pages(ctx: Report) -> None:
                 unit = str(m["unit"].dropna().iloc[0]) if m["unit"].notna().any() else ""
                 interval_plot(ax, lineups, m["value"], m["low"], m["high"], wrap(unit, 24), title=wrap(name, 34))
                 ax.set_xlabel("line-up")
-            ctx.add(fig, title, "checks", variants=sorted(set(sub["variant"])))
+            ctx.add(fig, title, "checks", findings=findings if start == 0 else (),
+                    front=2 if start == 0 and rules == order[0] else 0, variants=sorted(set(sub["variant"])))
+
+
+def _lineup_findings(sub: pd.DataFrame, lineups: list[str], measures: list[str], rules: str) -> list[str]:
+    """Per line-up after the first (the reference, usually the heuristic), the measures whose 95% intervals do not
+    overlap the reference's (the conclusions that move with the players), the largest moves first."""
+    if len(lineups) < 2:
+        return []
+    reference = lineups[0]
+    out = []
+    for other in lineups[1:]:
+        moved = []
+        for name in measures:
+            m = sub[sub["measure"] == name].set_index("lineup")
+            if reference not in m.index or other not in m.index:
+                continue
+            a, b = m.loc[reference], m.loc[other]
+            if pd.isna(a["low"]) or pd.isna(b["low"]) or (b["low"] <= a["high"] and a["low"] <= b["high"]):
+                continue
+            spread = max(float(a["high"] - a["low"]), float(b["high"] - b["low"]), 1e-12)
+            unit = str(a["unit"]) if pd.notna(a["unit"]) else ""
+            moved.append((abs(float(b["value"] - a["value"])) / spread, name,
+                          estimate(a["value"], a["low"], a["high"], unit), estimate(b["value"], b["low"], b["high"], unit)))
+        moved.sort(key=lambda item: -item[0])
+        if not moved:
+            out.append(f"With {rules}, every measure's interval under line-up {other} overlaps line-up {reference}'s: "
+                       "these conclusions hold for both sets of players.")
+            continue
+        shown = "; ".join(f"{name} {a} under {reference}, {b} under {other}" for _, name, a, b in moved[:3])
+        more = f" (and {len(moved) - 3} more)" if len(moved) > 3 else ""
+        out.append(f"With {rules}, {len(moved)} of {len(measures)} measures move outside line-up {reference}'s "
+                   f"interval under line-up {other}: {shown}{more}. Conclusions resting on them depend on who plays.")
+    return out

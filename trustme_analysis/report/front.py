@@ -19,11 +19,13 @@ from trustme_analysis.report.findings import capital, versus
 from trustme_analysis.report.layout import (
     LEFT,
     RIGHT,
+    SQUEEZE_LIMIT,
     Line,
     draw_table,
     flow_pages,
     foot_note,
     new_page,
+    page_fill,
     text_lines,
     wrap,
 )
@@ -214,21 +216,25 @@ def add_answer_page(ctx: Report) -> None:
     lines += text_lines("What the games say (95% intervals in brackets)", "h1")
     for sentence in headline_lines(ctx):
         lines += text_lines(("" if sentence.endswith(":") else "- ") + sentence, indent=2)
-    gathered = [s for _, s in sorted(ctx.front_findings, key=lambda item: item[0])][:FRONT_FINDINGS]
-    if gathered:
-        lines.append(Line(""))
-        lines += text_lines("From the pages that follow", "h2")
-        for sentence in gathered:
-            lines += text_lines("- " + sentence, indent=2)
-    lines.append(Line(""))
     per_variant = _games_per_variant(ctx)
-    lines += text_lines(
+    closing = [Line("")] + text_lines(
         f"From {count(sum(per_variant.values()))} games of {len(ctx.variant_ids)} variant(s) of {m.get('game', '?')} "
         f"(master seed {m.get('seed', '?')}). The contents follow on the next page; a glossary of every term is on "
         "the last page, and codes such as v03 are explained at the foot of each page that uses them."
     )
+    # The findings gathered from the other pages are a digest: as many as leave the answer on one page (each is on
+    # its own page too), rather than a continuation page holding a line or two.
+    ranked = [s for _, s in sorted(ctx.front_findings, key=lambda item: item[0])][:FRONT_FINDINGS]
+    for keep in range(len(ranked), -1, -1):
+        digest: list[Line] = []
+        if keep:
+            digest = [Line("")] + text_lines("From the pages that follow", "h2")
+            for sentence in ranked[:keep]:
+                digest += text_lines("- " + sentence, indent=2)
+        if page_fill(lines + digest + closing) <= SQUEEZE_LIMIT or keep == 0:
+            break
     title = ctx.game_title
-    ctx.add_all(flow_pages(title, lines), title, "answer")
+    ctx.add_all(flow_pages(title, lines + digest + closing), title, "answer")
 
 
 # --- what was run -----------------------------------------------------------------------------------------------------

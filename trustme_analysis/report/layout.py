@@ -201,6 +201,18 @@ def text_lines(text: str, style: str = "body", indent: int = 0, width: int = LIN
     return [Line(line, style) for line in lines]
 
 
+#: How far past one page a text may run and still be set on one page (its line spacing closed up).
+SQUEEZE_LIMIT = 1.08
+
+
+def page_fill(lines: Sequence[Line]) -> float:
+    """The share of one page's text area that ``lines`` take at normal spacing; up to :data:`SQUEEZE_LIMIT`,
+    :func:`flow_pages` still sets them on one page."""
+    points_per_fig = PAGE_SIZE[1] * 72.0
+    total = sum(STYLES[line.style]["fontsize"] * STYLES[line.style]["gap"] for line in lines) / points_per_fig
+    return total / (TOP - BOTTOM)
+
+
 def flow_pages(title: str, lines: Sequence[Line], continued: str = " (continued)",
                bookmarks: dict[int, list[str]] | None = None) -> list[Figure]:
     """Render flowing text onto as many pages as it needs; each further page repeats the title. The bookmarks of the
@@ -211,11 +223,11 @@ def flow_pages(title: str, lines: Sequence[Line], continued: str = " (continued)
     points_per_fig = PAGE_SIZE[1] * 72.0
     total = sum(STYLES[line.style]["fontsize"] * STYLES[line.style]["gap"] for line in lines) / points_per_fig
     # A text a few lines too long for one page closes up its line spacing instead of spilling a line or two over.
-    squeeze = (TOP - BOTTOM) / total if TOP - BOTTOM < total <= 1.08 * (TOP - BOTTOM) else 1.0
+    squeeze = (TOP - BOTTOM) / total if TOP - BOTTOM < total <= SQUEEZE_LIMIT * (TOP - BOTTOM) else 1.0
     for line in lines:
         st = STYLES[line.style]
         step = st["fontsize"] * st["gap"] * squeeze / points_per_fig
-        if y - step < BOTTOM:
+        if y - step < BOTTOM - 1e-9:  # (a squeezed text ends at BOTTOM itself, up to rounding)
             pages.append(fig)
             fig = new_page(title + continued)
             y = TOP
