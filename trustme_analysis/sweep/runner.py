@@ -318,7 +318,10 @@ class _DaskBackend:
             # (which cancels their work) instead of every worker printing its own traceback.
             with _sigint_ignored():
                 cluster = LocalCluster(
-                    n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.ERROR,
+                    # CRITICAL, not ERROR: a worker whose scheduler closed first (Ctrl-C on a loaded machine) logs
+                    # its failed heartbeat at ERROR with a traceback; a chunk's own failure reaches this process
+                    # through its future, so nothing a user needs is lost.
+                    n_workers=workers, threads_per_worker=1, processes=True, silence_logs=logging.CRITICAL,
                     dashboard_address=None,  # no port to collide with; the progress line is on stderr
                 )
             self.client = Client(cluster)
