@@ -12,26 +12,50 @@ Information sets come out of the enumeration as ids: each player's view is a nod
 engine, on request, by replaying one history of each information set (:class:`EngineKeys`), so the strings are the
 engine's own.
 
-Why the compiled functions that call the kernel are not cached on disk: numba's cache of a function is invalidated
-only when *its own* file changes, so an enumerator cached here would keep a stale copy of
-:mod:`.kernel_core`'s rules after that file changed. They compile once per process instead (about a second); the
-helpers that call nothing from the kernel are cached.
+Caching: numba's on-disk cache of a function is invalidated only when *its own* file changes, yet the enumerator
+compiles :mod:`.kernel_core`'s functions and constants into its own code; cached plainly it would keep a stale copy
+of the rules after that file changed. So its cache entries are keyed by a hash of ``kernel_core.py`` as well
+(:func:`_cached_with_kernel`): a changed kernel compiles anew (about 15 s), an unchanged one loads in well under a
+second.
 """
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pyspiel
 from numba import njit
+from numba.core.caching import FunctionCache
 
 from cfr.build import from_preorder
 from cfr.compile import _MAX_SHARED_UTILITIES
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
 from trustme_analysis.games.pinocchio import kernel_core as K
 from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+
+#: A hash of the kernel's source file, part of the key of every cached function that compiles kernel code into its own.
+_KERNEL_SOURCE = hashlib.sha256(Path(K.__file__).read_bytes()).hexdigest()
+
+
+def _cached_with_kernel(dispatcher):
+    """Cache a compiled function on disk under a key that includes :data:`_KERNEL_SOURCE` (see the module docstring).
+
+    The key is numba's own (signature, machine, bytecode) with the hash appended; numba has no public hook for it, so
+    this wraps its cache's ``_index_key``. Where a numba release lacks that method the function is simply not cached
+    (it compiles in each process): slower, never stale.
+    """
+    if not callable(getattr(FunctionCache, "_index_key", None)):
+        return dispatcher
+    dispatcher.enable_caching()
+    cache = dispatcher._cache
+    own = cache._index_key
+    cache._index_key = lambda sig, codegen: (*own(sig, codegen), _KERNEL_SOURCE)
+    return dispatcher
+
 
 # ------------------------------------------------------------------------------------------- observation tokens
 #
@@ -198,6 +222,7 @@ def _step_tokens(P, C, R, act, toks, ntok, n):
             ntok[p] += 1
 
 
+@_cached_with_kernel
 @njit
 def enumerate_tree(R, max_depth, max_histories):
     """Every history of the variant in depth-first preorder, children in the engine's order.
