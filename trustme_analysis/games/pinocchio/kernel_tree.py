@@ -15,7 +15,7 @@ engine's own.
 Caching: numba's on-disk cache of a function is invalidated only when *its own* file changes, yet the enumerator
 compiles :mod:`.kernel_core`'s functions and constants into its own code; cached plainly it would keep a stale copy
 of the rules after that file changed. So its cache entries are keyed by a hash of ``kernel_core.py`` as well
-(:func:`_cached_with_kernel`): a changed kernel compiles anew (about 15 s), an unchanged one loads in well under a
+(:func:`_cached_with_kernel`): a changed kernel compiles anew (15-25 s here), an unchanged one loads in under a
 second.
 """
 
@@ -64,8 +64,9 @@ def _cached_with_kernel(dispatcher):
 # are cast, and the face-down Character of a tale when the tale is resolved. Tokens are ``kind + TK_KINDS * payload``;
 # the primary kinds differ from the two follow-up kinds, so a token sequence splits into steps in one way only, and two
 # different views give different trie nodes. The engine's other log entries (a turn's start, a run-out, a reshuffle, a
-# missed draw, a day's end, the game's end) follow from what was seen before them (deck size, Park, Reputations,
-# Tickets and stacks are public), so they add no token; the test against the engine's strings confirms it.
+# missed draw, a day's end, the game's end) follow from what the player saw up to and including the step (deck size,
+# discard pile, Park, Reputations, Tickets and stacks are public, and a tale's result follows from the votes, the Coin
+# and the revealed Character), so they add no token; the tests against the engine's strings confirm it.
 (TK_PARK, TK_HAND_OWN, TK_HAND_HIDDEN, TK_DRAW_OWN, TK_DRAW_HIDDEN, TK_REFILL, TK_COIN, TK_TIE, TK_TALE_OWN, TK_TALE,
  TK_VOTE, TK_VOTE_HIDDEN, TK_MOVE, TK_VOTES, TK_REVEAL) = range(15)
 TK_KINDS = 16
