@@ -14,7 +14,7 @@ import pytest
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr.tree import TreeTooLargeError
-from trustme_analysis.games.pinocchio.kernel_tree import compile_tree
+from trustme_analysis.games.pinocchio.kernel import compile_tree
 
 VARIANTS = [
     # reports/solve_pinocchio.toml: park_two, park_one
@@ -39,7 +39,7 @@ VARIANTS = [
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_kernel_tree_equals_pyspiel_tree(game_string):
     game = pyspiel.load_game(game_string)
-    kernel = compile_tree(game)
+    kernel = compile_tree(game, 10**6)
     engine = cfr.compile_game(game)
     assert kernel.num_players == engine.num_players
     compared = 0
@@ -63,7 +63,7 @@ def test_kernel_tree_refuses_past_max_histories():
 
 def test_kernel_tree_refuses_other_games():
     with pytest.raises(TypeError, match="trustme_pinocchio"):
-        compile_tree(pyspiel.load_game("kuhn_poker"))
+        compile_tree(pyspiel.load_game("kuhn_poker"), 10**6)
 
 
 def test_kernel_tree_cache_is_keyed_by_the_kernel_source():

@@ -455,25 +455,25 @@ class EngineKeys(Sequence):
         return key
 
 
-def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
+def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
     """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by the kernel (same result as
-    :func:`cfr.compile_game`).
+    :func:`cfr.compile_game`). The kernel module's ``compile_tree`` calls it with the variant's rules array.
+
+    Args:
+        game: a ``trustme_pinocchio`` game the kernel plays (:func:`.kernel.kernel_supports`).
+        R: its rules array (:func:`.kernel.rules_array`).
+        max_histories: refuse (``TreeTooLargeError``) once the tree has more histories than this.
 
     Raises:
         TreeTooLargeError: the tree has more than ``max_histories`` histories.
-        TypeError: ``game`` is not a ``trustme_pinocchio`` game the kernel plays.
+        TypeError: ``game`` is not a ``trustme_pinocchio`` game.
         ValueError: ``max_histories`` is not an integer >= 1.
     """
-    # Imported here: the kernel module names this function as its tree producer.
-    from trustme_analysis.games.pinocchio.kernel import kernel_supports, rules_array
-
-    reason = kernel_supports(game) if isinstance(game, pyspiel.Game) else f"{game!r} is not a pyspiel game"
-    if reason is not None:
-        raise TypeError(f"the Pinocchio kernel compiles only {SHORT_NAME} games: {reason}")
+    if not isinstance(game, pyspiel.Game) or game.get_type().short_name != SHORT_NAME:
+        raise TypeError(f"the Pinocchio kernel compiles only {SHORT_NAME} games, not {game}")
     if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
         raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
     t0 = time.perf_counter()
-    R = rules_array(game)
     max_depth = game.max_game_length()
     code, depth, player, infoset, action, prob, rets, first = enumerate_tree(R, max_depth, max_histories)
     if code == 1:
