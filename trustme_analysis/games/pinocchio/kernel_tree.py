@@ -1,4 +1,4 @@
-"""Compile a ``trustme_pinocchio`` variant's game tree from the compiled kernel: the kernel producer of :mod:`cfr.compile`.
+"""Compile a ``trustme_pinocchio`` game tree from the compiled kernel: a kernel producer of :mod:`cfr.compile`.
 
 The pyspiel producer (:func:`cfr.compile_game`) walks the tree through the engine's Python API; this one enumerates
 the same histories in compiled code (:func:`enumerate_tree`, stepping the kernel state with
@@ -138,7 +138,7 @@ def _doubled(a, keep):
     return out
 
 
-@njit
+@njit(inline="always")
 def _chance_outcomes(s, ids, probs):
     """The chance outcomes at ``s`` with the engine's probabilities, in the engine's order, into ``ids`` / ``probs``;
     returns their count. A Character: each value left in the deck, ``count / deck size`` (the same float division as
@@ -167,43 +167,44 @@ def _chance_outcomes(s, ids, probs):
     return k
 
 
-@njit
-def _step_tokens(P, C, R, act, toks, ntok, n):
-    """Write each player's tokens for the step from ``P`` by ``act`` to ``C`` into ``toks[p, :ntok[p]]``."""
+@njit(inline="always")
+def _step_tokens(P, C, R, act, toks, ntok, e, n):
+    """Write each player's tokens for the ``e``-th step of the path, from ``P`` by ``act`` to ``C``, into
+    ``toks[e, p, :ntok[e, p]]`` (indexed in place: slicing a view per step cost more than the writes)."""
     ph = P[K.PHASE]
     for p in range(n):
-        ntok[p] = 1
+        ntok[e, p] = 1
     if ph == K.DEAL_PARK:
         for p in range(n):
-            toks[p, 0] = TK_PARK + TK_KINDS * act
+            toks[e, p, 0] = TK_PARK + TK_KINDS * act
     elif ph == K.DEAL_HAND or ph == K.DRAW:
         seat = P[K.DEAL_SEAT] if ph == K.DEAL_HAND else P[K.ACTIVE]
         own, hidden = (TK_HAND_OWN, TK_HAND_HIDDEN) if ph == K.DEAL_HAND else (TK_DRAW_OWN, TK_DRAW_HIDDEN)
         for p in range(n):
-            toks[p, 0] = own + TK_KINDS * act if p == seat else hidden + TK_KINDS * seat
+            toks[e, p, 0] = own + TK_KINDS * act if p == seat else hidden + TK_KINDS * seat
     elif ph == K.REFILL:
         for p in range(n):
-            toks[p, 0] = TK_REFILL + TK_KINDS * act
+            toks[e, p, 0] = TK_REFILL + TK_KINDS * act
     elif ph == K.VOTE_COIN or ph == K.COIN_TOSS:
         for p in range(n):
-            toks[p, 0] = TK_COIN + TK_KINDS * (act + (2 if ph == K.COIN_TOSS else 0))
+            toks[e, p, 0] = TK_COIN + TK_KINDS * (act + (2 if ph == K.COIN_TOSS else 0))
     elif ph == K.TIE_BREAK:
         for p in range(n):
-            toks[p, 0] = TK_TIE + TK_KINDS * act
+            toks[e, p, 0] = TK_TIE + TK_KINDS * act
     else:
         cur = P[K.ACTOR]
         if act < R[K.R_REP_BASE]:
             # Tell a Tale: the teller knows the face-down Character; the others see the Park Character claimed.
             for p in range(n):
-                toks[p, 0] = TK_TALE_OWN + TK_KINDS * act if p == cur else TK_TALE + TK_KINDS * R[K.R_DEC_X + act]
+                toks[e, p, 0] = TK_TALE_OWN + TK_KINDS * act if p == cur else TK_TALE + TK_KINDS * R[K.R_DEC_X + act]
         elif act == R[K.R_TRUST] or act == R[K.R_DISTRUST]:
             trust = 1 if act == R[K.R_TRUST] else 0
             sequential = R[K.R_SEQUENTIAL] == 1
             for p in range(n):
                 if sequential or p == cur:
-                    toks[p, 0] = TK_VOTE + TK_KINDS * (2 * cur + trust)
+                    toks[e, p, 0] = TK_VOTE + TK_KINDS * (2 * cur + trust)
                 else:
-                    toks[p, 0] = TK_VOTE_HIDDEN + TK_KINDS * cur
+                    toks[e, p, 0] = TK_VOTE_HIDDEN + TK_KINDS * cur
             if not sequential and P[K.VOTE_I] + 1 == n - 1:
                 # The last simultaneous vote: every vote is shown.
                 packed = 0
@@ -211,16 +212,16 @@ def _step_tokens(P, C, R, act, toks, ntok, n):
                     v = trust if q == cur else P[K.VOTES + q]
                     packed = packed * 3 + v + 1
                 for p in range(n):
-                    toks[p, 1] = TK_VOTES + TK_KINDS * packed
-                    ntok[p] = 2
+                    toks[e, p, 1] = TK_VOTES + TK_KINDS * packed
+                    ntok[e, p] = 2
         else:
             for p in range(n):
-                toks[p, 0] = TK_MOVE + TK_KINDS * act
+                toks[e, p, 0] = TK_MOVE + TK_KINDS * act
     if P[K.TALE_PARK] != 0 and C[K.TALE_PARK] == 0:
         # The tale was resolved: its face-down Character is flipped for everyone.
         for p in range(n):
-            toks[p, ntok[p]] = TK_REVEAL + TK_KINDS * P[K.TALE_HIDDEN]
-            ntok[p] += 1
+            toks[e, p, ntok[e, p]] = TK_REVEAL + TK_KINDS * P[K.TALE_HIDDEN]
+            ntok[e, p] += 1
 
 
 @_cached_with_kernel
@@ -351,7 +352,7 @@ def enumerate_tree(R, max_depth, max_histories):
         K.apply_action(C, R, act, no_trace)
         for p in range(n):
             view[d + 1, p] = -1
-        _step_tokens(P, C, R, act, toks[d + 1], ntok[d + 1], n)
+        _step_tokens(P, C, R, act, toks, ntok, d + 1, n)
         d += 1
     return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
             first[:num_info])
