@@ -74,11 +74,13 @@ TRUSTME_COMPILE_GAMES = [
     "runouts_to_end=1)",
     "trustme_1981_investment(players=3,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/2/3/5/10,utility=wealth)",
 ]
-#: Liar variants compiled by both producers for the kernel-vs-pyspiel compile rate (the variant of
-#: reports/solve_liar.toml with the first player drawn, and that of reports/solve_liar_long.toml).
+#: Variants compiled by both producers for the kernel-vs-pyspiel compile rate: Liar's (that of reports/solve_liar.toml
+#: with the first player drawn, and that of reports/solve_liar_long.toml) and Pinocchio's of
+#: reports/solve_pinocchio_three.toml (0.84 million histories; about a minute through the pyspiel API).
 KERNEL_COMPILE_GAMES = [
     "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
     "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
+    "trustme_pinocchio(players=3,values=3,copies=2,park_size=2,stacks=1/1/1,chart=1/3/6,runouts_to_end=2)",
 ]
 #: Two-player Liar variants of growing size (the first player drawn at a chance node): 0.27, 1.22, 2.05, 7.42, 10.95 and
 #: 24.48 million histories (counted by the kernel producer on 2026-12-01).
@@ -281,8 +283,9 @@ def _kernel_compile_child(game_name: str) -> None:
     produce, name = tree_producer(game)
     if produce is None:
         raise SystemExit(f"{game_name}: the game has no kernel tree producer")
-    # Warm-up: compiled code loaded from numba's cache (or compiled) before the clock starts.
-    produce(pyspiel.load_game(WARM_UP_VARIANTS[game.get_type().short_name]), 10**6)
+    # Warm-up: every compiled function the producer uses loaded from numba's cache (or compiled) before the clock
+    # starts, by one untimed run on the same variant (short beside the pyspiel walk's).
+    produce(game, 2**31 - 2)
     cfr.compile_game("kuhn_poker")
     out = {"producer": name}
     for label, run in (("kernel", lambda: produce(game, 2**31 - 2)),

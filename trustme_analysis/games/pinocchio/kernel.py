@@ -77,6 +77,21 @@ _MAX_BATCH = 4096
 #: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (the same as the rollouts').
 GAME_SEAT_KINDS = ("random", "heuristic")
 
+#: The name the solve summary gives this module's tree producer (:func:`compile_tree`).
+TREE_PRODUCER = "Pinocchio kernel (numba)"
+
+
+def compile_tree(game: pyspiel.Game, max_histories: int):
+    """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by this kernel (the solve layer's tree producer;
+    the same tree as :func:`cfr.compile_game`, see :mod:`.kernel_tree`). A game the kernel does not play raises
+    TypeError."""
+    from trustme_analysis.games.pinocchio.kernel_tree import compile_tree as produce
+
+    reason = kernel_supports(game)
+    if reason is not None:
+        raise TypeError(reason)
+    return produce(game, rules_array(game), max_histories)
+
 
 def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
     """None if the kernel plays ``game`` with these seat kinds, else a one-line reason.

@@ -1,0 +1,493 @@
+"""Compile a ``trustme_pinocchio`` game tree from the compiled kernel: a kernel producer of :mod:`cfr.compile`.
+
+The pyspiel producer (:func:`cfr.compile_game`) walks the tree through the engine's Python API; this one enumerates
+the same histories in compiled code (:func:`enumerate_tree`, stepping the kernel state with
+:func:`.kernel_core.apply_action`, :func:`.kernel_core.legal_actions` and the engine's chance outcomes) and hands the
+same depth-first preorder record to :func:`cfr.build.from_preorder`, so the result is the same
+:class:`~cfr.tree.CompiledGame`, array for array (``tests/games/test_pinocchio_kernel_tree.py`` checks it on the
+solve presets' variants and a few more).
+
+Information sets come out of the enumeration as ids: each player's view is a node of a trie of observation *tokens*
+(see the token section below), so equal views <=> equal nodes. Their information-state strings are built by the
+engine, on request, by replaying one history of each information set (:class:`EngineKeys`), so the strings are the
+engine's own.
+
+Caching: numba's on-disk cache of a function is invalidated only when *its own* file changes, yet the enumerator
+compiles :mod:`.kernel_core`'s functions and constants into its own code; cached plainly it would keep a stale copy
+of the rules after that file changed. So its cache entries are keyed by a hash of ``kernel_core.py`` as well
+(:func:`_cached_with_kernel`): a changed kernel compiles anew (15-25 s here), an unchanged one loads in under a
+second.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+import numpy as np
+import pyspiel
+from numba import njit
+from numba.core.caching import FunctionCache
+
+from cfr.build import from_preorder
+from cfr.compile import _MAX_SHARED_UTILITIES
+from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
+from trustme_analysis.games.pinocchio import kernel_core as K
+from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+
+#: A hash of the kernel's source file, part of the key of every cached function that compiles kernel code into its own.
+_KERNEL_SOURCE = hashlib.sha256(Path(K.__file__).read_bytes()).hexdigest()
+
+
+def _cached_with_kernel(dispatcher):
+    """Cache a compiled function on disk under a key that includes :data:`_KERNEL_SOURCE` (see the module docstring).
+
+    The key is numba's own (signature, machine, bytecode) with the hash appended; numba has no public hook for it, so
+    this wraps its cache's ``_index_key``. Where a numba release lacks that method the function is simply not cached
+    (it compiles in each process): slower, never stale.
+    """
+    if not callable(getattr(FunctionCache, "_index_key", None)):
+        return dispatcher
+    dispatcher.enable_caching()
+    cache = dispatcher._cache
+    own = cache._index_key
+    cache._index_key = lambda sig, codegen: (*own(sig, codegen), _KERNEL_SOURCE)
+    return dispatcher
+
+
+# ------------------------------------------------------------------------------------------- observation tokens
+#
+# What a player sees of one step of play is one *primary* token (the step itself, as the engine's log entry shows it to
+# that player), then, if the step revealed something hidden, a token for it: the votes of a simultaneous vote once all
+# are cast, and the face-down Character of a tale when the tale is resolved. Tokens are ``kind + TK_KINDS * payload``;
+# the primary kinds differ from the two follow-up kinds, so a token sequence splits into steps in one way only, and two
+# different views give different trie nodes. The engine's other log entries (a turn's start, a run-out, a reshuffle, a
+# missed draw, a day's end, the game's end) follow from what the player saw up to and including the step (deck size,
+# discard pile, Park, Reputations, Tickets and stacks are public, and a tale's result follows from the votes, the Coin
+# and the revealed Character), so they add no token; the tests against the engine's strings confirm it.
+(TK_PARK, TK_HAND_OWN, TK_HAND_HIDDEN, TK_DRAW_OWN, TK_DRAW_HIDDEN, TK_REFILL, TK_COIN, TK_TIE, TK_TALE_OWN, TK_TALE,
+ TK_VOTE, TK_VOTE_HIDDEN, TK_MOVE, TK_VOTES, TK_REVEAL) = range(15)
+TK_KINDS = 16
+#: Tokens one step adds to a view at most: the primary one, the votes, the revealed Character.
+TK_MAX = 3
+
+
+@njit(cache=True)
+def _trie_hash(parent, token):
+    return (parent * np.int64(0x9E3779B97F4A7C15) + token * np.int64(0xC2B2AE3D27D4EB4F)) & np.int64(
+        0x7FFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def _trie_step(trie, used, parent, token):
+    """The child of trie node ``parent`` by ``token`` (``used[0]`` nodes exist so far, ``used[1]`` rows are filled).
+    ``trie`` is an open-addressing table of rows ``(parent, token, child)``."""
+    mask = trie.shape[0] - 1
+    i = _trie_hash(parent, token) & mask
+    while trie[i, 2] >= 0:
+        if trie[i, 0] == parent and trie[i, 1] == token:
+            return trie[i, 2]
+        i = (i + 1) & mask
+    trie[i, 0] = parent
+    trie[i, 1] = token
+    trie[i, 2] = used[0]
+    used[0] += 1
+    used[1] += 1
+    return trie[i, 2]
+
+
+@njit(cache=True)
+def _trie_grow(trie):
+    """The same table with twice the rows (kept at most half full)."""
+    cap = trie.shape[0] * 2
+    out = np.full((cap, 3), -1, dtype=np.int64)
+    mask = cap - 1
+    for j in range(trie.shape[0]):
+        if trie[j, 2] >= 0:
+            i = _trie_hash(trie[j, 0], trie[j, 1]) & mask
+            while out[i, 2] >= 0:
+                i = (i + 1) & mask
+            out[i, 0] = trie[j, 0]
+            out[i, 1] = trie[j, 1]
+            out[i, 2] = trie[j, 2]
+    return out
+
+
+@njit(cache=True)
+def _resolve_view(trie, used, view, toks, ntok, d, p):
+    """Player ``p``'s trie node after the first ``d`` steps of the current path: walk the trie from the deepest view
+    already looked up, recording each one on the way (``view[e, p]``)."""
+    e = d
+    while view[e, p] < 0:
+        e -= 1
+    node = view[e, p]
+    for f in range(e + 1, d + 1):
+        for k in range(ntok[f, p]):
+            node = _trie_step(trie, used, node, toks[f, p, k])
+        view[f, p] = node
+    return node
+
+
+@njit(cache=True)
+def _doubled(a, keep):
+    """A copy of ``a`` twice as long with its first ``keep`` entries (the enumeration's growing buffers)."""
+    out = np.empty(a.shape[0] * 2, a.dtype)
+    out[:keep] = a[:keep]
+    return out
+
+
+@njit(inline="always")
+def _chance_outcomes(s, ids, probs):
+    """The chance outcomes at ``s`` with the engine's probabilities, in the engine's order, into ``ids`` / ``probs``;
+    returns their count. A Character: each value left in the deck, ``count / deck size`` (the same float division as
+    the engine's); a Coin: donkey then kid, 1/2 each; the tie-break Coin: each tied seat, ``1 / tied``."""
+    ph = s[K.PHASE]
+    if ph == K.VOTE_COIN or ph == K.COIN_TOSS:
+        ids[0] = 0
+        ids[1] = 1
+        probs[0] = 0.5
+        probs[1] = 0.5
+        return 2
+    if ph == K.TIE_BREAK:
+        tied = s[K.N_TIED]
+        for i in range(tied):
+            ids[i] = s[K.TIED + i]
+            probs[i] = 1.0 / tied
+        return tied
+    total = s[K.DECK_TOTAL]
+    k = 0
+    for v in range(K.MAXV):
+        c = s[K.DECK + v]
+        if c:
+            ids[k] = v
+            probs[k] = c / total
+            k += 1
+    return k
+
+
+@njit(inline="always")
+def _step_tokens(P, C, R, act, toks, ntok, e, n):
+    """Write each player's tokens for the ``e``-th step of the path, from ``P`` by ``act`` to ``C``, into
+    ``toks[e, p, :ntok[e, p]]`` (indexed in place: slicing a view per step cost more than the writes)."""
+    ph = P[K.PHASE]
+    for p in range(n):
+        ntok[e, p] = 1
+    if ph == K.DEAL_PARK:
+        for p in range(n):
+            toks[e, p, 0] = TK_PARK + TK_KINDS * act
+    elif ph == K.DEAL_HAND or ph == K.DRAW:
+        seat = P[K.DEAL_SEAT] if ph == K.DEAL_HAND else P[K.ACTIVE]
+        own, hidden = (TK_HAND_OWN, TK_HAND_HIDDEN) if ph == K.DEAL_HAND else (TK_DRAW_OWN, TK_DRAW_HIDDEN)
+        for p in range(n):
+            toks[e, p, 0] = own + TK_KINDS * act if p == seat else hidden + TK_KINDS * seat
+    elif ph == K.REFILL:
+        for p in range(n):
+            toks[e, p, 0] = TK_REFILL + TK_KINDS * act
+    elif ph == K.VOTE_COIN or ph == K.COIN_TOSS:
+        for p in range(n):
+            toks[e, p, 0] = TK_COIN + TK_KINDS * (act + (2 if ph == K.COIN_TOSS else 0))
+    elif ph == K.TIE_BREAK:
+        for p in range(n):
+            toks[e, p, 0] = TK_TIE + TK_KINDS * act
+    else:
+        cur = P[K.ACTOR]
+        if act < R[K.R_REP_BASE]:
+            # Tell a Tale: the teller knows the face-down Character; the others see the Park Character claimed.
+            for p in range(n):
+                toks[e, p, 0] = TK_TALE_OWN + TK_KINDS * act if p == cur else TK_TALE + TK_KINDS * R[K.R_DEC_X + act]
+        elif act == R[K.R_TRUST] or act == R[K.R_DISTRUST]:
+            trust = 1 if act == R[K.R_TRUST] else 0
+            sequential = R[K.R_SEQUENTIAL] == 1
+            for p in range(n):
+                if sequential or p == cur:
+                    toks[e, p, 0] = TK_VOTE + TK_KINDS * (2 * cur + trust)
+                else:
+                    toks[e, p, 0] = TK_VOTE_HIDDEN + TK_KINDS * cur
+            if not sequential and P[K.VOTE_I] + 1 == n - 1:
+                # The last simultaneous vote: every vote is shown.
+                packed = 0
+                for q in range(n):
+                    v = trust if q == cur else P[K.VOTES + q]
+                    packed = packed * 3 + v + 1
+                for p in range(n):
+                    toks[e, p, 1] = TK_VOTES + TK_KINDS * packed
+                    ntok[e, p] = 2
+        else:
+            for p in range(n):
+                toks[e, p, 0] = TK_MOVE + TK_KINDS * act
+    if P[K.TALE_PARK] != 0 and C[K.TALE_PARK] == 0:
+        # The tale was resolved: its face-down Character is flipped for everyone.
+        for p in range(n):
+            toks[e, p, ntok[e, p]] = TK_REVEAL + TK_KINDS * P[K.TALE_HIDDEN]
+            ntok[e, p] += 1
+
+
+@_cached_with_kernel
+@njit
+def enumerate_tree(R, max_depth, max_histories):
+    """Every history of the variant in depth-first preorder, children in the engine's order.
+
+    Returns ``(code, depth, player, infoset, action, chance_prob, terminal_returns, first_history)``: ``code`` is 0,
+    or 1 if the tree has more than ``max_histories`` histories, or 2 if a history is longer than ``max_depth``;
+    ``infoset`` ids are numbered by first appearance; ``terminal_returns`` holds the returns of each terminal in
+    preorder; ``first_history[m]`` is the first history of information set ``m`` (its key is built from there).
+    """
+    n = R[K.R_PLAYERS]
+    states = np.empty((max_depth + 1, K.STATE_SIZE), dtype=np.int32)
+    K.init_state(states[0], R)
+    no_trace = np.zeros((0, n), dtype=np.int32)
+    # view[d, p]: player p's trie node after the first d steps of the current path, or -1 while not yet looked up;
+    # toks[d, p, :ntok[d, p]]: the tokens the d-th step adds to p's view. A view is looked up (the trie walked) only
+    # when p is about to act, so the views at the leaves and of players who never act again cost nothing.
+    view = np.full((max_depth + 1, n), -1, dtype=np.int64)
+    for p in range(n):
+        view[0, p] = p  # trie roots: one per player
+    toks = np.zeros((max_depth + 1, n, TK_MAX), dtype=np.int64)
+    ntok = np.zeros((max_depth + 1, n), dtype=np.int64)
+    trie = np.full((1 << 16, 3), -1, dtype=np.int64)
+    used = np.zeros(2, dtype=np.int64)
+    used[0] = n
+    node_info = np.full(1 << 16, -1, dtype=np.int64)
+    first = np.empty(1 << 16, dtype=np.int64)
+    num_info = 0
+    hcap = 1 << 16
+    r_depth = np.empty(hcap, dtype=np.uint16)
+    r_player = np.empty(hcap, dtype=np.int8)
+    r_info = np.empty(hcap, dtype=np.int32)
+    r_action = np.empty(hcap, dtype=np.int32)
+    r_prob = np.empty(hcap, dtype=np.float64)
+    rets = np.empty((1 << 12, n), dtype=np.float64)
+    nterm = 0
+    # The children of the nodes on the current path, stacked: depth d's list is kids[kstart[d]:kstart[d]+kcount[d]].
+    width = max(R[K.R_NUM_ACTIONS], K.MAXV, K.MAXP)
+    kids = np.empty(1 << 16, dtype=np.int64)
+    kprob = np.empty(1 << 16, dtype=np.float64)
+    kstart = np.zeros(max_depth + 2, dtype=np.int64)
+    kcount = np.zeros(max_depth + 2, dtype=np.int64)
+    knext = np.zeros(max_depth + 2, dtype=np.int64)
+    acts = np.empty(width, dtype=np.int64)
+    probs = np.empty(width, dtype=np.float64)
+    cbuf = np.empty(K.MAXC, dtype=np.int64)
+    ret = np.empty(n, dtype=np.float64)
+    count = 0
+    d = 0
+    act = -1
+    prob = 1.0
+    top = 0
+    while True:
+        # --- record the node at depth d (reached by `act` with `prob`) and list its children
+        if count >= max_histories:
+            return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
+        if count >= r_depth.shape[0]:
+            r_depth, r_player = _doubled(r_depth, count), _doubled(r_player, count)
+            r_info, r_action, r_prob = _doubled(r_info, count), _doubled(r_action, count), _doubled(r_prob, count)
+        S = states[d]
+        r_depth[count] = d
+        r_action[count] = act
+        r_prob[count] = prob
+        cur = K.current_player(S)
+        kstart[d] = top
+        knext[d] = 0
+        k = 0
+        if cur == K.TERMINAL_ID:
+            r_player[count] = -1
+            r_info[count] = -1
+            K.returns_into(S, R, ret)
+            if nterm >= rets.shape[0]:
+                r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
+                r2[:nterm] = rets[:nterm]
+                rets = r2
+            rets[nterm] = ret
+            nterm += 1
+        elif cur == K.CHANCE_ID:
+            r_player[count] = n
+            r_info[count] = -1
+            k = _chance_outcomes(S, acts, probs)
+        else:
+            r_player[count] = cur
+            if used[1] * 2 + 2 * TK_MAX * (d + 1) > trie.shape[0]:
+                trie = _trie_grow(trie)
+            node = _resolve_view(trie, used, view, toks, ntok, d, cur)
+            while node >= node_info.shape[0]:
+                ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
+                ni2[:node_info.shape[0]] = node_info
+                node_info = ni2
+            m = node_info[node]
+            if m < 0:
+                m = num_info
+                node_info[node] = m
+                if m >= first.shape[0]:
+                    first = _doubled(first, m)
+                first[m] = count
+                num_info += 1
+            r_info[count] = m
+            k = K.legal_actions(S, R, acts, cbuf)
+            for j in range(k):
+                probs[j] = 1.0
+        if k:
+            while top + k > kids.shape[0]:
+                kids, kprob = _doubled(kids, top), _doubled(kprob, top)
+            kids[top:top + k] = acts[:k]
+            kprob[top:top + k] = probs[:k]
+        kcount[d] = k
+        top += k
+        count += 1
+        # --- the next node in preorder: the next unvisited child of the deepest node that has one
+        while d >= 0 and knext[d] >= kcount[d]:
+            top = kstart[d]
+            d -= 1
+        if d < 0:
+            break
+        if d + 1 > max_depth:
+            return 2, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
+        j = kstart[d] + knext[d]
+        knext[d] += 1
+        act = kids[j]
+        prob = kprob[j]
+        P = states[d]
+        C = states[d + 1]
+        C[:] = P
+        K.apply_action(C, R, act, no_trace)
+        for p in range(n):
+            view[d + 1, p] = -1
+        _step_tokens(P, C, R, act, toks, ntok, d + 1, n)
+        d += 1
+    return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
+            first[:num_info])
+
+
+@njit(cache=True)
+def share_rows(rets, limit):
+    """``(rows, index)``: the distinct rows of ``rets`` in order of first appearance and each row's index, sharing a
+    row only among the first ``limit`` distinct ones (as :func:`cfr.compile_game` shares utility vectors)."""
+    t, n = rets.shape
+    cap = 1 << 10
+    while cap < 4 * min(t, limit) + 4:
+        cap *= 2
+    table = np.full(cap, -1, dtype=np.int64)
+    mask = cap - 1
+    rows = np.empty((t, n), dtype=np.float64)
+    index = np.empty(t, dtype=np.int32)
+    k = 0
+    shared = 0
+    for j in range(t):
+        h = np.int64(0)
+        for q in range(n):
+            x = rets[j, q] + 0.0  # -0.0 == 0.0, as tuples compare
+            h = h * np.int64(0x100000001B3) + np.int64(hash(x))
+        i = h & mask
+        found = -1
+        while table[i] >= 0:
+            r = table[i]
+            same = True
+            for q in range(n):
+                if rows[r, q] != rets[j, q]:
+                    same = False
+                    break
+            if same:
+                found = r
+                break
+            i = (i + 1) & mask
+        if found < 0:
+            found = k
+            for q in range(n):
+                rows[k, q] = rets[j, q] + 0.0
+            k += 1
+            if shared < limit:
+                table[i] = found
+                shared += 1
+        index[j] = found
+    return rows[:k].copy(), index
+
+
+@njit(cache=True)
+def first_paths(depth, action, first, max_depth):
+    """The actions from the root to each information set's first history, in one pass over the preorder record.
+
+    Row ``m`` holds the path of history ``first[m]`` (``first`` ascending, as the enumerator numbers information sets
+    by first appearance), padded with -1: what :class:`EngineKeys` replays on the engine to write the key.
+    """
+    out = np.full((first.shape[0], max_depth), -1, dtype=np.int32)
+    path = np.empty(max_depth + 1, dtype=np.int64)
+    m = 0
+    for i in range(depth.shape[0]):
+        if m >= first.shape[0]:
+            break
+        d = np.int64(depth[i])
+        path[d] = action[i]
+        if i == first[m]:
+            for j in range(1, d + 1):
+                out[m, j - 1] = path[j]
+            m += 1
+    return out
+
+
+class EngineKeys(Sequence):
+    """The information-state strings of a kernel-compiled tree, each built by the engine on first request.
+
+    Holds the action path of the first history of every information set (one row each, -1 after its end, see
+    :func:`first_paths`); a key replays that path on a fresh engine state, so the strings are the engine's own.
+    """
+
+    def __init__(self, game: pyspiel.Game, paths: np.ndarray):
+        self._game, self._paths = game, paths
+        self._cache: dict[int, str] = {}
+
+    def __len__(self) -> int:
+        return int(self._paths.shape[0])
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        i = int(i)
+        if i < 0:
+            i += len(self)
+        key = self._cache.get(i)
+        if key is None:
+            state = self._game.new_initial_state()
+            for a in self._paths[i].tolist():
+                if a < 0:
+                    break
+                state.apply_action(a)
+            key = state.information_state_string(state.current_player())
+            self._cache[i] = key
+        return key
+
+
+def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
+    """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by the kernel (same result as
+    :func:`cfr.compile_game`). The kernel module's ``compile_tree`` calls it with the variant's rules array.
+
+    Args:
+        game: a ``trustme_pinocchio`` game the kernel plays (:func:`.kernel.kernel_supports`).
+        R: its rules array (:func:`.kernel.rules_array`).
+        max_histories: refuse (``TreeTooLargeError``) once the tree has more histories than this.
+
+    Raises:
+        TreeTooLargeError: the tree has more than ``max_histories`` histories.
+        TypeError: ``game`` is not a ``trustme_pinocchio`` game.
+        ValueError: ``max_histories`` is not an integer >= 1.
+    """
+    if not isinstance(game, pyspiel.Game) or game.get_type().short_name != SHORT_NAME:
+        raise TypeError(f"the Pinocchio kernel compiles only {SHORT_NAME} games, not {game}")
+    if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
+        raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
+    t0 = time.perf_counter()
+    max_depth = game.max_game_length()
+    code, depth, player, infoset, action, prob, rets, first = enumerate_tree(R, max_depth, max_histories)
+    if code == 1:
+        raise TreeTooLargeError(
+            f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "
+            "the sampling solvers (algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
+        )
+    if code:  # pragma: no cover - max_game_length bounds every history
+        raise AssertionError(f"{game}: a history is longer than max_game_length() = {max_depth}")
+    rows, index = share_rows(rets, _MAX_SHARED_UTILITIES)
+    utility_index = np.full(player.shape[0], -1, dtype=np.int32)
+    utility_index[player == -1] = index
+    keys = EngineKeys(game, first_paths(depth, action, first, max_depth))
+    record = {"depth": depth, "player": player, "infoset": infoset, "action": action, "chance_prob": prob,
+              "utility_index": utility_index}
+    return from_preorder(game, game.num_players(), record, rows, keys, started=t0)
