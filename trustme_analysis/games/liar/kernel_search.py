@@ -187,13 +187,15 @@ class SeatPosterior:
     rates: np.ndarray  # (n, 3)
 
 
-def seat_posteriors(state, player: int, shared: float = SHARED) -> SeatPosterior:
+def seat_posteriors(state, player: int, shared: float | None = None) -> SeatPosterior:
     """The posterior of :class:`SeatPosterior` from what ``player`` saw in ``state`` (``bots.habits``), the
     explanations' prior odds and rates of ``bots.EXPLANATIONS`` (the heuristic's calls ``bots.HEURISTIC_CALLS`` over
     the player count, its false share ``bots.HEURISTIC_FALSE_SHARE``), and ``shared`` the prior chance of a line-up of
-    one kind."""
+    one kind (None: :data:`SHARED`)."""
     from trustme_analysis.games.liar import bots
     from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
+
+    shared = SHARED if shared is None else shared
 
     seen = bots.habits(state)
     n = seen.shape[0]
@@ -560,6 +562,22 @@ PURE_BLUFF_START, PASS_HOLDING = _belief_constants()
 # ------------------------------------------------------------------------------------------------ entry points
 
 
+def _position_inputs(state, viewer: int, values: int) -> tuple:
+    """The plan, the posterior and the round's moves of ``viewer``'s worlds of ``state``. A search player asks for
+    them once per round of halving at one position: they are kept on the state for the position (every action adds
+    an event, so the event count tells a later position) and the viewer, as ``worlds._plan`` keeps its plan."""
+    key = (len(state._table.events), viewer)
+    cached = getattr(state, "_search_inputs", None)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    sizes, passes, value = _round_moves(state, viewer, values)
+    if sizes.shape[0] == 0:
+        sizes = np.zeros(1, np.int64)
+    inputs = (world_plan(state, viewer), seat_posteriors(state, viewer), (sizes, passes, value))
+    state._search_inputs = (key, inputs)
+    return inputs
+
+
 def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int, viewer: int,
                  belief: bool = True, position: np.ndarray | None = None) -> np.ndarray:
     """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of ``viewer``
@@ -567,12 +585,8 @@ def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int,
     call; see the module docstring). With ``belief`` the worlds are weighed and the others modelled as the module
     docstring says; without, worlds are dealt uniformly and every heuristic seat plays the kernel's knobs."""
     n = kernel.rules.players
-    plan = world_plan(state, viewer)
+    plan, post, (sizes, passes, value) = _position_inputs(state, viewer, kernel.rules.values)
     S0 = kernel.state_from(state).array if position is None else position
-    post = seat_posteriors(state, viewer)
-    sizes, passes, value = _round_moves(state, viewer, kernel.rules.values)
-    if sizes.shape[0] == 0:
-        sizes = np.zeros(1, np.int64)
     acts = np.ascontiguousarray(actions, dtype=np.int64)
     out = np.zeros((len(acts), n), np.float64)
     error = action_rollouts(kernel.cfg, kernel.tab, S0, int(viewer), acts, int(worlds), int(per_world),
