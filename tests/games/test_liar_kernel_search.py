@@ -19,8 +19,8 @@ from trustme_analysis.players.play import sample_chance
 VARIANTS = [
     "trustme_liar(players=4)",
     "trustme_liar(players=4,values=6,copies=4,max_play=3)",
-    "trustme_liar(players=3,values=5,copies=3,max_play=3,mode=trustme,false_card_accepted=round_end,"
-    "last_cards=until_covered)",
+    ("trustme_liar(players=3,values=5,copies=3,max_play=3,mode=trustme,false_card_accepted=round_end,"
+     "last_cards=until_covered)"),
     "trustme_liar(players=2,values=8,mode=trustme)",
 ]
 
@@ -63,7 +63,7 @@ def test_compiled_worlds_are_the_python_samplers_worlds_dealt_from_the_same_numb
             rows = ks.deal_worlds(kernel, state, viewer, 2, seed)
             stream = np.array([seed], dtype=np.uint64)
             for row in rows:
-                world = resample(state, viewer, lambda: ks.unit(stream))
+                world = resample(state, viewer, lambda stream=stream: ks.unit(stream))
                 np.testing.assert_array_equal(row, kernel.state_from(world).array)
             plan = ks.world_plan(state, viewer)
             modes |= set(plan.pick_mode.tolist())

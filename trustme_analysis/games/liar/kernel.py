@@ -83,7 +83,7 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 class KernelState:
     """A position held as the kernel's integer array, with the pyspiel calls the lock-step tests use."""
 
-    __slots__ = ("kernel", "array", "_history", "seat_knobs", "origin")
+    __slots__ = ("_history", "array", "kernel", "origin", "seat_knobs")
 
     def __init__(self, kernel: Kernel, array: np.ndarray, history: list[int], seat_knobs: np.ndarray | None = None,
                  origin: pyspiel.State | None = None):
