@@ -214,11 +214,13 @@ def test_a_compiled_round_scores_moves_as_the_python_path_does():
 
 
 def test_the_liar_search_player_deals_its_worlds_in_the_kernel_and_is_deterministic():
-    from trustme_analysis.games.liar.kernel import SEARCH_BUDGET
+    from trustme_analysis.games.liar.kernel import SEARCH_BUDGET, SEARCH_BUDGET_MANY
 
     game = pyspiel.load_game("trustme_liar(players=4)")
     bot = make_bot(game, "search", 0, np.random.default_rng(0))
-    assert bot._kernel_worlds and bot.budget == SEARCH_BUDGET
+    assert bot._kernel_worlds and bot.budget == SEARCH_BUDGET_MANY
+    assert make_bot(pyspiel.load_game("trustme_liar(players=2)"), "search", 0, bot.rng).budget == SEARCH_BUDGET
+    assert make_bot(game, "search", 0, bot.rng, engine="pyspiel").budget == 400
 
     def history(seed):
         rng = np.random.default_rng(seed)

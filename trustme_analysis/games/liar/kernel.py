@@ -46,9 +46,19 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 
 
-#: The search player's default rollouts per decision where this kernel plays them (``players/search.py`` reads it):
-#: worlds dealt and played out in one compiled call (:mod:`~trustme_analysis.games.liar.kernel_search`).
+#: The search player's default rollouts per decision where this kernel plays them, with two or three players
+#: (:func:`search_budget`): worlds dealt and played out in one compiled call
+#: (:mod:`~trustme_analysis.games.liar.kernel_search`), about 30 ms of CPU a decision in two players.
 SEARCH_BUDGET = 1600
+#: The same with four players or more, whose play-outs cost about 1.6 times as much (1,600 took 41-52 ms a decision
+#: in four players on the shared machine, 1,200 takes 33-40).
+SEARCH_BUDGET_MANY = 1200
+
+
+def search_budget(game: pyspiel.Game) -> int:
+    """The search player's default budget for ``game`` (``players/search.py`` asks for it): about 50 ms of CPU a
+    decision at most."""
+    return SEARCH_BUDGET if game.num_players() <= 3 else SEARCH_BUDGET_MANY
 
 
 #: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (each seat of its kind).
@@ -297,12 +307,13 @@ class Kernel:
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of
         ``viewer``, each played out ``per_world`` times after the action by this kernel's seats: a search player's
-        round of sequential halving in one compiled call (:func:`~trustme_analysis.games.liar.kernel_search.
-        action_means`: the worlds ``resample_from_infostate`` deals, weighed as ``bots.belief`` weighs them, with the
-        other seats' model drawn per world). ``state`` must come from :meth:`state_from` (its worlds read the
-        engine's events)."""
+        round of sequential halving in one compiled call
+        (:func:`~trustme_analysis.games.liar.kernel_search.action_means`: the worlds ``resample_from_infostate``
+        deals, weighed as ``bots.belief`` weighs them, with the other seats' model drawn per world). ``state`` must
+        come from :meth:`state_from` (its worlds read the engine's events)."""
         from trustme_analysis.games.liar.kernel_search import action_means
 
-        if state.origin is None:
-            raise ValueError("action_rollouts needs a state made by Kernel.state_from (its worlds read the events)")
+        if state.origin is None or len(state.origin.history()) != len(state._history):
+            raise ValueError("action_rollouts needs a state made by Kernel.state_from, of a pyspiel state that has not "
+                             "moved on since (its worlds read the events)")
         return action_means(self, state.origin, actions, worlds, per_world, seed, viewer, belief, state.array)

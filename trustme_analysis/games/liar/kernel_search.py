@@ -589,8 +589,12 @@ def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int,
     S0 = kernel.state_from(state).array if position is None else position
     acts = np.ascontiguousarray(actions, dtype=np.int64)
     out = np.zeros((len(acts), n), np.float64)
+    # Where no world can weigh more than another (no other seat's play in the pile, no pass this round), the kept
+    # world of several candidates is one uniform world: dealt once.
+    others = any(owner != viewer for owner, _, _, _ in state._table.pile)
+    candidates = CANDIDATES if others or (value >= 0 and passes.shape[0] > 0) else 1
     error = action_rollouts(kernel.cfg, kernel.tab, S0, int(viewer), acts, int(worlds), int(per_world),
-                            np.uint64(seed), bool(belief), CANDIDATES, kernel._kinds, kernel._seat_knobs,
+                            np.uint64(seed), bool(belief), candidates, kernel._kinds, kernel._seat_knobs,
                             *_plan_args(plan), post.shared, post.shared_probs, post.own_probs, post.bluff_rows,
                             post.call_rows, post.call_columns, post.rates, sizes, passes, value, out)
     if error:
