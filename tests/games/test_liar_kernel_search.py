@@ -120,6 +120,13 @@ def test_world_weight_is_bots_belief_under_the_likeliest_explanations(game_strin
         always = np.array([bluff == "always" for (bluff, _), _ in bots.seat_model(state)], np.int64)
         sizes, passes, value = ks._round_moves(state, viewer, game.rules.values)
         sizes = sizes if sizes.shape[0] else np.zeros(1, np.int64)
+        # The knob rows of the likeliest explanations are bots.opponent_knobs'.
+        post = ks.seat_posteriors(state, viewer)
+        code = {"heuristic": ks.HEURISTIC, "always": ks.ALWAYS, "never": ks.NEVER}
+        rows = np.array([np.where(post.call_columns, post.call_rows[q, code[c]], post.bluff_rows[q, code[b]])
+                         for q, ((b, _), (c, _)) in enumerate(bots.seat_model(state))])
+        rows[viewer] = post.bluff_rows[viewer, ks.HEURISTIC]
+        np.testing.assert_array_equal(rows, bots.opponent_knobs(state, viewer))
         for world, w in zip(worlds, theirs):
             ours = ks.world_weight(kernel.cfg, kernel.state_from(world).array, viewer, rates, always, sizes, passes,
                                    value)
