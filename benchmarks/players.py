@@ -53,12 +53,10 @@ GAMES = {
     "board1981_2": ("trustme_1981", {"players": 2}),
 }
 
-#: The search player's knobs besides the budget, per key: Liar's rollouts are played by its compiled heuristic
-#: (uniform-random Liar players lose every claim and make every play-out meaningless), 8 from each sampled world
-#: (drawing a Liar world costs ~0.4 ms of Python per belief candidate, a compiled heuristic rollout ~0.02 ms: one
-#: rollout per world spent 135 ms of CPU a decision in 2p, 8 spend 26 ms).
-LIAR_SEARCH = {"rollout": "heuristic", "rollouts_per_world": 8}
-SEARCH_KNOBS = {"liar2": LIAR_SEARCH, "liar4": LIAR_SEARCH}
+#: The search player's knobs besides the budget, per key (none: its defaults; Liar's worlds are dealt in its kernel
+#: now, kernel_search, so one rollout per world costs no Python per world, and ``rollout = "auto"`` is the compiled
+#: heuristic).
+SEARCH_KNOBS: dict[str, dict] = {}
 
 
 def seconds_per_decision(game_string: str, budget: int | None, decisions: int = 20, seed: int = 0,

@@ -5,7 +5,7 @@ share, and its CPU seconds per decision.
 Usage::
 
     python benchmarks/search_vs_probes.py --game "trustme_liar(players=2)" [--games 40] [--budget N]
-        [--knobs '{"rollout": "heuristic", "rollouts_per_world": 8}'] [--workers 2]
+        [--knobs '{"rollouts_per_world": 8}'] [--workers 2]
 
 ``benchmarks/players.py`` puts each probe in one seat against the heuristic; this puts the search player against
 line-ups of the probes, which the target "the search player beats the heuristic and every probe" also asks for.
@@ -70,7 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="trustme_liar(players=2)")
     parser.add_argument("--games", type=int, default=40)
     parser.add_argument("--budget", type=int, default=None, help="rollouts per decision (default: the game's default)")
-    parser.add_argument("--knobs", default='{"rollout": "heuristic", "rollouts_per_world": 8}')
+    parser.add_argument("--knobs", default="{}", help="the search player's knobs besides the budget (JSON; default: "
+                        "its own defaults)")
     parser.add_argument("--opponents", default="", help="comma-separated; default: heuristic and every probe")
     parser.add_argument("--workers", type=int, default=2)
     args = parser.parse_args(argv)

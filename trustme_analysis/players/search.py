@@ -39,7 +39,8 @@ from trustme_analysis.registry import find_game
 
 KNOBS = ("budget", "rollout", "belief", "rollouts_per_world", "engine")
 #: Rollouts per decision when the spec sets no ``budget``, unless the game's kernel plays the rollouts and names its
-#: own default (``SEARCH_BUDGET`` in the kernel module: what its speed affords in about 50 ms a decision).
+#: own default (``SEARCH_BUDGET`` in the kernel module, or its ``search_budget(game)`` where the default depends on
+#: the variant: what its speed affords in about 50 ms a decision).
 DEFAULT_BUDGET = 400
 #: Candidate worlds drawn per kept world when the belief weighs them.
 BELIEF_CANDIDATES = 8
@@ -132,8 +133,8 @@ class SearchBot(TrustMeBot):
         player_id: its seat.
         rng: every random choice (worlds, rollouts, ties) is drawn from it.
         make_bot: builds rollout players (the bot registry's ``make_bot``).
-        budget: rollouts per decision (None: the game kernel's ``SEARCH_BUDGET`` when its kernel plays the rollouts,
-            else :data:`DEFAULT_BUDGET`).
+        budget: rollouts per decision (None: the game kernel's ``SEARCH_BUDGET`` or ``search_budget(game)`` when its
+            kernel plays the rollouts, else :data:`DEFAULT_BUDGET`).
         rollout: bot kind of every seat in the rollouts (``"auto"``: see :data:`AUTO_ROLLOUTS`).
         belief: weight worlds by how likely the others' observed choices were (games that model it).
         rollouts_per_world: rollouts from each (world, action) pair.
@@ -180,7 +181,10 @@ class SearchBot(TrustMeBot):
                                                                                                   make_bot)
         self.engine_used = "kernel" if kernel is not None else "pyspiel"
         if budget is None:
-            budget = getattr(kernel_module_of(game), "SEARCH_BUDGET", DEFAULT_BUDGET) if kernel is not None else DEFAULT_BUDGET
+            module = kernel_module_of(game)
+            budget = getattr(module, "SEARCH_BUDGET", DEFAULT_BUDGET) if kernel is not None else DEFAULT_BUDGET
+            if kernel is not None and hasattr(module, "search_budget"):  # a default that depends on the variant
+                budget = module.search_budget(game)
         self.budget = int(budget)
         # Worlds sampled in compiled code too, where the kernel can (not for games with simultaneous moves, whose
         # other players' moves are picked here).

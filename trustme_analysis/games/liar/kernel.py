@@ -46,6 +46,21 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 
 
+#: The search player's default rollouts per decision where this kernel plays them, with two or three players
+#: (:func:`search_budget`): worlds dealt and played out in one compiled call
+#: (:mod:`~trustme_analysis.games.liar.kernel_search`), about 30 ms of CPU a decision in two players.
+SEARCH_BUDGET = 1600
+#: The same with four players or more, whose play-outs cost about 1.6 times as much (1,600 took 41-52 ms a decision
+#: in four players on the shared machine, 1,200 takes 33-40).
+SEARCH_BUDGET_MANY = 1200
+
+
+def search_budget(game: pyspiel.Game) -> int:
+    """The search player's default budget for ``game`` (``players/search.py`` asks for it): about 50 ms of CPU a
+    decision at most."""
+    return SEARCH_BUDGET if game.num_players() <= 3 else SEARCH_BUDGET_MANY
+
+
 #: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (each seat of its kind).
 GAME_SEAT_KINDS = ("random", "heuristic")
 
@@ -78,12 +93,15 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 class KernelState:
     """A position held as the kernel's integer array, with the pyspiel calls the lock-step tests use."""
 
-    __slots__ = ("kernel", "array", "_history", "seat_knobs")
+    __slots__ = ("_history", "array", "kernel", "origin", "seat_knobs")
 
-    def __init__(self, kernel: Kernel, array: np.ndarray, history: list[int], seat_knobs: np.ndarray | None = None):
+    def __init__(self, kernel: Kernel, array: np.ndarray, history: list[int], seat_knobs: np.ndarray | None = None,
+                 origin: pyspiel.State | None = None):
         self.kernel = kernel
         self.array = array
         self._history = history
+        # The pyspiel state it was copied from (``Kernel.state_from``), whose events a search player's worlds read.
+        self.origin = origin
         # The heuristic seats' knobs in play-outs from here, one row per seat (None: the kernel's): a search
         # player's model of the others, carried by its worlds (``bots.opponent_knobs``).
         self.seat_knobs = seat_knobs
@@ -283,4 +301,19 @@ class Kernel:
             model = np.ascontiguousarray(model, dtype=np.float64)
             if model.shape != self._seat_knobs.shape:
                 raise ValueError(f"a world's seat knobs have shape {model.shape}, not {self._seat_knobs.shape}")
-        return KernelState(self, S, [int(a) for a in state.history()], model)
+        return KernelState(self, S, [int(a) for a in state.history()], model, state)
+
+    def action_rollouts(self, state: KernelState, actions: Sequence[int], worlds: int, per_world: int, seed: int,
+                        viewer: int, belief: bool = True) -> np.ndarray:
+        """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of
+        ``viewer``, each played out ``per_world`` times after the action by this kernel's seats: a search player's
+        round of sequential halving in one compiled call
+        (:func:`~trustme_analysis.games.liar.kernel_search.action_means`: the worlds ``resample_from_infostate``
+        deals, weighed as ``bots.belief`` weighs them, with the other seats' model drawn per world). ``state`` must
+        come from :meth:`state_from` (its worlds read the engine's events)."""
+        from trustme_analysis.games.liar.kernel_search import action_means
+
+        if state.origin is None or len(state.origin.history()) != len(state._history):
+            raise ValueError("action_rollouts needs a state made by Kernel.state_from, of a pyspiel state that has not "
+                             "moved on since (its worlds read the events)")
+        return action_means(self, state.origin, actions, worlds, per_world, seed, viewer, belief, state.array)
