@@ -81,7 +81,7 @@ def test_compiled_worlds_keep_what_the_viewer_saw_and_every_card():
     def block(S, offset, size):
         return S[cfg[offset]: cfg[offset] + size]
 
-    changed = 0
+    changed = dealt = 0
     for k, state in enumerate(_positions(game, seed=3)[::3]):
         viewer = state.current_player()
         real = kernel.state_from(state).array
@@ -103,7 +103,9 @@ def test_compiled_worlds_keep_what_the_viewer_saw_and_every_card():
             every = hands.sum(axis=0) + pile.sum(axis=0) + burned + block(row, core.O_DISC, values)
             assert (every == game.rules.copies).all()
             changed += not np.array_equal(hands, block(real, core.O_HANDS, n * values).reshape(n, values))
-    assert changed > 50
+            dealt += 1
+    # Most worlds deal the hidden cards otherwise than the real deal (a few positions leave nothing to resample).
+    assert dealt >= 40 and changed > 0.8 * dealt
 
 
 @pytest.mark.parametrize("game_string", VARIANTS[1:3])
