@@ -31,6 +31,8 @@ def test_every_kernel_draws_what_the_protocol_draws(name):
     next_u64, below, uniform = KERNELS[name]
     rng = np.random.default_rng(7)
     bounds = [1, 2, 3, 6, 7, 52, 1000, 14_000, (1 << 31) + 1, (1 << 32) - 1]
+    if name == "liar":  # a deal of many copies into many cards: C(160, 8) ~ 4.2e11 deals (the 128-bit branch)
+        bounds += [1 << 32, 421_171_716_095, (1 << 62) + 3, (1 << 63) - 1]
     for seed in [0, 1, (1 << 64) - 1, *rng.integers(0, 2**63, size=40).tolist()]:
         ours = GameStream(seed)
         theirs = np.array([seed], dtype=np.uint64)
@@ -95,6 +97,8 @@ def test_bad_arguments_name_what_is_allowed():
         GameStream(-1)
     with pytest.raises(ValueError, match="n=0 is not allowed"):
         GameStream(1).below(0)
+    with pytest.raises(ValueError, match=r"allowed: 1 to 2\*\*63 - 1"):
+        GameStream(1).below(1 << 63)
     assert GameStream(1).integers(5, 6) == 5
 
 

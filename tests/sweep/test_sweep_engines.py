@@ -168,6 +168,8 @@ def _same_on_both_engines(game: str, players: int, games: int, lineups: dict, **
     ("trustme_liar", 2, 300, HEURISTIC, {}),
     ("trustme_liar", 4, 150, mixed(4), {}),
     ("trustme_liar", 5, 100, HEURISTIC, {"values": 7, "copies": 3, "max_play": 2, "first_player": "seat2"}),
+    # A deal of 8 copies into 160 cards: C(160, 8) ~ 4.2e11 deals, past 2**32 (the draw's 128-bit branch).
+    ("trustme_liar", 2, 12, RANDOM, {"values": 20, "copies": 8, "max_play": 6}),
     ("trustme_1981", 2, 100, RANDOM, {}),
     ("trustme_1981", 2, 100, HEURISTIC, {}),
     ("trustme_1981", 3, 60, mixed(3), {}),

@@ -21,8 +21,9 @@ its compiled core (numba caches a function per file, so each kernel keeps its ow
 ``tests/engine/test_draws.py`` checks every copy against this module draw by draw.
 
 The generator is SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators", OOPSLA
-2014), its state the game's seed; integers below ``n`` by D. Lemire's multiply-and-reject on the top 32 bits ("Fast
-random integer generation in an interval", ACM TOMACS 29(1), 2019), so each value is exactly equally likely; uniform
+2014), its state the game's seed; integers below ``n`` by D. Lemire's multiply-and-reject on the top 32 bits, or the
+whole output from ``n = 2**32`` on ("Fast random integer generation in an interval", ACM TOMACS 29(1), 2019), so each
+value is exactly equally likely; uniform
 floats from the top 53 bits. The walk over a policy compares before it subtracts, as the kernels do.
 """
 
@@ -67,18 +68,28 @@ class GameStream:
         return z ^ (z >> 31)
 
     def below(self, n: int) -> int:
-        """A uniform integer in ``[0, n)``, ``0 < n < 2**32``: one draw (one output, rarely more)."""
-        if not 0 < n <= _MASK32:
-            raise ValueError(f"n={n!r} is not allowed; allowed: 1 to 2**32 - 1")
+        """A uniform integer in ``[0, n)``, ``0 < n < 2**63``: one draw (one output, rarely more). Below ``2**32`` the
+        top 32 bits of an output times ``n``; from there (a Liar deal of many copies) the whole output times ``n``."""
+        if not 0 < n < (1 << 63):
+            raise ValueError(f"n={n!r} is not allowed; allowed: 1 to 2**63 - 1")
         self._before.append(self.state)
-        m = (self.next_u64() >> 32) * n
-        low = m & _MASK32
+        if n <= _MASK32:
+            m = (self.next_u64() >> 32) * n
+            low = m & _MASK32
+            if low < n:
+                floor = ((1 << 32) - n) % n
+                while low < floor:
+                    m = (self.next_u64() >> 32) * n
+                    low = m & _MASK32
+            return m >> 32
+        m = self.next_u64() * n
+        low = m & _MASK64
         if low < n:
-            floor = ((1 << 32) - n) % n
+            floor = ((1 << 64) - n) % n
             while low < floor:
-                m = (self.next_u64() >> 32) * n
-                low = m & _MASK32
-        return m >> 32
+                m = self.next_u64() * n
+                low = m & _MASK64
+        return m >> 64
 
     def random(self) -> float:
         """A uniform float in ``[0, 1)``: one draw (the top 53 bits of one output)."""

@@ -948,19 +948,40 @@ def next_u64(rng):
 
 
 @njit(cache=True)
+def _mul128(a, b):
+    """``(high, low)`` 64-bit halves of the 128-bit product of two uint64 (numba has no 128-bit integers)."""
+    a_lo, a_hi = a & _LOW32, a >> _S32
+    b_lo, b_hi = b & _LOW32, b >> _S32
+    lolo = a_lo * b_lo
+    hilo = a_hi * b_lo
+    cross = (lolo >> _S32) + (hilo & _LOW32) + a_lo * b_hi
+    high = (hilo >> _S32) + (cross >> _S32) + a_hi * b_hi
+    low = (cross << _S32) | (lolo & _LOW32)
+    return high, low
+
+
+@njit(cache=True)
 def rand_below(rng, n):
-    """A uniform integer in ``[0, n)`` (``0 < n < 2**32``), exactly: D. Lemire's multiply-and-reject on the top 32
-    bits of an output ("Fast random integer generation in an interval", ACM TOMACS 29(1), 2019), as
-    :meth:`trustme_analysis.engine.draws.GameStream.below` draws it (the draw protocol)."""
+    """A uniform integer in ``[0, n)`` (``0 < n < 2**63``), exactly, as
+    :meth:`trustme_analysis.engine.draws.GameStream.below` draws it (the draw protocol): D. Lemire's multiply-and-reject
+    ("Fast random integer generation in an interval", ACM TOMACS 29(1), 2019) on the top 32 bits of an output below
+    ``2**32``, on the whole output (a 128-bit product) from there (a deal of many copies into many cards)."""
     un = np.uint64(n)
-    m = (next_u64(rng) >> _S32) * un
-    low = m & _LOW32
+    if un <= _LOW32:
+        m = (next_u64(rng) >> _S32) * un
+        low = m & _LOW32
+        if low < un:
+            floor = (_TWO32 - un) % un
+            while low < floor:
+                m = (next_u64(rng) >> _S32) * un
+                low = m & _LOW32
+        return np.int64(m >> _S32)
+    high, low = _mul128(next_u64(rng), un)
     if low < un:
-        floor = (_TWO32 - un) % un
-        while low < floor:
-            m = (next_u64(rng) >> _S32) * un
-            low = m & _LOW32
-    return np.int64(m >> _S32)
+        threshold = (np.uint64(0) - un) % un
+        while low < threshold:
+            high, low = _mul128(next_u64(rng), un)
+    return np.int64(high)
 
 
 @njit(cache=True)
