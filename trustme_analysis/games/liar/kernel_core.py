@@ -213,7 +213,7 @@ def build_tables(cfg: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- small helpers
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def binom(cfg, tab, r, k):
     """C(r, k) for r <= deck, k <= copies."""
     if k < 0 or k > r:
@@ -221,13 +221,13 @@ def binom(cfg, tab, r, k):
     return tab[cfg[T_BINOM] + r * (cfg[C] + 1) + k]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def hand_at(cfg, p, v):
     """Index in S of seat ``p``'s count of value ``v``."""
     return cfg[O_HANDS] + p * cfg[V] + v
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def rec_at(cfg, p, field):
     """Index in S of seat ``p``'s record counter ``field``."""
     return cfg[O_REC] + p * NREC + field
@@ -269,7 +269,7 @@ def start(cfg, S, seat):
         S[cfg[O_TARGET] + p] = base + (1 if (p - seat - 1) % n < extra else 0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def current_player(cfg, S):
     """The seat to act; CHANCE (-1) during the deal; TERMINAL (-4) at the end."""
     if S[S_END] != END_NONE:
@@ -282,13 +282,13 @@ def current_player(cfg, S):
 # ------------------------------------------------------------------------------------------------------ the deal
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def split_count(cfg, tab):
     """Number of ways to share the copies of one value between the seats (chance outcome ids 0..count-1)."""
     return tab[cfg[T_SPLIT] + cfg[C]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def split_ways(cfg, tab, S, index):
     """Deals (card orders) giving split ``index`` of the next value: prod over seats of C(room_s, k_s).
 
@@ -316,7 +316,7 @@ def split_ways(cfg, tab, S, index):
     return ways
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def deal_total(cfg, tab, S):
     """C(room, copies): all deals of the next value's copies into the cards still to be dealt."""
     n = cfg[N]
@@ -415,7 +415,7 @@ def fill_hand_table(cfg, S, p):
     return playable
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def legal_shape(cfg, S, p):
     """``(extras, announced, plays_allowed)`` of seat ``p``'s legal actions, in the engine's order.
 
@@ -456,7 +456,7 @@ def legal_count(cfg, S, p):
     return count_extras(extras) + fill_hand_table(cfg, S, p) * announced
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def announced_value(cfg, S, i):
     """The ``i``-th value a play may announce now (see :func:`legal_shape`)."""
     if S[S_RVALUE] >= 0:
@@ -526,7 +526,7 @@ def multiset_index(cfg, tab, S, size):
     return rank
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decode_play(cfg, tab, S, action):
     """Write the cards of play ``action`` to ``O_PV``/``O_PC``; return ``(size, announced)``, ``(0, -1)`` if not a play."""
     values, copies, mp, w = cfg[V], cfg[C], cfg[M], cfg[M] + 1
@@ -616,7 +616,7 @@ def is_legal(cfg, tab, S, action):
 # -------------------------------------------------------------------------------------------------- the moves
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def apply_player_action(cfg, tab, S, action):
     """Apply a legal player action (a play's cards must be at ``O_PV``/``O_PC``), then count the turn and apply the
     turn cap. Keeps the record counters as ``records.records_from_snapshot`` reads them off the events."""
@@ -843,7 +843,7 @@ def finish(cfg, S, end):
 # ------------------------------------------------------------------------------------------------------ results
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def points_of(cfg, S, p):
     """Seat ``p``'s Trust Me points (every source, computed in both modes as the engine does)."""
     return (
@@ -855,7 +855,7 @@ def points_of(cfg, S, p):
     )
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def shared_ranks(keys, out):
     """Rank 1 for the smallest key; tied keys share the mean of the places they span (``scoring.shared_ranks``)."""
     n = keys.shape[0]
@@ -870,7 +870,7 @@ def shared_ranks(keys, out):
         out[i] = better + (tied + 1) / 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def results(cfg, S, ranks, points_ranks, returns):
     """Fill ``ranks`` (the engine's ``ranks()``), ``points_ranks`` (most points first) and ``returns``."""
     n = cfg[N]
@@ -1014,7 +1014,7 @@ def sample_chance(cfg, tab, S, rng):
     return sample_deal(cfg, tab, S, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def apply_chance(cfg, tab, S, action):
     """Apply a chance outcome: seat the first player, or deal the next value."""
     if S[S_FIRST] < 0:
@@ -1215,7 +1215,7 @@ def legal_actions(cfg, tab, S):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def write_legal(cfg, tab, S, p, extras, announced, plays, out, at):
     """Write seat ``p``'s legal actions, ascending, to ``out[at:]``; return how many. ``extras, announced, plays``
     are :func:`legal_shape`'s and the hand table must be filled when ``plays``: one listing for
@@ -1257,7 +1257,7 @@ def chance_outcomes(cfg, tab, S):
     return ids[:j], probs[:j]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def write_chance(cfg, tab, S, ids, probs, at):
     """Write the chance node's outcomes (:func:`chance_outcomes`) to ``ids[at:]`` and ``probs[at:]``; return how
     many (at most ``N`` for the first player, else :func:`split_count`)."""
@@ -1667,7 +1667,7 @@ def _trie_hash(parent, token):
         0x7FFFFFFFFFFFFFFF)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _trie_step(trie, used, parent, token):
     """The child of trie node ``parent`` by ``token`` (``used[0]`` nodes exist so far). ``trie`` is an open-addressing
     table of rows ``(parent, token, child)`` (one row per lookup: one cache line instead of three)."""
@@ -1701,7 +1701,7 @@ def _trie_grow(trie):
     return out
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _resolve_view(trie, used, view, toks, ntok, d, p):
     """Player ``p``'s trie node after the first ``d`` moves of the current path: walk the trie from the deepest
     view already looked up, recording each one on the way (``view[e, p]``, see :func:`enumerate_tree`)."""
