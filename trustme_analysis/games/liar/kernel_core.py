@@ -1230,10 +1230,18 @@ def sample_actions(cfg, tab, S0, count, seed, kinds, knobs):
 def legal_actions(cfg, tab, S):
     """Every legal action of the seat to act, ascending (the engine's ``legal_actions()``)."""
     p = S[S_CURRENT]
-    count = legal_count(cfg, S, p)
-    out = np.empty(count, dtype=np.int64)
+    out = np.empty(legal_count(cfg, S, p), dtype=np.int64)
     extras, announced, plays = legal_shape(cfg, S, p)
-    i = 0
+    write_legal(cfg, tab, S, p, extras, announced, plays, out, 0)
+    return out
+
+
+@njit(cache=True)
+def write_legal(cfg, tab, S, p, extras, announced, plays, out, at):
+    """Write seat ``p``'s legal actions, ascending, to ``out[at:]``; return how many. ``extras, announced, plays``
+    are :func:`legal_shape`'s and the hand table must be filled when ``plays``: one listing for
+    :func:`legal_actions` and the tree enumerator, which writes straight into its stack of children."""
+    i = at
     for bit in range(3):
         if extras & (1 << bit):
             out[i] = bit
@@ -1250,7 +1258,7 @@ def legal_actions(cfg, tab, S):
             for a in range(announced):
                 out[i] = base + announced_value(cfg, S, a)
                 i += 1
-    return out
+    return i - at
 
 
 @njit(cache=True)
@@ -1263,17 +1271,26 @@ def nth_legal(cfg, tab, S, r):
 def chance_outcomes(cfg, tab, S):
     """``(ids, probabilities)`` of the chance node: the first player (every seat 1/n), or the next value's splits
     with at least one deal (the engine's order)."""
+    cap = cfg[N] if S[S_FIRST] < 0 else split_count(cfg, tab)
+    ids = np.empty(cap, dtype=np.int64)
+    probs = np.empty(cap, dtype=np.float64)
+    j = write_chance(cfg, tab, S, ids, probs, 0)
+    return ids[:j], probs[:j]
+
+
+@njit(cache=True)
+def write_chance(cfg, tab, S, ids, probs, at):
+    """Write the chance node's outcomes (:func:`chance_outcomes`) to ``ids[at:]`` and ``probs[at:]``; return how
+    many (at most ``N`` for the first player, else :func:`split_count`)."""
     if S[S_FIRST] < 0:
         n = cfg[N]
-        probs = np.empty(n, dtype=np.float64)
         for p in range(n):
-            probs[p] = 1.0 / n
-        return np.arange(n), probs
+            ids[at + p] = p
+            probs[at + p] = 1.0 / n
+        return n
     count = split_count(cfg, tab)
     total = deal_total(cfg, tab, S)
-    ids = np.empty(count, dtype=np.int64)
-    probs = np.empty(count, dtype=np.float64)
-    j = 0
+    j = at
     for index in range(count):
         ways = split_ways(cfg, tab, S, index)
         if ways > 0:
@@ -1281,7 +1298,7 @@ def chance_outcomes(cfg, tab, S):
             # Both below 2**53, so the float division is the exact quotient correctly rounded, as Python's int / int.
             probs[j] = ways / total
             j += 1
-    return ids[:j], probs[:j]
+    return j - at
 
 
 @njit(cache=True)
@@ -1772,6 +1789,14 @@ def _doubled(a, keep):
     return out
 
 
+#: :func:`_enumerate_run`'s answers: done, too many histories, a buffer to grow before it goes on.
+_RUN_DONE, _RUN_TOO_MANY, _RUN_GROW = 0, 1, 2
+#: Slots of the enumeration's resumable position (``st``): depth, the action and probability that reached the node
+#: at that depth (``stf[0]``), histories, children stacked, terminals, information sets, whether ``S`` holds the
+#: position at that depth unchanged since it was recorded.
+_ST_D, _ST_ACT, _ST_COUNT, _ST_TOP, _ST_NTERM, _ST_NINFO, _ST_FRESH = range(7)
+
+
 @njit(cache=True)
 def enumerate_tree(cfg, tab, splits, max_histories):
     """Every history of the variant in depth-first preorder, children in the engine's order.
@@ -1780,12 +1805,19 @@ def enumerate_tree(cfg, tab, splits, max_histories):
     or 1 if the tree has more than ``max_histories`` histories; ``infoset`` ids are numbered by first appearance;
     ``terminal_returns`` holds the returns of each terminal in preorder; ``first_history[m]`` is the first history
     of information set ``m`` (its key is built from there).
+
+    The walk itself is :func:`_enumerate_run`, which works in buffers of fixed size and stops, resumable, when one is
+    full: this loop doubles that buffer and resumes it. Growing the buffers out here keeps the walk free of array
+    variables reassigned in its loop (each costs numba reference counting on every history).
     """
     n, values = cfg[N], cfg[V]
     size = cfg[SIZE]
     maxd = values + cfg[MAXT] + 2
-    states = np.empty((maxd + 1, size), dtype=np.int64)
-    init_state(cfg, states[0])
+    S = np.empty(size, dtype=np.int64)
+    init_state(cfg, S)
+    # states[d * size:(d + 1) * size]: the position at depth d of the current path, kept for nodes with more than
+    # one child (the walk applies each move to S, copied from there).
+    states = np.empty((maxd + 2) * size, dtype=np.int64)
     # view[d, p]: player p's trie node after the first d moves of the current path, or -1 while not yet looked up;
     # toks[d, p, :ntok[d, p]]: the tokens the d-th move adds to p's view. A view is looked up (the trie walked) only
     # when p is about to act, so the views at the leaves and of players who never act again cost nothing.
@@ -1802,7 +1834,6 @@ def enumerate_tree(cfg, tab, splits, max_histories):
     used[0] = n
     node_info = np.full(1 << 16, -1, dtype=np.int64)
     first = np.empty(1 << 16, dtype=np.int64)
-    num_info = 0
     hcap = 1 << 16
     r_depth = np.empty(hcap, dtype=np.uint16)
     r_player = np.empty(hcap, dtype=np.int8)
@@ -1810,114 +1841,151 @@ def enumerate_tree(cfg, tab, splits, max_histories):
     r_action = np.empty(hcap, dtype=np.int32)
     r_prob = np.empty(hcap, dtype=np.float64)
     rets = np.empty((1 << 12, n), dtype=np.float64)
-    nterm = 0
     # The children of the nodes on the current path, stacked: depth d's list is kids[kstart[d]:kstart[d]+kcount[d]].
-    kids = np.empty(1 << 16, dtype=np.int64)
-    kprob = np.empty(1 << 16, dtype=np.float64)
+    # A node has at most max(seats, splits, 3 + multisets * values) children, so the stack has a fixed size.
+    kmax = max(n, split_count(cfg, tab), 3 + tab[cfg[T_OFFS] + cfg[M] + 1] * values)
+    kids = np.empty((maxd + 2) * kmax, dtype=np.int64)
+    kprob = np.empty((maxd + 2) * kmax, dtype=np.float64)
     kstart = np.zeros(maxd + 2, dtype=np.int64)
     kcount = np.zeros(maxd + 2, dtype=np.int64)
     knext = np.zeros(maxd + 2, dtype=np.int64)
+    curs = np.zeros(maxd + 2, dtype=np.int64)
     ranks = np.empty(n, dtype=np.float64)
     pranks = np.empty(n, dtype=np.float64)
     ret = np.empty(n, dtype=np.float64)
-    count = 0
-    d = 0
-    act = -1
-    prob = 1.0
-    top = 0
+    st = np.zeros(7, dtype=np.int64)
+    st[_ST_ACT] = -1
+    st[_ST_FRESH] = 1
+    stf = np.ones(1, dtype=np.float64)
     while True:
-        # --- record the node at depth d (reached by `act` with `prob`) and list its children
-        if count >= max_histories:
-            return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
+        code = _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, toks, ntok, last_play, dealt,
+                              trie, used, node_info, first, r_depth, r_player, r_info, r_action, r_prob, rets, kids,
+                              kprob, kstart, kcount, knext, curs, ranks, pranks, ret)
+        if code != _RUN_GROW:
+            break
+        count, nterm, num_info, d = st[_ST_COUNT], st[_ST_NTERM], st[_ST_NINFO], st[_ST_D]
         if count >= r_depth.shape[0]:
             r_depth, r_player = _doubled(r_depth, count), _doubled(r_player, count)
             r_info, r_action, r_prob = _doubled(r_info, count), _doubled(r_action, count), _doubled(r_prob, count)
-        S = states[d]
+        if nterm >= rets.shape[0]:
+            r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
+            r2[:nterm] = rets[:nterm]
+            rets = r2
+        if num_info >= first.shape[0]:
+            first = _doubled(first, num_info)
+        if used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]:
+            trie = _trie_grow(trie)
+        while used[0] + tkmax * (d + 1) > node_info.shape[0]:
+            ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
+            ni2[:node_info.shape[0]] = node_info
+            node_info = ni2
+    if code == _RUN_TOO_MANY:
+        return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
+    count, nterm, num_info = st[_ST_COUNT], st[_ST_NTERM], st[_ST_NINFO]
+    return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
+            first[:num_info])
+
+
+@njit(cache=True)
+def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, toks, ntok, last_play, dealt, trie,
+                   used, node_info, first, r_depth, r_player, r_info, r_action, r_prob, rets, kids, kprob, kstart,
+                   kcount, knext, curs, ranks, pranks, ret):
+    """The walk of :func:`enumerate_tree` from the position saved in ``st``/``stf`` (``S`` the position at depth
+    ``st[_ST_D]``, to be recorded); returns ``_RUN_GROW`` (the position saved again) before a node that a buffer has
+    no room for, ``_RUN_TOO_MANY`` past ``max_histories``, ``_RUN_DONE`` at the end."""
+    n, values = cfg[N], cfg[V]
+    size = cfg[SIZE]
+    tkmax = toks.shape[2]
+    d, act, count, top = st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP]
+    nterm, num_info, fresh = st[_ST_NTERM], st[_ST_NINFO], st[_ST_FRESH]
+    prob = stf[0]
+    while True:
+        # --- record the node at depth d (reached by `act` with `prob`) and list its children
+        if count >= max_histories:
+            return _RUN_TOO_MANY
+        cur = current_player(cfg, S)
+        if (count >= r_depth.shape[0] or (cur == TERMINAL and nterm >= rets.shape[0])
+                or (cur >= 0 and (num_info >= first.shape[0] or used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]
+                                  or used[0] + tkmax * (d + 1) > node_info.shape[0]))):
+            st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP] = d, act, count, top
+            st[_ST_NTERM], st[_ST_NINFO], st[_ST_FRESH] = nterm, num_info, fresh
+            stf[0] = prob
+            return _RUN_GROW
         r_depth[count] = d
         r_action[count] = act
         r_prob[count] = prob
-        cur = current_player(cfg, S)
         kstart[d] = top
         knext[d] = 0
+        k = 0
         if cur == TERMINAL:
             r_player[count] = -1
             r_info[count] = -1
             results(cfg, S, ranks, pranks, ret)
-            if nterm >= rets.shape[0]:
-                r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
-                r2[:nterm] = rets[:nterm]
-                rets = r2
-            rets[nterm] = ret
+            for q in range(n):
+                rets[nterm, q] = ret[q]
             nterm += 1
-            kcount[d] = 0
         elif cur == CHANCE:
             r_player[count] = n
             r_info[count] = -1
-            ids, probs = chance_outcomes(cfg, tab, S)
-            k = ids.shape[0]
-            while top + k > kids.shape[0]:
-                kids, kprob = _doubled(kids, top), _doubled(kprob, top)
-            kids[top:top + k] = ids
-            kprob[top:top + k] = probs
-            kcount[d] = k
-            top += k
+            k = write_chance(cfg, tab, S, kids, kprob, top)
         else:
             r_player[count] = cur
-            if used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]:
-                trie = _trie_grow(trie)
             node = _resolve_view(trie, used, view, toks, ntok, d, cur)
-            while node >= node_info.shape[0]:
-                ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
-                ni2[:node_info.shape[0]] = node_info
-                node_info = ni2
             m = node_info[node]
             if m < 0:
                 m = num_info
                 node_info[node] = m
-                if m >= first.shape[0]:
-                    first = _doubled(first, m)
                 first[m] = count
                 num_info += 1
             r_info[count] = m
-            acts = legal_actions(cfg, tab, S)
-            k = acts.shape[0]
-            while top + k > kids.shape[0]:
-                kids, kprob = _doubled(kids, top), _doubled(kprob, top)
-            kids[top:top + k] = acts
-            kprob[top:top + k] = 1.0
-            kcount[d] = k
-            top += k
+            extras, announced, plays = legal_shape(cfg, S, cur)
+            if plays:
+                fill_hand_table(cfg, S, cur)
+            k = write_legal(cfg, tab, S, cur, extras, announced, plays, kids, top)
+            for q in range(top, top + k):
+                kprob[q] = 1.0
+        kcount[d] = k
+        top += k
+        curs[d] = cur
+        if k > 1:
+            # Kept for the later children (S becomes the first child's position).
+            base = d * size
+            for q in range(size):
+                states[base + q] = S[q]
+        fresh = 1
         count += 1
         # --- the next node in preorder: the next unvisited child of the deepest node that has one
         while d >= 0 and knext[d] >= kcount[d]:
             top = kstart[d]
             d -= 1
+            fresh = 0
         if d < 0:
             break
         j = kstart[d] + knext[d]
         knext[d] += 1
         act = kids[j]
         prob = kprob[j]
-        P = states[d]
-        C2 = states[d + 1]
-        C2[:] = P
-        cur = current_player(cfg, P)
+        if not fresh:
+            base = d * size
+            for q in range(size):
+                S[q] = states[base + q]
+        cur = curs[d]
         last_play[d + 1] = last_play[d]
         for p in range(n):
             view[d + 1, p] = -1
-        if cur == CHANCE and P[S_FIRST] < 0:
+        if cur == CHANCE and S[S_FIRST] < 0:
             # The draw of the first player ("S<seat>" in every view).
             for p in range(n):
                 toks[d + 1, p, 0] = TK_FIRST + TK_KINDS * act
                 ntok[d + 1, p] = 1
-            apply_chance(cfg, tab, C2, act)
+            apply_chance(cfg, tab, S, act)
         elif cur == CHANCE:
-            value = P[S_DEALT]
+            value = S[S_DEALT]
             for p in range(n):
                 dealt[p, value] = splits[act, p]
                 toks[d + 1, p, 0] = TK_DEAL + TK_KINDS * splits[act, p]
                 ntok[d + 1, p] = 1
-            apply_chance(cfg, tab, C2, act)
+            apply_chance(cfg, tab, S, act)
             if value == values - 1:
                 # The pair discards, face up: every seat's discards to every player.
                 for s in range(n):
@@ -1929,15 +1997,15 @@ def enumerate_tree(cfg, tab, splits, max_histories):
                 for p in range(n):
                     ntok[d + 1, p] = 1 + n
         else:
-            plen = P[S_PLEN]
+            plen = S[S_PLEN]
             if act >= FIRST_PLAY:
-                size, announced = decode_play(cfg, tab, C2, act)
+                psize, announced = decode_play(cfg, tab, S, act)
                 last_play[d + 1] = act
                 for p in range(n):
                     if p == cur:
                         tok = TK_OWN + TK_KINDS * act
                     else:
-                        tok = TK_PLAY + TK_KINDS * (cur + n * (announced + values * size))
+                        tok = TK_PLAY + TK_KINDS * (cur + n * (announced + values * psize))
                     toks[d + 1, p, 0] = tok
                     ntok[d + 1, p] = 1
             elif act == PASS:
@@ -1949,20 +2017,22 @@ def enumerate_tree(cfg, tab, splits, max_histories):
                     toks[d + 1, p, 0] = TK_BURN + TK_KINDS * cur
                     ntok[d + 1, p] = 1
             else:
-                liar = P[cfg[O_PPLAYER] + plen - 1]
-                false = P[cfg[O_PFALSE] + plen - 1]
+                liar = S[cfg[O_PPLAYER] + plen - 1]
+                false = S[cfg[O_PFALSE] + plen - 1]
                 picker = liar if false > 0 else cur
                 for p in range(n):
                     toks[d + 1, p, 0] = TK_LIAR + TK_KINDS * (cur + n * last_play[d])
                     ntok[d + 1, p] = 1
                     if p == picker:
                         for v in range(values):
-                            toks[d + 1, p, 1 + v] = TK_TAKE + TK_KINDS * P[cfg[O_PCOUNTS] + v]
+                            toks[d + 1, p, 1 + v] = TK_TAKE + TK_KINDS * S[cfg[O_PCOUNTS] + v]
                         ntok[d + 1, p] = 1 + values
-            apply_player_action(cfg, tab, C2, act)
+            apply_player_action(cfg, tab, S, act)
         d += 1
-    return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
-            first[:num_info])
+        fresh = 0
+    st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP] = d, act, count, top
+    st[_ST_NTERM], st[_ST_NINFO], st[_ST_FRESH] = nterm, num_info, fresh
+    return _RUN_DONE
 
 
 @njit(cache=True)
