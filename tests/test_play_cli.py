@@ -19,10 +19,10 @@ def test_plays_every_game_to_the_end(game):
 
 def test_pinocchio_events_in_the_rulebooks_words():
     out = io.StringIO()
-    assert main(["trustme_pinocchio(players=2)", "--seed", "20", "--max-steps", "14"], out=out) == 0
+    assert main(["trustme_pinocchio(players=2)", "--seed", "5", "--max-steps", "14"], out=out) == 0
     text = out.getvalue()
-    assert "-> Player 0 gains a Puppet Show (3) Ticket for a trusted tall tale." in text
-    assert "the face-down card is Pinocchio (1), a tall tale" in text
+    assert "-> Player 0 gains a Kite (2) Ticket for a trusted tall tale." in text
+    assert "the face-down card is The Judge (4), a tall tale" in text
     assert text.rstrip().endswith("stopped after 14 steps (--max-steps); the game is not over")
 
 
