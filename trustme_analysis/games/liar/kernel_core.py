@@ -46,6 +46,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+import cfr.trie as _trie
+from cfr.numba_cache import tie_cache_to_sources
+from cfr.trie import doubled, resolve_view, trie_grow
+
 # ---------------------------------------------------------------------------------------------------------- cfg
 N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, DECK, PMAX = range(18)
 # Offsets of the blocks of a state (per seat: n entries; per value: V entries; hands: n*V).
@@ -1676,117 +1680,11 @@ def heuristic_distribution(cfg, tab, S, knobs, actions, probs):
 # nodes <=> equal views. Tokens are ``kind + TK_KINDS * payload``; each event gives a fixed number of tokens
 # determined by the earlier ones, so the token sequence is decodable and two different views give different nodes.
 # Events that follow from earlier public ones (a fixed first player, a seat going out, the turn cap) and the hand
-# (own deal, discards, own plays and pickups give it) add no token.
+# (own deal, discards, own plays and pickups give it) add no token. The trie itself and the growing buffers are
+# :mod:`cfr.trie`'s; the enumerator's cache is tied to that file's source (end of this module).
 
 TK_DEAL, TK_DISC, TK_PLAY, TK_OWN, TK_PASS, TK_LIAR, TK_TAKE, TK_BURN, TK_FIRST = range(9)
 TK_KINDS = 16
-
-
-@njit(cache=True)
-def _trie_hash(parent, token):
-    return (parent * np.int64(0x9E3779B97F4A7C15) + token * np.int64(0xC2B2AE3D27D4EB4F)) & np.int64(
-        0x7FFFFFFFFFFFFFFF)
-
-
-@njit(cache=True)
-def _trie_step(trie, used, parent, token):
-    """The child of trie node ``parent`` by ``token`` (``used[0]`` nodes exist so far). ``trie`` is an open-addressing
-    table of rows ``(parent, token, child)`` (one row per lookup: one cache line instead of three)."""
-    mask = trie.shape[0] - 1
-    i = _trie_hash(parent, token) & mask
-    while trie[i, 2] >= 0:
-        if trie[i, 0] == parent and trie[i, 1] == token:
-            return trie[i, 2]
-        i = (i + 1) & mask
-    trie[i, 0] = parent
-    trie[i, 1] = token
-    trie[i, 2] = used[0]
-    used[0] += 1
-    used[1] += 1
-    return trie[i, 2]
-
-
-@njit(cache=True)
-def _trie_grow(trie):
-    cap = trie.shape[0] * 2
-    out = np.full((cap, 3), -1, dtype=np.int64)
-    mask = cap - 1
-    for j in range(trie.shape[0]):
-        if trie[j, 2] >= 0:
-            i = _trie_hash(trie[j, 0], trie[j, 1]) & mask
-            while out[i, 2] >= 0:
-                i = (i + 1) & mask
-            out[i, 0] = trie[j, 0]
-            out[i, 1] = trie[j, 1]
-            out[i, 2] = trie[j, 2]
-    return out
-
-
-@njit(cache=True)
-def _resolve_view(trie, used, view, toks, ntok, d, p):
-    """Player ``p``'s trie node after the first ``d`` moves of the current path: walk the trie from the deepest
-    view already looked up, recording each one on the way (``view[e, p]``, see :func:`enumerate_tree`)."""
-    e = d
-    while view[e, p] < 0:
-        e -= 1
-    node = view[e, p]
-    for f in range(e + 1, d + 1):
-        for k in range(ntok[f, p]):
-            node = _trie_step(trie, used, node, toks[f, p, k])
-        view[f, p] = node
-    return node
-
-
-@njit(cache=True)
-def share_rows(rets, limit):
-    """``(rows, index)``: the distinct rows of ``rets`` in order of first appearance and each row's index, sharing a
-    row only among the first ``limit`` distinct ones (as :func:`cfr.compile_game` shares utility vectors)."""
-    t, n = rets.shape
-    cap = 1 << 10
-    while cap < 4 * min(t, limit) + 4:
-        cap *= 2
-    table = np.full(cap, -1, dtype=np.int64)
-    mask = cap - 1
-    rows = np.empty((t, n), dtype=np.float64)
-    index = np.empty(t, dtype=np.int32)
-    k = 0
-    shared = 0
-    for j in range(t):
-        h = np.int64(0)
-        for q in range(n):
-            x = rets[j, q] + 0.0  # -0.0 == 0.0, as tuples compare
-            h = h * np.int64(0x100000001B3) + np.int64(hash(x))
-        i = h & mask
-        found = -1
-        while table[i] >= 0:
-            r = table[i]
-            same = True
-            for q in range(n):
-                if rows[r, q] != rets[j, q]:
-                    same = False
-                    break
-            if same:
-                found = r
-                break
-            i = (i + 1) & mask
-        if found < 0:
-            found = k
-            for q in range(n):
-                rows[k, q] = rets[j, q] + 0.0
-            k += 1
-            if shared < limit:
-                table[i] = found
-                shared += 1
-        index[j] = found
-    return rows[:k].copy(), index
-
-
-@njit(cache=True)
-def _doubled(a, keep):
-    """A copy of ``a`` twice as long with its first ``keep`` entries (the enumeration's growing buffers)."""
-    out = np.empty(a.shape[0] * 2, a.dtype)
-    out[:keep] = a[:keep]
-    return out
 
 
 #: :func:`_enumerate_run`'s answers: done, too many histories, a buffer to grow before it goes on.
@@ -1865,16 +1763,16 @@ def enumerate_tree(cfg, tab, splits, max_histories):
             break
         count, nterm, num_info, d = st[_ST_COUNT], st[_ST_NTERM], st[_ST_NINFO], st[_ST_D]
         if count >= r_depth.shape[0]:
-            r_depth, r_player = _doubled(r_depth, count), _doubled(r_player, count)
-            r_info, r_action, r_prob = _doubled(r_info, count), _doubled(r_action, count), _doubled(r_prob, count)
+            r_depth, r_player = doubled(r_depth, count), doubled(r_player, count)
+            r_info, r_action, r_prob = doubled(r_info, count), doubled(r_action, count), doubled(r_prob, count)
         if nterm >= rets.shape[0]:
             r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
             r2[:nterm] = rets[:nterm]
             rets = r2
         if num_info >= first.shape[0]:
-            first = _doubled(first, num_info)
+            first = doubled(first, num_info)
         if used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]:
-            trie = _trie_grow(trie)
+            trie = trie_grow(trie)
         while used[0] + tkmax * (d + 1) > node_info.shape[0]:
             ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
             ni2[:node_info.shape[0]] = node_info
@@ -1930,7 +1828,7 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
             k = write_chance(cfg, tab, S, kids, kprob, top)
         else:
             r_player[count] = cur
-            node = _resolve_view(trie, used, view, toks, ntok, d, cur)
+            node = resolve_view(trie, used, view, toks, ntok, d, cur)
             m = node_info[node]
             if m < 0:
                 m = num_info
@@ -2035,24 +1933,5 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
     return _RUN_DONE
 
 
-@njit(cache=True)
-def first_paths(depth, action, first, max_depth):
-    """The actions from the root to each information set's first history, in one pass over the preorder record.
-
-    Row ``m`` holds the path of history ``first[m]`` (``first`` ascending, as the enumerator numbers information sets
-    by first appearance), padded with -1: what :class:`~trustme_analysis.games.liar.kernel_tree.EngineKeys` replays
-    on the engine to write the key, without walking the record back for every key.
-    """
-    out = np.full((first.shape[0], max_depth), -1, dtype=np.int32)
-    path = np.empty(max_depth + 1, dtype=np.int64)
-    m = 0
-    for i in range(depth.shape[0]):
-        if m >= first.shape[0]:
-            break
-        d = np.int64(depth[i])
-        path[d] = action[i]
-        if i == first[m]:
-            for j in range(1, d + 1):
-                out[m, j - 1] = path[j]
-            m += 1
-    return out
+# The enumerator compiles cfr.trie's functions into its own code; numba would not notice that file change.
+tie_cache_to_sources((enumerate_tree, _enumerate_run), _trie)
