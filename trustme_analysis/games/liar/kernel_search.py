@@ -419,6 +419,19 @@ O_PPLAYER_ = core.O_PPLAYER
 
 
 @njit(cache=True)
+def _deal_scratch(cfg, pool, fallback, size, pick_rest):
+    """The work arrays :func:`deal_world` deals into, sized for one position's plan: ``(counts, deck, source, drawn,
+    drawn_len)``, allocated once per call of a dealing loop rather than once per world."""
+    n, u = cfg[N_], pool.shape[0]
+    counts = np.zeros((max(size.shape[0], 1), cfg[V_]), np.int64)
+    deck = np.empty(max(u, 1), np.int64)
+    source = np.empty(max(u + fallback.shape[0], max(pick_rest.shape[0], 1)), np.int64)
+    drawn = np.empty((n, max(u, 1)), np.int64)
+    drawn_len = np.zeros(n, np.int64)
+    return counts, deck, source, drawn, drawn_len
+
+
+@njit(cache=True)
 def world_weight(cfg, W, viewer, rates, always, sizes, passes, value):
     """``bots.belief``'s weight of the world ``W``: each other seat's play in the pile weighs its bluff rate
     (``rates[seat]``) if false, else one less it; a round started with no card of the value announced weighs
@@ -490,12 +503,7 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
     n, size_s = cfg[N_], S0.shape[0]
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
-    u = pool.shape[0]
-    counts = np.zeros((max(size.shape[0], 1), cfg[V_]), np.int64)
-    deck = np.empty(max(u, 1), np.int64)
-    source = np.empty(max(u + fallback.shape[0], max(pick_rest.shape[0], 1)), np.int64)
-    drawn = np.empty((n, max(u, 1)), np.int64)
-    drawn_len = np.zeros(n, np.int64)
+    counts, deck, source, drawn, drawn_len = _deal_scratch(cfg, pool, fallback, size, pick_rest)
     cand = np.empty((max(candidates, 1), size_s), np.int64)
     weights = np.empty(max(candidates, 1), np.float64)
     W = np.empty(size_s, np.int64)
@@ -608,15 +616,10 @@ def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int,
 def _deal_many(cfg, S0, viewer, count, seed, pool, fallback, nslots, size, owner, announced, position, burned,
                credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need, pick_rest, pick_rest_at, pick_first,
                known_holder, known_seat, known_shown, known_plays, known_at):
-    n, size_s = cfg[N_], S0.shape[0]
+    size_s = S0.shape[0]
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
-    u = pool.shape[0]
-    counts = np.zeros((max(size.shape[0], 1), cfg[V_]), np.int64)
-    deck = np.empty(max(u, 1), np.int64)
-    source = np.empty(max(u + fallback.shape[0], max(pick_rest.shape[0], 1)), np.int64)
-    drawn = np.empty((n, max(u, 1)), np.int64)
-    drawn_len = np.zeros(n, np.int64)
+    counts, deck, source, drawn, drawn_len = _deal_scratch(cfg, pool, fallback, size, pick_rest)
     out = np.empty((count, size_s), np.int64)
     for i in range(count):
         deal_world(cfg, S0, out[i], viewer, rng, pool, fallback, nslots, size, owner, announced, position, burned,
@@ -638,4 +641,4 @@ def deal_worlds(kernel, state, viewer: int, count: int, seed: int) -> np.ndarray
 
 
 # These functions inline kernel_core's; numba checks only this file (module docstring).
-tie_cache_to_sources((unit, action_rollouts, _deal_many, world_weight, sample_model), core)
+tie_cache_to_sources((unit, action_rollouts, _deal_many, _deal_scratch, world_weight, sample_model), core)
