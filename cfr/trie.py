@@ -23,17 +23,30 @@ from numba import njit
 
 from cfr.compile import _MAX_SHARED_UTILITIES
 
-#: Rows of a fresh trie table (a power of two; the table doubles when half full).
-TRIE_ROWS = 1 << 16
+#: Starting sizes of the growing arrays (powers of two; each doubles when full).
+TRIE_ROWS, RECORD_ROWS, RETURN_ROWS = 1 << 16, 1 << 16, 1 << 12
 
 
-def new_trie(players: int) -> tuple[np.ndarray, np.ndarray]:
-    """``(trie, used)`` for ``players`` players: an empty table and its counters, nodes ``0..players-1`` being the
-    players' roots (see :func:`trie_step`)."""
+@njit(cache=True)
+def new_trie(players):
+    """``(trie, used, node_info, first)``, empty, for ``players`` players: the trie table and its counters (nodes
+    ``0..players-1`` are the players' roots, see :func:`trie_step`), the information set of each trie node (-1: none
+    yet; grown with :func:`filled_to`) and the first history of each information set."""
     trie = np.full((TRIE_ROWS, 3), -1, dtype=np.int64)
     used = np.zeros(2, dtype=np.int64)
     used[0] = players
-    return trie, used
+    node_info = np.full(TRIE_ROWS, -1, dtype=np.int64)
+    first = np.empty(TRIE_ROWS, dtype=np.int64)
+    return trie, used, node_info, first
+
+
+@njit(cache=True)
+def new_record(players):
+    """``(depth, player, infoset, action, chance_prob, terminal_returns)``: the preorder record's growing buffers
+    (:func:`cfr.build.from_preorder`'s fields and types) and the terminals' returns, one row each."""
+    return (np.empty(RECORD_ROWS, dtype=np.uint16), np.empty(RECORD_ROWS, dtype=np.int8),
+            np.empty(RECORD_ROWS, dtype=np.int32), np.empty(RECORD_ROWS, dtype=np.int32),
+            np.empty(RECORD_ROWS, dtype=np.float64), np.empty((RETURN_ROWS, players), dtype=np.float64))
 
 
 @njit(cache=True)
@@ -100,9 +113,22 @@ def resolve_view(trie, used, view, toks, ntok, d, p):
 
 @njit(cache=True)
 def doubled(a, keep):
-    """A copy of the 1-d ``a`` twice as long with its first ``keep`` entries (the enumeration's growing buffers)."""
-    out = np.empty(a.shape[0] * 2, a.dtype)
+    """A copy of ``a`` with twice the rows, holding its first ``keep`` rows (the enumeration's growing buffers)."""
+    out = np.empty((a.shape[0] * 2,) + a.shape[1:], a.dtype)
     out[:keep] = a[:keep]
+    return out
+
+
+@njit(cache=True)
+def filled_to(a, index, fill):
+    """``a``, or a copy doubled as often as needed to hold ``a[index]``, the new entries set to ``fill``."""
+    if index < a.shape[0]:
+        return a
+    size = a.shape[0] * 2
+    while index >= size:
+        size *= 2
+    out = np.full(size, fill, a.dtype)
+    out[:a.shape[0]] = a
     return out
 
 

@@ -28,7 +28,15 @@ from cfr.build import from_preorder
 from cfr.engine_keys import EngineKeys, RecordKeys
 from cfr.numba_cache import tie_cache_to_sources
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
-from cfr.trie import doubled, resolve_view, share_utilities, trie_grow
+from cfr.trie import (
+    doubled,
+    filled_to,
+    new_record,
+    new_trie,
+    resolve_view,
+    share_utilities,
+    trie_grow,
+)
 from trustme_analysis.games.liar import kernel_core as core
 from trustme_analysis.games.liar.game import LiarGame
 
@@ -86,18 +94,8 @@ def enumerate_tree(cfg, tab, splits, max_histories):
     ntok = np.zeros((maxd + 1, n), dtype=np.int64)
     last_play = np.full(maxd + 1, -1, dtype=np.int64)
     dealt = np.zeros((n, values), dtype=np.int64)
-    trie = np.full((1 << 16, 3), -1, dtype=np.int64)
-    used = np.zeros(2, dtype=np.int64)
-    used[0] = n
-    node_info = np.full(1 << 16, -1, dtype=np.int64)
-    first = np.empty(1 << 16, dtype=np.int64)
-    hcap = 1 << 16
-    r_depth = np.empty(hcap, dtype=np.uint16)
-    r_player = np.empty(hcap, dtype=np.int8)
-    r_info = np.empty(hcap, dtype=np.int32)
-    r_action = np.empty(hcap, dtype=np.int32)
-    r_prob = np.empty(hcap, dtype=np.float64)
-    rets = np.empty((1 << 12, n), dtype=np.float64)
+    trie, used, node_info, first = new_trie(n)
+    r_depth, r_player, r_info, r_action, r_prob, rets = new_record(n)
     # The children of the nodes on the current path, stacked: depth d's list is kids[kstart[d]:kstart[d]+kcount[d]].
     # A node has at most max(seats, splits, 3 + multisets * values) children, so the stack has a fixed size.
     kmax = max(n, core.split_count(cfg, tab), 3 + tab[cfg[core.T_OFFS] + cfg[core.M] + 1] * values)
@@ -125,17 +123,12 @@ def enumerate_tree(cfg, tab, splits, max_histories):
             r_depth, r_player = doubled(r_depth, count), doubled(r_player, count)
             r_info, r_action, r_prob = doubled(r_info, count), doubled(r_action, count), doubled(r_prob, count)
         if nterm >= rets.shape[0]:
-            r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
-            r2[:nterm] = rets[:nterm]
-            rets = r2
+            rets = doubled(rets, nterm)
         if num_info >= first.shape[0]:
             first = doubled(first, num_info)
         if used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]:
             trie = trie_grow(trie)
-        while used[0] + tkmax * (d + 1) > node_info.shape[0]:
-            ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
-            ni2[:node_info.shape[0]] = node_info
-            node_info = ni2
+        node_info = filled_to(node_info, used[0] + tkmax * (d + 1) - 1, -1)
     if code == _RUN_TOO_MANY:
         return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
     count, nterm, num_info = st[_ST_COUNT], st[_ST_NTERM], st[_ST_NINFO]

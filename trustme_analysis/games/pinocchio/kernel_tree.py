@@ -32,7 +32,15 @@ from cfr.build import from_preorder
 from cfr.engine_keys import EngineKeys, RecordKeys
 from cfr.numba_cache import tie_cache_to_sources
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
-from cfr.trie import doubled, resolve_view, share_utilities, trie_grow
+from cfr.trie import (
+    doubled,
+    filled_to,
+    new_record,
+    new_trie,
+    resolve_view,
+    share_utilities,
+    trie_grow,
+)
 from trustme_analysis.games.pinocchio import kernel_core as K
 from trustme_analysis.games.pinocchio.rules import SHORT_NAME
 
@@ -160,19 +168,9 @@ def enumerate_tree(R, max_depth, max_histories):
         view[0, p] = p  # trie roots: one per player
     toks = np.zeros((max_depth + 1, n, TK_MAX), dtype=np.int64)
     ntok = np.zeros((max_depth + 1, n), dtype=np.int64)
-    trie = np.full((1 << 16, 3), -1, dtype=np.int64)
-    used = np.zeros(2, dtype=np.int64)
-    used[0] = n
-    node_info = np.full(1 << 16, -1, dtype=np.int64)
-    first = np.empty(1 << 16, dtype=np.int64)
+    trie, used, node_info, first = new_trie(n)
     num_info = 0
-    hcap = 1 << 16
-    r_depth = np.empty(hcap, dtype=np.uint16)
-    r_player = np.empty(hcap, dtype=np.int8)
-    r_info = np.empty(hcap, dtype=np.int32)
-    r_action = np.empty(hcap, dtype=np.int32)
-    r_prob = np.empty(hcap, dtype=np.float64)
-    rets = np.empty((1 << 12, n), dtype=np.float64)
+    r_depth, r_player, r_info, r_action, r_prob, rets = new_record(n)
     nterm = 0
     # The children of the nodes on the current path, stacked: depth d's list is kids[kstart[d]:kstart[d]+kcount[d]].
     width = max(R[K.R_NUM_ACTIONS], K.MAXV, K.MAXP)
@@ -210,9 +208,7 @@ def enumerate_tree(R, max_depth, max_histories):
             r_info[count] = -1
             K.returns_into(S, R, ret)
             if nterm >= rets.shape[0]:
-                r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
-                r2[:nterm] = rets[:nterm]
-                rets = r2
+                rets = doubled(rets, nterm)
             rets[nterm] = ret
             nterm += 1
         elif cur == K.CHANCE_ID:
@@ -224,10 +220,7 @@ def enumerate_tree(R, max_depth, max_histories):
             if used[1] * 2 + 2 * TK_MAX * (d + 1) > trie.shape[0]:
                 trie = trie_grow(trie)
             node = resolve_view(trie, used, view, toks, ntok, d, cur)
-            while node >= node_info.shape[0]:
-                ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
-                ni2[:node_info.shape[0]] = node_info
-                node_info = ni2
+            node_info = filled_to(node_info, node, -1)
             m = node_info[node]
             if m < 0:
                 m = num_info
