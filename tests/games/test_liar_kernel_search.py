@@ -251,8 +251,7 @@ def test_the_liar_search_player_deals_its_worlds_in_the_kernel_and_is_determinis
 def test_the_compiled_rounds_cache_is_keyed_by_kernel_core_too():
     """numba keys a cache by the defining file; these functions inline kernel_core's, so an edit there must make
     their cache stale (else they would keep running the old rules)."""
-    stamp = ks.action_rollouts._cache._cache_file._source_stamp
-    import hashlib
-    from pathlib import Path
+    from cfr.numba_cache import source_digest
 
-    assert stamp[1] == hashlib.sha256(Path(core.__file__).read_bytes()).hexdigest()
+    stamp = ks.action_rollouts._cache._cache_file._source_stamp
+    assert stamp[1] == source_digest(core)

@@ -67,13 +67,13 @@ def test_kernel_tree_refuses_other_games():
 
 
 def test_kernel_tree_cache_is_keyed_by_the_kernel_source():
-    """The enumerator's cached code embeds kernel_core's: its cache key must change when that file does."""
-    from trustme_analysis.games.pinocchio import kernel_tree
+    """The enumerator's cached code embeds kernel_core's and cfr.trie's: its cache must go stale when they change."""
+    import cfr.trie
+    from cfr.numba_cache import source_digest
+    from trustme_analysis.games.pinocchio import kernel_core, kernel_tree
 
-    cache = kernel_tree.enumerate_tree._cache
-    key = cache._index_key(kernel_tree.enumerate_tree.signatures[0] if kernel_tree.enumerate_tree.signatures else (),
-                           kernel_tree.enumerate_tree.targetctx.codegen())
-    assert key[-1] == kernel_tree._KERNEL_SOURCE and len(kernel_tree._KERNEL_SOURCE) == 64
+    stamp = kernel_tree.enumerate_tree._cache._cache_file._source_stamp
+    assert stamp[1] == source_digest(kernel_core, cfr.trie)
 
 
 def test_solve_compiles_pinocchio_through_its_kernel_and_says_so(tmp_path):

@@ -274,8 +274,8 @@ def search_actions(state: pyspiel.State, player: int) -> list[int]:
 
     Liar, pass and burn where legal; for each value the player may announce (the round's value, or any value for a
     starter): every honest play (1 to all of its copies of the value), and bluffs adding 1 to
-    :data:`SEARCH_FALSE_CARDS` false cards to all of its copies (none for a value it does not hold), the false cards
-    taken one per value, from the values it holds most of and then the lowest.
+    :data:`SEARCH_FALSE_CARDS` false cards to all of its copies (for a value it does not hold, the false cards alone: a
+    pure bluff), the false cards taken one per value, from the values it holds most of and then the lowest.
     """
     table = state.get_game().play_table
     view = state.player_view(player)

@@ -30,20 +30,19 @@ Randomness: one SplitMix64 stream per call (``kernel_core.next_u64``); every can
 the same worlds (paired comparison).
 
 numba caches a compiled function by its own file only; these functions inline ``kernel_core``'s, so
-:func:`_tie_cache_to_core` keys their cache by ``kernel_core``'s source too (else an edit there would leave them
-running the old rules).
+:func:`cfr.numba_cache.tie_cache_to_sources` keys their cache by ``kernel_core``'s source too (else an edit there
+would leave them running the old rules).
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from numba import njit
 
+from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.games.liar import kernel_core as core
 
 #: The chance that the other seats share one explanation of their bluffing (and, apart, of their calling): a
@@ -638,19 +637,5 @@ def deal_worlds(kernel, state, viewer: int, count: int, seed: int) -> np.ndarray
     return _deal_many(kernel.cfg, S0, int(viewer), int(count), np.uint64(seed), *_plan_args(plan))
 
 
-def _tie_cache_to_core(*functions) -> None:
-    """Key the on-disk cache of these compiled functions by ``kernel_core``'s source as well as this file's: numba
-    checks only the defining file, and these inline ``kernel_core``'s functions. Where numba's cache object is not
-    the one expected, caching is switched off for them (correct, only slower to start)."""
-    digest = hashlib.sha256(Path(core.__file__).read_bytes()).hexdigest()
-    for fn in functions:
-        cache_file = getattr(getattr(fn, "_cache", None), "_cache_file", None)
-        if cache_file is not None and hasattr(cache_file, "_source_stamp"):
-            cache_file._source_stamp = (cache_file._source_stamp, digest)
-        else:
-            from numba.core.caching import NullCache
-
-            fn._cache = NullCache()
-
-
-_tie_cache_to_core(unit, action_rollouts, _deal_many, world_weight, sample_model)
+# These functions inline kernel_core's; numba checks only this file (module docstring).
+tie_cache_to_sources((unit, action_rollouts, _deal_many, world_weight, sample_model), core)

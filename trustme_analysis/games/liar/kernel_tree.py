@@ -1,14 +1,14 @@
 """Compile a ``trustme_liar`` variant's game tree from the compiled kernel: the kernel producer of :mod:`cfr.compile`.
 
 The pyspiel producer (:func:`cfr.compile_game`) walks the tree through the engine's Python API; this one enumerates
-the same histories in compiled code (:func:`.kernel_core.enumerate_tree`) and hands the same depth-first preorder
+the same histories in compiled code (:func:`enumerate_tree`) and hands the same depth-first preorder
 record to :func:`cfr.build.from_preorder`, so the result is the same :class:`~cfr.tree.CompiledGame`, array for array
 (``tests/games/test_liar_kernel_tree.py`` checks it on the reduced variants of the reports).
 
-Information sets come out of the kernel as ids (a trie of what each player saw, see the kernel module); their
+Information sets come out of the enumeration as ids (a trie of what each player saw, see below); their
 information-state strings are built by the engine, on request, by replaying one history of each information set
-found in the finished tree (:class:`EngineKeys`), so the strings are the engine's own and the compiled tree keeps no
-table of paths.
+found in the finished tree (:class:`cfr.engine_keys.EngineKeys`), so the strings are the engine's own and the
+compiled tree keeps no table of paths.
 
 Memory: the enumerator returns its record in buffers up to twice the size needed; each is cut to size before the
 finisher runs, so the finisher starts from the exact record (23 bytes per history). The compile peak is then the
@@ -18,90 +18,278 @@ enumerator's own (its trie and growing buffers, up to ~85 bytes per history, ``b
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 import numpy as np
 import pyspiel
+from numba import njit
 
-from cfr.build import from_preorder, preorder_path
-from cfr.compile import _MAX_SHARED_UTILITIES
+import cfr.trie as _trie
+from cfr.build import from_preorder
+from cfr.engine_keys import EngineKeys, RecordKeys
+from cfr.numba_cache import tie_cache_to_sources
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
+from cfr.trie import doubled, resolve_view, share_utilities, trie_grow
 from trustme_analysis.games.liar import kernel_core as core
 from trustme_analysis.games.liar.game import LiarGame
 
+# ------------------------------------------------------------------------------------------- the whole game tree
+#
+# Enumerating every history for the CFR compiler, stepping :mod:`.kernel_core`'s state. Each player's information state is kept as
+# a node of one trie of observation *tokens*: the path from the player's root spells what the player saw, so equal
+# nodes <=> equal views. Tokens are ``kind + TK_KINDS * payload``; each event gives a fixed number of tokens
+# determined by the earlier ones, so the token sequence is decodable and two different views give different nodes.
+# Events that follow from earlier public ones (a fixed first player, a seat going out, the turn cap) and the hand
+# (own deal, discards, own plays and pickups give it) add no token. The trie itself and the growing buffers are
+# :mod:`cfr.trie`'s; the enumerator's cache is tied to both files' source (end of this module).
 
-class EngineKeys(Sequence):
-    """The information-state strings of a kernel-compiled tree, each built by the engine on first request.
+TK_DEAL, TK_DISC, TK_PLAY, TK_OWN, TK_PASS, TK_LIAR, TK_TAKE, TK_BURN, TK_FIRST = range(9)
+TK_KINDS = 16
 
-    A key replays, on a fresh engine state, the actions from the root to one history of the information set (the
-    first in the tree's breadth-first order), read off the tree's ``parent`` and ``edge_action`` arrays; the
-    table of those histories (one int64 per information set) is built on the first request.
+
+#: :func:`_enumerate_run`'s answers: done, too many histories, a buffer to grow before it goes on.
+_RUN_DONE, _RUN_TOO_MANY, _RUN_GROW = 0, 1, 2
+#: Slots of the enumeration's resumable position (``st``): depth, the action and probability that reached the node
+#: at that depth (``stf[0]``), histories, children stacked, terminals, information sets, whether ``S`` holds the
+#: position at that depth unchanged since it was recorded.
+_ST_D, _ST_ACT, _ST_COUNT, _ST_TOP, _ST_NTERM, _ST_NINFO, _ST_FRESH = range(7)
+
+
+@njit(cache=True)
+def enumerate_tree(cfg, tab, splits, max_histories):
+    """Every history of the variant in depth-first preorder, children in the engine's order.
+
+    Returns ``(code, depth, player, infoset, action, chance_prob, terminal_returns, first_history)``: ``code`` is 0,
+    or 1 if the tree has more than ``max_histories`` histories; ``infoset`` ids are numbered by first appearance;
+    ``terminal_returns`` holds the returns of each terminal in preorder; ``first_history[m]`` is the first history
+    of information set ``m`` (its key is built from there).
+
+    The walk itself is :func:`_enumerate_run`, which works in buffers of fixed size and stops, resumable, when one is
+    full: this loop doubles that buffer and resumes it. Growing the buffers out here keeps the walk free of array
+    variables reassigned in its loop (each costs numba reference counting on every history).
     """
+    n, values = cfg[core.N], cfg[core.V]
+    size = cfg[core.SIZE]
+    maxd = values + cfg[core.MAXT] + 2
+    S = np.empty(size, dtype=np.int64)
+    core.init_state(cfg, S)
+    # states[d * size:(d + 1) * size]: the position at depth d of the current path, kept for nodes with more than
+    # one child (the walk applies each move to S, copied from there).
+    states = np.empty((maxd + 2) * size, dtype=np.int64)
+    # view[d, p]: player p's trie node after the first d moves of the current path, or -1 while not yet looked up;
+    # toks[d, p, :ntok[d, p]]: the tokens the d-th move adds to p's view. A view is looked up (the trie walked) only
+    # when p is about to act, so the views at the leaves and of players who never act again cost nothing.
+    view = np.full((maxd + 1, n), -1, dtype=np.int64)
+    for p in range(n):
+        view[0, p] = p  # trie roots: one per player
+    tkmax = 1 + max(n, values)  # a deal and every seat's discards; a call and the pile's counts
+    toks = np.zeros((maxd + 1, n, tkmax), dtype=np.int64)
+    ntok = np.zeros((maxd + 1, n), dtype=np.int64)
+    last_play = np.full(maxd + 1, -1, dtype=np.int64)
+    dealt = np.zeros((n, values), dtype=np.int64)
+    trie = np.full((1 << 16, 3), -1, dtype=np.int64)
+    used = np.zeros(2, dtype=np.int64)
+    used[0] = n
+    node_info = np.full(1 << 16, -1, dtype=np.int64)
+    first = np.empty(1 << 16, dtype=np.int64)
+    hcap = 1 << 16
+    r_depth = np.empty(hcap, dtype=np.uint16)
+    r_player = np.empty(hcap, dtype=np.int8)
+    r_info = np.empty(hcap, dtype=np.int32)
+    r_action = np.empty(hcap, dtype=np.int32)
+    r_prob = np.empty(hcap, dtype=np.float64)
+    rets = np.empty((1 << 12, n), dtype=np.float64)
+    # The children of the nodes on the current path, stacked: depth d's list is kids[kstart[d]:kstart[d]+kcount[d]].
+    # A node has at most max(seats, splits, 3 + multisets * values) children, so the stack has a fixed size.
+    kmax = max(n, core.split_count(cfg, tab), 3 + tab[cfg[core.T_OFFS] + cfg[core.M] + 1] * values)
+    kids = np.empty((maxd + 2) * kmax, dtype=np.int64)
+    kprob = np.empty((maxd + 2) * kmax, dtype=np.float64)
+    kstart = np.zeros(maxd + 2, dtype=np.int64)
+    kcount = np.zeros(maxd + 2, dtype=np.int64)
+    knext = np.zeros(maxd + 2, dtype=np.int64)
+    curs = np.zeros(maxd + 2, dtype=np.int64)
+    ranks = np.empty(n, dtype=np.float64)
+    pranks = np.empty(n, dtype=np.float64)
+    ret = np.empty(n, dtype=np.float64)
+    st = np.zeros(7, dtype=np.int64)
+    st[_ST_ACT] = -1
+    st[_ST_FRESH] = 1
+    stf = np.ones(1, dtype=np.float64)
+    while True:
+        code = _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, toks, ntok, last_play, dealt,
+                              trie, used, node_info, first, r_depth, r_player, r_info, r_action, r_prob, rets, kids,
+                              kprob, kstart, kcount, knext, curs, ranks, pranks, ret)
+        if code != _RUN_GROW:
+            break
+        count, nterm, num_info, d = st[_ST_COUNT], st[_ST_NTERM], st[_ST_NINFO], st[_ST_D]
+        if count >= r_depth.shape[0]:
+            r_depth, r_player = doubled(r_depth, count), doubled(r_player, count)
+            r_info, r_action, r_prob = doubled(r_info, count), doubled(r_action, count), doubled(r_prob, count)
+        if nterm >= rets.shape[0]:
+            r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
+            r2[:nterm] = rets[:nterm]
+            rets = r2
+        if num_info >= first.shape[0]:
+            first = doubled(first, num_info)
+        if used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]:
+            trie = trie_grow(trie)
+        while used[0] + tkmax * (d + 1) > node_info.shape[0]:
+            ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
+            ni2[:node_info.shape[0]] = node_info
+            node_info = ni2
+    if code == _RUN_TOO_MANY:
+        return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
+    count, nterm, num_info = st[_ST_COUNT], st[_ST_NTERM], st[_ST_NINFO]
+    return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
+            first[:num_info])
 
-    def __init__(self, game: pyspiel.Game, parent: np.ndarray, edge_action: np.ndarray, infoset: np.ndarray,
-                 num_keys: int):
-        self._game = game
-        # The tree's own arrays (no copies); not the CompiledGame itself, which holds this object.
-        self._parent, self._edge_action, self._infoset = parent, edge_action, infoset
-        self._num_keys = int(num_keys)
-        self._history: np.ndarray | None = None
-        self._cache: dict[int, str] = {}
 
-    def __len__(self) -> int:
-        return self._num_keys
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        i = int(i)
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(f"information set {i} out of range (0..{len(self) - 1})")
-        key = self._cache.get(i)
-        if key is None:
-            key = _replay_key(self._game, self._path(int(self._histories()[i])))
-            self._cache[i] = key
-        return key
-
-    def _histories(self) -> np.ndarray:
-        if self._history is None:
-            decisions = np.flatnonzero(self._infoset >= 0)
-            history = np.full(self._num_keys, -1, dtype=np.int64)
-            # Reversed, so the first history of each information set is written last and kept.
-            history[self._infoset[decisions[::-1]]] = decisions[::-1]
-            self._history = history
-        return self._history
-
-    def _path(self, node: int) -> list[int]:
-        path = []
-        while node > 0:
-            path.append(int(self._edge_action[node]))
-            node = int(self._parent[node])
-        return path[::-1]
-
-
-class _RecordKeys(Sequence):
-    """The strings of the enumerator's raw information-set ids while the finisher checks the record (its error
-    messages name information states); reads the record's arrays only while the finisher still holds them."""
-
-    def __init__(self, game: pyspiel.Game, record: dict[str, np.ndarray], num_keys: int):
-        self._game, self._record, self._num_keys = game, record, int(num_keys)
-
-    def __len__(self) -> int:
-        return self._num_keys
-
-    def __getitem__(self, m):
-        infoset = self._record["infoset"]
-        node = int(np.argmax(infoset == int(m)))
-        return _replay_key(self._game, preorder_path(self._record["depth"], self._record["action"], node).tolist())
-
-
-def _replay_key(game: pyspiel.Game, path: list[int]) -> str:
-    state = game.new_initial_state()
-    for a in path:
-        state.apply_action(a)
-    return state.information_state_string(state.current_player())
+@njit(cache=True)
+def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, toks, ntok, last_play, dealt, trie,
+                   used, node_info, first, r_depth, r_player, r_info, r_action, r_prob, rets, kids, kprob, kstart,
+                   kcount, knext, curs, ranks, pranks, ret):
+    """The walk of :func:`enumerate_tree` from the position saved in ``st``/``stf`` (``S`` the position at depth
+    ``st[_ST_D]``, to be recorded); returns ``_RUN_GROW`` (the position saved again) before a node that a buffer has
+    no room for, ``_RUN_TOO_MANY`` past ``max_histories``, ``_RUN_DONE`` at the end."""
+    n, values = cfg[core.N], cfg[core.V]
+    size = cfg[core.SIZE]
+    tkmax = toks.shape[2]
+    d, act, count, top = st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP]
+    nterm, num_info, fresh = st[_ST_NTERM], st[_ST_NINFO], st[_ST_FRESH]
+    prob = stf[0]
+    while True:
+        # --- record the node at depth d (reached by `act` with `prob`) and list its children
+        if count >= max_histories:
+            return _RUN_TOO_MANY
+        cur = core.current_player(cfg, S)
+        if (count >= r_depth.shape[0] or (cur == core.TERMINAL and nterm >= rets.shape[0])
+                or (cur >= 0 and (num_info >= first.shape[0] or used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]
+                                  or used[0] + tkmax * (d + 1) > node_info.shape[0]))):
+            st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP] = d, act, count, top
+            st[_ST_NTERM], st[_ST_NINFO], st[_ST_FRESH] = nterm, num_info, fresh
+            stf[0] = prob
+            return _RUN_GROW
+        r_depth[count] = d
+        r_action[count] = act
+        r_prob[count] = prob
+        kstart[d] = top
+        knext[d] = 0
+        k = 0
+        if cur == core.TERMINAL:
+            r_player[count] = -1
+            r_info[count] = -1
+            core.results(cfg, S, ranks, pranks, ret)
+            for q in range(n):
+                rets[nterm, q] = ret[q]
+            nterm += 1
+        elif cur == core.CHANCE:
+            r_player[count] = n
+            r_info[count] = -1
+            k = core.write_chance(cfg, tab, S, kids, kprob, top)
+        else:
+            r_player[count] = cur
+            node = resolve_view(trie, used, view, toks, ntok, d, cur)
+            m = node_info[node]
+            if m < 0:
+                m = num_info
+                node_info[node] = m
+                first[m] = count
+                num_info += 1
+            r_info[count] = m
+            extras, announced, plays = core.legal_shape(cfg, S, cur)
+            if plays:
+                core.fill_hand_table(cfg, S, cur)
+            k = core.write_legal(cfg, tab, S, cur, extras, announced, plays, kids, top)
+            for q in range(top, top + k):
+                kprob[q] = 1.0
+        kcount[d] = k
+        top += k
+        curs[d] = cur
+        if k > 1:
+            # Kept for the later children (S becomes the first child's position).
+            base = d * size
+            for q in range(size):
+                states[base + q] = S[q]
+        fresh = 1
+        count += 1
+        # --- the next node in preorder: the next unvisited child of the deepest node that has one
+        while d >= 0 and knext[d] >= kcount[d]:
+            top = kstart[d]
+            d -= 1
+            fresh = 0
+        if d < 0:
+            break
+        j = kstart[d] + knext[d]
+        knext[d] += 1
+        act = kids[j]
+        prob = kprob[j]
+        if not fresh:
+            base = d * size
+            for q in range(size):
+                S[q] = states[base + q]
+        cur = curs[d]
+        last_play[d + 1] = last_play[d]
+        for p in range(n):
+            view[d + 1, p] = -1
+        if cur == core.CHANCE and S[core.S_FIRST] < 0:
+            # The draw of the first player ("S<seat>" in every view).
+            for p in range(n):
+                toks[d + 1, p, 0] = TK_FIRST + TK_KINDS * act
+                ntok[d + 1, p] = 1
+            core.apply_chance(cfg, tab, S, act)
+        elif cur == core.CHANCE:
+            value = S[core.S_DEALT]
+            for p in range(n):
+                dealt[p, value] = splits[act, p]
+                toks[d + 1, p, 0] = TK_DEAL + TK_KINDS * splits[act, p]
+                ntok[d + 1, p] = 1
+            core.apply_chance(cfg, tab, S, act)
+            if value == values - 1:
+                # The pair discards, face up: every seat's discards to every player.
+                for s in range(n):
+                    packed = 0
+                    for v in range(values):
+                        packed = packed * (cfg[core.C] + 1) + dealt[s, v] - dealt[s, v] % 2
+                    for p in range(n):
+                        toks[d + 1, p, 1 + s] = TK_DISC + TK_KINDS * packed
+                for p in range(n):
+                    ntok[d + 1, p] = 1 + n
+        else:
+            plen = S[core.S_PLEN]
+            if act >= core.FIRST_PLAY:
+                psize, announced = core.decode_play(cfg, tab, S, act)
+                last_play[d + 1] = act
+                for p in range(n):
+                    if p == cur:
+                        tok = TK_OWN + TK_KINDS * act
+                    else:
+                        tok = TK_PLAY + TK_KINDS * (cur + n * (announced + values * psize))
+                    toks[d + 1, p, 0] = tok
+                    ntok[d + 1, p] = 1
+            elif act == core.PASS:
+                for p in range(n):
+                    toks[d + 1, p, 0] = TK_PASS + TK_KINDS * cur
+                    ntok[d + 1, p] = 1
+            elif act == core.BURN:
+                for p in range(n):
+                    toks[d + 1, p, 0] = TK_BURN + TK_KINDS * cur
+                    ntok[d + 1, p] = 1
+            else:
+                liar = S[cfg[core.O_PPLAYER] + plen - 1]
+                false = S[cfg[core.O_PFALSE] + plen - 1]
+                picker = liar if false > 0 else cur
+                for p in range(n):
+                    toks[d + 1, p, 0] = TK_LIAR + TK_KINDS * (cur + n * last_play[d])
+                    ntok[d + 1, p] = 1
+                    if p == picker:
+                        for v in range(values):
+                            toks[d + 1, p, 1 + v] = TK_TAKE + TK_KINDS * S[cfg[core.O_PCOUNTS] + v]
+                        ntok[d + 1, p] = 1 + values
+            core.apply_player_action(cfg, tab, S, act)
+        d += 1
+        fresh = 0
+    st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP] = d, act, count, top
+    st[_ST_NTERM], st[_ST_NINFO], st[_ST_FRESH] = nterm, num_info, fresh
+    return _RUN_DONE
 
 
 def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
@@ -121,7 +309,7 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
     cfg = core.build_config(game.rules)
     tab = core.build_tables(cfg)
     splits = np.asarray(game.deal_table.splits, dtype=np.int64).reshape(-1, game.rules.players)
-    code, *arrays = core.enumerate_tree(cfg, tab, splits, max_histories)
+    code, *arrays = enumerate_tree(cfg, tab, splits, max_histories)
     if code:
         raise TreeTooLargeError(
             f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "
@@ -134,17 +322,12 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
     for name in ("depth", "player", "infoset", "action", "chance_prob"):
         record[name] = arrays.pop(0).copy()
     rets = arrays.pop(0)
-    utilities, record["utility_index"] = _share_utilities(record["player"], rets)
+    utilities, record["utility_index"] = share_utilities(record["player"], rets)
     del rets
-    cg = from_preorder(game, game.num_players(), record, utilities, _RecordKeys(game, record, num_keys), started=t0)
+    cg = from_preorder(game, game.num_players(), record, utilities, RecordKeys(game, record, num_keys), started=t0)
     cg.infoset_keys = EngineKeys(game, cg.parent, cg.edge_action, cg.infoset, num_keys)
     return cg
 
 
-def _share_utilities(player: np.ndarray, rets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct terminal utility vectors in order of first appearance, shared as the pyspiel producer shares them,
-    and each history's row (-1 off the terminals)."""
-    rows, index = core.share_rows(rets, _MAX_SHARED_UTILITIES)
-    utility_index = np.full(player.shape[0], -1, dtype=np.int32)
-    utility_index[player == -1] = index
-    return rows, utility_index
+# The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.
+tie_cache_to_sources((enumerate_tree, _enumerate_run), core, _trie)

@@ -9,53 +9,32 @@ solve presets' variants and a few more).
 
 Information sets come out of the enumeration as ids: each player's view is a node of a trie of observation *tokens*
 (see the token section below), so equal views <=> equal nodes. Their information-state strings are built by the
-engine, on request, by replaying one history of each information set (:class:`EngineKeys`), so the strings are the
-engine's own.
+engine, on request, by replaying one history of each information set (:class:`cfr.engine_keys.EngineKeys`), so the
+strings are the engine's own. The trie and the growing buffers are :mod:`cfr.trie`'s.
 
 Caching: numba's on-disk cache of a function is invalidated only when *its own* file changes, yet the enumerator
 compiles :mod:`.kernel_core`'s functions and constants into its own code; cached plainly it would keep a stale copy
-of the rules after that file changed. So its cache entries are keyed by a hash of ``kernel_core.py`` as well
-(:func:`_cached_with_kernel`): a changed kernel compiles anew (15-25 s here), an unchanged one loads in under a
-second.
+of the rules after that file changed. So its cache is keyed by a hash of ``kernel_core.py`` and ``cfr/trie.py`` as
+well (:func:`cfr.numba_cache.tie_cache_to_sources`): a changed kernel compiles anew (15-25 s here), an unchanged one
+loads in under a second.
 """
 
 from __future__ import annotations
 
-import hashlib
 import time
-from collections.abc import Sequence
-from pathlib import Path
 
 import numpy as np
 import pyspiel
 from numba import njit
-from numba.core.caching import FunctionCache
 
+import cfr.trie as _trie
 from cfr.build import from_preorder
-from cfr.compile import _MAX_SHARED_UTILITIES
+from cfr.engine_keys import EngineKeys, RecordKeys
+from cfr.numba_cache import tie_cache_to_sources
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
+from cfr.trie import doubled, resolve_view, share_utilities, trie_grow
 from trustme_analysis.games.pinocchio import kernel_core as K
 from trustme_analysis.games.pinocchio.rules import SHORT_NAME
-
-#: A hash of the kernel's source file, part of the key of every cached function that compiles kernel code into its own.
-_KERNEL_SOURCE = hashlib.sha256(Path(K.__file__).read_bytes()).hexdigest()
-
-
-def _cached_with_kernel(dispatcher):
-    """Cache a compiled function on disk under a key that includes :data:`_KERNEL_SOURCE` (see the module docstring).
-
-    The key is numba's own (signature, machine, bytecode) with the hash appended; numba has no public hook for it, so
-    this wraps its cache's ``_index_key``. Where a numba release lacks that method the function is simply not cached
-    (it compiles in each process): slower, never stale.
-    """
-    if not callable(getattr(FunctionCache, "_index_key", None)):
-        return dispatcher
-    dispatcher.enable_caching()
-    cache = dispatcher._cache
-    own = cache._index_key
-    cache._index_key = lambda sig, codegen: (*own(sig, codegen), _KERNEL_SOURCE)
-    return dispatcher
-
 
 # ------------------------------------------------------------------------------------------- observation tokens
 #
@@ -72,70 +51,6 @@ def _cached_with_kernel(dispatcher):
 TK_KINDS = 16
 #: Tokens one step adds to a view at most: the primary one, the votes, the revealed Character.
 TK_MAX = 3
-
-
-@njit(cache=True)
-def _trie_hash(parent, token):
-    return (parent * np.int64(0x9E3779B97F4A7C15) + token * np.int64(0xC2B2AE3D27D4EB4F)) & np.int64(
-        0x7FFFFFFFFFFFFFFF)
-
-
-@njit(cache=True)
-def _trie_step(trie, used, parent, token):
-    """The child of trie node ``parent`` by ``token`` (``used[0]`` nodes exist so far, ``used[1]`` rows are filled).
-    ``trie`` is an open-addressing table of rows ``(parent, token, child)``."""
-    mask = trie.shape[0] - 1
-    i = _trie_hash(parent, token) & mask
-    while trie[i, 2] >= 0:
-        if trie[i, 0] == parent and trie[i, 1] == token:
-            return trie[i, 2]
-        i = (i + 1) & mask
-    trie[i, 0] = parent
-    trie[i, 1] = token
-    trie[i, 2] = used[0]
-    used[0] += 1
-    used[1] += 1
-    return trie[i, 2]
-
-
-@njit(cache=True)
-def _trie_grow(trie):
-    """The same table with twice the rows (kept at most half full)."""
-    cap = trie.shape[0] * 2
-    out = np.full((cap, 3), -1, dtype=np.int64)
-    mask = cap - 1
-    for j in range(trie.shape[0]):
-        if trie[j, 2] >= 0:
-            i = _trie_hash(trie[j, 0], trie[j, 1]) & mask
-            while out[i, 2] >= 0:
-                i = (i + 1) & mask
-            out[i, 0] = trie[j, 0]
-            out[i, 1] = trie[j, 1]
-            out[i, 2] = trie[j, 2]
-    return out
-
-
-@njit(cache=True)
-def _resolve_view(trie, used, view, toks, ntok, d, p):
-    """Player ``p``'s trie node after the first ``d`` steps of the current path: walk the trie from the deepest view
-    already looked up, recording each one on the way (``view[e, p]``)."""
-    e = d
-    while view[e, p] < 0:
-        e -= 1
-    node = view[e, p]
-    for f in range(e + 1, d + 1):
-        for k in range(ntok[f, p]):
-            node = _trie_step(trie, used, node, toks[f, p, k])
-        view[f, p] = node
-    return node
-
-
-@njit(cache=True)
-def _doubled(a, keep):
-    """A copy of ``a`` twice as long with its first ``keep`` entries (the enumeration's growing buffers)."""
-    out = np.empty(a.shape[0] * 2, a.dtype)
-    out[:keep] = a[:keep]
-    return out
 
 
 @njit(inline="always")
@@ -224,8 +139,7 @@ def _step_tokens(P, C, R, act, toks, ntok, e, n):
             ntok[e, p] += 1
 
 
-@_cached_with_kernel
-@njit
+@njit(cache=True)
 def enumerate_tree(R, max_depth, max_histories):
     """Every history of the variant in depth-first preorder, children in the engine's order.
 
@@ -281,8 +195,8 @@ def enumerate_tree(R, max_depth, max_histories):
         if count >= max_histories:
             return 1, r_depth[:0], r_player[:0], r_info[:0], r_action[:0], r_prob[:0], rets[:0], first[:0]
         if count >= r_depth.shape[0]:
-            r_depth, r_player = _doubled(r_depth, count), _doubled(r_player, count)
-            r_info, r_action, r_prob = _doubled(r_info, count), _doubled(r_action, count), _doubled(r_prob, count)
+            r_depth, r_player = doubled(r_depth, count), doubled(r_player, count)
+            r_info, r_action, r_prob = doubled(r_info, count), doubled(r_action, count), doubled(r_prob, count)
         S = states[d]
         r_depth[count] = d
         r_action[count] = act
@@ -308,8 +222,8 @@ def enumerate_tree(R, max_depth, max_histories):
         else:
             r_player[count] = cur
             if used[1] * 2 + 2 * TK_MAX * (d + 1) > trie.shape[0]:
-                trie = _trie_grow(trie)
-            node = _resolve_view(trie, used, view, toks, ntok, d, cur)
+                trie = trie_grow(trie)
+            node = resolve_view(trie, used, view, toks, ntok, d, cur)
             while node >= node_info.shape[0]:
                 ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
                 ni2[:node_info.shape[0]] = node_info
@@ -319,7 +233,7 @@ def enumerate_tree(R, max_depth, max_histories):
                 m = num_info
                 node_info[node] = m
                 if m >= first.shape[0]:
-                    first = _doubled(first, m)
+                    first = doubled(first, m)
                 first[m] = count
                 num_info += 1
             r_info[count] = m
@@ -328,7 +242,7 @@ def enumerate_tree(R, max_depth, max_histories):
                 probs[j] = 1.0
         if k:
             while top + k > kids.shape[0]:
-                kids, kprob = _doubled(kids, top), _doubled(kprob, top)
+                kids, kprob = doubled(kids, top), doubled(kprob, top)
             kids[top:top + k] = acts[:k]
             kprob[top:top + k] = probs[:k]
         kcount[d] = k
@@ -356,104 +270,6 @@ def enumerate_tree(R, max_depth, max_histories):
         d += 1
     return (0, r_depth[:count], r_player[:count], r_info[:count], r_action[:count], r_prob[:count], rets[:nterm],
             first[:num_info])
-
-
-@njit(cache=True)
-def share_rows(rets, limit):
-    """``(rows, index)``: the distinct rows of ``rets`` in order of first appearance and each row's index, sharing a
-    row only among the first ``limit`` distinct ones (as :func:`cfr.compile_game` shares utility vectors)."""
-    t, n = rets.shape
-    cap = 1 << 10
-    while cap < 4 * min(t, limit) + 4:
-        cap *= 2
-    table = np.full(cap, -1, dtype=np.int64)
-    mask = cap - 1
-    rows = np.empty((t, n), dtype=np.float64)
-    index = np.empty(t, dtype=np.int32)
-    k = 0
-    shared = 0
-    for j in range(t):
-        h = np.int64(0)
-        for q in range(n):
-            x = rets[j, q] + 0.0  # -0.0 == 0.0, as tuples compare
-            h = h * np.int64(0x100000001B3) + np.int64(hash(x))
-        i = h & mask
-        found = -1
-        while table[i] >= 0:
-            r = table[i]
-            same = True
-            for q in range(n):
-                if rows[r, q] != rets[j, q]:
-                    same = False
-                    break
-            if same:
-                found = r
-                break
-            i = (i + 1) & mask
-        if found < 0:
-            found = k
-            for q in range(n):
-                rows[k, q] = rets[j, q] + 0.0
-            k += 1
-            if shared < limit:
-                table[i] = found
-                shared += 1
-        index[j] = found
-    return rows[:k].copy(), index
-
-
-@njit(cache=True)
-def first_paths(depth, action, first, max_depth):
-    """The actions from the root to each information set's first history, in one pass over the preorder record.
-
-    Row ``m`` holds the path of history ``first[m]`` (``first`` ascending, as the enumerator numbers information sets
-    by first appearance), padded with -1: what :class:`EngineKeys` replays on the engine to write the key.
-    """
-    out = np.full((first.shape[0], max_depth), -1, dtype=np.int32)
-    path = np.empty(max_depth + 1, dtype=np.int64)
-    m = 0
-    for i in range(depth.shape[0]):
-        if m >= first.shape[0]:
-            break
-        d = np.int64(depth[i])
-        path[d] = action[i]
-        if i == first[m]:
-            for j in range(1, d + 1):
-                out[m, j - 1] = path[j]
-            m += 1
-    return out
-
-
-class EngineKeys(Sequence):
-    """The information-state strings of a kernel-compiled tree, each built by the engine on first request.
-
-    Holds the action path of the first history of every information set (one row each, -1 after its end, see
-    :func:`first_paths`); a key replays that path on a fresh engine state, so the strings are the engine's own.
-    """
-
-    def __init__(self, game: pyspiel.Game, paths: np.ndarray):
-        self._game, self._paths = game, paths
-        self._cache: dict[int, str] = {}
-
-    def __len__(self) -> int:
-        return int(self._paths.shape[0])
-
-    def __getitem__(self, i):
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        i = int(i)
-        if i < 0:
-            i += len(self)
-        key = self._cache.get(i)
-        if key is None:
-            state = self._game.new_initial_state()
-            for a in self._paths[i].tolist():
-                if a < 0:
-                    break
-                state.apply_action(a)
-            key = state.information_state_string(state.current_player())
-            self._cache[i] = key
-        return key
 
 
 def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
@@ -484,10 +300,16 @@ def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT
         )
     if code:  # pragma: no cover - max_game_length bounds every history
         raise AssertionError(f"{game}: a history is longer than max_game_length() = {max_depth}")
-    rows, index = share_rows(rets, _MAX_SHARED_UTILITIES)
-    utility_index = np.full(player.shape[0], -1, dtype=np.int32)
-    utility_index[player == -1] = index
-    keys = EngineKeys(game, first_paths(depth, action, first, max_depth))
+    num_keys = int(first.shape[0])
+    del first  # the first history of each information set: the finished tree gives one (EngineKeys)
+    rows, utility_index = share_utilities(player, rets)
+    del rets
     record = {"depth": depth, "player": player, "infoset": infoset, "action": action, "chance_prob": prob,
               "utility_index": utility_index}
-    return from_preorder(game, game.num_players(), record, rows, keys, started=t0)
+    cg = from_preorder(game, game.num_players(), record, rows, RecordKeys(game, record, num_keys), started=t0)
+    cg.infoset_keys = EngineKeys(game, cg.parent, cg.edge_action, cg.infoset, num_keys)
+    return cg
+
+
+# The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.
+tie_cache_to_sources((enumerate_tree,), K, _trie)
