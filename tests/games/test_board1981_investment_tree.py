@@ -181,3 +181,11 @@ def test_solve_compiles_the_round_through_its_kernel_and_says_so(tmp_path):
     spec = parse_solve({"name": "k", "game": game_string, "algorithm": "cfr", "iterations": 2, "eval_every": 2})
     result = run_solve(spec, tmp_path, quiet=True)
     assert result["compiled_by"] == name
+
+
+def test_enumerator_cache_is_keyed_by_the_trie_source():
+    """The enumerator's cached code embeds cfr.trie's: its cache must go stale when that file changes."""
+    import cfr.trie
+    from cfr.numba_cache import source_digest
+
+    assert T.enumerate_tree._cache._cache_file._source_stamp[1] == source_digest(cfr.trie)
