@@ -162,6 +162,7 @@ def test_kernel_tree_refuses_other_games():
 
 def test_the_kernel_compiles_trees_only():
     """Registered as the round's kernel part, it plays no seats: sweeps and search players keep the pyspiel path."""
+    from trustme_analysis.players.search import kernel_for
     from trustme_analysis.sweep.engines import kernel_module
 
     game = pyspiel.load_game(PRESETS["tiny"])
@@ -169,6 +170,7 @@ def test_the_kernel_compiles_trees_only():
     assert kernel_supports(game) is None
     assert "plays no games" in kernel_supports(game, ("random",))
     assert kernel_module(G) is None
+    assert kernel_for(game, "random") is None
 
 
 def test_solve_compiles_the_round_through_its_kernel_and_says_so(tmp_path):
