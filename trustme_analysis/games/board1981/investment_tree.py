@@ -201,9 +201,6 @@ def returns_into(s, R, out):
         out[p] = 0.0
     if s[S_PHASE] != OVER:
         return
-    top = s[S_MONEY] + s[S_SHARES]
-    for p in range(n):
-        top = max(top, s[S_MONEY + p] + s[S_SHARES + p])
     if R[R_UTILITY] == U_WEALTH:
         for p in range(n):
             out[p] = np.float64(s[S_MONEY + p] + s[S_SHARES + p])
@@ -215,6 +212,9 @@ def returns_into(s, R, out):
         out[1] = np.float64(w1 - w0)
         return
     # win_loss: the richest share the win; all tied gives 0.
+    top = s[S_MONEY] + s[S_SHARES]
+    for p in range(1, n):
+        top = max(top, s[S_MONEY + p] + s[S_SHARES + p])
     k = 0
     for p in range(n):
         if s[S_MONEY + p] + s[S_SHARES + p] == top:
