@@ -75,12 +75,16 @@ TRUSTME_COMPILE_GAMES = [
     "trustme_1981_investment(players=3,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/2/3/5/10,utility=wealth)",
 ]
 #: Variants compiled by both producers for the kernel-vs-pyspiel compile rate: Liar's (that of reports/solve_liar.toml
-#: with the first player drawn, and that of reports/solve_liar_long.toml) and Pinocchio's of
-#: reports/solve_pinocchio_three.toml (0.84 million histories; about a minute through the pyspiel API).
+#: with the first player drawn, and that of reports/solve_liar_long.toml), Pinocchio's of
+#: reports/solve_pinocchio_three.toml (0.84 million histories; about a minute through the pyspiel API), and two of the
+#: Trust Me (1981) investing round: three players with six lots (94,589 histories) and the four-player variant of
+#: reports/solve_1981_lots.toml (711,165 histories).
 KERNEL_COMPILE_GAMES = [
     "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)",
     "trustme_liar(players=2,values=3,copies=4,max_play=2,max_turns=8)",
     "trustme_pinocchio(players=3,values=3,copies=2,park_size=2,stacks=1/1/1,chart=1/3/6,runouts_to_end=2)",
+    "trustme_1981_investment(players=3,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/2/3/4/5/10,utility=wealth)",
+    "trustme_1981_investment(players=4,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/2/5/10,utility=wealth)",
 ]
 #: Two-player Liar variants of growing size (the first player drawn at a chance node): 0.27, 1.22, 2.05, 7.42, 10.95 and
 #: 24.48 million histories (counted by the kernel producer on 2026-12-01).
@@ -94,7 +98,11 @@ TRUSTME_LADDER = [
 ]
 
 #: A tiny variant per game with a kernel tree producer, compiled before the clock starts (numba's code loaded).
-WARM_UP_VARIANTS = {"trustme_liar": "trustme_liar(players=2,values=2,copies=2,max_play=1,max_turns=3)"}
+WARM_UP_VARIANTS = {
+    "trustme_liar": "trustme_liar(players=2,values=2,copies=2,max_play=1,max_turns=3)",
+    "trustme_1981_investment": ("trustme_1981_investment(players=2,payoff_mix=1/1/0/1,seen_each=0/50,money=2,shares=2,"
+                                "lots=1/2,utility=wealth_diff)"),
+}
 
 
 def _register_games() -> None:

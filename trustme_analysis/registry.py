@@ -30,7 +30,8 @@ only when a report is drawn. The parts:
 - ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
   (``python -m trustme_analysis.play``);
 - ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
-  one.
+  one; it may also offer a tree producer for the solvers (``compile_tree(game, max_histories)``, ``TREE_PRODUCER``),
+  or be that producer alone (no ``Kernel``: sweeps and search players then use the pyspiel path).
 - ``rescore``: ``rescore(game, finished) -> Rescored``: a finished game of another variant that differs from ``game``
   only in scoring-only parameters, scored again under ``game``'s rules without playing it again: ``Rescored.state``
   is a state of ``game`` at the moment its final scoring begins (terminal, or at a chance node the scoring needs,

@@ -117,7 +117,8 @@ def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
     """The game's compiled kernel when it exists, can start from any pyspiel state (``state_from``) and supports this
     variant with ``rollout`` players; else None."""
     module = kernel_module_of(game)
-    if module is None or not hasattr(module.Kernel, "state_from"):
+    # A kernel part may be a tree producer alone (no Kernel class, nothing to roll out with).
+    if module is None or not hasattr(getattr(module, "Kernel", None), "state_from"):
         return None
     if module.kernel_supports(game, (rollout,)) is not None:
         return None

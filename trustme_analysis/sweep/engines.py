@@ -45,9 +45,11 @@ def _game(game_string: str) -> pyspiel.Game:
 
 
 def kernel_module(short_name: str) -> Any | None:
-    """The game's kernel module (its registry part ``kernel``), or ``None`` where it has none."""
+    """The game's kernel module (its registry part ``kernel``) when it plays games (has a ``Kernel`` class), or
+    ``None`` where it has none or only compiles game trees for the solvers."""
     entry = find_game(short_name)
-    return entry.part(KERNEL) if entry is not None else None
+    module = entry.part(KERNEL) if entry is not None else None
+    return module if hasattr(module, "Kernel") else None
 
 
 def seat_kinds(lineup: LineUp, num_players: int) -> tuple[str, ...]:

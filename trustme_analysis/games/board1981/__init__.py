@@ -13,6 +13,8 @@ Importing this package registers both. The pieces, in the rulebook's words:
 - :mod:`~trustme_analysis.games.board1981.views` and :mod:`~trustme_analysis.games.board1981.observer`: the referee's snapshot, and what each player observes.
 - :mod:`~trustme_analysis.games.board1981.game`: the pyspiel game ``trustme_1981`` and its registration.
 - :mod:`~trustme_analysis.games.board1981.investment`: the investing round alone, ``trustme_1981_investment``.
+- :mod:`~trustme_analysis.games.board1981.investment_tree` and :mod:`~trustme_analysis.games.board1981.investment_kernel`: the
+  round in compiled code, which enumerates its game tree for the solvers (a tree producer; it plays no games).
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
 :mod:`~trustme_analysis.games.board1981.bots` (the heuristics), :mod:`~trustme_analysis.games.board1981.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.board1981.stats` (the games'
@@ -62,6 +64,7 @@ register_game(
         simple_strategies="strategy:simple_strategies",
         narrate="narrate:narrate",
         describe="describe",
+        kernel="investment_kernel",
     )
 )
 

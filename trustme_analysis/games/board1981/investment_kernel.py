@@ -1,0 +1,104 @@
+"""The compiled kernel of ``trustme_1981_investment``: a tree producer only (the registry's ``kernel`` part).
+
+It compiles the investing round's game tree in compiled code (:mod:`.investment_tree`) for the solve layer
+(:func:`compile_tree`, the same :class:`~cfr.tree.CompiledGame` as :func:`cfr.compile_game`, array for array); it plays
+no whole games, so it has no ``Kernel`` class and sweeps play the round through the pyspiel API.
+
+Example:
+    >>> import pyspiel
+    >>> from trustme_analysis.games.board1981.investment import PRESETS
+    >>> tree = compile_tree(pyspiel.load_game(PRESETS["tiny"]), 10**6)
+    >>> tree.num_nodes == cfr.compile_game(PRESETS["tiny"]).num_nodes
+    True
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+import numpy as np
+import pyspiel
+
+import cfr
+from cfr.build import from_preorder
+from cfr.engine_keys import EngineKeys, RecordKeys
+from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
+from cfr.trie import new_trie, share_utilities
+from trustme_analysis.games.board1981 import investment_tree as T
+from trustme_analysis.games.board1981.investing import UTILITIES
+from trustme_analysis.games.board1981.investment import SHORT_NAME
+
+#: The producer's name in a solve's summary.
+TREE_PRODUCER = "Trust Me (1981) investing-round kernel (numba)"
+
+
+def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ()) -> str | None:
+    """None if this kernel compiles ``game``'s tree (every ``trustme_1981_investment`` variant), else a one-line
+    reason. It plays no seats: asked about any seat kind, it declines."""
+    short = game.get_type().short_name
+    if short != SHORT_NAME:
+        return f"the investing-round kernel compiles {SHORT_NAME} trees, not {short}"
+    if seat_kinds:
+        return f"{SHORT_NAME}'s kernel compiles the game tree only; it plays no games"
+    return None
+
+
+def rules_array(game: pyspiel.Game) -> np.ndarray:
+    """The rules array ``R`` of :mod:`.investment_tree`, read off the loaded game's parsed parameters."""
+    lots = game.investing.lots
+    R = np.zeros(T.R_LOTS + len(lots), np.int64)
+    R[T.R_N] = game.n
+    R[T.R_CLAIMANT] = game.claimant
+    R[T.R_MIX_TOTAL] = sum(game.payoff_mix)
+    R[T.R_NUM_SEEN_CHANCE] = len(game.seen_chance)
+    R[T.R_BUY_MAX] = int(game.investing.buy_max)
+    R[T.R_UTILITY] = UTILITIES.index(game.utility)
+    R[T.R_NUM_ACTIONS] = game.investing.num_actions
+    R[T.R_NUM_LOTS] = len(lots)
+    R[T.R_MIX:T.R_MIX + T.NUM_PAYOFF_KINDS] = game.payoff_mix
+    for p in range(game.n):
+        R[T.R_SEEN_PCT + p] = game.seen_pct[p]
+        R[T.R_MONEY + p] = game.start_money[p]
+        R[T.R_SHARES + p] = game.start_shares[p]
+        R[T.R_ORDER + p] = game.order[p]
+    for i, q in enumerate(game.seen_chance):
+        R[T.R_SEEN_CHANCE + i] = q
+    R[T.R_LOTS:] = lots
+    return R
+
+
+def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
+    """The variant's :class:`~cfr.tree.CompiledGame`, enumerated in compiled code (the solve layer's tree producer;
+    the same tree as :func:`cfr.compile_game`). Information-state strings are the engine's, built on request.
+
+    Raises:
+        TreeTooLargeError: the tree has more than ``max_histories`` histories.
+        TypeError: ``game`` is not a ``trustme_1981_investment`` game.
+        ValueError: ``max_histories`` is not an integer >= 1.
+    """
+    reason = kernel_supports(game) if isinstance(game, pyspiel.Game) else f"{game!r} is not a pyspiel game"
+    if reason is not None:
+        raise TypeError(reason)
+    if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
+        raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
+    t0 = time.perf_counter()
+    trie, used = new_trie(game.n)
+    code, *arrays = T.enumerate_tree(rules_array(game), max_histories, trie, used)
+    del trie, used
+    if code:
+        raise TreeTooLargeError(
+            f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "
+            "the sampling solvers (algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
+        )
+    num_keys = int(arrays.pop())
+    # Each array is a view of a buffer grown by doubling: copied to size one at a time, the buffer freed at once.
+    record = {}
+    for name in ("depth", "player", "infoset", "action", "chance_prob"):
+        record[name] = arrays.pop(0).copy()
+    rets = arrays.pop(0)
+    utilities, record["utility_index"] = share_utilities(record["player"], rets)
+    del rets
+    cg = from_preorder(game, game.num_players(), record, utilities, RecordKeys(game, record, num_keys), started=t0)
+    cg.infoset_keys = EngineKeys(game, cg.parent, cg.edge_action, cg.infoset, num_keys)
+    return cg
