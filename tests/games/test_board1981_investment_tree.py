@@ -23,7 +23,11 @@ from cfr.tree import TreeTooLargeError
 from trustme_analysis.games.board1981 import investment
 from trustme_analysis.games.board1981 import investment_tree as T
 from trustme_analysis.games.board1981.investment import PRESETS
-from trustme_analysis.games.board1981.investment_kernel import compile_tree, kernel_supports, rules_array
+from trustme_analysis.games.board1981.investment_kernel import (
+    compile_tree,
+    kernel_supports,
+    rules_array,
+)
 from trustme_analysis.registry import find_game
 
 G = "trustme_1981_investment"

@@ -20,11 +20,10 @@ from collections.abc import Sequence
 import numpy as np
 import pyspiel
 
-import cfr
 from cfr.build import from_preorder
 from cfr.engine_keys import EngineKeys, RecordKeys
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
-from cfr.trie import new_trie, share_utilities
+from cfr.trie import share_utilities
 from trustme_analysis.games.board1981 import investment_tree as T
 from trustme_analysis.games.board1981.investing import UTILITIES
 from trustme_analysis.games.board1981.investment import SHORT_NAME
@@ -83,9 +82,7 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
     if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
         raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
     t0 = time.perf_counter()
-    trie, used = new_trie(game.n)
-    code, *arrays = T.enumerate_tree(rules_array(game), max_histories, trie, used)
-    del trie, used
+    code, *arrays = T.enumerate_tree(rules_array(game), max_histories)
     if code:
         raise TreeTooLargeError(
             f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "

@@ -24,7 +24,7 @@ from numba import njit
 
 from cfr import trie as trie_module
 from cfr.numba_cache import tie_cache_to_sources
-from cfr.trie import doubled, trie_grow, trie_step
+from cfr.trie import doubled, filled_to, new_record, new_trie, trie_grow, trie_step
 
 # ---------------------------------------------------------------------------------------------- the state
 # The engine's phases (investment.DEAL, SEEN, INVEST, OVER); a test checks they agree.
@@ -227,15 +227,13 @@ def returns_into(s, R, out):
 
 # ---------------------------------------------------------------------------------------------- the tree
 @njit(cache=True)
-def enumerate_tree(R, max_histories, trie, used):
+def enumerate_tree(R, max_histories):
     """Every history of the variant in depth-first preorder, children in the engine's order.
-
-    ``trie`` and ``used``: an empty trie with one root per player (:func:`cfr.trie.new_trie`).
 
     Returns ``(code, depth, player, infoset, action, chance_prob, terminal_returns, num_infosets)``: ``code`` is 0,
     or 1 if the tree has more than ``max_histories`` histories; ``infoset`` ids are numbered by first appearance;
-    ``terminal_returns`` holds the returns of each terminal in preorder. Every history has the same length: the deal, one look per seen chance, one decision per
-    player, so the tree is ``1 + seen chances + players`` deep.
+    ``terminal_returns`` holds the returns of each terminal in preorder. Every history has the same length: the
+    deal, one look per seen chance, one decision per player, so the tree is ``1 + seen chances + players`` deep.
     """
     n = R[R_N]
     looks = R[R_NUM_SEEN_CHANCE]
@@ -249,16 +247,11 @@ def enumerate_tree(R, max_histories, trie, used):
     kcount = np.zeros(max_depth + 1, dtype=np.int64)
     knext = np.zeros(max_depth + 1, dtype=np.int64)
     path = np.full(max_depth + 1, -1, dtype=np.int64)
-    # node_info maps a trie node to its information set id.
-    node_info = np.full(1 << 12, -1, dtype=np.int64)
+    # node_info maps a trie node to its information set id (the first histories are not needed: EngineKeys finds
+    # them in the finished tree).
+    trie, used, node_info, _ = new_trie(n)
     num_info = 0
-    hcap = 1 << 16
-    r_depth = np.empty(hcap, dtype=np.uint16)
-    r_player = np.empty(hcap, dtype=np.int8)
-    r_info = np.empty(hcap, dtype=np.int32)
-    r_action = np.empty(hcap, dtype=np.int32)
-    r_prob = np.empty(hcap, dtype=np.float64)
-    rets = np.empty((1 << 14, n), dtype=np.float64)
+    r_depth, r_player, r_info, r_action, r_prob, rets = new_record(n)
     nterm = 0
     ret = np.empty(n, dtype=np.float64)
     count = 0
@@ -282,9 +275,7 @@ def enumerate_tree(R, max_histories, trie, used):
             r_info[count] = -1
             returns_into(s, R, ret)
             if nterm >= rets.shape[0]:
-                r2 = np.empty((rets.shape[0] * 2, n), dtype=np.float64)
-                r2[:nterm] = rets[:nterm]
-                rets = r2
+                rets = doubled(rets, nterm)
             rets[nterm] = ret
             nterm += 1
         elif cur == CHANCE_ID:
@@ -301,10 +292,7 @@ def enumerate_tree(R, max_histories, trie, used):
             node = trie_step(trie, used, cur, card + (UNSEEN_CARD + 1) * seen)
             for e in range(first_decision + 1, d + 1):
                 node = trie_step(trie, used, node, path[e])
-            while node >= node_info.shape[0]:
-                ni2 = np.full(node_info.shape[0] * 2, -1, dtype=np.int64)
-                ni2[:node_info.shape[0]] = node_info
-                node_info = ni2
+            node_info = filled_to(node_info, node, -1)
             m = node_info[node]
             if m < 0:
                 m = num_info
