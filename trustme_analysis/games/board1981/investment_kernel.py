@@ -5,7 +5,7 @@ It compiles the investing round's game tree in compiled code (:mod:`.investment_
 no whole games, so it has no ``Kernel`` class and sweeps play the round through the pyspiel API.
 
 Example:
-    >>> import pyspiel
+    >>> import cfr, pyspiel
     >>> from trustme_analysis.games.board1981.investment import PRESETS
     >>> tree = compile_tree(pyspiel.load_game(PRESETS["tiny"]), 10**6)
     >>> tree.num_nodes == cfr.compile_game(PRESETS["tiny"]).num_nodes
