@@ -193,3 +193,12 @@ def test_a_difference_of_shares_is_in_points_and_an_interval_is_bracketed():
     assert estimate(0.022, -0.021, 0.066, "share of games", signed=True) == "+2 pp [-2 pp, +7 pp]"
     assert estimate(0.54, 0.51, 0.57, "share of games") == "54% [51%, 57%]"
     assert estimate(float("nan"), 0.1, 0.2, "points") == DASH
+
+
+def test_the_solve_page_says_who_built_the_tree():
+    from trustme_analysis.report.solve_pages import _built_by
+    from trustme_analysis.solve.run import ENGINE_PRODUCER
+
+    assert _built_by({"compiled_by": "Liar kernel (numba)"}) == " by the Liar kernel (numba)"
+    assert _built_by({"compiled_by": ENGINE_PRODUCER}) == " by walking the game through its Python API"
+    assert _built_by({}) == ""  # a result stored before the solve recorded its producer

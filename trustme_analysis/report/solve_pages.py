@@ -58,6 +58,7 @@ from trustme_analysis.report.words import (  # noqa: E402
 )
 from trustme_analysis.solve import storage  # noqa: E402
 from trustme_analysis.solve.compare import load_comparison  # noqa: E402
+from trustme_analysis.solve.run import ENGINE_PRODUCER  # noqa: E402
 
 #: Best-response decisions shown per line-up and seat (the most reached; one page in all, the CSV files hold all).
 BR_ROWS = 4
@@ -96,6 +97,17 @@ def _metric(result: dict[str, Any]) -> str:
 def _share_of_range(share: float) -> str:
     # Solutions are often far below 1% of the range, where the digits matter: three significant digits, not "<0.1%".
     return f"{number(100 * share)}%"
+
+
+def _built_by(result: dict[str, Any]) -> str:
+    """Who built the tree, as the Time line says it: the game's compiled kernel or the walk through its Python API
+    (results stored before the solve recorded it say nothing)."""
+    producer = result.get("compiled_by")
+    if not producer:
+        return ""
+    if producer == ENGINE_PRODUCER:
+        return " by walking the game through its Python API"
+    return f" by the {producer}"
 
 
 def _target_basis(result: dict[str, Any]) -> str:
@@ -201,8 +213,9 @@ def _result_lines(result: dict[str, Any], findings: list[str]) -> list[Line]:
                                                             "included)" if reached is not None else "not reached")
                             + ".")
     lines += text_lines(
-        f"Time: building the tree {number(result['compile_seconds'])} s, solver {number(result['solver_seconds'])} s, "
-        f"whole solve {number(result['solve_wall_seconds'])} s (evaluations included)."
+        f"Time: building the tree {number(result['compile_seconds'])} s{_built_by(result)}, solver "
+        f"{number(result['solver_seconds'])} s, whole solve {number(result['solve_wall_seconds'])} s (evaluations "
+        "included)."
     )
     lines += text_lines(
         "Value of each seat under the solved policy: "
