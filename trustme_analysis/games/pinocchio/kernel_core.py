@@ -263,6 +263,56 @@ def usable_combos(s, R, out):
     return n
 
 
+@inlined
+def popcount16(x):
+    """The set bits of ``0 <= x < 2**16`` (SWAR: a few operations, no loop)."""
+    x = x - ((x >> 1) & 0x5555)
+    x = (x & 0x3333) + ((x >> 2) & 0x3333)
+    x = (x + (x >> 4)) & 0x0F0F
+    return (x + (x >> 8)) & 0x1F
+
+
+@inlined
+def count_usable_combos(s, R):
+    """How many combos :func:`usable_combos` lists, without listing them (the random seat's draw needs only the
+    count, and the list only when it picks a Use Reputation action).
+
+    The same sets and runs counted by Ticket stack: with ``open`` the bit mask of non-empty stacks, a value held
+    ``have`` times adds the open stacks among 1 .. min(set_max, have), and a run of ``L >= 2`` held values starting
+    at ``a`` (consecutive, up to the last value) adds the open stacks among 2 .. L. ``tests/games/
+    test_pinocchio_kernel.py`` checks it against :func:`usable_combos`' count."""
+    V = R[R_VALUES]
+    rep = REPS + s[ACTIVE] * MAXV
+    set_max = R[R_SET_MAX]
+    open_ = 0
+    for k in range(V):
+        if s[STACKS + k]:
+            open_ |= 1 << k
+    n = 0
+    run = 0  # held values from a upwards, consecutive
+    for a in range(V - 1, -1, -1):
+        have = s[rep + a]
+        if have:
+            run += 1
+            n += popcount16(open_ & ((1 << min(set_max, have)) - 1))
+            if run >= 2:
+                n += popcount16(open_ & ((1 << run) - 2))
+        else:
+            run = 0
+    return n
+
+
+@inlined
+def nth_held(s, at, V, j):
+    """The ``j``-th (from 0) value index ``v < V`` with ``s[at + v]`` non-zero (a hand or the Park)."""
+    for v in range(V):
+        if s[at + v]:
+            if j == 0:
+                return v
+            j -= 1
+    return -1
+
+
 @compiled
 def legal_actions(s, R, out, cbuf):
     """The current player's legal actions, ascending, into ``out``; returns the count (0 at chance and the end).
@@ -336,14 +386,12 @@ def sample_chance(s, rng):
         if s[N_TIED] == 1:
             return np.int64(s[TIED])
         return np.int64(s[TIED + below(rng, s[N_TIED])])
-    kinds = 0
-    last = 0
-    for v in range(MAXV):
-        if s[DECK + v] > 0:
-            kinds += 1
-            last = v
-    if kinds == 1:
-        return np.int64(last)
+    # One kind left iff the first non-empty count is the whole deck (the counts add up to DECK_TOTAL).
+    first = 0
+    while s[DECK + first] == 0 and first < MAXV - 1:
+        first += 1
+    if s[DECK + first] == s[DECK_TOTAL]:
+        return np.int64(first)
     r = below(rng, s[DECK_TOTAL])
     v = 0
     while r >= s[DECK + v]:
@@ -718,11 +766,13 @@ def resolve_tale(s, R):
     return GO_END_TURN
 
 
-@compiled
-def apply_action(s, R, a, trace):
+@inlined
+def step(s, R, a, trace):
     """Apply action or chance outcome ``a`` (assumed legal) to ``s``; ``trace`` takes the score trace (0 rows: off).
 
-    The first step of each engine path is done here; :func:`advance` runs the rest.
+    The first step of each engine path is done here; :func:`advance` runs the rest. Inlined into the play loop
+    (:func:`play_out_kinds`), where a call per step cost more than a tenth of a rollout (``perf``: the array
+    arguments pushed and the callee's locals set up at every step); elsewhere it is called as :func:`apply_action`.
     """
     ph = s[PHASE]
     n = R[R_PLAYERS]
@@ -836,6 +886,13 @@ def apply_action(s, R, a, trace):
         advance(s, R, go, arg, trace)
 
 
+@compiled
+def apply_action(s, R, a, trace):
+    """Apply action or chance outcome ``a`` (assumed legal) to ``s``: :func:`step` as a compiled function (for the
+    wrapper, the tree enumeration and the search players' single steps)."""
+    step(s, R, a, trace)
+
+
 # ====================================================================== whole games
 
 
@@ -860,22 +917,20 @@ def random_action(s, R, rng, buf):
         k = legal_actions(s, R, buf, buf[R[R_NUM_ACTIONS]:])
         return buf[below(rng, k)]
     # The turn's action. The list is: tales (Park value, then hand value), Use Reputation (hand value, then combo),
-    # takes (hand value, then Park value); buf holds the combos from 0, the held values from MAXC and the Park
-    # values from MAXC + MAXV.
+    # takes (hand value, then Park value). Only its parts' sizes are needed for the draw; the drawn entry is found by
+    # counting (and the combos listed, into buf, only when a Use Reputation action is drawn).
     V = R[R_VALUES]
     hand = HANDS + s[ACTIVE] * MAXV
     nh = 0
     npk = 0
     for v in range(V):
         if s[hand + v]:
-            buf[MAXC + nh] = v
             nh += 1
         if s[PARK + v]:
-            buf[MAXC + MAXV + npk] = v
             npk += 1
     if nh == 0:
         return R[R_PASS]
-    nc = usable_combos(s, R, buf)
+    nc = count_usable_combos(s, R)
     tales = npk * nh
     reps = nh * nc
     total = tales + reps + tales
@@ -888,20 +943,21 @@ def random_action(s, R, rng, buf):
         while i >= nh:
             i -= nh
             j += 1
-        return R[R_TALE_BASE] + buf[MAXC + MAXV + j] * V + buf[MAXC + i]
+        return R[R_TALE_BASE] + nth_held(s, PARK, V, j) * V + nth_held(s, hand, V, i)
     i -= tales
     if i < reps:
         j = 0
         while i >= nc:
             i -= nc
             j += 1
-        return R[R_REP_BASE] + buf[MAXC + j] * R[R_NCOMBOS] + buf[i]
+        usable_combos(s, R, buf)
+        return R[R_REP_BASE] + nth_held(s, hand, V, j) * R[R_NCOMBOS] + buf[i]
     i -= reps
     j = 0
     while i >= npk:
         i -= npk
         j += 1
-    return R[R_TAKE_BASE] + buf[MAXC + j] * V + buf[MAXC + MAXV + i]
+    return R[R_TAKE_BASE] + nth_held(s, hand, V, j) * V + nth_held(s, PARK, V, i)
 
 
 @compiled
@@ -1466,7 +1522,7 @@ def play_out_kinds(s, R, rng, buf, trace, hist, h0, kinds, H, acts, probs):
                 h += 1
             else:
                 h = -1
-        apply_action(s, R, a, trace)
+        step(s, R, a, trace)
     return h
 
 
