@@ -470,9 +470,11 @@ def stacks_end_reached(s, R):
     return empty >= R[R_STACKS_NEEDED]
 
 
-@compiled
+@inlined
 def record_trace(s, R, row, trace):
-    """Each seat's score into ``trace[row]`` (skipped when ``trace`` has no rows; too few rows is an error)."""
+    """Each seat's score into ``trace[row]`` (skipped when ``trace`` has no rows; too few rows is an error).
+
+    Inlined: it runs at every turn, and a call passes the arrays field by field even when there is no trace."""
     if trace.shape[0] == 0:
         return
     if row >= trace.shape[0]:
