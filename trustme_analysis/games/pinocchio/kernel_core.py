@@ -284,33 +284,33 @@ def count_usable_combos(s, R):
     V = R[R_VALUES]
     rep = REPS + s[ACTIVE] * MAXV
     set_max = R[R_SET_MAX]
-    open_ = 0
-    for k in range(V):
-        if s[STACKS + k]:
-            open_ |= 1 << k
+    open_ = value_mask(s, STACKS, V)
     n = 0
     run = 0  # held values from a upwards, consecutive
+    # Without branches (the Reputations of random play are not predictable): a value not held adds the empty mask.
     for a in range(V - 1, -1, -1):
         have = s[rep + a]
-        if have:
-            run += 1
-            n += popcount16(open_ & ((1 << min(set_max, have)) - 1))
-            if run >= 2:
-                n += popcount16(open_ & ((1 << run) - 2))
-        else:
-            run = 0
+        run = (run + 1) * min(have, 1)
+        n += popcount16(open_ & ((1 << min(set_max, have)) - 1))
+        n += popcount16(open_ & ((1 << max(run, 1)) - 2))
     return n
 
 
 @inlined
-def nth_held(s, at, V, j):
-    """The ``j``-th (from 0) value index ``v < V`` with ``s[at + v]`` non-zero (a hand or the Park)."""
+def value_mask(s, at, V):
+    """Bit ``v`` set where ``s[at + v]`` (a count: a hand, the Park, the Ticket stacks) is non-zero, ``v < V``."""
+    m = 0
     for v in range(V):
-        if s[at + v]:
-            if j == 0:
-                return v
-            j -= 1
-    return -1
+        m |= min(s[at + v], 1) << v
+    return m
+
+
+@inlined
+def nth_bit(m, j):
+    """The position of the ``j``-th (from 0) set bit of ``m`` (which has more than ``j``)."""
+    for _ in range(j):
+        m &= m - 1
+    return popcount16((m & -m) - 1)
 
 
 @compiled
@@ -393,10 +393,13 @@ def sample_chance(s, rng):
     if s[DECK + first] == s[DECK_TOTAL]:
         return np.int64(first)
     r = below(rng, s[DECK_TOTAL])
+    # The walk's outcome without its unpredictable exit: the first v whose running total passes r is the number of
+    # running totals (never decreasing) that do not.
     v = 0
-    while r >= s[DECK + v]:
-        r -= s[DECK + v]
-        v += 1
+    total = 0
+    for u in range(MAXV - 1):
+        total += s[DECK + u]
+        v += 1 if total <= r else 0
     return np.int64(v)
 
 
@@ -919,19 +922,17 @@ def random_action(s, R, rng, buf):
         k = legal_actions(s, R, buf, buf[R[R_NUM_ACTIONS]:])
         return buf[below(rng, k)]
     # The turn's action. The list is: tales (Park value, then hand value), Use Reputation (hand value, then combo),
-    # takes (hand value, then Park value). Only its parts' sizes are needed for the draw; the drawn entry is found by
-    # counting (and the combos listed, into buf, only when a Use Reputation action is drawn).
+    # takes (hand value, then Park value). Only its parts' sizes are needed for the draw; the drawn entry is read off
+    # bit masks of the values held and in the Park (and the combos listed, into buf, only when a Use Reputation action
+    # is drawn). Masks and counts without branches: random play's hands are not predictable, and mispredicted
+    # branches on them cost more than the counting (measured: a tenth of the rollout's time).
     V = R[R_VALUES]
-    hand = HANDS + s[ACTIVE] * MAXV
-    nh = 0
-    npk = 0
-    for v in range(V):
-        if s[hand + v]:
-            nh += 1
-        if s[PARK + v]:
-            npk += 1
-    if nh == 0:
+    held = value_mask(s, HANDS + s[ACTIVE] * MAXV, V)
+    if held == 0:
         return R[R_PASS]
+    park = value_mask(s, PARK, V)
+    nh = popcount16(held)
+    npk = popcount16(park)
     nc = count_usable_combos(s, R)
     tales = npk * nh
     reps = nh * nc
@@ -945,7 +946,7 @@ def random_action(s, R, rng, buf):
         while i >= nh:
             i -= nh
             j += 1
-        return R[R_TALE_BASE] + nth_held(s, PARK, V, j) * V + nth_held(s, hand, V, i)
+        return R[R_TALE_BASE] + nth_bit(park, j) * V + nth_bit(held, i)
     i -= tales
     if i < reps:
         j = 0
@@ -953,13 +954,13 @@ def random_action(s, R, rng, buf):
             i -= nc
             j += 1
         usable_combos(s, R, buf)
-        return R[R_REP_BASE] + nth_held(s, hand, V, j) * R[R_NCOMBOS] + buf[i]
+        return R[R_REP_BASE] + nth_bit(held, j) * R[R_NCOMBOS] + buf[i]
     i -= reps
     j = 0
     while i >= npk:
         i -= npk
         j += 1
-    return R[R_TAKE_BASE] + nth_held(s, hand, V, j) * V + nth_held(s, PARK, V, i)
+    return R[R_TAKE_BASE] + nth_bit(held, j) * V + nth_bit(park, i)
 
 
 @compiled
