@@ -265,11 +265,12 @@ def usable_combos(s, R, out):
 
 @inlined
 def popcount16(x):
-    """The set bits of ``0 <= x < 2**16`` (SWAR: a few operations, no loop)."""
-    x = x - ((x >> 1) & 0x5555)
-    x = (x & 0x3333) + ((x >> 2) & 0x3333)
-    x = (x + (x >> 4)) & 0x0F0F
-    return (x + (x >> 8)) & 0x1F
+    """The set bits of ``0 <= x < 2**16``."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
 
 
 @inlined
