@@ -221,6 +221,60 @@ def test_random_play_is_uniform_over_the_legal_actions_and_chance_follows_its_pr
     assert set(draws) <= set(outcomes)
 
 
+@pytest.mark.parametrize("game_string", [g for g, _ in VARIANTS] + RANDOM_VARIANTS[:12])
+def test_the_random_seat_and_chance_draw_exactly_what_the_listed_protocol_draws(game_string):
+    """The random seat's draw without a list (``random_action``) is the engine's ``legal[below(len(legal))]`` and a
+    chance draw (``sample_chance``) the protocol's pick over the engine's ``chance_weights()``, from the same generator
+    state, at every position of many games: the same outcome, and the generator left where the protocol leaves it."""
+    from trustme_analysis.engine.draws import GameStream, pick_weighted
+
+    game, kernel = loaded(game_string)
+    buf = np.empty(int(K.scratch_size(kernel.R)), np.int64)
+    played = kernel.play_random(np.arange(777, 817, dtype=np.uint64), histories=True)
+    seeds = np.random.default_rng(5)
+    reps = 0
+    for g in range(len(played)):
+        engine = game.new_initial_state()
+        state = kernel.new_state()
+        for a in played.history(g):
+            seed = int(seeds.integers(2**63))
+            rng = np.array([seed], np.uint64)
+            stream = GameStream(seed)
+            if engine.is_chance_node():
+                got = K.sample_chance(state.s, rng)
+                want = pick_weighted(engine.chance_weights(), stream)
+            else:
+                legal = engine.legal_actions()
+                got = K.random_action(state.s, kernel.R, rng, buf)
+                want = legal[stream.below(len(legal))]
+                reps += game.decode_action(int(want)).kind_name == "reputation"
+            assert (got, int(rng[0])) == (want, stream.state), (g, engine.history())
+            engine.apply_action(a)
+            state.apply_action(a)
+    if game_string in dict(VARIANTS[:5]):  # (the rulebook games: long enough to cash Reputations)
+        assert reps, "no Use Reputation action was drawn: the combo part of the draw went unchecked"
+
+
+def test_combos_are_counted_as_they_are_listed():
+    """``count_usable_combos`` (the random seat's count) equals the length of ``usable_combos``' list, over random
+    Reputations and Ticket stacks of every number of values and set size."""
+    r = np.random.default_rng(11)
+    for values in range(1, 10):
+        for copies in (1, 2, 5):
+            game, kernel = loaded(f"trustme_pinocchio(players=2,values={values},copies={copies + 3},"
+                                  "two_player_removed=0,park_size=1)")
+            s = kernel.new_state().s.copy()
+            out = np.empty(K.MAXC, np.int64)
+            for _ in range(300):
+                s[K.ACTIVE] = r.integers(2)
+                s[K.REPS:K.REPS + K.MAXP * K.MAXV] = 0
+                for p in range(2):
+                    s[K.REPS + p * K.MAXV:K.REPS + p * K.MAXV + values] = r.integers(0, 7, values) * (
+                        r.random(values) < 0.6)
+                s[K.STACKS:K.STACKS + values] = r.integers(0, 3, values)
+                assert K.count_usable_combos(s, kernel.R) == K.usable_combos(s, kernel.R, out)
+
+
 # ---------------------------------------------------------------- states, rollouts and determinization
 
 

@@ -263,6 +263,57 @@ def usable_combos(s, R, out):
     return n
 
 
+@inlined
+def popcount16(x):
+    """The set bits of ``0 <= x < 2**16``."""
+    n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+@inlined
+def count_usable_combos(s, R):
+    """How many combos :func:`usable_combos` lists, without listing them (the random seat's draw needs only the
+    count, and the list only when it picks a Use Reputation action).
+
+    The same sets and runs counted by Ticket stack: with ``open`` the bit mask of non-empty stacks, a value held
+    ``have`` times adds the open stacks among 1 .. min(set_max, have), and a run of ``L >= 2`` held values starting
+    at ``a`` (consecutive, up to the last value) adds the open stacks among 2 .. L. ``tests/games/
+    test_pinocchio_kernel.py`` checks it against :func:`usable_combos`' count."""
+    V = R[R_VALUES]
+    rep = REPS + s[ACTIVE] * MAXV
+    set_max = R[R_SET_MAX]
+    open_ = value_mask(s, STACKS, V)
+    n = 0
+    run = 0  # held values from a upwards, consecutive
+    # Without branches (the Reputations of random play are not predictable): a value not held adds the empty mask.
+    for a in range(V - 1, -1, -1):
+        have = s[rep + a]
+        run = (run + 1) * min(have, 1)
+        n += popcount16(open_ & ((1 << min(set_max, have)) - 1))
+        n += popcount16(open_ & ((1 << max(run, 1)) - 2))
+    return n
+
+
+@inlined
+def value_mask(s, at, V):
+    """Bit ``v`` set where ``s[at + v]`` (a count: a hand, the Park, the Ticket stacks) is non-zero, ``v < V``."""
+    m = 0
+    for v in range(V):
+        m |= min(s[at + v], 1) << v
+    return m
+
+
+@inlined
+def nth_bit(m, j):
+    """The position of the ``j``-th (from 0) set bit of ``m`` (which has more than ``j``)."""
+    for _ in range(j):
+        m &= m - 1
+    return popcount16((m & -m) - 1)
+
+
 @compiled
 def legal_actions(s, R, out, cbuf):
     """The current player's legal actions, ascending, into ``out``; returns the count (0 at chance and the end).
@@ -336,19 +387,20 @@ def sample_chance(s, rng):
         if s[N_TIED] == 1:
             return np.int64(s[TIED])
         return np.int64(s[TIED + below(rng, s[N_TIED])])
-    kinds = 0
-    last = 0
-    for v in range(MAXV):
-        if s[DECK + v] > 0:
-            kinds += 1
-            last = v
-    if kinds == 1:
-        return np.int64(last)
+    # One kind left iff the first non-empty count is the whole deck (the counts add up to DECK_TOTAL).
+    first = 0
+    while s[DECK + first] == 0 and first < MAXV - 1:
+        first += 1
+    if s[DECK + first] == s[DECK_TOTAL]:
+        return np.int64(first)
     r = below(rng, s[DECK_TOTAL])
+    # The walk's outcome without its unpredictable exit: the first v whose running total passes r is the number of
+    # running totals (never decreasing) that do not.
     v = 0
-    while r >= s[DECK + v]:
-        r -= s[DECK + v]
-        v += 1
+    total = 0
+    for u in range(MAXV - 1):
+        total += s[DECK + u]
+        v += 1 if total <= r else 0
     return np.int64(v)
 
 
@@ -422,9 +474,11 @@ def stacks_end_reached(s, R):
     return empty >= R[R_STACKS_NEEDED]
 
 
-@compiled
+@inlined
 def record_trace(s, R, row, trace):
-    """Each seat's score into ``trace[row]`` (skipped when ``trace`` has no rows; too few rows is an error)."""
+    """Each seat's score into ``trace[row]`` (skipped when ``trace`` has no rows; too few rows is an error).
+
+    Inlined: it runs at every turn, and a call passes the arrays field by field even when there is no trace."""
     if trace.shape[0] == 0:
         return
     if row >= trace.shape[0]:
@@ -718,11 +772,13 @@ def resolve_tale(s, R):
     return GO_END_TURN
 
 
-@compiled
-def apply_action(s, R, a, trace):
+@inlined
+def step(s, R, a, trace):
     """Apply action or chance outcome ``a`` (assumed legal) to ``s``; ``trace`` takes the score trace (0 rows: off).
 
-    The first step of each engine path is done here; :func:`advance` runs the rest.
+    The first step of each engine path is done here; :func:`advance` runs the rest. Inlined into the play loop
+    (:func:`play_out_kinds`), where a call per step cost more than a tenth of a rollout (``perf``: the array
+    arguments pushed and the callee's locals set up at every step); elsewhere it is called as :func:`apply_action`.
     """
     ph = s[PHASE]
     n = R[R_PLAYERS]
@@ -836,6 +892,13 @@ def apply_action(s, R, a, trace):
         advance(s, R, go, arg, trace)
 
 
+@compiled
+def apply_action(s, R, a, trace):
+    """Apply action or chance outcome ``a`` (assumed legal) to ``s``: :func:`step` as a compiled function (for the
+    wrapper, the tree enumeration and the search players' single steps)."""
+    step(s, R, a, trace)
+
+
 # ====================================================================== whole games
 
 
@@ -860,22 +923,18 @@ def random_action(s, R, rng, buf):
         k = legal_actions(s, R, buf, buf[R[R_NUM_ACTIONS]:])
         return buf[below(rng, k)]
     # The turn's action. The list is: tales (Park value, then hand value), Use Reputation (hand value, then combo),
-    # takes (hand value, then Park value); buf holds the combos from 0, the held values from MAXC and the Park
-    # values from MAXC + MAXV.
+    # takes (hand value, then Park value). Only its parts' sizes are needed for the draw; the drawn entry is read off
+    # bit masks of the values held and in the Park (and the combos listed, into buf, only when a Use Reputation action
+    # is drawn). Masks and counts without branches: random play's hands are not predictable, and mispredicted
+    # branches on them cost more than the counting (measured: a tenth of the rollout's time).
     V = R[R_VALUES]
-    hand = HANDS + s[ACTIVE] * MAXV
-    nh = 0
-    npk = 0
-    for v in range(V):
-        if s[hand + v]:
-            buf[MAXC + nh] = v
-            nh += 1
-        if s[PARK + v]:
-            buf[MAXC + MAXV + npk] = v
-            npk += 1
-    if nh == 0:
+    held = value_mask(s, HANDS + s[ACTIVE] * MAXV, V)
+    if held == 0:
         return R[R_PASS]
-    nc = usable_combos(s, R, buf)
+    park = value_mask(s, PARK, V)
+    nh = popcount16(held)
+    npk = popcount16(park)
+    nc = count_usable_combos(s, R)
     tales = npk * nh
     reps = nh * nc
     total = tales + reps + tales
@@ -888,20 +947,21 @@ def random_action(s, R, rng, buf):
         while i >= nh:
             i -= nh
             j += 1
-        return R[R_TALE_BASE] + buf[MAXC + MAXV + j] * V + buf[MAXC + i]
+        return R[R_TALE_BASE] + nth_bit(park, j) * V + nth_bit(held, i)
     i -= tales
     if i < reps:
         j = 0
         while i >= nc:
             i -= nc
             j += 1
-        return R[R_REP_BASE] + buf[MAXC + j] * R[R_NCOMBOS] + buf[i]
+        usable_combos(s, R, buf)
+        return R[R_REP_BASE] + nth_bit(held, j) * R[R_NCOMBOS] + buf[i]
     i -= reps
     j = 0
     while i >= npk:
         i -= npk
         j += 1
-    return R[R_TAKE_BASE] + buf[MAXC + j] * V + buf[MAXC + MAXV + i]
+    return R[R_TAKE_BASE] + nth_bit(held, j) * V + nth_bit(park, i)
 
 
 @compiled
@@ -1466,7 +1526,7 @@ def play_out_kinds(s, R, rng, buf, trace, hist, h0, kinds, H, acts, probs):
                 h += 1
             else:
                 h = -1
-        apply_action(s, R, a, trace)
+        step(s, R, a, trace)
     return h
 
 
