@@ -13,7 +13,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 import sweep_toy_game  # noqa: F401  (registers the kuhn_poker entry)
-from test_sweep_resume import CHUNKS, SPEC_TOML, pool_workers, start_cli, stored_chunks, wait_for_chunks
+from test_sweep_resume import (
+    CHUNKS,
+    INTERRUPT_DELAY,
+    SPEC_TOML,
+    pool_workers,
+    start_cli,
+    stored_chunks,
+    wait_for_chunks,
+)
 
 from trustme_analysis.outdir import RECORDS, load_manifest, load_records
 import trustme_analysis.sweep.runner as runner
@@ -68,7 +76,7 @@ def test_workers_that_keep_dying_stop_the_sweep_in_one_line(spec_file, tmp_path,
 
 def test_ctrl_c_under_dask_local_is_one_line_and_exit_130(spec_file, reference, tmp_path):
     pytest.importorskip("dask.distributed")
-    proc = start_cli(spec_file, tmp_path, "--workers", "2", "--dask", "local", delay=0.01)
+    proc = start_cli(spec_file, tmp_path, "--workers", "2", "--dask", "local", delay=INTERRUPT_DELAY)
     wait_for_chunks(proc, tmp_path, 2, timeout=120)
     os.killpg(proc.pid, signal.SIGINT)  # the terminal's Ctrl-C: every process of the group, Dask's too
     _, err = proc.communicate(timeout=120)

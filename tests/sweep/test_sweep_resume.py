@@ -31,6 +31,10 @@ players = [2, 3]
 seats = ["random"]
 """
 CHUNKS = 2 * 20
+#: Seconds per game for the sweeps a test interrupts: the 400 games then take 10 s or more, so the signal lands while
+#: the sweep runs even when CI's other test worker keeps this one waiting (at 0.01 s a game a loaded CI run finished
+#: the whole sweep before the test's Ctrl-C arrived, and the test saw exit status 0).
+INTERRUPT_DELAY = 0.05
 
 # Runs the CLI in a fresh interpreter with the toy plug-in registered (as a designer's own plug-in module would be).
 CLI = (
@@ -79,7 +83,7 @@ def reference(spec_file, tmp_path_factory) -> pd.DataFrame:
 
 
 def test_killed_sweep_resumes_to_the_uninterrupted_records(spec_file, reference, tmp_path):
-    proc = start_cli(spec_file, tmp_path, "--workers", "1", delay=0.01)
+    proc = start_cli(spec_file, tmp_path, "--workers", "1", delay=INTERRUPT_DELAY)
     wait_for_chunks(proc, tmp_path, 5)
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
@@ -107,7 +111,7 @@ def test_killed_sweep_resumes_to_the_uninterrupted_records(spec_file, reference,
 
 
 def test_ctrl_c_stops_a_pool_cleanly_and_a_rerun_finishes(spec_file, reference, tmp_path):
-    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=0.01)
+    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=INTERRUPT_DELAY)
     wait_for_chunks(proc, tmp_path, 4)
     os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole process group gets it
     _, err = proc.communicate(timeout=60)
@@ -204,7 +208,7 @@ def gone(pid: int) -> bool:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads worker processes from /proc")
 def test_sigterm_and_sigkill_of_the_parent_leave_no_half_chunks_or_workers(spec_file, reference, tmp_path):
     # SIGTERM (plain `kill PID`) to the parent alone stops like Ctrl-C.
-    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=0.01)
+    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=INTERRUPT_DELAY)
     wait_for_chunks(proc, tmp_path, 2)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
@@ -212,7 +216,7 @@ def test_sigterm_and_sigkill_of_the_parent_leave_no_half_chunks_or_workers(spec_
     assert not list((tmp_path / RECORDS).glob("*/*.tmp-*"))
 
     # SIGKILL to the parent alone: its pool workers notice and exit instead of idling forever.
-    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=0.01)
+    proc = start_cli(spec_file, tmp_path, "--workers", "2", delay=INTERRUPT_DELAY)
     wait_for_chunks(proc, tmp_path, len(stored_chunks(tmp_path)) + 2)
     workers = pool_workers(proc.pid)
     assert len(workers) == 2
