@@ -11,6 +11,8 @@ that do not depend on the game:
 - **growing buffers** (:func:`doubled`): the record's arrays double when full.
 - **shared terminal utilities** (:func:`share_rows`, :func:`share_utilities`): distinct utility vectors in order of
   first appearance, shared as :func:`cfr.compile_game` shares them, so both producers give the same arrays.
+- **the finish** (:func:`check_max_histories`, :func:`finish_tree`): the producer's argument check, and the
+  enumerator's answer turned into the :class:`~cfr.tree.CompiledGame` with the engine's information-state strings.
 
 numba caches a compiled function by its own file only, and a producer compiles these functions into its own code; a
 producer ties its cache to this file's source with :func:`cfr.numba_cache.tie_cache_to_sources`.
@@ -19,9 +21,13 @@ producer ties its cache to this file's source with :func:`cfr.numba_cache.tie_ca
 from __future__ import annotations
 
 import numpy as np
+import pyspiel
 from numba import njit
 
+from cfr.build import from_preorder
 from cfr.compile import _MAX_SHARED_UTILITIES
+from cfr.engine_keys import EngineKeys, RecordKeys
+from cfr.tree import CompiledGame, TreeTooLargeError
 
 #: Starting sizes of the growing arrays (powers of two; each doubles when full).
 TRIE_ROWS, RECORD_ROWS, RETURN_ROWS = 1 << 16, 1 << 16, 1 << 12
@@ -184,3 +190,45 @@ def share_utilities(player: np.ndarray, rets: np.ndarray) -> tuple[np.ndarray, n
     utility_index = np.full(player.shape[0], -1, dtype=np.int32)
     utility_index[player == -1] = index
     return rows, utility_index
+
+
+def check_max_histories(max_histories) -> None:
+    """Refuse a ``max_histories`` that is not an integer >= 1 (``ValueError``, one line naming the value)."""
+    if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
+        raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
+
+
+#: The fields of an enumerator's record, in the order it returns them (then the terminals' returns).
+RECORD_ORDER = ("depth", "player", "infoset", "action", "chance_prob")
+
+
+def finish_tree(game: pyspiel.Game, max_histories: int, started: float, too_many: bool, arrays: list[np.ndarray],
+                num_keys: int) -> CompiledGame:
+    """The :class:`~cfr.tree.CompiledGame` of an enumerator's answer.
+
+    Args:
+        game: the game enumerated.
+        max_histories: the limit the enumerator was given (named in the refusal).
+        started: ``time.perf_counter()`` when the producer started (the tree's compile time counts from there).
+        too_many: the enumerator stopped at ``max_histories``: refused with ``TreeTooLargeError``.
+        arrays: the record's arrays in :data:`RECORD_ORDER`, then the terminals' returns (one row each, in
+            preorder), as a list this function empties: each array (a view of one of the enumerator's growing
+            buffers) is popped and copied to size in turn, so its buffer is freed before the next copy, as long as
+            the caller keeps no other reference to it.
+        num_keys: how many information sets the enumerator numbered.
+    """
+    if too_many:
+        raise TreeTooLargeError(
+            f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "
+            "the sampling solvers (algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
+        )
+    record = {}
+    for name in RECORD_ORDER:
+        record[name] = arrays.pop(0).copy()
+    rets = arrays.pop(0)
+    utilities, record["utility_index"] = share_utilities(record["player"], rets)
+    del rets
+    cg = from_preorder(game, game.num_players(), record, utilities, RecordKeys(game, record, num_keys),
+                       started=started)
+    cg.infoset_keys = EngineKeys(game, cg.parent, cg.edge_action, cg.infoset, num_keys)
+    return cg

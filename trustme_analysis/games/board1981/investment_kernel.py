@@ -20,10 +20,8 @@ from collections.abc import Sequence
 import numpy as np
 import pyspiel
 
-from cfr.build import from_preorder
-from cfr.engine_keys import EngineKeys, RecordKeys
-from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
-from cfr.trie import share_utilities
+from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame
+from cfr.trie import check_max_histories, finish_tree
 from trustme_analysis.games.board1981 import investment_tree as T
 from trustme_analysis.games.board1981.investing import UTILITIES
 from trustme_analysis.games.board1981.investment import SHORT_NAME
@@ -79,23 +77,8 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
     reason = kernel_supports(game) if isinstance(game, pyspiel.Game) else f"{game!r} is not a pyspiel game"
     if reason is not None:
         raise TypeError(reason)
-    if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
-        raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
+    check_max_histories(max_histories)
     t0 = time.perf_counter()
     code, *arrays = T.enumerate_tree(rules_array(game), max_histories)
-    if code:
-        raise TreeTooLargeError(
-            f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "
-            "the sampling solvers (algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
-        )
     num_keys = int(arrays.pop())
-    # Each array is a view of a buffer grown by doubling: copied to size one at a time, the buffer freed at once.
-    record = {}
-    for name in ("depth", "player", "infoset", "action", "chance_prob"):
-        record[name] = arrays.pop(0).copy()
-    rets = arrays.pop(0)
-    utilities, record["utility_index"] = share_utilities(record["player"], rets)
-    del rets
-    cg = from_preorder(game, game.num_players(), record, utilities, RecordKeys(game, record, num_keys), started=t0)
-    cg.infoset_keys = EngineKeys(game, cg.parent, cg.edge_action, cg.infoset, num_keys)
-    return cg
+    return finish_tree(game, max_histories, t0, code == 1, arrays, num_keys)

@@ -24,17 +24,16 @@ import pyspiel
 from numba import njit
 
 import cfr.trie as _trie
-from cfr.build import from_preorder
-from cfr.engine_keys import EngineKeys, RecordKeys
 from cfr.numba_cache import tie_cache_to_sources
-from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
+from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame
 from cfr.trie import (
+    check_max_histories,
     doubled,
     filled_to,
+    finish_tree,
     new_record,
     new_trie,
     resolve_view,
-    share_utilities,
     trie_grow,
 )
 from trustme_analysis.games.liar import kernel_core as core
@@ -296,30 +295,14 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
     """
     if not isinstance(game, LiarGame):
         raise TypeError(f"the Liar kernel compiles only trustme_liar games, not {game}")
-    if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
-        raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
+    check_max_histories(max_histories)
     t0 = time.perf_counter()
     cfg = core.build_config(game.rules)
     tab = core.build_tables(cfg)
     splits = np.asarray(game.deal_table.splits, dtype=np.int64).reshape(-1, game.rules.players)
     code, *arrays = enumerate_tree(cfg, tab, splits, max_histories)
-    if code:
-        raise TreeTooLargeError(
-            f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "
-            "the sampling solvers (algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
-        )
-    num_keys = int(arrays[-1].shape[0])
-    del arrays[-1]  # the first history of each information set: the finished tree gives one (EngineKeys)
-    # Each array is a view of a buffer grown by doubling: copied to size one at a time, the buffer freed at once.
-    record = {}
-    for name in ("depth", "player", "infoset", "action", "chance_prob"):
-        record[name] = arrays.pop(0).copy()
-    rets = arrays.pop(0)
-    utilities, record["utility_index"] = share_utilities(record["player"], rets)
-    del rets
-    cg = from_preorder(game, game.num_players(), record, utilities, RecordKeys(game, record, num_keys), started=t0)
-    cg.infoset_keys = EngineKeys(game, cg.parent, cg.edge_action, cg.infoset, num_keys)
-    return cg
+    num_keys = int(arrays.pop().shape[0])  # the first history of each set: the finished tree gives one (EngineKeys)
+    return finish_tree(game, max_histories, t0, code == 1, arrays, num_keys)
 
 
 # The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.

@@ -28,17 +28,16 @@ import pyspiel
 from numba import njit
 
 import cfr.trie as _trie
-from cfr.build import from_preorder
-from cfr.engine_keys import EngineKeys, RecordKeys
 from cfr.numba_cache import tie_cache_to_sources
-from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame, TreeTooLargeError
+from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame
 from cfr.trie import (
+    check_max_histories,
     doubled,
     filled_to,
+    finish_tree,
     new_record,
     new_trie,
     resolve_view,
-    share_utilities,
     trie_grow,
 )
 from trustme_analysis.games.pinocchio import kernel_core as K
@@ -281,27 +280,14 @@ def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT
     """
     if not isinstance(game, pyspiel.Game) or game.get_type().short_name != SHORT_NAME:
         raise TypeError(f"the Pinocchio kernel compiles only {SHORT_NAME} games, not {game}")
-    if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
-        raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
+    check_max_histories(max_histories)
     t0 = time.perf_counter()
     max_depth = game.max_game_length()
-    code, depth, player, infoset, action, prob, rets, first = enumerate_tree(R, max_depth, max_histories)
-    if code == 1:
-        raise TreeTooLargeError(
-            f"{game}: the tree exceeds max_histories={max_histories}; raise max_histories if memory allows, or use "
-            "the sampling solvers (algorithm='es-mccfr' or 'os-mccfr'), which do not compile the tree"
-        )
-    if code:  # pragma: no cover - max_game_length bounds every history
+    code, *arrays = enumerate_tree(R, max_depth, max_histories)
+    if code == 2:  # pragma: no cover - max_game_length bounds every history
         raise AssertionError(f"{game}: a history is longer than max_game_length() = {max_depth}")
-    num_keys = int(first.shape[0])
-    del first  # the first history of each information set: the finished tree gives one (EngineKeys)
-    rows, utility_index = share_utilities(player, rets)
-    del rets
-    record = {"depth": depth, "player": player, "infoset": infoset, "action": action, "chance_prob": prob,
-              "utility_index": utility_index}
-    cg = from_preorder(game, game.num_players(), record, rows, RecordKeys(game, record, num_keys), started=t0)
-    cg.infoset_keys = EngineKeys(game, cg.parent, cg.edge_action, cg.infoset, num_keys)
-    return cg
+    num_keys = int(arrays.pop().shape[0])  # the first history of each set: the finished tree gives one (EngineKeys)
+    return finish_tree(game, max_histories, t0, code == 1, arrays, num_keys)
 
 
 # The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.
