@@ -11,11 +11,10 @@
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 import pyspiel
 import pytest
+from tree_checks import assert_same_tree
 
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
@@ -107,25 +106,12 @@ def test_lock_step_sees_a_wrong_rule():
         _lock_step(game, R)
 
 
-def _assert_same_tree(kernel: cfr.CompiledGame, engine: cfr.CompiledGame) -> None:
-    assert kernel.num_players == engine.num_players
-    compared = 0
-    for f in dataclasses.fields(engine):
-        want = getattr(engine, f.name)
-        if isinstance(want, np.ndarray):
-            got = getattr(kernel, f.name)
-            assert got.dtype == want.dtype, f.name
-            np.testing.assert_array_equal(got, want, err_msg=f.name)
-            compared += 1
-    assert compared >= 20
-
-
 @pytest.mark.parametrize("game_string", VARIANTS)
 def test_kernel_tree_equals_pyspiel_tree(game_string):
     game = pyspiel.load_game(game_string)
     kernel = compile_tree(game, 10**6)
     engine = cfr.compile_game(game)
-    _assert_same_tree(kernel, engine)
+    assert_same_tree(kernel, engine)
     assert list(kernel.infoset_keys) == list(engine.infoset_keys)
     assert kernel.num_nodes > 50
 
