@@ -29,9 +29,11 @@ only when a report is drawn. The parts:
   game has too many to try each (a Liar starter may hold 14,000 legal plays);
 - ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
   (``python -m trustme_analysis.play``);
-- ``kernel``: the compiled kernel module (``kernel_supports(game, seat_kinds)``, ``Kernel(game)``), where the game has
-  one; it may also offer a tree producer for the solvers (``compile_tree(game, max_histories)``, ``TREE_PRODUCER``),
-  or be that producer alone (no ``Kernel``: sweeps and search players then use the pyspiel path).
+- ``kernel``: a :class:`~trustme_analysis.engine.kernels.KernelEntry` (data, not a part), where the game has a
+  compiled kernel: the kernel class, the seat kinds it plays, the rule parameters and values it plays, its limits,
+  the search player's budget, its tree producer and the trained player's hooks. The core reaches the kernel only
+  through :meth:`GameEntry.kernel_reason`, :meth:`GameEntry.new_kernel`, :meth:`GameEntry.kernel_part` and
+  the Protocols of :mod:`trustme_analysis.engine.kernels`.
 - ``rescore``: ``rescore(game, finished) -> Rescored``: a finished game of another variant that differs from ``game``
   only in scoring-only parameters, scored again under ``game``'s rules without playing it again: ``Rescored.state``
   is a state of ``game`` at the moment its final scoring begins (terminal, or at a chance node the scoring needs,
@@ -44,21 +46,25 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from importlib import metadata
 from typing import Any, NamedTuple
+
+import pyspiel
+
+from trustme_analysis.engine.kernels import KernelEntry, Part, unplayed
 
 #: Entry-point group through which a separately installed package adds its games.
 ENTRY_POINT_GROUP = "trustme_analysis.games"
 #: The package whose sub-packages are the built-in games.
 GAMES_PACKAGE = "trustme_analysis.games"
 
-#: A part: ``"module:attribute"`` relative to the entry's package, the object itself, or ``None`` (not provided).
-Part = str | Callable[..., Any] | None
 
 PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief",
-         "search_actions", "narrate", "kernel", "rescore")
+         "search_actions", "narrate", "rescore")
+#: What a kernel is asked to play: whole games (a sweep's line-up), rollouts (a search player's) or a game tree.
+KERNEL_USES = ("game", "rollout", "tree")
 
 
 @dataclass(frozen=True)
@@ -81,14 +87,21 @@ class GameEntry:
     belief: Part = None
     search_actions: Part = None
     narrate: Part = None
-    kernel: Part = None
     rescore: Part = None
+    #: The game's compiled kernel, where it has one (see the module docstring).
+    kernel: KernelEntry | None = None
+    #: For every rule parameter of the game, variants that set it to values other than its default (each a dict of
+    #: parameters, with whatever else that value needs, e.g. ``{"coin_tossers": "any", "coin_variant": True,
+    #: "players": 4}``): the lock-step tests and the kernel's parameter net draw their variants from these.
+    parameter_examples: Mapping[str, Sequence[Mapping[str, Any]]] = field(default_factory=dict)
 
     def part(self, name: str) -> Any | None:
         """The part ``name`` (one of :data:`PARTS`), imported on first use; ``None`` if the game has none."""
         if name not in PARTS:
             raise ValueError(f"part={name!r} is not allowed; allowed: {', '.join(PARTS)}")
-        ref = getattr(self, name)
+        return self._resolve(getattr(self, name))
+
+    def _resolve(self, ref: Part) -> Any | None:
         if ref is None or not isinstance(ref, str):
             return ref
         module_name, _, attribute = ref.partition(":")
@@ -96,6 +109,57 @@ class GameEntry:
             module_name = f"{self.package}.{module_name}"
         module = importlib.import_module(module_name)
         return getattr(module, attribute) if attribute else module
+
+    # -- the kernel, through its entry only
+    def kernel_part(self, name: str) -> Any | None:
+        """The kernel entry's part ``name`` (``"kernel"``, ``"limits"``, ``"tree_producer"``, ``"trained"``, or a
+        ``search_budget`` given as a part), imported on first use; ``None`` if the game has no kernel or no such
+        part."""
+        if self.kernel is None:
+            return None
+        return self._resolve(getattr(self.kernel, name))
+
+    def kernel_reason(self, game: pyspiel.Game, seat_kinds: Sequence[str] = (), use: str = "game") -> str | None:
+        """``None`` when the game's kernel plays this variant for ``use`` (one of :data:`KERNEL_USES`) with these
+        seat kinds exactly as the engine would, else why not, in one line."""
+        if use not in KERNEL_USES:
+            raise ValueError(f"use={use!r} is not allowed; allowed: {', '.join(KERNEL_USES)}")
+        k = self.kernel
+        if k is None:
+            return f"{self.short_name} has no compiled kernel"
+        if use == "tree":
+            if k.tree_producer is None:
+                return f"{self.short_name}'s kernel produces no game trees"
+        elif not k.plays_games():
+            return f"{self.short_name}'s kernel only produces game trees for the solvers; it plays no games"
+        else:
+            plays = k.game_seat_kinds if use == "game" else k.rollout_seat_kinds
+            missing = sorted(set(seat_kinds) - set(plays))
+            if missing:
+                what = "whole games" if use == "game" else "rollouts"
+                return (f"{self.short_name}'s kernel plays {what} with {', '.join(plays)} seats only, "
+                        f"not {', '.join(missing)}")
+        reason = unplayed(k, game)
+        if reason is None and k.limits is not None:
+            reason = self._resolve(k.limits)(game)
+        return reason
+
+    def new_kernel(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",), knobs: dict | None = None,
+                   use: str = "game") -> Any:
+        """The game's kernel (:class:`~trustme_analysis.engine.kernels.Kernel`) for this variant and seats.
+
+        Raises:
+            ValueError: the kernel does not play them (the message is :meth:`kernel_reason`'s).
+        """
+        reason = self.kernel_reason(game, seat_kinds, use)
+        if reason is not None:
+            raise ValueError(reason)
+        return self.kernel_part("kernel")(game, tuple(seat_kinds), knobs)
+
+    def search_budget(self, game: pyspiel.Game) -> int | None:
+        """The search player's default budget where this kernel plays its rollouts (``None``: it names none)."""
+        budget = self.kernel.search_budget if self.kernel is not None else None
+        return budget if budget is None or isinstance(budget, int) else int(self._resolve(budget)(game))
 
     @property
     def label(self) -> str:
