@@ -3,7 +3,7 @@
 - ``Kernel.state_from(state)`` of any engine state is the kernel state the same actions reach (public and hidden
   part), also for worlds a search player samples.
 - At every decision of engine games (heuristic and random moves mixed, across variants and knob settings) the
-  compiled :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy` gives the distribution of
+  compiled :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy` gives the distribution of
   ``PinocchioHeuristicBot.action_probabilities``: the same support, probabilities within 1e-12.
 - Rollouts with heuristic seats draw from that distribution and depend only on their seed.
 """
@@ -17,8 +17,8 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio.kernel import Kernel, kernel_supports
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel.kernel import Kernel, kernel_supports
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
 
@@ -259,7 +259,7 @@ def voter_facing(game: pyspiel.Game, kernel: Kernel, voter: str, votes: int, see
 def test_search_players_model_the_other_voters_from_the_votes_they_saw():
     """A voter seen distrusting every tale is played in search rollouts as one who distrusts (the heuristic's vote
     weighs little, the rest trusts at the posterior mean rate), while a heuristic voter stays the heuristic."""
-    from trustme_analysis.games.pinocchio.kernel import HABIT_PRIOR
+    from trustme_analysis.games.pinocchio.kernel.kernel import HABIT_PRIOR
 
     game = pyspiel.load_game("trustme_pinocchio(players=2)")
     kernel = Kernel(game, ("heuristic",))

@@ -16,10 +16,10 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio import records
-from trustme_analysis.games.pinocchio.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
-from trustme_analysis.games.pinocchio.state import PHASE_NAMES
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.analysis import records
+from trustme_analysis.games.pinocchio.kernel.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
+from trustme_analysis.games.pinocchio.engine.state import PHASE_NAMES
 
 REDUCED = ("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,stacks=1/1/1,chart=1/3/6,"
            "runouts_to_end=1)")

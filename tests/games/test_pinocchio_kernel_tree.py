@@ -12,7 +12,7 @@ from tree_checks import assert_same_tree
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr.tree import TreeTooLargeError
-from trustme_analysis.games.pinocchio.kernel import compile_tree
+from trustme_analysis.games.pinocchio.kernel.kernel import compile_tree
 
 VARIANTS = [
     # reports/solve_pinocchio.toml: park_two, park_one
@@ -59,7 +59,8 @@ def test_kernel_tree_cache_is_keyed_by_the_kernel_source():
     """The enumerator's cached code embeds kernel_core's and cfr.trie's: its cache must go stale when they change."""
     import cfr.trie
     from cfr.numba_cache import source_digest
-    from trustme_analysis.games.pinocchio import kernel_core, kernel_tree
+    from trustme_analysis.games.pinocchio.kernel import core as kernel_core
+    from trustme_analysis.games.pinocchio.kernel import tree as kernel_tree
 
     stamp = kernel_tree.enumerate_tree._cache._cache_file._source_stamp
     assert stamp[1] == source_digest(kernel_core, cfr.trie)

@@ -10,8 +10,8 @@ import pyspiel
 import pytest
 
 from trustme_analysis.games import pinocchio
-from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.script import Table
+from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine.script import Table
 
 G2 = "trustme_pinocchio(players=2)"
 G3 = "trustme_pinocchio(players=3)"
@@ -586,7 +586,7 @@ def test_charlotte_scores_37():
 
 
 def test_module_doctests_pass():
-    from trustme_analysis.games.pinocchio import rules, script
+    from trustme_analysis.games.pinocchio.engine import rules, script
 
     for module in (rules, script):
         failures, tried = doctest.testmod(module)

@@ -1,4 +1,4 @@
-"""The compiled core of the Pinocchio kernel: the turn structure of :mod:`~trustme_analysis.games.pinocchio.state` on fixed-size integer arrays.
+"""The compiled core of the Pinocchio kernel: the turn structure of :mod:`~trustme_analysis.games.pinocchio.engine.state` on fixed-size integer arrays.
 
 Everything numba compiles lives in this one file on purpose: numba's on-disk cache (``cache=True``) is invalidated
 only when the file that defines a function changes, so a compiled function calling code or reading constants from
@@ -6,15 +6,15 @@ another file could silently keep a stale copy.
 
 Two arrays describe a game:
 
-- the *rules* array ``R`` (int64), built once per loaded game by :func:`trustme_analysis.games.pinocchio.kernel.
-  rules_array` from the game's parsed :class:`~trustme_analysis.games.pinocchio.rules.Rules` and its
-  :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec` (offsets ``R_*``);
+- the *rules* array ``R`` (int64), built once per loaded game by :func:`trustme_analysis.games.pinocchio.kernel.kernel.
+  rules_array` from the game's parsed :class:`~trustme_analysis.games.pinocchio.engine.rules.Rules` and its
+  :class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec` (offsets ``R_*``);
 - the *state* array ``s`` (int32, :data:`STATE_SIZE` long, offsets below), laid out as a public part (everything at
   the table or remembered from public play), a hidden part (:data:`HIDDEN_START` to :data:`HIDDEN_END`: the deck,
   the hands and a face-down tale Character) and the record statistics. A determinization resamples only the hidden
   part (:func:`determinize`).
 
-The functions mirror :class:`~trustme_analysis.games.pinocchio.state.PinocchioState` method by method (same names
+The functions mirror :class:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState` method by method (same names
 without the class; the chain of steps after an action is one loop, :func:`advance`), with the engine's events turned
 into counters for the records. The engine is the specification;
 ``tests/games/test_pinocchio_kernel.py`` replays kernel games through it step by step.
@@ -42,7 +42,7 @@ MAXV = 9  # Character values (rules: 1 to 9)
 MAXP = 4  # players
 MAXC = MAXV * MAXV + MAXV * (MAXV - 1) // 2  # discard combos: sets of 1..9 per value, runs of 2..9
 
-# Phases: the same numbers as the engine's (tests check them against trustme_analysis.games.pinocchio.state).
+# Phases: the same numbers as the engine's (tests check them against trustme_analysis.games.pinocchio.engine.state).
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
  TERMINAL) = range(12)
 _CHANCE_PHASES = sum(1 << ph for ph in (DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK))
@@ -1004,7 +1004,7 @@ def record_rows(F, R, ints, lists, empty_turn):
 
     Row ``i = g * players + p`` is seat ``p`` of game ``g``: ``ints[i]`` takes the :data:`INT_FIELDS`,
     ``lists[i, k]`` the :data:`LIST_FIELDS` (one entry per value) and ``empty_turn[i]`` each stack's emptying turn
-    (NaN: never), as :mod:`trustme_analysis.games.pinocchio.records` defines them.
+    (NaN: never), as :mod:`trustme_analysis.games.pinocchio.analysis.records` defines them.
     """
     n = R[R_PLAYERS]
     V = R[R_VALUES]
@@ -1152,7 +1152,7 @@ def determinize(s, R, viewer, rng, buf):
 
 # ====================================================================== the heuristic seat
 #
-# The heuristic player of :mod:`trustme_analysis.games.pinocchio.bots` (``PinocchioHeuristicBot.
+# The heuristic player of :mod:`trustme_analysis.games.pinocchio.players.bots` (``PinocchioHeuristicBot.
 # action_probabilities``) as compiled code, reading only what its seat may see: its own hand, the Park, every
 # Reputation, the Tickets, the Ticket stacks, the discard pile, the deck's size, hand sizes and the tale's claimed
 # value. ``tests/games/test_pinocchio_heuristic_kernel.py`` checks the two give the same distribution (same support,

@@ -2,7 +2,7 @@
 
 The pyspiel producer (:func:`cfr.compile_game`) walks the tree through the engine's Python API; this one enumerates
 the same histories in compiled code (:func:`enumerate_tree`, stepping the kernel state with
-:func:`.kernel_core.apply_action`, :func:`.kernel_core.legal_actions` and the engine's chance outcomes) and hands the
+:func:`.core.apply_action`, :func:`.core.legal_actions` and the engine's chance outcomes) and hands the
 same depth-first preorder record to :func:`cfr.build.from_preorder`, so the result is the same
 :class:`~cfr.tree.CompiledGame`, array for array (``tests/games/test_pinocchio_kernel_tree.py`` checks it on the
 solve presets' variants and a few more).
@@ -13,8 +13,8 @@ engine, on request, by replaying one history of each information set (:class:`cf
 strings are the engine's own. The trie and the growing buffers are :mod:`cfr.trie`'s.
 
 Caching: numba's on-disk cache of a function is invalidated only when *its own* file changes, yet the enumerator
-compiles :mod:`.kernel_core`'s functions and constants into its own code; cached plainly it would keep a stale copy
-of the rules after that file changed. So its cache is keyed by a hash of ``kernel_core.py`` and ``cfr/trie.py`` as
+compiles :mod:`.core`'s functions and constants into its own code; cached plainly it would keep a stale copy
+of the rules after that file changed. So its cache is keyed by a hash of ``kernel/core.py`` and ``cfr/trie.py`` as
 well (:func:`cfr.numba_cache.tie_cache_to_sources`): a changed kernel compiles anew (15-25 s here), an unchanged one
 loads in under a second.
 """
@@ -40,8 +40,8 @@ from cfr.trie import (
     resolve_view,
     trie_grow,
 )
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
 # ------------------------------------------------------------------------------------------- observation tokens
 #

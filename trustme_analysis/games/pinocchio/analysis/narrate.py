@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trustme_analysis.games.pinocchio.rules import CHARACTER_NAMES, TICKET_NAMES
+from trustme_analysis.games.pinocchio.engine.rules import CHARACTER_NAMES, TICKET_NAMES
 
 
 def _character(value: int) -> str:

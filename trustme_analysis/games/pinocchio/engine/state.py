@@ -6,8 +6,8 @@ a day's end, and the final tie-break Coin. Chance deals a Character by value wit
 value's count in the deck; the deck is kept as counts per value (its order is never observable before a draw), so a
 reshuffle is merging counts and needs no chance node.
 
-The state holds only ints, bools and short lists/tuples, plus the shared :class:`~trustme_analysis.games.pinocchio.rules.Rules` and
-:class:`~trustme_analysis.games.pinocchio.actions.ActionCodec` objects (which refuse to be copied), because pyspiel deep-copies every attribute on ``clone()``.
+The state holds only ints, bools and short lists/tuples, plus the shared :class:`~trustme_analysis.games.pinocchio.engine.rules.Rules` and
+:class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec` objects (which refuse to be copied), because pyspiel deep-copies every attribute on ``clone()``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.rules import score_breakdown, tale_row, ticket_for_tale
+from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine.rules import score_breakdown, tale_row, ticket_for_tale
 
 # Phases, in the order they occur.
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,

@@ -1,12 +1,12 @@
 """A compiled simulation kernel for ``trustme_pinocchio``: whole games and rollouts in machine code (numba).
 
-The engine (:mod:`~trustme_analysis.games.pinocchio.state`) is the specification; this is a second implementation of the same rules for speed, kept
+The engine (:mod:`~trustme_analysis.games.pinocchio.engine.state`) is the specification; this is a second implementation of the same rules for speed, kept
 identical to it by ``tests/games/test_pinocchio_kernel.py`` (kernel games replayed through the engine step by step:
 current player, legal actions, chance outcomes and probabilities, returns and every record field) and by
 ``benchmarks/kernels.py --verify N``. Action numbers, seats, chance outcomes and probabilities are the engine's.
 
 - :func:`kernel_supports`: whether a game and seat line-up can be played here (else the reason).
-- :class:`Kernel`: built from a loaded game (its parsed :class:`~trustme_analysis.games.pinocchio.rules.Rules` and :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec`).
+- :class:`Kernel`: built from a loaded game (its parsed :class:`~trustme_analysis.games.pinocchio.engine.rules.Rules` and :class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec`).
   :meth:`Kernel.new_state` gives a :class:`KernelState` with the pyspiel-like API; :meth:`Kernel.play_random` plays
   many games with the kernel's seats (uniformly random unless built with heuristic seats) in compiled code and
   returns their records as columns (:class:`RandomGames`); :meth:`Kernel.rollouts` plays playouts from a position
@@ -15,8 +15,8 @@ current player, legal actions, chance outcomes and probabilities, returns and ev
 Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play_random`
 depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
 
-Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.bots`
-compiled, :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy`: the same distribution at every decision, checked by
+Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.players.bots`
+compiled, :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy`: the same distribution at every decision, checked by
 ``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its whole
 games (a sweep's heuristic line-ups) and its rollouts (search players' ``rollout = "heuristic"``) with them;
 :meth:`Kernel.state_from` copies any engine state (a world a search player sampled) into a kernel state.
@@ -34,9 +34,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio.kernel_records import RawRecords, record_columns, rows_of_game
-from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel.records import RawRecords, record_columns, rows_of_game
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
 #: Seat kinds the compiled loop can play.
 SUPPORTED_SEAT_KINDS = ("random", "heuristic")
@@ -83,9 +83,9 @@ TREE_PRODUCER = "Pinocchio kernel (numba)"
 
 def compile_tree(game: pyspiel.Game, max_histories: int):
     """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by this kernel (the solve layer's tree producer;
-    the same tree as :func:`cfr.compile_game`, see :mod:`.kernel_tree`). A game the kernel does not play raises
+    the same tree as :func:`cfr.compile_game`, see :mod:`.tree`). A game the kernel does not play raises
     TypeError."""
-    from trustme_analysis.games.pinocchio.kernel_tree import compile_tree as produce
+    from trustme_analysis.games.pinocchio.kernel.tree import compile_tree as produce
 
     reason = kernel_supports(game)
     if reason is not None:
@@ -113,7 +113,7 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 
 
 def rules_array(game: pyspiel.Game) -> np.ndarray:
-    """The rules array ``R`` of :mod:`~trustme_analysis.games.pinocchio.kernel_core`, read from the game's parsed Rules and ActionCodec."""
+    """The rules array ``R`` of :mod:`~trustme_analysis.games.pinocchio.kernel.core`, read from the game's parsed Rules and ActionCodec."""
     rules = game.rules
     codec = game.codec
     R = np.zeros(K.RULES_SIZE, np.int64)
@@ -173,7 +173,7 @@ def max_turns(game: pyspiel.Game) -> int:
 class KernelState:
     """A kernel position with the pyspiel-like API (for lock-step tests and search players).
 
-    The state is ``self.s`` (int32, laid out as :mod:`~trustme_analysis.games.pinocchio.kernel_core` describes) plus the score trace so far.
+    The state is ``self.s`` (int32, laid out as :mod:`~trustme_analysis.games.pinocchio.kernel.core` describes) plus the score trace so far.
     """
 
     __slots__ = ("_history", "kernel", "s", "tales_seen", "trace", "votes_seen")
@@ -246,7 +246,7 @@ class KernelState:
         return KernelState(self.kernel, self.s.copy(), self.trace.copy(), list(self._history))
 
     def determinize(self, viewer: int, seed: int) -> KernelState:
-        """A copy with what ``viewer`` cannot see resampled (see :func:`~trustme_analysis.games.pinocchio.kernel_core.determinize`)."""
+        """A copy with what ``viewer`` cannot see resampled (see :func:`~trustme_analysis.games.pinocchio.kernel.core.determinize`)."""
         out = self.clone()
         rng = np.array([seed], np.uint64)
         K.determinize(out.s, self.kernel.R, viewer, rng, np.empty(K.MAXV + K.MAXP, np.int64))
@@ -348,8 +348,8 @@ def _log_beta(a: float, b: float) -> float:
 
 def heuristic_knobs(knobs: dict[str, Any] | None = None) -> np.ndarray:
     """The heuristic bot's knobs (defaults for those not given) as the float64 array ``H`` of
-    :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy`."""
-    from trustme_analysis.games.pinocchio.bots import PinocchioKnobs  # (bots registers itself: import on use)
+    :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy`."""
+    from trustme_analysis.games.pinocchio.players.bots import PinocchioKnobs  # (bots registers itself: import on use)
 
     k = PinocchioKnobs(**(knobs or {}))
     H = np.zeros(K.HEURISTIC_KNOBS_SIZE, np.float64)
@@ -414,7 +414,7 @@ class Kernel:
         return KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), [])
 
     def state_from(self, state: pyspiel.State) -> KernelState:
-        """The kernel state of an engine state (:class:`~trustme_analysis.games.pinocchio.state.PinocchioState`, e.g. a world a search player
+        """The kernel state of an engine state (:class:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState`, e.g. a world a search player
         sampled with ``resample_from_infostate``), read from its fields: the same position, hidden part included.
 
         The record counters (tales, votes, Tickets by route ...) start at zero, so a finished game's records count
@@ -598,7 +598,7 @@ class Kernel:
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats (compiled; a search player's paired
-        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel_core.action_rollouts`).
+        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel.core.action_rollouts`).
 
         A world is ``state`` with what ``viewer`` cannot see dealt anew (hidden simultaneous votes redrawn), as
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
@@ -617,7 +617,7 @@ class Kernel:
     def teller_bluff_rate(self, state: KernelState) -> float:
         """The search player's chance that the pending tale is tall (``bots.teller_bluff_rate`` of the tales its teller
         was seen telling, ``state.tales_seen``; the heuristic's ``assumed_bluff_rate`` when none were counted)."""
-        from trustme_analysis.games.pinocchio.bots import teller_bluff_rate
+        from trustme_analysis.games.pinocchio.players.bots import teller_bluff_rate
 
         teller = int(state.s[K.ACTIVE])
         seen = state.tales_seen
@@ -639,7 +639,7 @@ class Kernel:
         ``viewer``'s own seat votes in the rollouts as the heuristic believing the others tell tall tales as often as
         they were seen to (its ``assumed_bluff_rate`` set to :meth:`teller_bluff_rate` of all their revealed tales
         together), so its future votes are not played as if every table bluffed at the heuristic's assumed rate."""
-        from trustme_analysis.games.pinocchio.bots import teller_bluff_rate
+        from trustme_analysis.games.pinocchio.players.bots import teller_bluff_rate
 
         H = self.H.copy()
         told = state.tales_seen
@@ -671,7 +671,7 @@ class Kernel:
 
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the
-        compiled code can borrow them (see :func:`~trustme_analysis.games.pinocchio.kernel_core.borrow`)."""
+        compiled code can borrow them (see :func:`~trustme_analysis.games.pinocchio.kernel.core.borrow`)."""
         return (np.empty(K.STATE_SIZE, np.int32), np.zeros(1, np.uint64),
                 np.empty(int(K.scratch_size(self.R)), np.int64))
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.games.pinocchio import actions as A
+from trustme_analysis.games.pinocchio.engine import actions as A
 
 
 class Table:
