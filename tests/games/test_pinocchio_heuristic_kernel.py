@@ -18,9 +18,10 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.games.pinocchio.kernel import core as K
-from trustme_analysis.games.pinocchio.kernel.kernel import Kernel, kernel_supports
+from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
+from trustme_analysis.registry import game_entry
 
 # (game string, heuristic knobs, games): the rulebook games with the default knobs, and variants with every other
 # value of each knob that changes a decision.
@@ -158,8 +159,11 @@ def test_heuristic_rollouts_depend_on_the_seed_only_and_differ_from_random_ones(
 
 def test_seat_kinds_are_checked():
     game = pyspiel.load_game("trustme_pinocchio(players=3)")
-    assert kernel_supports(game, ("heuristic",)) is None
-    assert "not compiled" in kernel_supports(game, ("policy",))
+    entry = game_entry(game.get_type().short_name)
+    assert entry.kernel_reason(game, ("heuristic",)) is None
+    assert "policy" in entry.kernel_reason(game, ("policy",))
+    with pytest.raises(ValueError, match="not compiled"):
+        Kernel(game, ("policy",))
     with pytest.raises(ValueError, match="one per seat"):
         Kernel(game, ("heuristic", "random"))
     mixed = Kernel(game, ("heuristic", "random", "heuristic"))
@@ -298,17 +302,20 @@ def test_whole_games_with_heuristic_seats_replay_through_the_engine_and_follow_t
     """A sweep's heuristic line-up in the kernel: every game replays through the engine step by step with the same
     records, and every move of a heuristic seat is one the Python heuristic bot plays there with positive
     probability (a random seat's moves are merely legal)."""
-    from tests.games.test_pinocchio_kernel import replay_and_compare
+    from tests.games.test_pinocchio_kernel import chance_legal_actions
+    from trustme_analysis.engine.lockstep import replay
+    from trustme_analysis.games.pinocchio.analysis.records import records
 
     game = pyspiel.load_game(game_string)
     kernel = Kernel(game, seat_kinds)
     kinds = kernel.seat_kinds
     bots = [make_bot(game, "heuristic", p, np.random.default_rng(0)) for p in range(game.num_players())]
-    played = kernel.play_random(np.arange(40, dtype=np.uint64), histories=True)
+    played = kernel.play(np.arange(40, dtype=np.uint64), histories=True)
+    rows = played.rows()
     heuristic_moves = 0
     for g in range(40):
         history = played.history(g)
-        replay_and_compare(game, kernel, history, played.to_rows(g))
+        replay(game, kernel, history, rows[g], records, seed=g, extra=chance_legal_actions)
         state = game.new_initial_state()
         for action in history:
             if not state.is_chance_node() and kinds[state.current_player()] == "heuristic":

@@ -17,7 +17,10 @@ statistics), :mod:`~trustme_analysis.games.pinocchio.analysis.pages` (its report
 
 from trustme_analysis.games.pinocchio.engine.actions import ActionCodec, Combo, Move
 from trustme_analysis.games.pinocchio.engine.game import GAME_TYPE, PinocchioGame
-from trustme_analysis.games.pinocchio.engine.rules import DEFAULTS, PARAMETERS, SCORING_ONLY, SHORT_NAME, Rules, score_breakdown
+from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry
+from trustme_analysis.games.pinocchio.engine.rules import (
+    DEFAULTS, EXAMPLES, PARAMETERS, SCORING_ONLY, SHORT_NAME, Rules, score_breakdown,
+)
 from trustme_analysis.games.pinocchio.engine.state import PHASE_NAMES, PinocchioState
 from trustme_analysis.registry import GameEntry, register_game
 
@@ -35,7 +38,35 @@ register_game(
         simple_strategies="analysis.strategy:simple_strategies",
         belief="players.bots:belief",
         narrate="analysis.narrate:narrate",
-        kernel="kernel.kernel",
+        kernel=KernelEntry(
+            # Every rule parameter at every value the engine accepts (within the arrays' limits): the lock-step tests
+            # (tests/games/test_pinocchio_kernel.py) replay kernel games of every example and of random variants
+            # over the whole parameter space through the engine.
+            parameters={name: EVERY_VALUE for name in DEFAULTS},
+            kernel="kernel.kernel:Kernel",
+            game_seat_kinds=("random", "heuristic"),
+            rollout_seat_kinds=("random", "heuristic"),
+            limits="kernel.kernel:limits",
+            # A search player's default budget (rollouts per decision) when this kernel plays its rollouts: about 35
+            # CPU ms a decision. At 400, sequential halving over 15-25 legal actions drops most of them after about
+            # four rollouts each and the noise decides: 2-player win rate against a table that never trusts 0.38
+            # [0.24, 0.53] at 400, 0.70 [0.57, 0.80] at 1,600 (60 games each, benchmarks/search_vs_probes.py).
+            search_budget=1600,
+            tree_producer="kernel.tree:compile_tree",
+            tree_producer_name="Pinocchio kernel (numba)",
+            benchmark_variants={
+                "pinocchio 2p": "trustme_pinocchio(players=2)",
+                "pinocchio 3p": "trustme_pinocchio(players=3)",
+                "pinocchio 4p": "trustme_pinocchio(players=4)",
+                "pinocchio 4p coin": ("trustme_pinocchio(players=4,coin_variant=True,coin_tossers=dissenters,"
+                                      "voting=sequential)"),
+                "pinocchio 2p reduced": ("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,"
+                                         "park_size=2,stacks=1/1/1,chart=1/3/6,runouts_to_end=1)"),
+                "pinocchio 3p reshuffle": ("trustme_pinocchio(players=3,values=4,copies=3,park_size=1,hand_size=2,"
+                                           "refill=1,empty_deck=reshuffle,utility=score,runouts_to_end=3)"),
+            },
+        ),
+        parameter_examples=EXAMPLES,
         describe="analysis.describe",
         rescore="engine.rescore:rescore",
     )

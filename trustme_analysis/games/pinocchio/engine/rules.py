@@ -48,6 +48,27 @@ DEFAULTS: dict[str, Any] = {
     "utility": "win_loss",
 }
 
+#: For every parameter, variants that set it to values other than its default (with whatever else the value needs to
+#: load): the lock-step tests and the kernel's parameter net draw their variants from these.
+EXAMPLES: dict[str, list[dict[str, Any]]] = {
+    "players": [{"players": 2}, {"players": 4}],
+    "values": [{"values": 4}, {"values": 9, "copies": 3}],
+    "copies": [{"copies": 3}],
+    "two_player_removed": [{"players": 2, "two_player_removed": 0}, {"players": 2, "two_player_removed": 3}],
+    "park_size": [{"park_size": 2}, {"park_size": 6}],
+    "refill": [{"refill": 1}, {"refill": 4}],
+    "hand_size": [{"hand_size": 0}, {"hand_size": 3}],
+    "stacks": [{"stacks": "2/2/2/2/2/2"}],
+    "chart": [{"chart": "0/1/2/3/4/30"}],
+    "stacks_to_end": [{"stacks_to_end": 2}, {"stacks_to_end": 9}],
+    "runouts_to_end": [{"runouts_to_end": 1}, {"runouts_to_end": 3}],
+    "coin_variant": [{"players": 4, "coin_variant": True}],
+    "voting": [{"voting": "sequential"}],
+    "coin_tossers": [{"players": 4, "coin_variant": True, "coin_tossers": "any"}],
+    "empty_deck": [{"empty_deck": "reshuffle"}],
+    "utility": [{"utility": "score"}, {"players": 2, "utility": "score_diff"}],
+}
+
 #: Parameters that change only the scoring of a finished game (Final Scoring's chart, what returns() gives).
 SCORING_ONLY = ("chart", "utility")
 

@@ -1,8 +1,9 @@
 """The compiled core of the Pinocchio kernel: the turn structure of :mod:`~trustme_analysis.games.pinocchio.engine.state` on fixed-size integer arrays.
 
-Everything numba compiles lives in this one file on purpose: numba's on-disk cache (``cache=True``) is invalidated
-only when the file that defines a function changes, so a compiled function calling code or reading constants from
-another file could silently keep a stale copy.
+numba's on-disk cache (``cache=True``) is invalidated only when the file that defines a function changes, so a
+compiled function calling code or reading constants from another file could silently keep a stale copy: the caches of
+the functions here are tied to the one other file they compile in, the draw primitives
+(:func:`cfr.numba_cache.tie_cache_to_sources`, at the end of this file).
 
 Two arrays describe a game:
 
@@ -19,16 +20,21 @@ without the class; the chain of steps after an action is one loop, :func:`advanc
 into counters for the records. The engine is the specification;
 ``tests/games/test_pinocchio_kernel.py`` replays kernel games through it step by step.
 
-Random numbers: SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
-OOPSLA 2014), its 64-bit state held in a one-element uint64 array; integers below ``n`` by Lemire's multiply-and-reject
-(see :func:`below`), so each value is exactly equally likely. Chance and seats draw by the draw protocol of
-:mod:`trustme_analysis.engine.draws`, which the pyspiel path follows too, so both engines give the same games.
+Random numbers: the draw protocol's compiled primitives (:mod:`trustme_analysis.engine.compiled_draws`: SplitMix64,
+exact integers below ``n``, uniform floats, the walk over probabilities), inlined here; chance and seats draw by the
+protocol of :mod:`trustme_analysis.engine.draws`, which the pyspiel path follows too, so both engines give the same
+games. The cache of every compiled function here is tied to that file's source as well (end of this file).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core.registry import CPUDispatcher
+
+from cfr.numba_cache import tie_cache_to_sources
+from trustme_analysis.engine import compiled_draws
+from trustme_analysis.engine.compiled_draws import below, uniform01, walk
 
 #: How every function here is compiled: cached on disk, and without numba's reference counting of arrays (NRT).
 #: Nothing here allocates, and the counting (an atomic add and a call at each array passed to a function) took more
@@ -147,52 +153,6 @@ INT_FIELDS = (
 #: The per-value list fields, in the order of the second axis of :func:`record_rows`'s ``lists``.
 LIST_FIELDS = ("tickets_per_value", "tickets_tale_per_value", "tickets_reputation_per_value",
                "tickets_free_per_value")
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(1 << 32)
-
-
-# ====================================================================== random numbers
-
-
-@inlined
-def next_u64(rng):
-    """The next SplitMix64 output; ``rng`` is a one-element uint64 array holding the generator's state."""
-    z = rng[0] + _GOLDEN
-    rng[0] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@inlined
-def below(rng, n):
-    """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``, exactly.
-
-    D. Lemire's multiply-and-reject ("Fast random integer generation in an interval", ACM TOMACS 2019) on the top
-    32 bits of an output: the product's high half is the result; a rejection (probability below ``n / 2**32``) makes
-    every value exactly equally likely. It needs a division only in that rare case (divisions are slow).
-    """
-    un = np.uint64(n)
-    m = (next_u64(rng) >> _S32) * un
-    low = m & _LOW32
-    if low < un:
-        floor = (_TWO32 - un) % un
-        while low < floor:
-            m = (next_u64(rng) >> _S32) * un
-            low = m & _LOW32
-    return np.int64(m >> _S32)
-
-
-@inlined
-def uniform01(rng):
-    """A uniform float in [0, 1) from the top 53 bits of one output."""
-    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
 
 # ====================================================================== set-up and queries
 
@@ -402,6 +362,41 @@ def sample_chance(s, rng):
         total += s[DECK + u]
         v += 1 if total <= r else 0
     return np.int64(v)
+
+
+@inlined
+def chance_outcomes(s, ids, probs):
+    """The chance outcomes at ``s`` with the engine's probabilities (``PinocchioState.chance_outcomes``), in the
+    engine's order, into ``ids`` / ``probs`` (each at least ``max(MAXV, MAXP)`` long); returns their count, 0 off a
+    chance node. A Character: each value left in the deck, ``count / deck size`` (the same float division as the
+    engine's); a Coin: donkey then kid, 1/2 each; the tie-break Coin: each tied seat, ``1 / tied``.
+
+    The one statement of them in the kernel: :meth:`.kernel.KernelState.chance_outcomes` and the tree producer
+    (:mod:`.tree`) read them here (:func:`sample_chance` draws from the same weights without listing them)."""
+    ph = s[PHASE]
+    if ph == VOTE_COIN or ph == COIN_TOSS:
+        ids[0] = 0
+        ids[1] = 1
+        probs[0] = 0.5
+        probs[1] = 0.5
+        return 2
+    if ph == TIE_BREAK:
+        tied = s[N_TIED]
+        for i in range(tied):
+            ids[i] = s[TIED + i]
+            probs[i] = 1.0 / tied
+        return tied
+    if not is_chance_phase(ph):
+        return 0
+    total = s[DECK_TOTAL]
+    k = 0
+    for v in range(MAXV):
+        c = s[DECK + v]
+        if c:
+            ids[k] = v
+            probs[k] = c / total
+            k += 1
+    return k
 
 
 @compiled
@@ -1494,13 +1489,7 @@ def heuristic_action(s, R, H, rng, acts, probs, buf):
             positive += 1
     if positive == 1:
         return acts[last]
-    u = uniform01(rng)
-    for i in range(n):
-        if probs[i] > 0.0:
-            if u < probs[i]:
-                return acts[i]
-            u -= probs[i]
-    return acts[last]
+    return acts[walk(probs, n, uniform01(rng))]
 
 
 @compiled
@@ -1673,3 +1662,8 @@ def vote_evidence(R, H, history, viewer, samples, seed, out, s, w, keep, rng, bu
             out[q, 0] += np.log(VOTE_NOISE + (1.0 - 2.0 * VOTE_NOISE) * h)
             out[q, 1] += 1.0
         apply_action(s, R, a, no_trace)
+
+
+# The functions here inline the draw primitives of engine/compiled_draws.py; numba checks only this file's stamp.
+tie_cache_to_sources([f for f in list(globals().values()) if isinstance(f, CPUDispatcher)
+                      and f.py_func.__module__ == __name__], compiled_draws)

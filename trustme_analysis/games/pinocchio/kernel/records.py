@@ -98,3 +98,14 @@ def rows_of_game(cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: 
         row["score_trace"] = game_trace[:, p].tolist()
         out.append(row)
     return out
+
+
+def record_lists(cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: np.ndarray,
+                 n: int) -> dict[str, list[Any]]:
+    """Every game's records as columns of plain Python values: field -> one value per row (game-major, seat minor),
+    in :data:`FIELDS` order, the values and types :func:`rows_of_game` gives (one ``tolist`` per field)."""
+    out = {name: cols[name].tolist() for name in FIELDS[:-1]}
+    games = len(trace_offsets) - 1
+    out["score_trace"] = [seat for g in range(games)
+                          for seat in trace[trace_offsets[g]:trace_offsets[g + 1]].reshape(-1, n).T.tolist()]
+    return out

@@ -40,7 +40,9 @@ from cfr.trie import (
     resolve_view,
     trie_grow,
 )
+from trustme_analysis.engine import compiled_draws
 from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel.kernel import limits, rules_array
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
 # ------------------------------------------------------------------------------------------- observation tokens
@@ -58,35 +60,6 @@ from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 TK_KINDS = 16
 #: Tokens one step adds to a view at most: the primary one, the votes, the revealed Character.
 TK_MAX = 3
-
-
-@njit(inline="always")
-def _chance_outcomes(s, ids, probs):
-    """The chance outcomes at ``s`` with the engine's probabilities, in the engine's order, into ``ids`` / ``probs``;
-    returns their count. A Character: each value left in the deck, ``count / deck size`` (the same float division as
-    the engine's); a Coin: donkey then kid, 1/2 each; the tie-break Coin: each tied seat, ``1 / tied``."""
-    ph = s[K.PHASE]
-    if ph == K.VOTE_COIN or ph == K.COIN_TOSS:
-        ids[0] = 0
-        ids[1] = 1
-        probs[0] = 0.5
-        probs[1] = 0.5
-        return 2
-    if ph == K.TIE_BREAK:
-        tied = s[K.N_TIED]
-        for i in range(tied):
-            ids[i] = s[K.TIED + i]
-            probs[i] = 1.0 / tied
-        return tied
-    total = s[K.DECK_TOTAL]
-    k = 0
-    for v in range(K.MAXV):
-        c = s[K.DECK + v]
-        if c:
-            ids[k] = v
-            probs[k] = c / total
-            k += 1
-    return k
 
 
 @njit(inline="always")
@@ -213,7 +186,7 @@ def enumerate_tree(R, max_depth, max_histories):
         elif cur == K.CHANCE_ID:
             r_player[count] = n
             r_info[count] = -1
-            k = _chance_outcomes(S, acts, probs)
+            k = K.chance_outcomes(S, acts, probs)
         else:
             r_player[count] = cur
             if used[1] * 2 + 2 * TK_MAX * (d + 1) > trie.shape[0]:
@@ -264,23 +237,26 @@ def enumerate_tree(R, max_depth, max_histories):
             first[:num_info])
 
 
-def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
+def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
     """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by the kernel (same result as
-    :func:`cfr.compile_game`). The kernel module's ``compile_tree`` calls it with the variant's rules array.
+    :func:`cfr.compile_game`): the registry entry's tree producer.
 
     Args:
-        game: a ``trustme_pinocchio`` game the kernel plays (:func:`.kernel.kernel_supports`).
-        R: its rules array (:func:`.kernel.rules_array`).
+        game: a ``trustme_pinocchio`` game the kernel plays (:func:`.kernel.limits`).
         max_histories: refuse (``TreeTooLargeError``) once the tree has more histories than this.
 
     Raises:
         TreeTooLargeError: the tree has more than ``max_histories`` histories.
-        TypeError: ``game`` is not a ``trustme_pinocchio`` game.
+        TypeError: ``game`` is not a ``trustme_pinocchio`` game the kernel's arrays hold.
         ValueError: ``max_histories`` is not an integer >= 1.
     """
     if not isinstance(game, pyspiel.Game) or game.get_type().short_name != SHORT_NAME:
         raise TypeError(f"the Pinocchio kernel compiles only {SHORT_NAME} games, not {game}")
+    reason = limits(game)
+    if reason is not None:
+        raise TypeError(reason)
     check_max_histories(max_histories)
+    R = rules_array(game)
     t0 = time.perf_counter()
     max_depth = game.max_game_length()
     code, *arrays = enumerate_tree(R, max_depth, max_histories)
@@ -291,4 +267,4 @@ def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT
 
 
 # The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.
-tie_cache_to_sources((enumerate_tree,), K, _trie)
+tie_cache_to_sources((enumerate_tree,), K, _trie, compiled_draws)
