@@ -41,6 +41,7 @@ CASES = [
      "runouts_to_end=1)", {"bluff_rate": 1.0}, 40),
     ("trustme_pinocchio(players=4,values=9,copies=3,park_size=6,refill=4,hand_size=3,stacks_to_end=9,chart=0/5/1/9/2/"
      "20/3/1/30)", {"cash_at": 2}, 5),
+    ("trustme_pinocchio(players=3,first_player=random)", {}, 10),  # the house rule: chance picks the first seat
 ]
 
 

@@ -48,6 +48,8 @@ VARIANTS = [
     ("trustme_pinocchio(players=2,values=1,copies=10)", 30),  # one value: every tale is true
     ("trustme_pinocchio(players=3,values=3,copies=3,park_size=1,hand_size=0,stacks=1/1/1,chart=1/3/6)", 40),
     ("trustme_pinocchio(players=4,values=9,copies=3,park_size=6,refill=4,hand_size=3,stacks_to_end=9)", 20),
+    ("trustme_pinocchio(players=3,first_player=random)", 60),  # the house rule: chance picks the first seat
+    ("trustme_pinocchio(players=4,coin_variant=True,voting=sequential,first_player=random)", 30),
 ]
 
 
@@ -75,6 +77,7 @@ def random_variant(r: random.Random) -> str:
     if players == 4:
         p["coin_variant"] = r.random() < 0.5
         p["coin_tossers"] = r.choice(["any", "dissenters"])
+    p["first_player"] = r.choice(["seat0", "random"])
     return "trustme_pinocchio(" + ",".join(f"{k}={v}" for k, v in p.items()) + ")"
 
 
@@ -152,7 +155,7 @@ def test_every_parameter_has_an_example_the_kernel_plays_or_refuses():
 
 def test_phases_are_numbered_as_the_engine_numbers_them():
     names = ("DEAL_PARK", "DEAL_HAND", "DRAW", "ACTION", "VOTE", "VOTE_COIN", "COIN_OFFER", "COIN_TOSS", "REFILL",
-             "FREE_REPUTATION", "TIE_BREAK", "TERMINAL")
+             "FREE_REPUTATION", "TIE_BREAK", "TERMINAL", "FIRST_PLAYER")
     assert [getattr(K, n) for n in names] == list(range(len(PHASE_NAMES)))
     assert [n.lower() for n in names] == list(PHASE_NAMES)
     assert (K.CHANCE_ID, K.TERMINAL_ID) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
@@ -238,7 +241,7 @@ def test_random_play_is_uniform_over_the_legal_actions_and_chance_follows_its_pr
     state.apply_action(take)
     assert state.is_chance_node()
     outcomes = dict(state.chance_outcomes())
-    draws = [K.sample_chance(state.s, rng) for _ in range(12_000)]
+    draws = [K.sample_chance(state.s, kernel.R, rng) for _ in range(12_000)]
     for a, p in outcomes.items():
         expected = p * len(draws)
         assert abs(draws.count(a) - expected) < 5 * math.sqrt(expected), (a, p)
@@ -265,7 +268,7 @@ def test_the_random_seat_and_chance_draw_exactly_what_the_listed_protocol_draws(
             rng = np.array([seed], np.uint64)
             stream = GameStream(seed)
             if engine.is_chance_node():
-                got = K.sample_chance(state.s, rng)
+                got = K.sample_chance(state.s, kernel.R, rng)
                 want = pick_weighted(engine.chance_weights(), stream)
             else:
                 legal = engine.legal_actions()

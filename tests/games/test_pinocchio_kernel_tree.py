@@ -31,6 +31,9 @@ VARIANTS = [
     # Two days, the discard pile reshuffled when a draw finds the deck empty, the score difference.
     ("trustme_pinocchio(players=2,values=2,copies=2,two_player_removed=0,park_size=1,stacks=1/1,chart=1/3,"
      "runouts_to_end=2,empty_deck=reshuffle,utility=score_diff)"),
+    # The house rule: chance picks the first seat at set-up (every player sees it).
+    ("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=1,stacks=1/1/1,chart=1/3/6,"
+     "runouts_to_end=1,first_player=random)"),
 ]
 
 

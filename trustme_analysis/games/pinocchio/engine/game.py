@@ -31,7 +31,8 @@ def max_game_length(rules: Rules, codec: ActionCodec) -> int:
     n = rules.players
     per_turn = 2 + 2 * (n - 1) + 2 + 2 * rules.refill + 1
     turns = rules.runouts_to_end * (rules.total_characters + 1)
-    return rules.park_size + n * rules.hand_size + turns * per_turn + 1
+    first = 1 if rules.first_player == "random" else 0  # the first player's draw
+    return first + rules.park_size + n * rules.hand_size + turns * per_turn + 1
 
 
 def _game_info(rules: Rules, codec: ActionCodec) -> pyspiel.GameInfo:

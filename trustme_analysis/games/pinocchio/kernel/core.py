@@ -50,8 +50,9 @@ MAXC = MAXV * MAXV + MAXV * (MAXV - 1) // 2  # discard combos: sets of 1..9 per 
 
 # Phases: the same numbers as the engine's (tests check them against trustme_analysis.games.pinocchio.engine.state).
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
- TERMINAL) = range(12)
-_CHANCE_PHASES = sum(1 << ph for ph in (DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK))
+ TERMINAL, FIRST_PLAYER) = range(13)
+_CHANCE_PHASES = sum(1 << ph for ph in (DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK,
+                                        FIRST_PLAYER))
 CHANCE_ID = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL_ID = -4  # pyspiel.PlayerId.TERMINAL
 THEN_DRAW, THEN_END_TURN = 0, 1
@@ -88,6 +89,7 @@ VOTES = _s(MAXP)  # -1: no vote, 0: "I do not trust you", 1: "I trust you"
 OFFERS = _s(MAXP)
 TIED = _s(MAXP)
 TOTALS = _s(MAXP)
+FIRST_SEAT = _s()  # the seat that starts (first_player: 0, or chance's pick)
 # ---- hidden part: what some player cannot see
 HIDDEN_START = _s.size
 DECK = _s(MAXV)
@@ -121,8 +123,8 @@ ERR_HISTORY_OVERFLOW = 2
 _r = _Layout()
 (R_PLAYERS, R_VALUES, R_PER_VALUE, R_PARK_SIZE, R_REFILL, R_HAND_SIZE, R_STACKS_NEEDED, R_RUNOUTS_TO_END,
  R_COIN_VARIANT, R_SEQUENTIAL, R_DISSENTERS, R_RESHUFFLE, R_UTILITY, R_SET_MAX, R_NCOMBOS, R_TALE_BASE, R_REP_BASE,
- R_TAKE_BASE, R_FREE_BASE, R_DECLINE, R_PASS, R_TRUST, R_DISTRUST, R_TOSS, R_NO_TOSS, R_NUM_ACTIONS) = (
-    _r() for _ in range(26))
+ R_TAKE_BASE, R_FREE_BASE, R_DECLINE, R_PASS, R_TRUST, R_DISTRUST, R_TOSS, R_NO_TOSS, R_NUM_ACTIONS,
+ R_FIRST_RANDOM) = (_r() for _ in range(27))
 R_STACKS = _r(MAXV)
 R_CHART = _r(MAXV)
 R_COMBO_START = _r(MAXC)  # lowest value of combo c
@@ -163,7 +165,7 @@ def init_state(s, R):
     for i in range(STATE_SIZE):
         s[i] = 0
     V = R[R_VALUES]
-    s[PHASE] = DEAL_PARK
+    s[PHASE] = FIRST_PLAYER if R[R_FIRST_RANDOM] else DEAL_PARK
     for v in range(V):
         s[DECK + v] = R[R_PER_VALUE]
         s[STACKS + v] = R[R_STACKS + v]
@@ -336,13 +338,15 @@ def legal_actions(s, R, out, cbuf):
 
 
 @inlined
-def sample_chance(s, rng):
+def sample_chance(s, R, rng):
     """A chance outcome by the draw protocol (:mod:`trustme_analysis.engine.draws`) over the engine's integer weights
     (``PinocchioState.chance_weights``: a Character by its count in the deck, each side of a Coin 1, each tied seat
     1): one outcome draws nothing, else an integer below their total picks one, walked in order."""
     ph = s[PHASE]
     if ph == VOTE_COIN or ph == COIN_TOSS:
         return below(rng, 2)
+    if ph == FIRST_PLAYER:
+        return below(rng, R[R_PLAYERS])
     if ph == TIE_BREAK:
         if s[N_TIED] == 1:
             return np.int64(s[TIED])
@@ -365,11 +369,12 @@ def sample_chance(s, rng):
 
 
 @inlined
-def chance_outcomes(s, ids, probs):
+def chance_outcomes(s, R, ids, probs):
     """The chance outcomes at ``s`` with the engine's probabilities (``PinocchioState.chance_outcomes``), in the
     engine's order, into ``ids`` / ``probs`` (each at least ``max(MAXV, MAXP)`` long); returns their count, 0 off a
     chance node. A Character: each value left in the deck, ``count / deck size`` (the same float division as the
-    engine's); a Coin: donkey then kid, 1/2 each; the tie-break Coin: each tied seat, ``1 / tied``.
+    engine's); a Coin: donkey then kid, 1/2 each; the tie-break Coin: each tied seat, ``1 / tied``; the first
+    player: each seat, ``1 / players``.
 
     The one statement of them in the kernel: :meth:`.kernel.KernelState.chance_outcomes` and the tree producer
     (:mod:`.tree`) read them here (:func:`sample_chance` draws from the same weights without listing them)."""
@@ -386,6 +391,12 @@ def chance_outcomes(s, ids, probs):
             ids[i] = s[TIED + i]
             probs[i] = 1.0 / tied
         return tied
+    if ph == FIRST_PLAYER:
+        n = R[R_PLAYERS]
+        for p in range(n):
+            ids[p] = p
+            probs[p] = 1.0 / n
+        return n
     if not is_chance_phase(ph):
         return 0
     total = s[DECK_TOTAL]
@@ -621,7 +632,7 @@ def advance(s, R, go, arg, trace):
     while go != GO_NONE:
         if go == GO_HAND_DEAL:  # _start_hand_deal(seat=arg)
             if R[R_HAND_SIZE] == 0 or arg == n:
-                go, arg = GO_BEGIN_TURN, 0
+                go, arg = GO_BEGIN_TURN, s[FIRST_SEAT]
             else:
                 s[PHASE] = DEAL_HAND
                 s[DEAL_SEAT] = arg
@@ -813,6 +824,9 @@ def step(s, R, a, trace):
         s[TIE_BREAK_BY] = TIE_COIN
         s[WINNER] = a
         s[PHASE] = TERMINAL
+    elif ph == FIRST_PLAYER:  # chance picked the first seat; the Park is dealt next
+        s[FIRST_SEAT] = a
+        s[PHASE] = DEAL_PARK
     else:  # a player's move (the engine's _apply_move), decoded as .actions numbers it
         p = s[ACTOR]
         hand = R[R_DEC_HAND + a]
@@ -1504,7 +1518,7 @@ def play_out_kinds(s, R, rng, buf, trace, hist, h0, kinds, H, acts, probs):
     keep = hist.shape[0] > 0
     while s[PHASE] != TERMINAL:
         if is_chance_phase(s[PHASE]):
-            a = sample_chance(s, rng)
+            a = sample_chance(s, R, rng)
         elif kinds[s[ACTOR]] == SEAT_HEURISTIC:
             a = heuristic_action(s, R, H[s[ACTOR]], rng, acts, probs, buf)
         else:

@@ -89,6 +89,7 @@ def rules_array(game: pyspiel.Game) -> np.ndarray:
     R[K.R_DISSENTERS] = int(rules.coin_tossers == "dissenters")
     R[K.R_RESHUFFLE] = int(rules.empty_deck == "reshuffle")
     R[K.R_UTILITY] = ("win_loss", "score", "score_diff").index(rules.utility)
+    R[K.R_FIRST_RANDOM] = int(rules.first_player == "random")
     R[K.R_SET_MAX] = codec.set_max
     R[K.R_NCOMBOS] = len(codec.combos)
     R[K.R_TALE_BASE] = codec.tale_base
@@ -163,7 +164,7 @@ class KernelState:
         the tree producer's too)."""
         ids = np.empty(K.MAXV + K.MAXP, np.int64)
         probs = np.empty(K.MAXV + K.MAXP, np.float64)
-        n = K.chance_outcomes(self.s, ids, probs)
+        n = K.chance_outcomes(self.s, self.kernel.R, ids, probs)
         return list(zip(ids[:n].tolist(), probs[:n].tolist()))
 
     def legal_actions(self) -> list[int]:
@@ -406,6 +407,7 @@ class Kernel:
         s[K.N_TIED] = len(state._tied)
         s[K.TIED:K.TIED + len(state._tied)] = state._tied
         s[K.WINNER] = state._winner
+        s[K.FIRST_SEAT] = state._first
         s[K.DISCARD:K.DISCARD + V] = state._discard
         s[K.PARK:K.PARK + V] = state._park
         s[K.DECK:K.DECK + V] = state._deck

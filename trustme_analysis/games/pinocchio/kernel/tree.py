@@ -56,7 +56,7 @@ from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 # discard pile, Park, Reputations, Tickets and stacks are public, and a tale's result follows from the votes, the Coin
 # and the revealed Character), so they add no token; the tests against the engine's strings confirm it.
 (TK_PARK, TK_HAND_OWN, TK_HAND_HIDDEN, TK_DRAW_OWN, TK_DRAW_HIDDEN, TK_REFILL, TK_COIN, TK_TIE, TK_TALE_OWN, TK_TALE,
- TK_VOTE, TK_VOTE_HIDDEN, TK_MOVE, TK_VOTES, TK_REVEAL) = range(15)
+ TK_VOTE, TK_VOTE_HIDDEN, TK_MOVE, TK_VOTES, TK_REVEAL, TK_FIRST) = range(16)
 TK_KINDS = 16
 #: Tokens one step adds to a view at most: the primary one, the votes, the revealed Character.
 TK_MAX = 3
@@ -86,6 +86,9 @@ def _step_tokens(P, C, R, act, toks, ntok, e, n):
     elif ph == K.TIE_BREAK:
         for p in range(n):
             toks[e, p, 0] = TK_TIE + TK_KINDS * act
+    elif ph == K.FIRST_PLAYER:
+        for p in range(n):
+            toks[e, p, 0] = TK_FIRST + TK_KINDS * act
     else:
         cur = P[K.ACTOR]
         if act < R[K.R_REP_BASE]:
@@ -186,7 +189,7 @@ def enumerate_tree(R, max_depth, max_histories):
         elif cur == K.CHANCE_ID:
             r_player[count] = n
             r_info[count] = -1
-            k = K.chance_outcomes(S, acts, probs)
+            k = K.chance_outcomes(S, R, acts, probs)
         else:
             r_player[count] = cur
             if used[1] * 2 + 2 * TK_MAX * (d + 1) > trie.shape[0]:
