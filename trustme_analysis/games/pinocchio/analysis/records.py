@@ -52,7 +52,7 @@ TICKET_ROUTES = {"tale": "tickets_tale_per_value", "reputation": "tickets_reputa
 
 
 def _engine_score_fn() -> ScoreFn:
-    from trustme_analysis.games.pinocchio import score_breakdown
+    from trustme_analysis.games.pinocchio.engine.rules import score_breakdown
 
     return score_breakdown
 
