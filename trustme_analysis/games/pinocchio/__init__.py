@@ -17,7 +17,7 @@ statistics), :mod:`~trustme_analysis.games.pinocchio.analysis.pages` (its report
 
 from trustme_analysis.games.pinocchio.engine.actions import ActionCodec, Combo, Move
 from trustme_analysis.games.pinocchio.engine.game import GAME_TYPE, PinocchioGame
-from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry
+from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry, only
 from trustme_analysis.games.pinocchio.engine.rules import (
     DEFAULTS, EXAMPLES, PARAMETERS, SCORING_ONLY, SHORT_NAME, Rules, score_breakdown,
 )
@@ -39,10 +39,19 @@ register_game(
         belief="players.bots:belief",
         narrate="analysis.narrate:narrate",
         kernel=KernelEntry(
-            # Every rule parameter at every value the engine accepts (within the arrays' limits): the lock-step tests
-            # (tests/games/test_pinocchio_kernel.py) replay kernel games of every example and of random variants
-            # over the whole parameter space through the engine.
-            parameters={name: EVERY_VALUE for name in DEFAULTS},
+            # Each rule parameter the kernel plays, with the values it plays (every value the engine accepts, within
+            # the arrays' limits): the lock-step tests (tests/games/test_pinocchio_kernel.py) replay kernel games of
+            # every example and of random variants over the whole parameter space through the engine. Written out,
+            # not read from DEFAULTS: a parameter or a value added to the engine alone is played by the engine.
+            parameters={
+                "players": EVERY_VALUE, "values": EVERY_VALUE, "copies": EVERY_VALUE,
+                "two_player_removed": EVERY_VALUE, "park_size": EVERY_VALUE, "refill": EVERY_VALUE,
+                "hand_size": EVERY_VALUE, "stacks": EVERY_VALUE, "chart": EVERY_VALUE, "stacks_to_end": EVERY_VALUE,
+                "runouts_to_end": EVERY_VALUE, "coin_variant": only(False, True),
+                "voting": only("simultaneous", "sequential"), "coin_tossers": only("any", "dissenters"),
+                "empty_deck": only("skip", "reshuffle"), "utility": only("win_loss", "score", "score_diff"),
+                "first_player": only("seat0", "random"),
+            },
             kernel="kernel.kernel:Kernel",
             game_seat_kinds=("random", "heuristic"),
             rollout_seat_kinds=("random", "heuristic"),
