@@ -141,7 +141,9 @@ def test_a_parameter_planted_in_the_engine_alone_sends_its_variants_to_the_engin
                            "params": {"players": 2, "toy": toy}, "lineups": {"random": {"seats": ["random"]}}})
 
     assert [(v.engine, v.engine_note) for v in spec(1).variants] == [("pyspiel", why)]
-    assert [(v.engine, v.engine_note) for v in spec(0).variants] == [("kernel", "")]
+    # At its default the net lets the variant through (the kernel's own limits may still name the game it was
+    # written for: the toy is another game name on the same kernel entry).
+    assert "toy" not in spec(0).variants[0].engine_note
     with pytest.raises(SpecError, match="parameter toy only at its default 0, not 1"):
         spec(1, engine="kernel")
 

@@ -63,12 +63,16 @@ class PinocchioGame(pyspiel.Game):
         codec: the :class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec` numbering its actions.
     """
 
+    #: The registered pyspiel type (a subclass registered under another type, as the kernel's parameter-net test
+    #: does, plays the same engine under that type).
+    game_type = GAME_TYPE
+
     def __init__(self, params: dict[str, Any] | None = None):
         # Validate before super().__init__ so the sizes given to pyspiel come from these parameters.
         rules = Rules.from_params(params)
         codec = ActionCodec(rules)
         # Zero-sum unless the utility is the raw score (win/loss and the 2-player difference are zero-sum).
-        super().__init__(with_utility(GAME_TYPE, rules.utility != "score"), _game_info(rules, codec), params or {})
+        super().__init__(with_utility(self.game_type, rules.utility != "score"), _game_info(rules, codec), params or {})
         self.rules = rules
         self.codec = codec
 
