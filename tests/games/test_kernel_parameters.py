@@ -143,7 +143,7 @@ def test_a_parameter_planted_in_the_engine_alone_sends_its_variants_to_the_engin
     assert [(v.engine, v.engine_note) for v in spec(1).variants] == [("pyspiel", why)]
     # At its default the net lets the variant through (the kernel's own limits may still name the game it was
     # written for: the toy is another game name on the same kernel entry).
-    assert "toy" not in spec(0).variants[0].engine_note
+    assert "parameter toy" not in spec(0).variants[0].engine_note
     with pytest.raises(SpecError, match="parameter toy only at its default 0, not 1"):
         spec(1, engine="kernel")
 
