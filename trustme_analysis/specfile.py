@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import math
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -91,6 +92,31 @@ def load_game(game: str, key: str = "game", params: Mapping[str, Any] | None = N
         return load_game_quietly(game, dict(params) if params is not None else None)
     except GameLoadError as exc:
         raise SpecError(key, str(exc)) from None
+
+
+def check_output_folder(outdir: str | Path, option: str = "--out") -> Path:
+    """Refuse, before anything is written, an output folder that cannot be created or written: an empty path, a
+    file, a path under a file, a read-only folder (or read-only nearest existing parent). Returns it as a Path.
+
+    Raises:
+        OptionError: one line naming the folder and what is wrong with it.
+    """
+    if not str(outdir).strip():
+        raise OptionError(option, "must be a folder path, got an empty string")
+    path = Path(outdir)
+    if path.exists() and not path.is_dir():
+        raise OptionError("", f"output folder {str(path)!r} exists and is not a folder")
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing != path and not existing.is_dir():
+        raise OptionError("", f"output folder {str(path)!r} cannot be created: {str(existing)!r} is a file, not a "
+                          "folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        what = "is not writable" if existing == path else f"cannot be created: {str(existing)!r} is not writable"
+        raise OptionError("", f"output folder {str(path)!r} {what} (read-only or permission denied); choose another "
+                          f"{option} or change its permissions")
+    return path
 
 
 def read_spec_file(path: str | Path) -> dict[str, Any]:

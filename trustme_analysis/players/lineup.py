@@ -172,7 +172,7 @@ def check_knobs(game: pyspiel.Game, key: str, bot: str, knobs: Mapping[str, Any]
 def _knob_problem(game: pyspiel.Game, bot: str, player: int, knobs: Mapping[str, Any]) -> str | None:
     try:
         make_bot(game, bot, player, np.random.default_rng(0), **knobs)
-    except (ValueError, TypeError, KeyError) as exc:
+    except (ValueError, TypeError, KeyError, OSError) as exc:  # OSError: a policy file that cannot be read
         lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
         return "; ".join(lines) or type(exc).__name__
     return None
