@@ -11,6 +11,8 @@ import sys
 import tempfile
 import traceback
 from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
 from trustme_analysis.specfile import OneLineParser
 
@@ -53,6 +55,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise OptionError("--only", f"{unknown[0]!r} is not a [[solve]] name; names: {', '.join(names)}")
             solves = tuple(s for s in solves if s.name in args.only)
         out = check_output_folder(args.out if args.out is not None else spec.out)
+        _check_policy_files(spec, solves, out)
     except OptionError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -64,8 +67,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except OSError as exc:  # the folder stopped taking files part-way (full, turned read-only)
-        where = f" {exc.filename}" if exc.filename else f" in {out}"
-        print(f"error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
+        if exc.errno is None:  # a refusal raised with a message of its own (a file that is not there)
+            print(f"error: {_one_line(exc)}", file=sys.stderr)
+        else:
+            where = f" {exc.filename}" if exc.filename else f" in {out}"
+            print(f"error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except (ValueError, NotImplementedError) as exc:  # a refusal (tree too large, ...): its message names the remedy
         print(f"error: {_one_line(exc)}", file=sys.stderr)
@@ -77,7 +83,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
 
 
-def _solve(spec, solves, out, quiet: bool) -> int:
+def _check_policy_files(spec: Any, solves: Sequence[Any], out: Path) -> None:
+    """Refuse a line-up's policy seat whose ``policy`` file is neither stored nor written by an earlier section of
+    this run (sections are solved in order, so a later one may play the policy of an earlier one)."""
+    from trustme_analysis.players.policy import POLICY
+    from trustme_analysis.solve.storage import solution_dir
+    from trustme_analysis.specfile import SpecError
+
+    written: set[Path] = set()
+    for index, section in enumerate(spec.solves):
+        if section not in solves:
+            continue
+        for lineup in section.lineups.values():
+            for seat_index, seat in enumerate(lineup.seats or ()):
+                given = seat.knobs.get("policy") if seat.bot == "policy" else None
+                if not isinstance(given, str):
+                    continue
+                path = Path(given) / POLICY if Path(given).is_dir() else Path(given)
+                if not path.is_file() and path.resolve() not in written:
+                    raise SpecError(f"solve[{index}].lineups.{lineup.name}.seats[{seat_index}].knobs.policy",
+                                    f"no stored policy at {given!r}, and no earlier [[solve]] section of this run "
+                                    "writes it; give the path of a stored policy.json (or solve it first)")
+        written.add((solution_dir(out, section.name) / POLICY).resolve())
+
+
+def _solve(spec: Any, solves: Sequence[Any], out: Path, quiet: bool) -> int:
     from trustme_analysis.report.solve_pages import build_solve_report
     from trustme_analysis.solve.compare import compare_solutions
     from trustme_analysis.solve.run import run_solve
