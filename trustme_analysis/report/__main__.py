@@ -22,6 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("outdir", help="the sweep's output folder (holds manifest.json and records/)")
     try:
         args = parser.parse_args(argv)
+        if not args.outdir.strip():  # would be the current folder
+            raise OptionError("OUTDIR", "must be a folder path, got an empty string")
         path = build_report(args.outdir)
     except OptionError as exc:
         print(f"error: {exc}", file=sys.stderr)

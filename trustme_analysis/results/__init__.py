@@ -46,9 +46,11 @@ def _file_named(folder: Path, text: str) -> str:
     for word in text.replace("(", " ").replace(")", " ").split():
         word = word.rstrip(":;,")
         try:
-            return Path(word).relative_to(folder).as_posix()
+            inside = Path(word).relative_to(folder).as_posix()
         except ValueError:
             continue
+        if inside != ".":
+            return inside
     return MANIFEST
 
 
