@@ -62,11 +62,13 @@ def int_option(low: int, high: int | None = None) -> Any:
     return parse
 
 
-def float_option(low: float | None = None, *, above: bool = False, high: float | None = None) -> Any:
-    """An argparse ``type`` reading a finite number (``>= low``, or ``> low`` when ``above``; ``<= high``)."""
+def float_option(low: float | None = None, *, above: bool = False, high: float | None = None,
+                 below: bool = False) -> Any:
+    """An argparse ``type`` reading a finite number (``>= low``, or ``> low`` when ``above``; ``<= high``, or
+    ``< high`` when ``below``)."""
     parts = [f"> {low:g}" if above else f">= {low:g}"] if low is not None else []
     if high is not None:
-        parts.append(f"<= {high:g}")
+        parts.append(f"< {high:g}" if below else f"<= {high:g}")
     allowed = "a finite number" + (" " + " and ".join(parts) if parts else "")
 
     def parse(text: str) -> float:
@@ -75,7 +77,7 @@ def float_option(low: float | None = None, *, above: bool = False, high: float |
         except ValueError:
             raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
         if (not math.isfinite(value) or (low is not None and (value <= low if above else value < low))
-                or (high is not None and value > high)):
+                or (high is not None and (value >= high if below else value > high))):
             raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
         return value
 

@@ -5,9 +5,15 @@ from __future__ import annotations
 
 import pytest
 from failure_cases import assert_refused
-from test_results_load_failures import DAMAGE, damaged, stored  # noqa: F401  (stored: the module's fixture)
+from test_results_load_failures import DAMAGE, damaged, make_stored
 
 from trustme_analysis.report.__main__ import main
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory):
+    """The finished sweep each test damages a copy of."""
+    return make_stored(tmp_path_factory)
 
 
 @pytest.mark.parametrize("name, damage, file, field, pattern", DAMAGE, ids=[c[0] for c in DAMAGE])

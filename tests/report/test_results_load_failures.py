@@ -22,13 +22,18 @@ from trustme_analysis.sweep.spec import parse_spec
 SPEC = {"game": "trustme_pinocchio", "games": 2, "chunk_size": 1, "seed": 1, "params": {"players": 2}}
 
 
-@pytest.fixture(scope="module")
-def stored(tmp_path_factory) -> Path:
+def make_stored(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished two-game sweep with its results set: each test damages a copy."""
     out = tmp_path_factory.mktemp("stored") / "out"
     run_sweep(parse_spec(SPEC, name="damage"), workers=1, out=out, report=False, quiet=True)
     results.load(out)
     return out
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory) -> Path:
+    """:func:`make_stored`, once for the module."""
+    return make_stored(tmp_path_factory)
 
 
 def _manifest(change):

@@ -18,7 +18,7 @@ from typing import Any
 
 import pyspiel
 
-from cfr.gameload import quiet_openspiel
+from cfr.gameload import quiet_openspiel, unknown_game_message
 from trustme_analysis.engine.params import LIST_SEPARATOR, ParameterError, format_int_list
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
 from trustme_analysis.sweep.engines import DEFAULT_ENGINE, ENGINES, KERNEL, resolve_engine
@@ -227,7 +227,7 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     game = require(data, "game", str)
     registered = sorted(pyspiel.registered_names())
     if game not in registered:
-        raise SpecError("game", f"unknown game {game!r}{did_you_mean(game, registered)}")
+        raise SpecError("game", unknown_game_message(game))
     entry = find_game(game)
     if entry is None or entry.records is None:
         raise SpecError(

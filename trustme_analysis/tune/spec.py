@@ -22,6 +22,7 @@ from typing import Any
 
 import pyspiel
 
+from cfr.gameload import unknown_game_message
 from trustme_analysis.specfile import (
     SpecError,
     at_least,
@@ -222,7 +223,7 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
     game = require(data, "game", str)
     registered = sorted(pyspiel.registered_names())
     if game not in registered:
-        raise SpecError("game", f"unknown game {game!r}{did_you_mean(game, registered)}")
+        raise SpecError("game", unknown_game_message(game))
     spec_params = pyspiel.load_game(game).get_type().parameter_specification
     title = optional(data, "title", str, name)
     question = optional(data, "question", str, f"Which rule sets of {game} meet the targets?")
