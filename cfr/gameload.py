@@ -91,4 +91,8 @@ def load_game_quietly(game: str, params: dict[str, Any] | None = None) -> pyspie
         with quiet_openspiel():
             return pyspiel.load_game(game) if params is None else pyspiel.load_game(game, params)
     except (pyspiel.SpielError, ValueError, TypeError, RuntimeError) as exc:
-        raise GameLoadError(f"game {game!r} cannot be loaded: {_one_line(exc)}") from None
+        message = _one_line(exc)
+        if "Expected type: kString, got kInt" in message:
+            # The game string types a bare number as an integer; the Trust Me games write a list of one as "6/".
+            message += " (a game string reads a bare number as an integer: write a list of one number as 6/)"
+        raise GameLoadError(f"game {game!r} cannot be loaded: {message}") from None

@@ -139,8 +139,8 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
         known = bot_kinds(game.get_type().short_name)
         for kind in kinds:
             if kind not in known:
-                raise OptionError("--bots", f"{kind!r} is not allowed{did_you_mean(kind, known)}; allowed: "
-                                  f"{', '.join(known)}")
+                raise OptionError("--bots", f"{kind!r} is not allowed{did_you_mean(kind, known)} (allowed: "
+                                  f"{', '.join(known)})")
         knobs = _parse_knobs(args.knobs, kinds, known)
         for kind, table in knobs.items():  # every seat's bot made once before the first move is printed
             for p in range(n):
