@@ -47,6 +47,11 @@ CASES = [
      r"^error: --knobs: heuristic\.bluff_rate: heuristic bot knob bluff_rate=2 is not allowed; allowed: a number"),
     ("--knobs nan", [P, "--knobs", '{"heuristic": {"bluff_rate": NaN}}'],
      r"^error: --knobs: heuristic\.bluff_rate: heuristic bot knob bluff_rate=nan is not allowed"),
+    ("--knobs policy file missing", [P, "--bots", "policy", "--knobs", '{"policy": {"policy": "no.json"}}'],
+     r"^error: --knobs: policy\.policy: no stored policy at '.*no\.json'; run the solve first"),
+    ("policy bot without a policy", [P, "--bots", "policy"], r"^error: the policy bot needs knob solve .* or policy"),
+    ("probe bot without a strategy", [P, "--bots", "probe"], r"^error: probe bot knob strategy=None is not allowed; "
+                                                              r"allowed: 'always tell a tall tale'"),
     ("--knobs search budget 0", [P, "--bots", "search", "--knobs", '{"search": {"budget": 0}}'],
      r"^error: --knobs: search\.budget: search bot knob budget=0 is not allowed; allowed: an integer >= 1$"),
 ]

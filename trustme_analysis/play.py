@@ -25,6 +25,7 @@ import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.players import bot_kinds, make_bot
 from trustme_analysis.players.play import joint_action, sample_chance
 from trustme_analysis.players.lineup import check_knobs
+from trustme_analysis.players.policy import load_policy
 from trustme_analysis.registry import find_game
 from trustme_analysis.specfile import OneLineParser, OptionError, SpecError, did_you_mean, int_option, load_game
 
@@ -146,11 +147,17 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             for p in range(n):
                 if kinds[p] == kind:
                     check_knobs(game, f"--knobs: {kind}", kind, table, p)
+        if "policy" in kinds and isinstance(knobs.get("policy", {}).get("policy"), str):
+            # A policy bot reads its file at its first move: read it now, so a missing one is refused up front.
+            try:
+                load_policy(knobs["policy"]["policy"])
+            except (OSError, ValueError) as exc:
+                raise OptionError("--knobs: policy.policy", str(exc)) from None
         play_and_print(game, kinds, args.seed, knobs, args.max_steps, out)
     except SpecError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except (ValueError, TypeError) as exc:  # a bot refusing a position it was not made for: still one line
+    except (ValueError, TypeError, OSError) as exc:  # a bot refusing a position it was not made for: still one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0
