@@ -134,6 +134,8 @@ BAD = [
     ("param list refused by the game", sweep("").replace("players = 2", "chart = [1, 3, -6]"),
      r"^spec error: params\.chart: trustme_pinocchio: parameter chart='1/3/-6/' is not allowed|"
      r"^spec error: params\.chart: trustme_pinocchio: parameter chart='1/3/-6' is not allowed"),
+    ("policy file missing", sweep('[lineups.p]\nseats = [{bot = "policy", knobs = {policy = "no.json"}}]\n'),
+     r"^error: policy seat policy = 'no\.json': no stored policy at 'no\.json'; run the solve first"),
     ("grid one value in two forms", 'game = "trustme_1981"\ngames = 2\n[grid]\nbamboozled = ["6", [6]]\n',
      r"^spec error: grid\.bamboozled: lists the same value twice: 6/$"),
 ]

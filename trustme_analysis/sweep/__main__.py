@@ -124,6 +124,28 @@ def _error(text: str, exc: BaseException | None = None) -> None:
     print(f"error: {text}" + (f" (traceback in {log})" if log else ""), file=sys.stderr)
 
 
+def _check_policy_files(spec: Spec, outdir: Path) -> None:
+    """Refuse, for ``--check`` as for a run, a policy seat whose ``policy`` file is not stored and is not the file a
+    ``[[solve]]`` section of this spec writes (those are solved before the games)."""
+    from trustme_analysis.players.policy import POLICY, load_policy
+    from trustme_analysis.solve.storage import solution_dir
+    from trustme_analysis.sweep.runner import SweepError
+
+    solved = {(solution_dir(outdir, s.name) / POLICY).resolve() for s in spec.solves}
+    for lineup in spec.lineups.values():
+        for seat in (lineup.seats or ()) + (lineup.pool or ()):
+            given = seat.knobs.get("policy") if seat.bot == "policy" and "solve" not in seat.knobs else None
+            if not isinstance(given, str):
+                continue
+            path = Path(given) / POLICY if Path(given).is_dir() else Path(given)
+            if path.resolve() in solved:
+                continue
+            try:
+                load_policy(given)
+            except (OSError, ValueError) as exc:
+                raise SweepError(f"policy seat policy = {given!r}: {_first_line(exc)}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
@@ -168,6 +190,7 @@ def _run(args: argparse.Namespace) -> int:
         check_dask(args.dask, probe=args.check)  # a run probes when it connects
         # As the run does: policy seats' stored policies are part of what the folder's sweep must match.
         resolved = resolve_policies(spec, outdir, require=False)
+        _check_policy_files(spec, outdir)
         stored = check_outdir(resolved, outdir)
     except SweepError as exc:
         _error(str(exc))
