@@ -34,7 +34,7 @@ import numpy as np
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar.kernel import BENCHMARK_VARIANTS, Kernel
+from trustme_analysis.games.liar.kernel.kernel import BENCHMARK_VARIANTS, Kernel
 
 #: Reduced variants for ``--verify`` besides the benchmark ones (every parameter of the engine moved somewhere).
 VERIFY_VARIANTS = [
@@ -124,7 +124,7 @@ import time
 t0, c0 = time.perf_counter(), time.process_time()
 import numpy as np, pyspiel
 import trustme_analysis
-from trustme_analysis.games.liar.kernel import Kernel
+from trustme_analysis.games.liar.kernel.kernel import Kernel
 t1, c1 = time.perf_counter(), time.process_time()
 kernel = Kernel(pyspiel.load_game("trustme_liar(players=4)"))
 kernel.play_random(np.zeros(1, dtype=np.uint64))
@@ -147,7 +147,7 @@ _MEMORY_CHILD = """
 import resource, sys
 import numpy as np, pyspiel
 import trustme_analysis
-from trustme_analysis.games.liar.kernel import Kernel
+from trustme_analysis.games.liar.kernel.kernel import Kernel
 kernel = Kernel(pyspiel.load_game("trustme_liar(players=4)"))
 games, chunk = int(sys.argv[1]), int(sys.argv[2])
 wins = 0
@@ -166,7 +166,7 @@ def memory() -> None:
 
 
 def _verify_job(args: tuple[str, int, int]) -> tuple[str, int, int, float]:
-    from trustme_analysis.games.liar.kernel_verify import verify
+    from trustme_analysis.games.liar.kernel.verify import verify
 
     game_string, first, count = args
     start = time.perf_counter()

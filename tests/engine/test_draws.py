@@ -7,7 +7,7 @@ import pytest
 
 from trustme_analysis.engine.draws import GameStream, pick, pick_weighted, walk
 from trustme_analysis.games.board1981 import kernel_rules as board1981
-from trustme_analysis.games.liar import kernel_core as liar
+from trustme_analysis.games.liar.kernel import core as liar
 from trustme_analysis.games.pinocchio import kernel_core as pinocchio
 
 #: Each kernel's (next output, integer below n, uniform float) on a one-element uint64 state array.

@@ -11,12 +11,12 @@ import pytest
 from scipy import stats
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar import kernel_core
-from trustme_analysis.games.liar.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
-from trustme_analysis.games.liar.kernel_records import COLUMNS
-from trustme_analysis.games.liar.kernel_verify import Mismatch, replay, verify
-from trustme_analysis.games.liar.records import records
-from trustme_analysis.games.liar.variants import TINY_VARIANTS
+from trustme_analysis.games.liar.kernel import core as kernel_core
+from trustme_analysis.games.liar.kernel.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
+from trustme_analysis.games.liar.kernel.records import COLUMNS
+from trustme_analysis.games.liar.kernel.verify import Mismatch, replay, verify
+from trustme_analysis.games.liar.analysis.records import records
+from trustme_analysis.games.liar.engine.variants import TINY_VARIANTS
 
 # (game string, games): reduced variants carry most of the count; every parameter of the engine is moved somewhere.
 REPLAYED = [
@@ -382,7 +382,7 @@ def test_heuristic_seats_draw_from_the_compiled_policy_chi_square():
 def test_state_from_copies_any_position_and_plays_on_as_the_engine():
     """A kernel state built from an engine position (or a search player's world) has the engine's legal actions,
     knowledge and, played on with the same actions, the same returns."""
-    from trustme_analysis.games.liar.kernel_verify import kernel_knowledge, knowledge
+    from trustme_analysis.games.liar.kernel.verify import kernel_knowledge, knowledge
 
     game, positions = _positions_played("trustme_liar(players=4,values=6,copies=4,max_play=3,mode=trustme)", 2, 7)
     kernel = Kernel(game)

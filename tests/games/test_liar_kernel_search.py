@@ -8,11 +8,11 @@ import pytest
 from scipy import stats
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar import bots
-from trustme_analysis.games.liar import kernel_core as core
-from trustme_analysis.games.liar import kernel_search as ks
-from trustme_analysis.games.liar.kernel import Kernel
-from trustme_analysis.games.liar.worlds import resample
+from trustme_analysis.games.liar.players import bots
+from trustme_analysis.games.liar.kernel import core
+from trustme_analysis.games.liar.kernel import search as ks
+from trustme_analysis.games.liar.kernel.kernel import Kernel
+from trustme_analysis.games.liar.engine.worlds import resample
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
 
@@ -225,7 +225,7 @@ def test_a_compiled_round_scores_moves_as_the_python_path_does():
 
 
 def test_the_liar_search_player_deals_its_worlds_in_the_kernel_and_is_deterministic():
-    from trustme_analysis.games.liar.kernel import SEARCH_BUDGET, SEARCH_BUDGET_MANY
+    from trustme_analysis.games.liar.kernel.kernel import SEARCH_BUDGET, SEARCH_BUDGET_MANY
 
     game = pyspiel.load_game("trustme_liar(players=4)")
     bot = make_bot(game, "search", 0, np.random.default_rng(0))

@@ -12,7 +12,7 @@ from tree_checks import assert_same_tree
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr.tree import TreeTooLargeError
-from trustme_analysis.games.liar.kernel_tree import compile_tree
+from trustme_analysis.games.liar.kernel.tree import compile_tree
 
 VARIANTS = [
     # reports/solve_liar.toml (seat 0 starts)
@@ -81,8 +81,8 @@ def test_kernel_keys_are_read_off_the_finished_tree_in_any_order():
 
 def test_record_keys_name_the_enumerators_information_sets():
     from cfr.engine_keys import RecordKeys
-    from trustme_analysis.games.liar import kernel_core as core
-    from trustme_analysis.games.liar import kernel_tree
+    from trustme_analysis.games.liar.kernel import core
+    from trustme_analysis.games.liar.kernel import tree as kernel_tree
 
     game = pyspiel.load_game(VARIANTS[4])
     cfg = core.build_config(game.rules)

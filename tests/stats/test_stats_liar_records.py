@@ -18,8 +18,8 @@ import pytest
 import trustme_analysis  # noqa: F401  (registers the games)
 import trustme_analysis.players  # noqa: F401  (registers the bots)
 from trustme_analysis.players import make_bot
-from trustme_analysis.games.liar import records as L
-from trustme_analysis.games.liar import stats as ls
+from trustme_analysis.games.liar.analysis import records as L
+from trustme_analysis.games.liar.analysis import stats as ls
 from trustme_analysis.players.play import play_game
 
 
@@ -112,7 +112,7 @@ def test_last_cards_covered_by_another_play_are_held():
     rows = L.records(game, state)
     assert (rows[0]["last_cards_plays"], rows[0]["last_cards_caught"], rows[0]["last_cards_held"]) == (1, 0, 1)
     assert rows[1]["last_cards_held"] == 0
-    from trustme_analysis.games.liar.kernel import Kernel
+    from trustme_analysis.games.liar.kernel.kernel import Kernel
 
     kernel = Kernel(game)
     mirror = kernel.new_state()

@@ -12,7 +12,7 @@ import copy
 import dataclasses
 from typing import Any
 
-from trustme_analysis.games.liar.config import SHORT_NAME
+from trustme_analysis.games.liar.engine.rules import SHORT_NAME
 from trustme_analysis.registry import Rescored, game_entry
 
 #: State attributes that hold the game's own fixed objects: the new state keeps its game's.

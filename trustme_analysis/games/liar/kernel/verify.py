@@ -1,7 +1,7 @@
 """Lock-step proof that the Liar kernel is the engine: replay kernel games through the pyspiel game.
 
 Used by ``tests/games/test_liar_kernel.py`` and by ``benchmarks/kernels_liar.py --verify N``. At every step of each
-game the pyspiel state and a :class:`~trustme_analysis.games.liar.kernel.KernelState` fed the same action must agree on the current player, on
+game the pyspiel state and a :class:`~trustme_analysis.games.liar.kernel.kernel.KernelState` fed the same action must agree on the current player, on
 the legal actions (at a chance node: the outcomes with their probabilities) and on what each seat knows of the others'
 hands and its own burned cards (what the heuristic reads); at the end on the returns and on every record field
 (``records.records`` of the engine's terminal state against the kernel's columnar records, types included).
@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.liar import kernel_core as core
-from trustme_analysis.games.liar.kernel import Kernel, KernelState
-from trustme_analysis.games.liar.kernel_records import KernelRecords
-from trustme_analysis.games.liar.records import records
+from trustme_analysis.games.liar.kernel import core
+from trustme_analysis.games.liar.kernel.kernel import Kernel, KernelState
+from trustme_analysis.games.liar.kernel.records import KernelRecords
+from trustme_analysis.games.liar.analysis.records import records
 
 
 class Mismatch(AssertionError):

@@ -1,7 +1,7 @@
 """A compiled (numba) simulation kernel for ``trustme_liar``: whole random games, rollouts and a lock-step state.
 
-The pyspiel engine (:mod:`trustme_analysis.games.liar.game`) is the specification; this kernel re-implements its rules
-over integer arrays and plays games in compiled loops (:mod:`~trustme_analysis.games.liar.kernel_core`). Action ids, player ids, chance outcome
+The pyspiel engine (:mod:`trustme_analysis.games.liar.engine.game`) is the specification; this kernel re-implements its rules
+over integer arrays and plays games in compiled loops (:mod:`~trustme_analysis.games.liar.kernel.core`). Action ids, player ids, chance outcome
 ids and probabilities are the engine's, and ``tests/games/test_liar_kernel.py`` replays kernel games through the
 engine step by step (current player, legal actions or chance outcomes with probabilities, returns and every record
 field), as ``benchmarks/kernels_liar.py --verify N`` does for more games.
@@ -13,7 +13,7 @@ Usage::
     rows = recs.to_rows()   # == records.records(game, state) of each game, seat by seat
     state = kernel.new_state()   # before the deal, like game.new_initial_state()
 
-Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`~trustme_analysis.games.liar.kernel_core`), so a game depends only
+Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`~trustme_analysis.games.liar.kernel.core`), so a game depends only
 on its seed, not on the batch it is played in. The first compile takes a while; compiled code is cached on disk
 (``__pycache__``), so later processes load it in well under a second or two.
 """
@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.liar import kernel_core as core
-from trustme_analysis.games.liar.game import LiarGame
-from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
-from trustme_analysis.games.liar.kernel_records import KernelRecords, build_records
+from trustme_analysis.games.liar.kernel import core
+from trustme_analysis.games.liar.engine.game import LiarGame
+from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
+from trustme_analysis.games.liar.kernel.records import KernelRecords, build_records
 
 #: Variants the kernel benchmark plays (label -> game string): the 52-card deck at 2, 4 and 6 players, and reduced ones.
 BENCHMARK_VARIANTS: dict[str, str] = {
@@ -42,13 +42,13 @@ BENCHMARK_VARIANTS: dict[str, str] = {
     "Liar tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
 }
 
-#: Seat kinds the kernel plays: uniform random, and the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.heuristic`).
+#: Seat kinds the kernel plays: uniform random, and the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.players.heuristic`).
 SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
 
 
 #: The search player's default rollouts per decision where this kernel plays them, with two or three players
 #: (:func:`search_budget`): worlds dealt and played out in one compiled call
-#: (:mod:`~trustme_analysis.games.liar.kernel_search`), about 30 ms of CPU a decision in two players.
+#: (:mod:`~trustme_analysis.games.liar.kernel.search`), about 30 ms of CPU a decision in two players.
 SEARCH_BUDGET = 1600
 #: The same with four players or more, whose play-outs cost about 1.6 times as much (1,600 took 41-52 ms a decision
 #: in four players on the shared machine, 1,200 takes 33-40).
@@ -71,8 +71,8 @@ TREE_PRODUCER = "Liar kernel (numba)"
 
 def compile_tree(game: pyspiel.Game, max_histories: int):
     """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by this kernel (the solve layer's tree producer;
-    the same tree as :func:`cfr.compile_game`, see :mod:`.kernel_tree`)."""
-    from trustme_analysis.games.liar.kernel_tree import compile_tree as produce
+    the same tree as :func:`cfr.compile_game`, see :mod:`.tree`)."""
+    from trustme_analysis.games.liar.kernel.tree import compile_tree as produce
 
     return produce(game, max_histories)
 
@@ -156,10 +156,10 @@ class Kernel:
     """The compiled rules of one loaded ``trustme_liar`` variant, with the seats' kinds.
 
     Args:
-        game: a loaded ``trustme_liar`` game; its parsed :class:`~trustme_analysis.games.liar.config.Rules` are
+        game: a loaded ``trustme_liar`` game; its parsed :class:`~trustme_analysis.games.liar.engine.rules.Rules` are
             compiled into fixed-size integer arrays (the parameter string is not read again).
         seat_kinds: ``"random"`` or ``"heuristic"``: one kind for every seat, or one per seat.
-        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.liar.heuristic.LiarKnobs` fields;
+        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.liar.players.heuristic.LiarKnobs` fields;
             default: the bot's defaults).
     """
 
@@ -308,10 +308,10 @@ class Kernel:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of
         ``viewer``, each played out ``per_world`` times after the action by this kernel's seats: a search player's
         round of sequential halving in one compiled call
-        (:func:`~trustme_analysis.games.liar.kernel_search.action_means`: the worlds ``resample_from_infostate``
+        (:func:`~trustme_analysis.games.liar.kernel.search.action_means`: the worlds ``resample_from_infostate``
         deals, weighed as ``bots.belief`` weighs them, with the other seats' model drawn per world). ``state`` must
         come from :meth:`state_from` (its worlds read the engine's events)."""
-        from trustme_analysis.games.liar.kernel_search import action_means
+        from trustme_analysis.games.liar.kernel.search import action_means
 
         if state.origin is None or len(state.origin.history()) != len(state._history):
             raise ValueError("action_rollouts needs a state made by Kernel.state_from, of a pyspiel state that has not "

@@ -1,9 +1,9 @@
 """The Liar search player's worlds, its belief and a whole round of sequential halving, compiled (numba).
 
-:meth:`Kernel.action_rollouts <trustme_analysis.games.liar.kernel.Kernel.action_rollouts>` calls :func:`action_means`:
+:meth:`Kernel.action_rollouts <trustme_analysis.games.liar.kernel.kernel.Kernel.action_rollouts>` calls :func:`action_means`:
 one compiled call deals the worlds, weighs them, applies each candidate move and plays every world out (the search
 player's ``_kernel_worlds`` path, as in Pinocchio and 1981), where the Python path deals each world with
-:func:`~trustme_analysis.games.liar.worlds.resample`, weighs it with ``bots.belief`` and copies it into the kernel.
+:func:`~trustme_analysis.games.liar.engine.worlds.resample`, weighs it with ``bots.belief`` and copies it into the kernel.
 
 **Worlds.** :func:`world_plan` turns the Python sampler's plan of a position (``worlds._plan``: the cards the player
 cannot place, the hidden plays and hands they go to, the piles picked up, what the others saw) into arrays once per
@@ -43,7 +43,7 @@ import numpy as np
 from numba import njit
 
 from cfr.numba_cache import tie_cache_to_sources
-from trustme_analysis.games.liar import kernel_core as core
+from trustme_analysis.games.liar.kernel import core
 
 #: The chance that the other seats share one explanation of their bluffing (and, apart, of their calling): a
 #: line-up of one kind. The rest of the prior is ``bots.EXPLANATIONS``' odds, seat by seat.
@@ -96,7 +96,7 @@ class WorldPlan:
 def world_plan(state, player: int) -> WorldPlan:
     """The arrays :func:`deal_world` deals ``player``'s worlds of ``state`` from (``worlds._plan``, once per
     position: the plan is kept on the state)."""
-    from trustme_analysis.games.liar.worlds import _plan
+    from trustme_analysis.games.liar.engine.worlds import _plan
 
     t = state._table
     rules = state._rules
@@ -194,8 +194,8 @@ def seat_posteriors(state, player: int, shared: float | None = None) -> SeatPost
     explanations' prior odds and rates of ``bots.EXPLANATIONS`` (the heuristic's calls ``bots.HEURISTIC_CALLS`` over
     the player count, its false share ``bots.HEURISTIC_FALSE_SHARE``), and ``shared`` the prior chance of a line-up of
     one kind (None: :data:`SHARED`)."""
-    from trustme_analysis.games.liar import bots
-    from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
+    from trustme_analysis.games.liar.players import bots
+    from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 
     shared = SHARED if shared is None else shared
 
@@ -256,7 +256,7 @@ def seat_posteriors(state, player: int, shared: float | None = None) -> SeatPost
 def _round_moves(state, player: int, values: int) -> tuple[np.ndarray, np.ndarray, int]:
     """What ``bots.belief`` reads of this round: the sizes of the pile's plays, the seats whose last move this round
     was a pass (not ``player``), and the round's value (-1 before the starter played)."""
-    from trustme_analysis.games.liar import events as ev
+    from trustme_analysis.games.liar.engine import events as ev
 
     table = state._table
     passed: dict[int, bool] = {}
@@ -561,7 +561,7 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
 
 # The belief's weights (``bots``' constants, read here so that numba compiles them in).
 def _belief_constants() -> tuple[float, float]:
-    from trustme_analysis.games.liar import bots
+    from trustme_analysis.games.liar.players import bots
 
     return bots.PURE_BLUFF_START, bots.PASS_HOLDING
 

@@ -36,12 +36,12 @@ from cfr.trie import (
     resolve_view,
     trie_grow,
 )
-from trustme_analysis.games.liar import kernel_core as core
-from trustme_analysis.games.liar.game import LiarGame
+from trustme_analysis.games.liar.kernel import core
+from trustme_analysis.games.liar.engine.game import LiarGame
 
 # ------------------------------------------------------------------------------------------- the whole game tree
 #
-# Enumerating every history for the CFR compiler, stepping :mod:`.kernel_core`'s state. Each player's information state is kept as
+# Enumerating every history for the CFR compiler, stepping :mod:`.core`'s state. Each player's information state is kept as
 # a node of one trie of observation *tokens*: the path from the player's root spells what the player saw, so equal
 # nodes <=> equal views. Tokens are ``kind + TK_KINDS * payload``; each event gives a fixed number of tokens
 # determined by the earlier ones, so the token sequence is decodable and two different views give different nodes.

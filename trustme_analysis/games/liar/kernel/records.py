@@ -1,6 +1,6 @@
-"""Columnar records of kernel-played ``trustme_liar`` games: the columns of :mod:`trustme_analysis.games.liar.records`, one array each.
+"""Columnar records of kernel-played ``trustme_liar`` games: the columns of :mod:`trustme_analysis.games.liar.analysis.records`, one array each.
 
-:meth:`KernelRecords.to_rows` gives exactly what :func:`trustme_analysis.games.liar.records.records` returns for the
+:meth:`KernelRecords.to_rows` gives exactly what :func:`trustme_analysis.games.liar.analysis.records.records` returns for the
 same finished games (same keys in the same order, equal values and Python types), which the kernel tests check.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from trustme_analysis.games.liar.kernel_core import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
+from trustme_analysis.games.liar.kernel.core import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
 
 #: Record columns in the order ``records.records_from_snapshot`` builds a row.
 COLUMNS = (
@@ -86,7 +86,7 @@ class KernelRecords:
 
 
 def build_records(rules, seeds, raw, histories: bool) -> KernelRecords:
-    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel_core.play_random` (booleans and winners derived here)."""
+    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel.core.play_random` (booleans and winners derived here)."""
     (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
     games, n = returns.shape
     cols: dict[str, np.ndarray] = {}

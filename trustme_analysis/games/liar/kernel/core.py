@@ -1,6 +1,6 @@
 """The rules and the play of ``trustme_liar`` as compiled (numba) functions over fixed-size integer arrays.
 
-This is a second implementation of :mod:`trustme_analysis.games.liar.game`; the engine stays the specification and
+This is a second implementation of :mod:`trustme_analysis.games.liar.engine.game`; the engine stays the specification and
 ``tests/games/test_liar_kernel.py`` replays kernel games through it step by step. Rulebook words are kept: the deal,
 the pair discards, a round's starter, the pile, calling liar, passing, burning, a player's last cards.
 
@@ -137,7 +137,7 @@ _UTILS = {"rank": 0, "points": 1, "difference": 2}
 
 
 def build_config(rules) -> np.ndarray:
-    """The ``cfg`` array of a :class:`~trustme_analysis.games.liar.config.Rules`."""
+    """The ``cfg`` array of a :class:`~trustme_analysis.games.liar.engine.rules.Rules`."""
     n, values, copies, max_play = rules.players, rules.values, rules.copies, rules.max_play
     deck = values * copies
     cfg = np.zeros(CFG_LEN, dtype=np.int64)
@@ -913,7 +913,7 @@ def results(cfg, S, ranks, points_ranks, returns):
 # ---------------------------------------------------------------------------------------------------- play
 
 RANDOM = 0  # uniform over the legal actions
-HEURISTIC = 1  # the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.heuristic`), with the knobs handed to the play loop
+HEURISTIC = 1  # the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.players.heuristic`), with the knobs handed to the play loop
 
 #: The heuristic's knobs, in the order of ``heuristic.KNOB_NAMES`` (the kernel checks the names when it is built).
 KNOB_ORDER = ("bluff_start", "bluff_per_card", "bluff_extra", "bluff_rate", "bluff_max_pile", "bluff_slack",
@@ -1333,7 +1333,7 @@ def state_results(cfg, S):
 
 
 # ------------------------------------------------------------------------------------------------ the heuristic
-# The heuristic bot's policy (trustme_analysis.games.liar.heuristic.policy) over the state array, for rollouts.
+# The heuristic bot's policy (trustme_analysis.games.liar.players.heuristic.policy) over the state array, for rollouts.
 # Every probability is computed with the same operations in the same order as there, and the tests compare the two
 # distributions at random positions (to 1e-12).
 

@@ -1,7 +1,7 @@
 """Parameters of ``trustme_liar`` (rule text ``004_17bc6a636195b0a6.txt``), checked once when the game is loaded.
 
 Each rule number is a parameter with the rule text's value as default. Where the text is silent, the choice is a
-parameter too, marked as an *assumption*; :meth:`~trustme_analysis.games.liar.config.Rules.assumptions` lists those in force so that results can
+parameter too, marked as an *assumption*; :meth:`~trustme_analysis.games.liar.engine.rules.Rules.assumptions` lists those in force so that results can
 print them.
 """
 
