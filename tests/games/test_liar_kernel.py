@@ -11,7 +11,7 @@ import pytest
 from scipy import stats
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar.kernel import core as kernel_core
+from trustme_analysis.games.liar.kernel import actions, layout
 from trustme_analysis.games.liar.kernel.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
 from trustme_analysis.games.liar.kernel.records import COLUMNS
 from trustme_analysis.games.liar.kernel.verify import Mismatch, replay, verify
@@ -142,7 +142,7 @@ def test_the_rth_sampled_action_is_the_rth_legal_action(game_string):
     assert len(positions) > 20
     for state in positions:
         legal = state.legal_actions()
-        picked = [int(kernel_core.nth_legal(kernel.cfg, kernel.tab, state.array, r)) for r in range(len(legal))]
+        picked = [int(actions.nth_legal(kernel.cfg, kernel.tab, state.array, r)) for r in range(len(legal))]
         assert picked == legal
 
 
@@ -418,7 +418,7 @@ def test_heuristic_seats_play_with_their_own_row_of_knobs_and_worlds_carry_them(
     default = kernel.sample_actions(kernel.state_from(state), 300, seed=2)
     assert set(default.tolist()) != {0}  # the heuristic does not always call here
     rows = np.tile(kernel.knobs.array(), (3, 1))
-    call_rate = kernel_core.KNOB_ORDER.index("call_rate")
+    call_rate = layout.KNOB_ORDER.index("call_rate")
     for seat in range(3):
         world = state.clone()
         world._seat_knobs = rows.copy()

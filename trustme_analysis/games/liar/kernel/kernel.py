@@ -1,7 +1,7 @@
 """A compiled (numba) simulation kernel for ``trustme_liar``: whole random games, rollouts and a lock-step state.
 
 The pyspiel engine (:mod:`trustme_analysis.games.liar.engine.game`) is the specification; this kernel re-implements its rules
-over integer arrays and plays games in compiled loops (:mod:`~trustme_analysis.games.liar.kernel.core`). Action ids, player ids, chance outcome
+over integer arrays and plays games in compiled loops (the modules of :mod:`trustme_analysis.games.liar.kernel`, from :mod:`~trustme_analysis.games.liar.kernel.layout` on). Action ids, player ids, chance outcome
 ids and probabilities are the engine's, and ``tests/games/test_liar_kernel.py`` replays kernel games through the
 engine step by step (current player, legal actions or chance outcomes with probabilities, returns and every record
 field), as ``benchmarks/kernels_liar.py --verify N`` does for more games.
@@ -13,7 +13,7 @@ Usage::
     rows = recs.to_rows()   # == records.records(game, state) of each game, seat by seat
     state = kernel.new_state()   # before the deal, like game.new_initial_state()
 
-Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`~trustme_analysis.games.liar.kernel.core`), so a game depends only
+Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`~trustme_analysis.games.liar.kernel.layout`), so a game depends only
 on its seed, not on the batch it is played in. The first compile takes a while; compiled code is cached on disk
 (``__pycache__``), so later processes load it in well under a second or two.
 """
@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.liar.kernel import core
+from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 from trustme_analysis.games.liar.engine.game import LiarGame
 from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 from trustme_analysis.games.liar.kernel.records import KernelRecords, build_records
@@ -43,7 +43,7 @@ BENCHMARK_VARIANTS: dict[str, str] = {
 }
 
 #: Seat kinds the kernel plays: uniform random, and the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.players.heuristic`).
-SEAT_KINDS = {"random": core.RANDOM, "heuristic": core.HEURISTIC}
+SEAT_KINDS = {"random": layout.RANDOM, "heuristic": layout.HEURISTIC}
 
 
 #: The search player's default rollouts per decision where this kernel plays them, with two or three players
@@ -108,15 +108,15 @@ class KernelState:
 
     def current_player(self) -> int:
         """The seat to act; ``pyspiel.PlayerId.CHANCE`` (-1) during the deal, ``TERMINAL`` (-4) at the end."""
-        return int(core.current_player(self.kernel.cfg, self.array))
+        return int(layout.current_player(self.kernel.cfg, self.array))
 
     def is_terminal(self) -> bool:
         """Whether the game is over."""
-        return bool(self.array[core.S_END] != core.END_NONE)
+        return bool(self.array[layout.S_END] != layout.END_NONE)
 
     def is_chance_node(self) -> bool:
         """Whether the next action deals a value."""
-        return self.current_player() == core.CHANCE
+        return self.current_player() == layout.CHANCE
 
     def legal_actions(self) -> list[int]:
         """The legal actions of the seat to act, ascending; the chance outcome ids at a chance node; [] at the end."""
@@ -124,24 +124,24 @@ class KernelState:
             return []
         if self.is_chance_node():
             return [a for a, _ in self.chance_outcomes()]
-        return core.legal_actions(self.kernel.cfg, self.kernel.tab, self.array).tolist()
+        return actions.legal_actions(self.kernel.cfg, self.kernel.tab, self.array).tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(split id, probability)`` of the next value's deal, as the engine lists them."""
         if not self.is_chance_node():
             return []
-        ids, probs = core.chance_outcomes(self.kernel.cfg, self.kernel.tab, self.array)
+        ids, probs = deal.chance_outcomes(self.kernel.cfg, self.kernel.tab, self.array)
         return list(zip(ids.tolist(), probs.tolist()))
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action (ValueError if it is not legal here)."""
-        if not core.apply_checked(self.kernel.cfg, self.kernel.tab, self.array, int(action)):
+        if not play.apply_checked(self.kernel.cfg, self.kernel.tab, self.array, int(action)):
             raise ValueError(f"action {action} is not legal at this position (player {self.current_player()})")
         self._history.append(int(action))
 
     def returns(self) -> list[float]:
         """The utility in force at the end (rank, points or difference), as the engine's ``returns()``; zeros before."""
-        return core.state_results(self.kernel.cfg, self.array)[2].tolist()
+        return moves.state_results(self.kernel.cfg, self.array)[2].tolist()
 
     def history(self) -> list[int]:
         """Every action applied since the start of the game (chance included)."""
@@ -171,12 +171,12 @@ class Kernel:
         n = game.rules.players
         if len(seat_kinds) not in (1, n):
             raise ValueError(f"seat_kinds: one kind, or one per seat ({n}); got {list(seat_kinds)}")
-        if KNOB_NAMES != core.KNOB_ORDER:
-            raise RuntimeError("the compiled heuristic reads knobs other than the bot's: update kernel_core")
+        if KNOB_NAMES != layout.KNOB_ORDER:
+            raise RuntimeError("the compiled heuristic reads knobs other than the bot's: update kernel/layout.py")
         self.game = game
         self.rules = game.rules
-        self.cfg = core.build_config(self.rules)
-        self.tab = core.build_tables(self.cfg)
+        self.cfg = layout.build_config(self.rules)
+        self.tab = layout.build_tables(self.cfg)
         kinds = list(seat_kinds) * n if len(seat_kinds) == 1 else list(seat_kinds)
         self.seat_kinds = tuple(kinds)
         self._kinds = np.array([SEAT_KINDS[k] for k in kinds], dtype=np.int64)
@@ -188,11 +188,11 @@ class Kernel:
     def new_state(self, seed: int | None = None) -> KernelState:
         """A position before the deal (``seed=None``), or after the first player and the deal drawn from ``seed``'s
         stream, which are those :meth:`play_random` gives the game of that seed."""
-        array = np.empty(self.cfg[core.SIZE], dtype=np.int64)
-        core.init_state(self.cfg, array)
+        array = np.empty(self.cfg[layout.SIZE], dtype=np.int64)
+        layout.init_state(self.cfg, array)
         history: list[int] = []
         if seed is not None:
-            history = core.deal_only(self.cfg, self.tab, array, np.uint64(seed)).tolist()
+            history = play.deal_only(self.cfg, self.tab, array, np.uint64(seed)).tolist()
         return KernelState(self, array, history)
 
     def play_random(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
@@ -203,7 +203,7 @@ class Kernel:
             histories: also keep each game's full action sequence (deal included).
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        raw = core.play_random(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
+        raw = play.play_random(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
         if raw[-1]:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return build_records(self.rules, seeds, raw, histories)
@@ -212,7 +212,7 @@ class Kernel:
         """Mean returns (one per seat) of ``n`` playouts from ``state``, each seat of its kind (one stream from
         ``seed``); heuristic seats play with ``state.seat_knobs`` where the state carries them, else the kernel's."""
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
-        means, error = core.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds, knobs)
+        means, error = play.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds, knobs)
         if error:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return means
@@ -223,7 +223,7 @@ class Kernel:
         if state.is_terminal():
             raise ValueError("the game is over: no action to draw")
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
-        return core.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs)
+        return play.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs)
 
     def heuristic_distribution(self, state: KernelState) -> dict[int, float]:
         """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:
@@ -233,7 +233,7 @@ class Kernel:
         size = 4 + values * (1 + subsets) + values
         actions = np.empty(size, dtype=np.int64)
         probs = np.empty(size, dtype=np.float64)
-        k = core.heuristic_distribution(self.cfg, self.tab, state.array.copy(), self._knobs, actions, probs)
+        k = heuristic.heuristic_distribution(self.cfg, self.tab, state.array.copy(), self._knobs, actions, probs)
         out: dict[int, float] = {}
         for a, p in zip(actions[:k].tolist(), probs[:k].tolist()):
             out[a] = out.get(a, 0.0) + p
@@ -248,54 +248,54 @@ class Kernel:
         rules = self.rules
         cfg = self.cfg
         n, values = rules.players, rules.values
-        S = np.empty(cfg[core.SIZE], dtype=np.int64)
-        core.init_state(cfg, S)
-        if t.first >= 0 and S[core.S_FIRST] < 0:
-            core.start(cfg, S, t.first)
+        S = np.empty(cfg[layout.SIZE], dtype=np.int64)
+        layout.init_state(cfg, S)
+        if t.first >= 0 and S[layout.S_FIRST] < 0:
+            layout.start(cfg, S, t.first)
 
         def put(offset: int, data: Any) -> None:
             block = np.asarray(data, dtype=np.int64).ravel()
             S[cfg[offset]: cfg[offset] + block.size] = block
 
-        S[core.S_DEALT] = t.dealt
-        put(core.O_HANDS, t.hands)
-        put(core.O_BURNBY, t.burned_by)
-        put(core.O_CLAIMBURN, t.claims_burned)
-        put(core.O_REVEALED, t.revealed)
-        put(core.O_KNOWN, t.known)
-        put(core.O_KFLAG, [1] * n)  # rows that may hold knowledge (all: zeroing zeros costs nothing)
-        put(core.O_HSIZE, [sum(h) for h in t.hands])
-        put(core.O_OUT, t.out)
-        put(core.O_FALSE, t.false_cards)
-        put(core.O_UNM, t.unmasked)
-        put(core.O_WRONG, t.wrongly_accused)
+        S[layout.S_DEALT] = t.dealt
+        put(layout.O_HANDS, t.hands)
+        put(layout.O_BURNBY, t.burned_by)
+        put(layout.O_CLAIMBURN, t.claims_burned)
+        put(layout.O_REVEALED, t.revealed)
+        put(layout.O_KNOWN, t.known)
+        put(layout.O_KFLAG, [1] * n)  # rows that may hold knowledge (all: zeroing zeros costs nothing)
+        put(layout.O_HSIZE, [sum(h) for h in t.hands])
+        put(layout.O_OUT, t.out)
+        put(layout.O_FALSE, t.false_cards)
+        put(layout.O_UNM, t.unmasked)
+        put(layout.O_WRONG, t.wrongly_accused)
         if t.discards:
-            put(core.O_DISC, np.sum(t.discards, axis=0))
-            put(core.O_START, [0 if d is None else sum(d) - sum(x) for d, x in zip(t.initial, t.discards)])
+            put(layout.O_DISC, np.sum(t.discards, axis=0))
+            put(layout.O_START, [0 if d is None else sum(d) - sum(x) for d, x in zip(t.initial, t.discards)])
         if t.pile:
-            put(core.O_PPLAYER, [owner for owner, _, _, _ in t.pile])
-            put(core.O_PFALSE, [false for _, _, _, false in t.pile])
+            put(layout.O_PPLAYER, [owner for owner, _, _, _ in t.pile])
+            put(layout.O_PFALSE, [false for _, _, _, false in t.pile])
             pseat = np.zeros((n, values), dtype=np.int64)
             for owner, _, cards, _ in t.pile:
                 for v in cards:
                     pseat[owner, v] += 1
-            put(core.O_PSEAT, pseat)
-            put(core.O_PCOUNTS, pseat.sum(axis=0))
+            put(layout.O_PSEAT, pseat)
+            put(layout.O_PCOUNTS, pseat.sum(axis=0))
             last = sorted(set(t.pile[-1][2]))
-            put(core.O_LASTV, last)
-            put(core.O_LASTC, [t.pile[-1][2].count(v) for v in last])
-            S[core.S_LASTN] = len(last)
-        S[core.S_PLEN] = len(t.pile)
-        S[core.S_PCARDS] = sum(len(c) for _, _, c, _ in t.pile)
-        S[core.S_CREDITED] = t.credited
-        S[core.S_RVALUE] = t.round_value
-        S[core.S_RSTARTER] = t.round_starter
-        S[core.S_PASSES] = t.passes
-        S[core.S_CURRENT] = t.current
-        S[core.S_GOING] = t.going_out
-        S[core.S_LASTOUT] = t.going_out
-        S[core.S_END] = core.END_NAMES.index(t.end)
-        S[core.S_TURNS] = t.turns
+            put(layout.O_LASTV, last)
+            put(layout.O_LASTC, [t.pile[-1][2].count(v) for v in last])
+            S[layout.S_LASTN] = len(last)
+        S[layout.S_PLEN] = len(t.pile)
+        S[layout.S_PCARDS] = sum(len(c) for _, _, c, _ in t.pile)
+        S[layout.S_CREDITED] = t.credited
+        S[layout.S_RVALUE] = t.round_value
+        S[layout.S_RSTARTER] = t.round_starter
+        S[layout.S_PASSES] = t.passes
+        S[layout.S_CURRENT] = t.current
+        S[layout.S_GOING] = t.going_out
+        S[layout.S_LASTOUT] = t.going_out
+        S[layout.S_END] = layout.END_NAMES.index(t.end)
+        S[layout.S_TURNS] = t.turns
         model = getattr(state, "_seat_knobs", None)
         if model is not None:
             model = np.ascontiguousarray(model, dtype=np.float64)

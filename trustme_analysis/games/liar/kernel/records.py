@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from trustme_analysis.games.liar.kernel.core import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
+from trustme_analysis.games.liar.kernel.layout import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
 
 #: Record columns in the order ``records.records_from_snapshot`` builds a row.
 COLUMNS = (
@@ -86,7 +86,7 @@ class KernelRecords:
 
 
 def build_records(rules, seeds, raw, histories: bool) -> KernelRecords:
-    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel.core.play_random` (booleans and winners derived here)."""
+    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel.play.play_random` (booleans and winners derived here)."""
     (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
     games, n = returns.shape
     cols: dict[str, np.ndarray] = {}

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.liar.kernel import core
+from trustme_analysis.games.liar.kernel import layout
 from trustme_analysis.games.liar.kernel.kernel import Kernel, KernelState
 from trustme_analysis.games.liar.kernel.records import KernelRecords
 from trustme_analysis.games.liar.analysis.records import records
@@ -40,10 +40,10 @@ def knowledge(state: pyspiel.State) -> list[list[int]]:
 def kernel_knowledge(mirror: KernelState) -> list[list[int]]:
     """The same blocks of a kernel state."""
     cfg, S = mirror.kernel.cfg, mirror.array
-    n, values = int(cfg[core.N]), int(cfg[core.V])
+    n, values = int(cfg[layout.N]), int(cfg[layout.V])
     out = []
-    for offset, size in ((core.O_KNOWN, n * n * values), (core.O_REVEALED, n * values), (core.O_BURNBY, n * values),
-                         (core.O_CLAIMBURN, n * values)):
+    for offset, size in ((layout.O_KNOWN, n * n * values), (layout.O_REVEALED, n * values), (layout.O_BURNBY, n * values),
+                         (layout.O_CLAIMBURN, n * values)):
         out.append(S[cfg[offset]: cfg[offset] + size].tolist())
     return out
 
