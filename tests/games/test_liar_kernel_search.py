@@ -225,12 +225,15 @@ def test_a_compiled_round_scores_moves_as_the_python_path_does():
 
 
 def test_the_liar_search_player_deals_its_worlds_in_the_kernel_and_is_deterministic():
-    from trustme_analysis.games.liar.kernel.kernel import SEARCH_BUDGET, SEARCH_BUDGET_MANY
+    from trustme_analysis.registry import game_entry
 
+    entry = game_entry("trustme_liar")
     game = pyspiel.load_game("trustme_liar(players=4)")
+    assert [entry.search_budget(pyspiel.load_game(f"trustme_liar(players={n})")) for n in (2, 3, 4, 6)] == [
+        1600, 1600, 1200, 1200]
     bot = make_bot(game, "search", 0, np.random.default_rng(0))
-    assert bot._kernel_worlds and bot.budget == SEARCH_BUDGET_MANY
-    assert make_bot(pyspiel.load_game("trustme_liar(players=2)"), "search", 0, bot.rng).budget == SEARCH_BUDGET
+    assert bot._kernel_worlds and bot.budget == entry.search_budget(game) == 1200
+    assert make_bot(pyspiel.load_game("trustme_liar(players=2)"), "search", 0, bot.rng).budget == 1600
     assert make_bot(game, "search", 0, bot.rng, engine="pyspiel").budget == 400
 
     def history(seed):

@@ -85,7 +85,7 @@ def test_record_keys_name_the_enumerators_information_sets():
     from trustme_analysis.games.liar.kernel import tree as kernel_tree
 
     game = pyspiel.load_game(VARIANTS[4])
-    cfg = layout.build_config(game.rules)
+    cfg = layout.rules_array(game)
     splits = np.asarray(game.deal_table.splits, dtype=np.int64).reshape(-1, game.rules.players)
     _, depth, _, infoset, action, *_ = kernel_tree.enumerate_tree(cfg, layout.build_tables(cfg), splits, 10**6)
     record = {"depth": depth, "infoset": infoset, "action": action}

@@ -118,11 +118,11 @@ def test_last_cards_covered_by_another_play_are_held():
     mirror = kernel.new_state()
     for action in state.history():
         mirror.apply_action(action)
-    recs = kernel.play_random(np.arange(400, dtype=np.uint64), histories=True)
+    assert mirror.is_terminal() and mirror.rows() == L.records(game, state)
+    recs = kernel.play(np.arange(400, dtype=np.uint64), histories=True)
     # Every kernel game that ended by a covering play: the covered player held its last cards.
     covered = 0
-    for g in range(recs.games):
-        rows = recs.to_rows(range(g, g + 1))
+    for rows in recs.rows():
         out = [r for r in rows if r["went_out"]]
         if out and sum(r["last_cards_held"] for r in rows) == 1 and out[0]["last_cards_held"] == 1:
             covered += 1

@@ -1,21 +1,26 @@
-"""A compiled (numba) simulation kernel for ``trustme_liar``: whole random games, rollouts and a lock-step state.
+"""The compiled (numba) kernel of ``trustme_liar``: whole games, rollouts and a lock-step state, by the contract of
+:mod:`trustme_analysis.engine.kernels` (:class:`Kernel`, :class:`KernelState`, the played games
+:class:`~trustme_analysis.games.liar.kernel.records.KernelRecords`).
 
-The pyspiel engine (:mod:`trustme_analysis.games.liar.engine.game`) is the specification; this kernel re-implements its rules
-over integer arrays and plays games in compiled loops (the modules of :mod:`trustme_analysis.games.liar.kernel`, from :mod:`~trustme_analysis.games.liar.kernel.layout` on). Action ids, player ids, chance outcome
-ids and probabilities are the engine's, and ``tests/games/test_liar_kernel.py`` replays kernel games through the
-engine step by step (current player, legal actions or chance outcomes with probabilities, returns and every record
-field), as ``benchmarks/kernels_liar.py --verify N`` does for more games.
+The pyspiel engine (:mod:`trustme_analysis.games.liar.engine.game`) is the specification; this kernel re-implements
+its rules over integer arrays and plays games in compiled loops (the modules of
+:mod:`trustme_analysis.games.liar.kernel`, from :mod:`~trustme_analysis.games.liar.kernel.layout` on). Action ids,
+player ids, chance outcome ids and probabilities are the engine's, and ``tests/games/test_liar_kernel.py`` replays
+kernel games through the engine step by step with the lock-step harness (:mod:`trustme_analysis.engine.lockstep`:
+current player, legal actions or chance outcomes with probabilities, what each seat knows, returns and every record
+field), as ``benchmarks/kernels_liar.py --verify N`` does for more games. What it plays (every rule parameter at every
+value, random and heuristic seats) is declared in the game's registry entry (``trustme_analysis/games/liar/__init__.py``).
 
 Usage::
 
     kernel = Kernel(pyspiel.load_game("trustme_liar(players=4)"))
-    recs = kernel.play_random(np.arange(10_000, dtype=np.uint64))   # one game per seed
-    rows = recs.to_rows()   # == records.records(game, state) of each game, seat by seat
+    played = kernel.play(np.arange(10_000, dtype=np.uint64))   # one game per seed
+    rows = played.rows()   # == records.records(game, state) of each game, one list of seat rows per game
     state = kernel.new_state()   # before the deal, like game.new_initial_state()
 
-Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`~trustme_analysis.games.liar.kernel.layout`), so a game depends only
-on its seed, not on the batch it is played in. The first compile takes a while; compiled code is cached on disk
-(``__pycache__``), so later processes load it in well under a second or two.
+Randomness: one SplitMix64 stream per game seeded by the game's seed (see :mod:`~trustme_analysis.games.liar.kernel.layout`),
+so a game depends only on its seed, not on the batch it is played in. The first compile takes a while; compiled code
+is cached on disk (``__pycache__``), so later processes load it in well under a second or two.
 """
 
 from __future__ import annotations
@@ -27,79 +32,39 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 from trustme_analysis.games.liar.engine.game import LiarGame
-from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
+from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 from trustme_analysis.games.liar.kernel.records import KernelRecords, build_records
+from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 
-#: Variants the kernel benchmark plays (label -> game string): the 52-card deck at 2, 4 and 6 players, and reduced ones.
-BENCHMARK_VARIANTS: dict[str, str] = {
-    "Liar 2p": "trustme_liar(players=2)",
-    "Liar 4p": "trustme_liar(players=4)",
-    "Liar 6p": "trustme_liar(players=6)",
-    "Liar 4p Trust Me": "trustme_liar(players=4,mode=trustme)",
-    "Liar 4p 32 cards": "trustme_liar(players=4,values=8)",
-    "Liar tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
-}
-
-#: Seat kinds the kernel plays: uniform random, and the heuristic bot's policy (:mod:`~trustme_analysis.games.liar.players.heuristic`).
-SEAT_KINDS = {"random": layout.RANDOM, "heuristic": layout.HEURISTIC}
-
-
-#: The search player's default rollouts per decision where this kernel plays them, with two or three players
-#: (:func:`search_budget`): worlds dealt and played out in one compiled call
-#: (:mod:`~trustme_analysis.games.liar.kernel.search`), about 30 ms of CPU a decision in two players.
-SEARCH_BUDGET = 1600
-#: The same with four players or more, whose play-outs cost about 1.6 times as much (1,600 took 41-52 ms a decision
-#: in four players on the shared machine, 1,200 takes 33-40).
-SEARCH_BUDGET_MANY = 1200
+#: The seat kinds this class plays, by name: uniform random, and the heuristic bot's policy
+#: (:mod:`~trustme_analysis.games.liar.players.heuristic`); the codes of the compiled loops.
+_KIND_CODES = {"random": layout.RANDOM, "heuristic": layout.HEURISTIC}
 
 
 def search_budget(game: pyspiel.Game) -> int:
-    """The search player's default budget for ``game`` (``players/search.py`` asks for it): about 50 ms of CPU a
-    decision at most."""
-    return SEARCH_BUDGET if game.num_players() <= 3 else SEARCH_BUDGET_MANY
-
-
-#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (each seat of its kind).
-GAME_SEAT_KINDS = ("random", "heuristic")
-
-
-#: The name the solve summary gives this module's tree producer (:func:`compile_tree`).
-TREE_PRODUCER = "Liar kernel (numba)"
-
-
-def compile_tree(game: pyspiel.Game, max_histories: int):
-    """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by this kernel (the solve layer's tree producer;
-    the same tree as :func:`cfr.compile_game`, see :mod:`.tree`)."""
-    from trustme_analysis.games.liar.kernel.tree import compile_tree as produce
-
-    return produce(game, max_histories)
-
-
-def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
-    """None if the kernel plays ``game`` with these seat kinds; otherwise the reason it does not.
-
-    Every parameter value the engine accepts is supported, with ``"random"`` and ``"heuristic"`` seats.
-    """
-    if not isinstance(game, LiarGame):
-        return f"the Liar kernel plays only trustme_liar games, not {game}"
-    for kind in seat_kinds:
-        if kind not in SEAT_KINDS:
-            return f"seat kind {kind!r}: the Liar kernel plays only {sorted(SEAT_KINDS)} seats"
-    return None
+    """The search player's default rollouts per decision where this kernel plays them (the registry entry's
+    ``search_budget``): worlds dealt and played out in one compiled call
+    (:mod:`~trustme_analysis.games.liar.kernel.search`), about 50 ms of CPU a decision at most. 1,600 with two or three
+    players (about 30 ms a decision in two players); 1,200 from four, whose play-outs cost about 1.6 times as much
+    (1,600 took 41-52 ms a decision in four players on the shared machine, 1,200 takes 33-40)."""
+    return 1600 if game.num_players() <= 3 else 1200
 
 
 class KernelState:
-    """A position held as the kernel's integer array, with the pyspiel calls the lock-step tests use."""
+    """A position held as the kernel's integer array, with the pyspiel calls the lock-step harness and the search
+    player use (:class:`trustme_analysis.engine.kernels.KernelState`)."""
 
-    __slots__ = ("_history", "array", "kernel", "origin", "seat_knobs")
+    __slots__ = ("_history", "_trace", "array", "kernel", "origin", "seat_knobs")
 
     def __init__(self, kernel: Kernel, array: np.ndarray, history: list[int], seat_knobs: np.ndarray | None = None,
-                 origin: pyspiel.State | None = None):
+                 origin: pyspiel.State | None = None, trace: list[list[int]] | None = None):
         self.kernel = kernel
         self.array = array
         self._history = history
+        # The cards every seat has shed after each player turn so far (the records' ``score_trace``), for rows();
+        # None for a state copied from a pyspiel position, whose turns before the copy the kernel did not see.
+        self._trace = trace
         # The pyspiel state it was copied from (``Kernel.state_from``), whose events a search player's worlds read.
         self.origin = origin
         # The heuristic seats' knobs in play-outs from here, one row per seat (None: the kernel's): a search
@@ -135,9 +100,15 @@ class KernelState:
 
     def apply_action(self, action: int) -> None:
         """Apply a legal action (ValueError if it is not legal here)."""
-        if not play.apply_checked(self.kernel.cfg, self.kernel.tab, self.array, int(action)):
+        cfg, S = self.kernel.cfg, self.array
+        seat = S[layout.S_CURRENT] if self._trace is not None and self.current_player() >= 0 else -1
+        if not play.apply_checked(cfg, self.kernel.tab, S, int(action)):
             raise ValueError(f"action {action} is not legal at this position (player {self.current_player()})")
         self._history.append(int(action))
+        if seat >= 0:
+            n = int(cfg[layout.N])
+            start, held = int(cfg[layout.O_START]), int(cfg[layout.O_HSIZE])
+            self._trace.append((S[start:start + n] - S[held:held + n]).tolist())
 
     def returns(self) -> list[float]:
         """The utility in force at the end (rank, points or difference), as the engine's ``returns()``; zeros before."""
@@ -149,7 +120,22 @@ class KernelState:
 
     def clone(self) -> KernelState:
         """An independent copy."""
-        return KernelState(self.kernel, self.array.copy(), list(self._history), self.seat_knobs)
+        trace = None if self._trace is None else list(self._trace)
+        return KernelState(self.kernel, self.array.copy(), list(self._history), self.seat_knobs, None, trace)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """The records of this finished game, one row per seat, as ``records.records`` gives them for the engine's
+        terminal state (a game this state followed from :meth:`Kernel.new_state`).
+
+        Raises:
+            ValueError: the game is not over, or the state was copied from a pyspiel position
+                (:meth:`Kernel.state_from`: the kernel did not see its turns before the copy).
+        """
+        if not self.is_terminal():
+            raise ValueError("rows: the game is not over")
+        if self._trace is None:
+            raise ValueError("rows: a state copied from a pyspiel position (Kernel.state_from) has no records")
+        return self.kernel._rows_of(self.array, self._trace)
 
 
 class Kernel:
@@ -165,9 +151,11 @@ class Kernel:
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
                  knobs: dict[str, Any] | None = None):
-        reason = kernel_supports(game, seat_kinds)
-        if reason:
-            raise ValueError(reason)
+        if not isinstance(game, LiarGame):
+            raise ValueError(f"the Liar kernel plays only trustme_liar games, not {game}")
+        for kind in seat_kinds:
+            if kind not in _KIND_CODES:
+                raise ValueError(f"seat kind {kind!r}: the Liar kernel plays only {sorted(_KIND_CODES)} seats")
         n = game.rules.players
         if len(seat_kinds) not in (1, n):
             raise ValueError(f"seat_kinds: one kind, or one per seat ({n}); got {list(seat_kinds)}")
@@ -175,27 +163,23 @@ class Kernel:
             raise RuntimeError("the compiled heuristic reads knobs other than the bot's: update kernel/layout.py")
         self.game = game
         self.rules = game.rules
-        self.cfg = layout.build_config(self.rules)
+        self.cfg = layout.rules_array(game)
         self.tab = layout.build_tables(self.cfg)
         kinds = list(seat_kinds) * n if len(seat_kinds) == 1 else list(seat_kinds)
         self.seat_kinds = tuple(kinds)
-        self._kinds = np.array([SEAT_KINDS[k] for k in kinds], dtype=np.int64)
+        self._kinds = np.array([_KIND_CODES[k] for k in kinds], dtype=np.int64)
         self.knobs = LiarKnobs(**(knobs or {}))
         self._knobs = self.knobs.array()
         # The compiled play loops read one row of knobs per seat (a search player's worlds may model each seat apart).
         self._seat_knobs = np.ascontiguousarray(np.tile(self._knobs, (n, 1)))
 
-    def new_state(self, seed: int | None = None) -> KernelState:
-        """A position before the deal (``seed=None``), or after the first player and the deal drawn from ``seed``'s
-        stream, which are those :meth:`play_random` gives the game of that seed."""
+    def new_state(self) -> KernelState:
+        """The position before the deal, like ``game.new_initial_state()`` (a fixed first player already seated)."""
         array = np.empty(self.cfg[layout.SIZE], dtype=np.int64)
         layout.init_state(self.cfg, array)
-        history: list[int] = []
-        if seed is not None:
-            history = play.deal_only(self.cfg, self.tab, array, np.uint64(seed)).tolist()
-        return KernelState(self, array, history)
+        return KernelState(self, array, [], trace=[])
 
-    def play_random(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
+    def play(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
         """One game per seed, each seat of its kind, chance by its probabilities; every seat's record fields.
 
         Args:
@@ -203,10 +187,17 @@ class Kernel:
             histories: also keep each game's full action sequence (deal included).
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        raw = play.play_random(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
+        raw = play.play_games(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
         if raw[-1]:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return build_records(self.rules, seeds, raw, histories)
+
+    def _rows_of(self, S: np.ndarray, trace: list[list[int]]) -> list[dict[str, Any]]:
+        """The records of the finished position ``S`` with its score trace (:meth:`KernelState.rows`), built as
+        :meth:`play` builds a game's."""
+        flat = np.asarray(trace, dtype=np.int16).reshape(-1)
+        raw = (*play.record_of(self.cfg, S), flat, np.array([0, flat.size], dtype=np.int64), None, None, 0)
+        return build_records(self.rules, np.zeros(1, dtype=np.uint64), raw, False).rows()[0]
 
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns (one per seat) of ``n`` playouts from ``state``, each seat of its kind (one stream from
@@ -225,17 +216,17 @@ class Kernel:
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
         return play.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs)
 
-    def heuristic_distribution(self, state: KernelState) -> dict[int, float]:
+    def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:
         ``{action: probability}``. The same as the bot's ``action_probabilities`` (tested)."""
         values = self.rules.values
         subsets = max(comb(values - 1, take) for take in range(min(self.knobs.bluff_extra, values - 1) + 1))
         size = 4 + values * (1 + subsets) + values
-        actions = np.empty(size, dtype=np.int64)
+        ids = np.empty(size, dtype=np.int64)
         probs = np.empty(size, dtype=np.float64)
-        k = heuristic.heuristic_distribution(self.cfg, self.tab, state.array.copy(), self._knobs, actions, probs)
+        k = heuristic.heuristic_distribution(self.cfg, self.tab, state.array.copy(), self._knobs, ids, probs)
         out: dict[int, float] = {}
-        for a, p in zip(actions[:k].tolist(), probs[:k].tolist()):
+        for a, p in zip(ids[:k].tolist(), probs[:k].tolist()):
             out[a] = out.get(a, 0.0) + p
         return out
 

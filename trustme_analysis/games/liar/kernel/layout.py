@@ -16,7 +16,7 @@ each module), the draw primitives of :mod:`trustme_analysis.engine.compiled_draw
 Three arrays describe everything:
 
 - ``cfg`` (int64): the variant's parameters (indices ``N`` ... ``PMAX``) and where each part of a state lies in ``S``
-  (indices ``O_*``); built once by :func:`build_config`.
+  (indices ``O_*``); built once by :func:`rules_array`.
 - ``tab`` (int64): counting tables (see :func:`build_tables`): binomial coefficients for the deal, split counts for
   numbering chance outcomes, and multiset counts for numbering plays.
 - ``S`` (int64): one position: the scalars ``S_*`` followed by per-seat and per-value blocks at the ``O_*`` offsets,
@@ -134,7 +134,7 @@ KNOB_ORDER = ("bluff_start", "bluff_per_card", "bluff_extra", "bluff_rate", "blu
 (K_BLUFF_START, K_PER_CARD, K_EXTRA, K_BLUFF_RATE, K_MAX_PILE, K_SLACK, K_PRIOR, K_CALL, K_CALL_LAST, K_CALL_RATE,
  K_BURN, K_TIMEOUT) = range(len(KNOB_ORDER))
 
-#: Per-seat integer columns of :func:`~.play.play_random`, in order (then the record counters :data:`REC_FIELDS`).
+#: Per-seat integer columns of :func:`~.play.play_games`, in order (then the record counters :data:`REC_FIELDS`).
 SEAT_INTS = (
     "dealt", "start_hand", "cards_left", "went_out", "points", "points_going_out", "points_cards_in_hand",
     "points_false_cards", "points_unmasked", "points_wrongly_accused",
@@ -146,8 +146,9 @@ ERR_NO_ACTION = 1  # a seat to act had no legal action (the engine would return 
 # ------------------------------------------------------------------------------------------- building (Python)
 
 
-def build_config(rules) -> np.ndarray:
-    """The ``cfg`` array of a :class:`~trustme_analysis.games.liar.engine.rules.Rules`."""
+def rules_array(game) -> np.ndarray:
+    """The ``cfg`` array of a loaded ``trustme_liar`` game (its checked :class:`~trustme_analysis.games.liar.engine.rules.Rules`)."""
+    rules = game.rules
     n, values, copies, max_play = rules.players, rules.values, rules.copies, rules.max_play
     deck = values * copies
     cfg = np.zeros(CFG_LEN, dtype=np.int64)

@@ -67,24 +67,6 @@ def step(cfg, tab, S, rng, kinds, knobs):
 
 
 @njit(cache=True)
-def deal_only(cfg, tab, S, seed):
-    """Resolve the deal of a fresh position with the stream of ``seed`` (as :func:`play_random` does first).
-
-    Returns the chance actions taken.
-    """
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = seed
-    out = np.empty(cfg[V] + 1, dtype=np.int64)
-    i = 0
-    while current_player(cfg, S) == CHANCE:
-        a = sample_chance(cfg, tab, S, rng)
-        apply_chance(cfg, tab, S, a)
-        out[i] = a
-        i += 1
-    return out[:i]
-
-
-@njit(cache=True)
 def _grow(buf, used, need):
     if used + need <= buf.shape[0]:
         return buf
@@ -94,7 +76,7 @@ def _grow(buf, used, need):
 
 
 @njit(cache=True)
-def play_random(cfg, tab, seeds, kinds, knobs, want_hist):
+def play_games(cfg, tab, seeds, kinds, knobs, want_hist):
     """One game per seed, every seat of its kind; the record fields of every seat, columnar.
 
     Returns ``(game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets,
@@ -107,11 +89,7 @@ def play_random(cfg, tab, seeds, kinds, knobs, want_hist):
     n, mp = cfg[N], cfg[M]
     S = np.empty(cfg[SIZE], dtype=np.int64)
     rng = np.empty(1, dtype=np.uint64)
-    game_ints = np.zeros((G, 3), dtype=np.int64)
-    seat_ints = np.zeros((G, n, NSI + NREC), dtype=np.int64)
-    seat_floats = np.zeros((G, n, 2), dtype=np.float64)
-    by_size = np.zeros((G, n, 3, mp), dtype=np.int32)
-    returns = np.zeros((G, n), dtype=np.float64)
+    game_ints, seat_ints, seat_floats, by_size, returns = new_records(G, n, mp)
     trace = np.empty(max(4096, G * n * 16), dtype=np.int16)  # grows by doubling
     trace_offsets = np.zeros(G + 1, dtype=np.int64)
     hist = np.empty(max(4096, G * 64) if want_hist else 0, dtype=np.int32)
@@ -145,32 +123,61 @@ def play_random(cfg, tab, seeds, kinds, knobs, want_hist):
                 tpos += n
         trace_offsets[g + 1] = tpos
         hist_offsets[g + 1] = hpos
-        game_ints[g, 0] = S[S_TURNS]
-        game_ints[g, 1] = S[S_END]
-        game_ints[g, 2] = S[S_FIRST]
-        results(cfg, S, ranks, points_ranks, rets)
-        for p in range(n):
-            row = seat_ints[g, p]
-            row[0] = S[cfg[O_TARGET] + p]
-            row[1] = S[cfg[O_START] + p]
-            row[2] = S[cfg[O_HSIZE] + p]
-            row[3] = S[cfg[O_OUT] + p]
-            row[4] = points_of(cfg, S, p)
-            row[5] = cfg[PG] * S[cfg[O_OUT] + p]
-            row[6] = cfg[PC] * S[cfg[O_HSIZE] + p]
-            row[7] = cfg[PF] * S[cfg[O_FALSE] + p]
-            row[8] = cfg[PU] * S[cfg[O_UNM] + p]
-            row[9] = cfg[PW] * S[cfg[O_WRONG] + p]
-            for f in range(NREC):
-                row[NSI + f] = S[rec_at(cfg, p, f)]
-            for j in range(3):
-                for size in range(1, mp + 1):
-                    by_size[g, p, j, size - 1] = S[size_at(cfg, p, j, size)]
-            seat_floats[g, p, 0] = ranks[p]
-            seat_floats[g, p, 1] = points_ranks[p]
-            returns[g, p] = rets[p]
+        write_record(cfg, S, g, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets)
     return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets, hist[:hpos],
             hist_offsets, 0)
+
+
+@njit(cache=True)
+def new_records(G, n, mp):
+    """The record arrays of ``G`` games (:func:`play_games`' first five): ``game_ints``, ``seat_ints``,
+    ``seat_floats``, ``by_size``, ``returns``."""
+    return (np.zeros((G, 3), dtype=np.int64), np.zeros((G, n, NSI + NREC), dtype=np.int64),
+            np.zeros((G, n, 2), dtype=np.float64), np.zeros((G, n, 3, mp), dtype=np.int32),
+            np.zeros((G, n), dtype=np.float64))
+
+
+@njit(cache=True)
+def write_record(cfg, S, g, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets):
+    """Write the record fields of the finished position ``S`` as game ``g`` of the record arrays (``ranks``,
+    ``points_ranks`` and ``rets``: scratch of one entry per seat)."""
+    n, mp = cfg[N], cfg[M]
+    game_ints[g, 0] = S[S_TURNS]
+    game_ints[g, 1] = S[S_END]
+    game_ints[g, 2] = S[S_FIRST]
+    results(cfg, S, ranks, points_ranks, rets)
+    for p in range(n):
+        row = seat_ints[g, p]
+        row[0] = S[cfg[O_TARGET] + p]
+        row[1] = S[cfg[O_START] + p]
+        row[2] = S[cfg[O_HSIZE] + p]
+        row[3] = S[cfg[O_OUT] + p]
+        row[4] = points_of(cfg, S, p)
+        row[5] = cfg[PG] * S[cfg[O_OUT] + p]
+        row[6] = cfg[PC] * S[cfg[O_HSIZE] + p]
+        row[7] = cfg[PF] * S[cfg[O_FALSE] + p]
+        row[8] = cfg[PU] * S[cfg[O_UNM] + p]
+        row[9] = cfg[PW] * S[cfg[O_WRONG] + p]
+        for f in range(NREC):
+            row[NSI + f] = S[rec_at(cfg, p, f)]
+        for j in range(3):
+            for size in range(1, mp + 1):
+                by_size[g, p, j, size - 1] = S[size_at(cfg, p, j, size)]
+        seat_floats[g, p, 0] = ranks[p]
+        seat_floats[g, p, 1] = points_ranks[p]
+        returns[g, p] = rets[p]
+
+
+@njit(cache=True)
+def record_of(cfg, S):
+    """The record arrays (:func:`new_records`) of the one finished position ``S`` (a kernel state's records)."""
+    n = cfg[N]
+    game_ints, seat_ints, seat_floats, by_size, returns = new_records(1, n, cfg[M])
+    ranks = np.empty(n, dtype=np.float64)
+    points_ranks = np.empty(n, dtype=np.float64)
+    rets = np.empty(n, dtype=np.float64)
+    write_record(cfg, S, 0, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets)
+    return game_ints, seat_ints, seat_floats, by_size, returns
 
 
 @njit(cache=True)
