@@ -13,6 +13,7 @@ import pytest
 from scipy import stats
 
 import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.engine import kernels as contract
 from trustme_analysis.engine.kernels import EVERY_VALUE, parameter_defaults
 from trustme_analysis.engine.lockstep import Mismatch, lockstep, replay
 from trustme_analysis.games.liar.analysis.records import records
@@ -379,7 +380,10 @@ def test_the_kernel_plays_liar_with_random_and_heuristic_seats():
     other = pyspiel.load_game("trustme_pinocchio(players=2)")
     with pytest.raises(ValueError, match="trustme_liar"):
         Kernel(other)
-    assert isinstance(ENTRY.new_kernel(liar, ("heuristic",)), Kernel)
+    kernel = ENTRY.new_kernel(liar, ("heuristic",))
+    assert isinstance(kernel, Kernel) and isinstance(kernel, contract.Kernel)
+    assert isinstance(kernel.new_state(), contract.KernelState)
+    assert isinstance(kernel.play(np.arange(2, dtype=np.uint64)), contract.PlayedGames)
     assert ENTRY.kernel_part("kernel") is Kernel
     assert ENTRY.kernel.tree_producer_name == "Liar kernel (numba)"
 
