@@ -2,21 +2,22 @@
 
 Run: ``python benchmarks/kernels_liar.py [--seconds S] [--repeat R] [--verify N] [--jobs J] [--skip-compile]``.
 
-- **games/s per core**: for each variant of ``kernel.BENCHMARK_VARIANTS``, uniform random games through the pyspiel
+- **games/s per core**: for each of the registry entry's ``kernel.benchmark_variants``, uniform random games through the pyspiel
   API (the loop of ``benchmarks/playouts.py``: ``legal_actions()`` then a uniform pick, chance by
-  ``chance_outcomes()``) and through ``Kernel.play_random`` (records built, columnar), alternating for ``--repeat``
+  ``chance_outcomes()``) and through ``Kernel.play`` (records built, columnar), alternating for ``--repeat``
   rounds in this one process. Rates are games per CPU second of the process (``time.process_time``), which time
   spent waiting for a core on a shared machine does not inflate; each figure is its fastest round and the ratio is
   kernel / pyspiel.
 - **rollouts/s** of ``Kernel.rollouts`` from the position after the deal, with uniform-random seats and with the
   compiled heuristic in every seat (the search player's rollouts), and **heuristic g/s**: whole games of heuristic
-  seats through ``Kernel.play_random``.
+  seats through ``Kernel.play``.
 - **compile**: seconds (wall and CPU) from a fresh interpreter to the first finished kernel game, with an empty numba
   cache (cold, in a temporary ``NUMBA_CACHE_DIR``) and again with that cache filled (warm); the import of the package
   (pyspiel, numba and the games) counted apart.
 - **memory**: peak resident memory of a process playing G games in chunks of 10,000 (records built then dropped, as a
   sweep does chunk by chunk), for two values of G: flat means the same peak.
-- ``--verify N``: N kernel games replayed step by step through the engine (``kernel_verify``), spread over the
+- ``--verify N``: N kernel games replayed step by step through the engine (the lock-step harness
+  ``trustme_analysis.engine.lockstep``, with what each seat knows compared at every step), spread over the
   benchmark variants and reduced variants covering every parameter, on ``--jobs`` processes.
 """
 
@@ -34,7 +35,11 @@ import numpy as np
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar.kernel import BENCHMARK_VARIANTS, Kernel
+from trustme_analysis.games.liar.kernel.kernel import Kernel
+from trustme_analysis.registry import game_entry
+
+#: The variants measured (label -> game string): the registry entry's.
+BENCHMARK_VARIANTS = dict(game_entry("trustme_liar").kernel.benchmark_variants)
 
 #: Reduced variants for ``--verify`` besides the benchmark ones (every parameter of the engine moved somewhere).
 VERIFY_VARIANTS = [
@@ -77,12 +82,22 @@ def pyspiel_rate(game: pyspiel.Game, seconds: float, seed: int) -> tuple[int, fl
     return games, time.process_time() - start
 
 
+def dealt(kernel: Kernel, seed: int):
+    """The kernel state of the game of ``seed`` after its first player and its deal."""
+    state = kernel.new_state()
+    for action in kernel.play(np.array([seed], dtype=np.uint64), histories=True).history(0):
+        if not state.is_chance_node():
+            break
+        state.apply_action(action)
+    return state
+
+
 def kernel_rate(kernel: Kernel, seconds: float, first_seed: int) -> tuple[int, float]:
     """Play chunks of kernel games for about ``seconds`` of CPU; return (games, CPU seconds)."""
     games, chunk = 0, 256
     start = time.process_time()
     while time.process_time() - start < seconds:
-        kernel.play_random(np.arange(first_seed + games, first_seed + games + chunk, dtype=np.uint64))
+        kernel.play(np.arange(first_seed + games, first_seed + games + chunk, dtype=np.uint64))
         games += chunk
         chunk = min(chunk * 2, CHUNK)
     return games, time.process_time() - start
@@ -95,25 +110,25 @@ def speed_table(seconds: float, repeat: int) -> None:
     for label, game_string in BENCHMARK_VARIANTS.items():
         game = pyspiel.load_game(game_string)
         kernel = Kernel(game)
-        kernel.play_random(np.zeros(1, dtype=np.uint64))  # compiled (or loaded) before timing
-        kernel.rollouts(kernel.new_state(seed=1), 1, seed=0)
+        kernel.play(np.zeros(1, dtype=np.uint64))  # compiled (or loaded) before timing
+        kernel.rollouts(dealt(kernel, 1), 1, seed=0)
         best_py = best_k = 0.0
         for r in range(repeat):
             n, elapsed = pyspiel_rate(game, seconds, seed=r)
             best_py = max(best_py, n / elapsed)
             n, elapsed = kernel_rate(kernel, seconds, first_seed=r * 10**9)
             best_k = max(best_k, n / elapsed)
-        turns = kernel.play_random(np.arange(2000, dtype=np.uint64)).columns["turns"][:, 0].mean()
-        state = kernel.new_state(seed=1)
+        turns = kernel.play(np.arange(2000, dtype=np.uint64)).arrays["turns"][:, 0].mean()
+        state = dealt(kernel, 1)
         count = 20_000
         start = time.process_time()
         kernel.rollouts(state, count, seed=2)
         rollouts = count / (time.process_time() - start)
         smart = Kernel(game, ("heuristic",))
-        smart.play_random(np.zeros(1, dtype=np.uint64))
+        smart.play(np.zeros(1, dtype=np.uint64))
         n, elapsed = kernel_rate(smart, seconds, first_seed=0)
         start = time.process_time()
-        smart.rollouts(smart.new_state(seed=1), count, seed=2)
+        smart.rollouts(dealt(smart, 1), count, seed=2)
         smart_rollouts = count / (time.process_time() - start)
         print(f"{label:20s} {best_py:12.0f} {best_k:12.0f} {best_k / best_py:8.1f} {turns:11.1f} {rollouts:11.0f} "
               f"{n / elapsed:14.0f} {smart_rollouts:14.0f}")
@@ -124,10 +139,10 @@ import time
 t0, c0 = time.perf_counter(), time.process_time()
 import numpy as np, pyspiel
 import trustme_analysis
-from trustme_analysis.games.liar.kernel import Kernel
+from trustme_analysis.games.liar.kernel.kernel import Kernel
 t1, c1 = time.perf_counter(), time.process_time()
 kernel = Kernel(pyspiel.load_game("trustme_liar(players=4)"))
-kernel.play_random(np.zeros(1, dtype=np.uint64))
+kernel.play(np.zeros(1, dtype=np.uint64))
 t2, c2 = time.perf_counter(), time.process_time()
 print(t1 - t0, t2 - t1, c1 - c0, c2 - c1)
 """
@@ -147,13 +162,13 @@ _MEMORY_CHILD = """
 import resource, sys
 import numpy as np, pyspiel
 import trustme_analysis
-from trustme_analysis.games.liar.kernel import Kernel
+from trustme_analysis.games.liar.kernel.kernel import Kernel
 kernel = Kernel(pyspiel.load_game("trustme_liar(players=4)"))
 games, chunk = int(sys.argv[1]), int(sys.argv[2])
 wins = 0
 for start in range(0, games, chunk):
-    recs = kernel.play_random(np.arange(start, start + chunk, dtype=np.uint64))
-    wins += int(recs.columns["win"].sum())
+    recs = kernel.play(np.arange(start, start + chunk, dtype=np.uint64))
+    wins += int(recs.arrays["win"].sum())
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, wins)
 """
 
@@ -166,11 +181,15 @@ def memory() -> None:
 
 
 def _verify_job(args: tuple[str, int, int]) -> tuple[str, int, int, float]:
-    from trustme_analysis.games.liar.kernel_verify import verify
+    from trustme_analysis.engine.lockstep import lockstep
+    from trustme_analysis.games.liar.analysis.records import records
+    from trustme_analysis.games.liar.kernel.verify import knowledge_extra
 
     game_string, first, count = args
     start = time.perf_counter()
-    games, steps = verify(pyspiel.load_game(game_string), np.arange(first, first + count, dtype=np.uint64))
+    game = pyspiel.load_game(game_string)
+    games, steps = lockstep(game, Kernel(game), np.arange(first, first + count, dtype=np.uint64), records,
+                            extra=knowledge_extra)
     return game_string, games, steps, time.perf_counter() - start
 
 

@@ -10,7 +10,7 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
-from trustme_analysis.games.liar.bots import (
+from trustme_analysis.games.liar.players.bots import (
     LiarHeuristicBot,
     belief,
     explain,
@@ -20,8 +20,8 @@ from trustme_analysis.games.liar.bots import (
     seat_bluff_rates,
     seat_model,
 )
-from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
-from trustme_analysis.games.liar.heuristic import bluff_chance, holds_at_least, unseen_copies
+from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
+from trustme_analysis.games.liar.players.heuristic import bluff_chance, holds_at_least, unseen_copies
 from trustme_analysis.players import bot_kinds, make_bot
 from trustme_analysis.players.play import play_game
 

@@ -12,7 +12,7 @@ from open_spiel.python.observation import make_observation
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.games.liar import BURN, LIAR, PASS, timeout_action
-from trustme_analysis.games.liar.variants import TINY_VARIANTS, tree_size
+from trustme_analysis.games.liar.engine.variants import TINY_VARIANTS, tree_size
 from trustme_analysis.engine.params import ParameterError
 
 P0 = [1, 1, 2, 2, 2, 3, 4, 4, 4, 4, 5, 6]
@@ -268,7 +268,7 @@ def test_observer_settings_the_game_does_not_provide_are_refused():
 
 def test_every_event_has_a_kind_and_the_fields_of_its_schema():
     """One event schema (events.py): each event dict is keyed "kind" and holds exactly the fields listed for it."""
-    from trustme_analysis.games.liar import events
+    from trustme_analysis.games.liar.engine import events
 
     from trustme_analysis.players import make_bot
     from trustme_analysis.players.play import play_game
@@ -312,7 +312,7 @@ def test_tiny_variant_sizes(capsys):
 @settings(max_examples=40, deadline=None)
 @given(hand=st.lists(st.integers(0, 4), min_size=6, max_size=6), max_play=st.integers(1, 4))
 def test_legal_plays_are_exactly_the_sub_multisets_of_the_hand(hand, max_play):
-    from trustme_analysis.games.liar import plays
+    from trustme_analysis.games.liar.engine import plays
 
     game = pyspiel.load_game(f"trustme_liar(values=6,max_play={max_play})")
     fast = game.play_table.play_actions(hand, [2])
@@ -331,7 +331,7 @@ def test_tiny_variant_is_solved_by_cfr():
 
 
 def test_perfect_recall_check_catches_a_forgetful_information_state(monkeypatch):
-    import trustme_analysis.games.liar.events as events
+    import trustme_analysis.games.liar.engine.events as events
 
     # Forget the history (keep only the deal and the hand): the check must notice.
     monkeypatch.setattr(events, "info_string", lambda event, viewer: "")

@@ -1,7 +1,9 @@
-"""The compiled Liar kernel is the engine: lock-step replays of kernel games through pyspiel (>= 1,000 games across
-player counts and reduced variants, every parameter moved somewhere, random and heuristic seats), exact uniform
-sampling of plays without listing them, chance drawn by the engine's probabilities, determinism, rollouts against an
-exact expectation; the compiled heuristic is the bot's policy, and ``state_from`` copies any position or world."""
+"""The compiled Liar kernel is the engine: lock-step replays of kernel games through pyspiel by the one harness
+(:mod:`trustme_analysis.engine.lockstep`, with what each seat knows compared at every step: >= 1,000 games across
+player counts and reduced variants, every parameter moved somewhere, and a few dozen games of every parameter example
+of the registry entry, random and heuristic seats), exact uniform sampling of plays without listing them, chance drawn
+by the engine's probabilities, determinism, rollouts against an exact expectation; the compiled heuristic is the bot's
+policy, and ``state_from`` copies any position or world. What the registry entry declares the kernel plays."""
 
 from __future__ import annotations
 
@@ -11,12 +13,37 @@ import pytest
 from scipy import stats
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar import kernel_core
-from trustme_analysis.games.liar.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
-from trustme_analysis.games.liar.kernel_records import COLUMNS
-from trustme_analysis.games.liar.kernel_verify import Mismatch, replay, verify
-from trustme_analysis.games.liar.records import records
-from trustme_analysis.games.liar.variants import TINY_VARIANTS
+from trustme_analysis.engine import kernels as contract
+from trustme_analysis.engine.kernels import EVERY_VALUE, parameter_defaults
+from trustme_analysis.engine.lockstep import Mismatch, lockstep, replay
+from trustme_analysis.games.liar.analysis.records import records
+from trustme_analysis.games.liar.engine.rules import DEFAULTS, EXAMPLES
+from trustme_analysis.games.liar.engine.variants import TINY_VARIANTS
+from trustme_analysis.games.liar.kernel import actions, layout
+from trustme_analysis.games.liar.kernel.kernel import Kernel
+from trustme_analysis.games.liar.kernel.records import COLUMNS
+from trustme_analysis.games.liar.kernel.verify import knowledge_extra
+from trustme_analysis.registry import game_entry
+
+ENTRY = game_entry("trustme_liar")
+
+
+def verify(game: pyspiel.Game, seeds: np.ndarray, kernel: Kernel | None = None) -> tuple[int, int]:
+    """Kernel games of ``seeds`` replayed through the engine by the lock-step harness, with what each seat knows
+    compared at every step; ``(games, steps)``."""
+    return lockstep(game, kernel or Kernel(game), seeds, records, extra=knowledge_extra)
+
+
+def _deal(kernel: Kernel, seed: int):
+    """The kernel state of the game of ``seed`` after its first player and its deal (the chance steps it starts
+    with)."""
+    history = kernel.play(np.array([seed], dtype=np.uint64), histories=True).history(0)
+    state = kernel.new_state()
+    for action in history:
+        if not state.is_chance_node():
+            break
+        state.apply_action(action)
+    return state
 
 # (game string, games): reduced variants carry most of the count; every parameter of the engine is moved somewhere.
 REPLAYED = [
@@ -78,30 +105,82 @@ def test_kernel_games_with_heuristic_seats_replay_through_the_engine(game_string
     assert games == count
 
 
+# Every parameter example of the registry entry (each a parameter at a value other than its default): a few dozen
+# games with random seats and with heuristic seats, replayed through the engine.
+EXAMPLE_VARIANTS = [(name, example) for name, examples in sorted(EXAMPLES.items()) for example in examples]
+
+
+@pytest.mark.parametrize("name, example", EXAMPLE_VARIANTS,
+                         ids=[f"{n}={e[n]}" for n, e in EXAMPLE_VARIANTS])
+@pytest.mark.parametrize("kind", ["random", "heuristic"])
+def test_every_parameter_example_replays_through_the_engine(name, example, kind):
+    game = pyspiel.load_game("trustme_liar", dict(example))
+    assert ENTRY.kernel_reason(game, (kind,)) is None
+    kernel = ENTRY.new_kernel(game, (kind,))
+    games, steps = verify(game, np.arange(500, 530, dtype=np.uint64), kernel)
+    assert games == 30 and steps >= 30 * game.rules.values
+
+
+def test_the_examples_move_every_parameter_and_the_entry_declares_it_played_at_every_value():
+    defaults = parameter_defaults(pyspiel.load_game("trustme_liar"))
+    assert set(EXAMPLES) == set(DEFAULTS) == set(defaults) == set(ENTRY.parameter_examples)
+    for name, examples in EXAMPLES.items():
+        assert examples
+        for example in examples:
+            assert example[name] != defaults[name]
+            pyspiel.load_game("trustme_liar", dict(example))  # loads
+    assert dict(ENTRY.kernel.parameters) == {name: EVERY_VALUE for name in DEFAULTS}
+    assert ENTRY.kernel.game_seat_kinds == ENTRY.kernel.rollout_seat_kinds == ("random", "heuristic")
+
+
 def test_replay_catches_a_wrong_record():
     game = pyspiel.load_game(TINY_VARIANTS["tiny"])
     kernel = Kernel(game)
-    recs = kernel.play_random(np.arange(3, dtype=np.uint64), histories=True)
-    replay(game, kernel, recs, 0)
-    recs.columns["calls"][0, 0] += 1
-    with pytest.raises(Mismatch, match="records differ"):
-        replay(game, kernel, recs, 0)
+    recs = kernel.play(np.arange(3, dtype=np.uint64), histories=True)
+    replay(game, kernel, recs.history(0), recs.rows()[0], records, extra=knowledge_extra)
+    recs.arrays["calls"][0, 0] += 1
+    with pytest.raises(Mismatch, match="records of the batch"):
+        replay(game, kernel, recs.history(0), recs.rows()[0], records, extra=knowledge_extra)
+
+
+def test_replay_catches_a_wrong_knowledge():
+    game = pyspiel.load_game(TINY_VARIANTS["tiny"])
+    kernel = Kernel(game)
+    recs = kernel.play(np.arange(1, dtype=np.uint64), histories=True)
+
+    def wrong(state, mirror):
+        mirror.array[mirror.kernel.cfg[layout.O_KNOWN]] += 1  # seat 0 "knows" a card of its own hand
+        return knowledge_extra(state, mirror)
+
+    with pytest.raises(Mismatch, match="what the seats know"):
+        replay(game, kernel, recs.history(0), recs.rows()[0], records, extra=wrong)
+
+
+def test_columns_are_the_rows_field_by_field():
+    game = pyspiel.load_game("trustme_liar(players=3,values=5,copies=3,max_play=3,mode=trustme)")
+    played = Kernel(game, ("heuristic",)).play(np.arange(40, dtype=np.uint64))
+    rows = [row for game_rows in played.rows() for row in game_rows]
+    columns = played.columns()
+    assert list(columns) == list(COLUMNS) and len(played) == 40 and len(rows) == 120
+    for name, values in columns.items():
+        assert len(values) == len(rows)
+        assert all(type(v) is type(row[name]) and v == row[name] for v, row in zip(values, rows)), name
 
 
 def test_the_games_cover_every_ending_and_action():
     game = pyspiel.load_game("trustme_liar(players=2,values=2,copies=2,max_play=2,max_turns=8)")
-    recs = Kernel(game).play_random(np.arange(2000, dtype=np.uint64))
-    assert set(recs.columns["end_trigger"][:, 0]) == {"out", "setup", "turn_cap"}
+    recs = Kernel(game).play(np.arange(2000, dtype=np.uint64))
+    assert set(recs.arrays["end_trigger"][:, 0]) == {"out", "setup", "turn_cap"}
     for name in ("calls_won", "calls_lost", "passes", "burns", "last_cards_held", "last_cards_caught"):
-        assert recs.columns[name].sum() > 0, name
+        assert recs.arrays[name].sum() > 0, name
 
 
 def test_records_have_the_engine_columns_in_order():
     game = pyspiel.load_game("trustme_liar(players=3,values=4)")
-    recs = Kernel(game).play_random(np.arange(5, dtype=np.uint64))
-    rows = recs.to_rows()
+    recs = Kernel(game).play(np.arange(5, dtype=np.uint64))
+    rows = [row for game_rows in recs.rows() for row in game_rows]
     assert len(rows) == 15 and list(rows[0]) == list(COLUMNS)
-    assert recs.columns["plays_by_size"].shape == (5, 3, game.rules.max_play)
+    assert recs.arrays["plays_by_size"].shape == (5, 3, game.rules.max_play)
 
 
 # ------------------------------------------------------------------------------------------------ sampling
@@ -110,7 +189,7 @@ def test_records_have_the_engine_columns_in_order():
 def _dealt(game_string: str, seed: int):
     game = pyspiel.load_game(game_string)
     kernel = Kernel(game)
-    state = kernel.new_state(seed)
+    state = _deal(kernel, seed)
     engine = game.new_initial_state()
     for action in state.history():
         engine.apply_action(action)
@@ -120,8 +199,8 @@ def _dealt(game_string: str, seed: int):
 def _positions(kernel: Kernel, seeds) -> list:
     """Every player position of a few kernel games."""
     out = []
-    recs = kernel.play_random(np.asarray(seeds, dtype=np.uint64), histories=True)
-    for g in range(recs.games):
+    recs = kernel.play(np.asarray(seeds, dtype=np.uint64), histories=True)
+    for g in range(len(recs)):
         state = kernel.new_state()
         for action in recs.history(g):
             if state.current_player() >= 0:
@@ -142,7 +221,7 @@ def test_the_rth_sampled_action_is_the_rth_legal_action(game_string):
     assert len(positions) > 20
     for state in positions:
         legal = state.legal_actions()
-        picked = [int(kernel_core.nth_legal(kernel.cfg, kernel.tab, state.array, r)) for r in range(len(legal))]
+        picked = [int(actions.nth_legal(kernel.cfg, kernel.tab, state.array, r)) for r in range(len(legal))]
         assert picked == legal
 
 
@@ -192,20 +271,20 @@ def test_chance_is_drawn_with_the_engine_probabilities():
 def test_a_game_depends_only_on_its_seed():
     kernel = Kernel(pyspiel.load_game("trustme_liar(players=4,values=6)"))
     seeds = np.array([7, 2**64 - 1, 0, 123456789], dtype=np.uint64)
-    batch = kernel.play_random(seeds, histories=True)
-    again = kernel.play_random(seeds[::-1], histories=True)
+    batch = kernel.play(seeds, histories=True)
+    again = kernel.play(seeds[::-1], histories=True)
     for g, seed in enumerate(seeds):
-        alone = kernel.play_random(np.array([seed], dtype=np.uint64), histories=True)
+        alone = kernel.play(np.array([seed], dtype=np.uint64), histories=True)
         assert alone.history(0) == batch.history(g) == again.history(len(seeds) - 1 - g)
-        assert alone.to_rows() == batch.to_rows(range(g, g + 1))
-        dealt = kernel.new_state(int(seed)).history()
+        assert alone.rows() == batch.rows()[g:g + 1]
+        dealt = _deal(kernel, int(seed)).history()
         assert dealt == batch.history(g)[: len(dealt)] and len(dealt) == 7  # the first player, then 6 values
     assert batch.history(0) != batch.history(2)
 
 
 def test_histories_are_only_kept_on_request():
     kernel = Kernel(pyspiel.load_game("trustme_liar(players=2,values=4)"))
-    recs = kernel.play_random(np.arange(4, dtype=np.uint64))
+    recs = kernel.play(np.arange(4, dtype=np.uint64))
     assert recs.histories is None
     with pytest.raises(ValueError, match="histories"):
         recs.history(0)
@@ -216,7 +295,7 @@ def test_histories_are_only_kept_on_request():
 
 def test_kernel_state_clone_is_independent_and_illegal_actions_are_refused():
     kernel = Kernel(pyspiel.load_game("trustme_liar(players=2,values=4,copies=2)"))
-    state = kernel.new_state(5)
+    state = _deal(kernel, 5)
     assert state.current_player() == 0 and state.is_chance_node() is False and state.is_terminal() is False
     copy = state.clone()
     copy.apply_action(copy.legal_actions()[0])
@@ -263,32 +342,55 @@ def test_rollouts_estimate_the_exact_expected_returns():
 def test_rollouts_from_a_finished_game_give_its_returns():
     game = pyspiel.load_game(TINY_VARIANTS["tiny"])
     kernel = Kernel(game)
-    recs = kernel.play_random(np.array([3], dtype=np.uint64), histories=True)
+    recs = kernel.play(np.array([3], dtype=np.uint64), histories=True)
     state = kernel.new_state()
     for action in recs.history(0):
         state.apply_action(action)
     assert state.is_terminal()
     assert kernel.rollouts(state, 5, seed=1).tolist() == state.returns() == recs.returns[0].tolist()
+    assert state.rows() == state.clone().rows() == recs.rows()[0]
+
+
+def test_a_kernel_state_has_records_only_for_a_game_it_followed_to_its_end():
+    game = pyspiel.load_game(TINY_VARIANTS["tiny"])
+    kernel = Kernel(game)
+    state = _deal(kernel, 3)
+    with pytest.raises(ValueError, match="not over"):
+        state.rows()
+    engine = game.new_initial_state()
+    for action in kernel.play(np.array([3], dtype=np.uint64), histories=True).history(0):
+        engine.apply_action(action)
+    with pytest.raises(ValueError, match="state_from"):
+        kernel.state_from(engine).rows()
 
 
 # ------------------------------------------------------------------------------------------------ support
 
 
-def test_kernel_supports_liar_with_random_and_heuristic_seats():
+def test_the_kernel_plays_liar_with_random_and_heuristic_seats():
     liar = pyspiel.load_game("trustme_liar")
-    assert kernel_supports(liar) is None and kernel_supports(liar, ("random", "heuristic")) is None
-    assert "policy" in kernel_supports(liar, ("random", "policy"))
+    assert ENTRY.kernel_reason(liar) is None and ENTRY.kernel_reason(liar, ("random", "heuristic")) is None
+    assert ENTRY.kernel_reason(liar, ("random", "heuristic"), use="rollout") is None
+    assert ENTRY.kernel_reason(liar, use="tree") is None
+    assert "policy" in ENTRY.kernel_reason(liar, ("random", "policy"))
+    with pytest.raises(ValueError, match="policy"):
+        Kernel(liar, ("random", "policy"))
     with pytest.raises(ValueError, match="one kind, or one per seat"):
         Kernel(liar, ("random", "heuristic"))
     other = pyspiel.load_game("trustme_pinocchio(players=2)")
-    assert "trustme_liar" in kernel_supports(other)
     with pytest.raises(ValueError, match="trustme_liar"):
         Kernel(other)
+    kernel = ENTRY.new_kernel(liar, ("heuristic",))
+    assert isinstance(kernel, Kernel) and isinstance(kernel, contract.Kernel)
+    assert isinstance(kernel.new_state(), contract.KernelState)
+    assert isinstance(kernel.play(np.arange(2, dtype=np.uint64)), contract.PlayedGames)
+    assert ENTRY.kernel_part("kernel") is Kernel
+    assert ENTRY.kernel.tree_producer_name == "Liar kernel (numba)"
 
 
 def test_benchmark_variants_are_liar_games_with_the_full_deck_at_2_4_6_players():
-    games = [pyspiel.load_game(s) for s in BENCHMARK_VARIANTS.values()]
-    assert all(kernel_supports(g) is None for g in games)
+    games = [pyspiel.load_game(s) for s in ENTRY.kernel.benchmark_variants.values()]
+    assert all(ENTRY.kernel_reason(g) is None for g in games)
     full = {g.rules.players for g in games if g.rules.deck_size == 52}
     assert {2, 4, 6} <= full and any(g.rules.deck_size < 52 for g in games)
 
@@ -297,13 +399,13 @@ def test_records_of_a_kernel_game_equal_the_engines_for_a_scripted_turn_cap():
     # A one-turn cap: the game stops after the starter's first play, which counts as accepted.
     game = pyspiel.load_game("trustme_liar(players=2,values=6,mode=trustme,max_turns=1)")
     kernel = Kernel(game)
-    recs = kernel.play_random(np.arange(20, dtype=np.uint64), histories=True)
-    assert set(recs.columns["end_trigger"][:, 0]) <= {"turn_cap", "setup"}
-    for g in range(recs.games):
+    recs = kernel.play(np.arange(20, dtype=np.uint64), histories=True)
+    assert set(recs.arrays["end_trigger"][:, 0]) <= {"turn_cap", "setup"}
+    for g in range(len(recs)):
         state = game.new_initial_state()
         for action in recs.history(g):
             state.apply_action(action)
-        assert records(game, state) == recs.to_rows(range(g, g + 1))
+        assert records(game, state) == recs.rows()[g]
 
 
 # ------------------------------------------------------------------------------------------------ the heuristic
@@ -352,7 +454,7 @@ def test_the_compiled_heuristic_is_the_bots_policy_at_random_positions(game_stri
         p = state.current_player()
         for position in (state, state.resample_from_infostate(p, rng.random)):
             bot = make_bot(game, "heuristic", p, np.random.default_rng(0), **knobs)
-            ours = {a: x for a, x in kernel.heuristic_distribution(kernel.state_from(position)).items() if x > 0}
+            ours = {a: x for a, x in kernel.heuristic_policy(kernel.state_from(position)).items() if x > 0}
             theirs = {a: x for a, x in bot.action_probabilities(position).items() if x > 0}
             assert set(ours) == set(theirs)
             assert max(abs(ours[a] - theirs[a]) for a in theirs) <= 1e-12
@@ -364,7 +466,7 @@ def test_heuristic_seats_draw_from_the_compiled_policy_chi_square():
     mixed = 0
     for state in positions:
         ks = kernel.state_from(state)
-        dist = kernel.heuristic_distribution(ks)
+        dist = kernel.heuristic_policy(ks)
         if sum(1 for x in dist.values() if x > 0) < 2:
             continue
         mixed += 1
@@ -382,7 +484,7 @@ def test_heuristic_seats_draw_from_the_compiled_policy_chi_square():
 def test_state_from_copies_any_position_and_plays_on_as_the_engine():
     """A kernel state built from an engine position (or a search player's world) has the engine's legal actions,
     knowledge and, played on with the same actions, the same returns."""
-    from trustme_analysis.games.liar.kernel_verify import kernel_knowledge, knowledge
+    from trustme_analysis.games.liar.kernel.verify import kernel_knowledge, knowledge
 
     game, positions = _positions_played("trustme_liar(players=4,values=6,copies=4,max_play=3,mode=trustme)", 2, 7)
     kernel = Kernel(game)
@@ -418,7 +520,7 @@ def test_heuristic_seats_play_with_their_own_row_of_knobs_and_worlds_carry_them(
     default = kernel.sample_actions(kernel.state_from(state), 300, seed=2)
     assert set(default.tolist()) != {0}  # the heuristic does not always call here
     rows = np.tile(kernel.knobs.array(), (3, 1))
-    call_rate = kernel_core.KNOB_ORDER.index("call_rate")
+    call_rate = layout.KNOB_ORDER.index("call_rate")
     for seat in range(3):
         world = state.clone()
         world._seat_knobs = rows.copy()

@@ -8,11 +8,11 @@ import pytest
 from scipy import stats
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar import bots
-from trustme_analysis.games.liar import kernel_core as core
-from trustme_analysis.games.liar import kernel_search as ks
-from trustme_analysis.games.liar.kernel import Kernel
-from trustme_analysis.games.liar.worlds import resample
+from trustme_analysis.games.liar.players import bots
+from trustme_analysis.games.liar.kernel import layout
+from trustme_analysis.games.liar.kernel import search as ks
+from trustme_analysis.games.liar.kernel.kernel import Kernel
+from trustme_analysis.games.liar.engine.worlds import resample
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
 
@@ -86,23 +86,23 @@ def test_compiled_worlds_keep_what_the_viewer_saw_and_every_card():
         viewer = state.current_player()
         real = kernel.state_from(state).array
         for row in ks.deal_worlds(kernel, state, viewer, 5, seed=k):
-            hands = block(row, core.O_HANDS, n * values).reshape(n, values)
-            np.testing.assert_array_equal(hands[viewer], block(real, core.O_HANDS, n * values)[
+            hands = block(row, layout.O_HANDS, n * values).reshape(n, values)
+            np.testing.assert_array_equal(hands[viewer], block(real, layout.O_HANDS, n * values)[
                 viewer * values:(viewer + 1) * values])
-            np.testing.assert_array_equal(hands.sum(axis=1), block(real, core.O_HSIZE, n))
-            known = block(real, core.O_KNOWN, n * n * values).reshape(n, n, values)[viewer]
+            np.testing.assert_array_equal(hands.sum(axis=1), block(real, layout.O_HSIZE, n))
+            known = block(real, layout.O_KNOWN, n * n * values).reshape(n, n, values)[viewer]
             assert (hands >= known).all()  # the cards it knows are in a hand are still there
-            np.testing.assert_array_equal(block(row, core.O_KNOWN, n * n * values).reshape(n, n, values)[viewer],
+            np.testing.assert_array_equal(block(row, layout.O_KNOWN, n * n * values).reshape(n, n, values)[viewer],
                                           known)
-            pile = block(row, core.O_PSEAT, n * values).reshape(n, values)
-            np.testing.assert_array_equal(pile[viewer], block(real, core.O_PSEAT, n * values)[
+            pile = block(row, layout.O_PSEAT, n * values).reshape(n, values)
+            np.testing.assert_array_equal(pile[viewer], block(real, layout.O_PSEAT, n * values)[
                 viewer * values:(viewer + 1) * values])
-            assert pile.sum() == real[core.S_PCARDS]
-            np.testing.assert_array_equal(pile.sum(axis=0), block(row, core.O_PCOUNTS, values))
-            burned = block(row, core.O_BURNBY, n * values).reshape(n, values).sum(axis=0)
-            every = hands.sum(axis=0) + pile.sum(axis=0) + burned + block(row, core.O_DISC, values)
+            assert pile.sum() == real[layout.S_PCARDS]
+            np.testing.assert_array_equal(pile.sum(axis=0), block(row, layout.O_PCOUNTS, values))
+            burned = block(row, layout.O_BURNBY, n * values).reshape(n, values).sum(axis=0)
+            every = hands.sum(axis=0) + pile.sum(axis=0) + burned + block(row, layout.O_DISC, values)
             assert (every == game.rules.copies).all()
-            changed += not np.array_equal(hands, block(real, core.O_HANDS, n * values).reshape(n, values))
+            changed += not np.array_equal(hands, block(real, layout.O_HANDS, n * values).reshape(n, values))
             dealt += 1
     # Most worlds deal the hidden cards otherwise than the real deal (a few positions leave nothing to resample).
     assert dealt >= 40 and changed > 0.8 * dealt
@@ -225,12 +225,15 @@ def test_a_compiled_round_scores_moves_as_the_python_path_does():
 
 
 def test_the_liar_search_player_deals_its_worlds_in_the_kernel_and_is_deterministic():
-    from trustme_analysis.games.liar.kernel import SEARCH_BUDGET, SEARCH_BUDGET_MANY
+    from trustme_analysis.registry import game_entry
 
+    entry = game_entry("trustme_liar")
     game = pyspiel.load_game("trustme_liar(players=4)")
+    assert [entry.search_budget(pyspiel.load_game(f"trustme_liar(players={n})")) for n in (2, 3, 4, 6)] == [
+        1600, 1600, 1200, 1200]
     bot = make_bot(game, "search", 0, np.random.default_rng(0))
-    assert bot._kernel_worlds and bot.budget == SEARCH_BUDGET_MANY
-    assert make_bot(pyspiel.load_game("trustme_liar(players=2)"), "search", 0, bot.rng).budget == SEARCH_BUDGET
+    assert bot._kernel_worlds and bot.budget == entry.search_budget(game) == 1200
+    assert make_bot(pyspiel.load_game("trustme_liar(players=2)"), "search", 0, bot.rng).budget == 1600
     assert make_bot(game, "search", 0, bot.rng, engine="pyspiel").budget == 400
 
     def history(seed):
@@ -248,10 +251,13 @@ def test_the_liar_search_player_deals_its_worlds_in_the_kernel_and_is_determinis
     assert history(3) == history(3)
 
 
-def test_the_compiled_rounds_cache_is_keyed_by_kernel_core_too():
-    """numba keys a cache by the defining file; these functions inline kernel_core's, so an edit there must make
-    their cache stale (else they would keep running the old rules)."""
+def test_the_compiled_rounds_cache_is_keyed_by_the_compiled_core_too():
+    """numba keys a cache by the defining file; these functions inline the compiled core's (every module of it and
+    the draw primitives), so an edit there must make their cache stale (else they would keep running the old rules)."""
     from cfr.numba_cache import source_digest
+    from trustme_analysis.engine import compiled_draws
+    from trustme_analysis.games.liar.kernel import actions, deal, heuristic, moves, play
 
+    assert {layout, deal, actions, moves, heuristic, play, compiled_draws} <= set(ks.SOURCES)
     stamp = ks.action_rollouts._cache._cache_file._source_stamp
-    assert stamp[1] == source_digest(core)
+    assert stamp[1] == source_digest(*ks.SOURCES)

@@ -12,7 +12,7 @@ from tree_checks import assert_same_tree
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr.tree import TreeTooLargeError
-from trustme_analysis.games.liar.kernel_tree import compile_tree
+from trustme_analysis.games.liar.kernel.tree import compile_tree
 
 VARIANTS = [
     # reports/solve_liar.toml (seat 0 starts)
@@ -81,13 +81,13 @@ def test_kernel_keys_are_read_off_the_finished_tree_in_any_order():
 
 def test_record_keys_name_the_enumerators_information_sets():
     from cfr.engine_keys import RecordKeys
-    from trustme_analysis.games.liar import kernel_core as core
-    from trustme_analysis.games.liar import kernel_tree
+    from trustme_analysis.games.liar.kernel import layout
+    from trustme_analysis.games.liar.kernel import tree as kernel_tree
 
     game = pyspiel.load_game(VARIANTS[4])
-    cfg = core.build_config(game.rules)
+    cfg = layout.rules_array(game)
     splits = np.asarray(game.deal_table.splits, dtype=np.int64).reshape(-1, game.rules.players)
-    _, depth, _, infoset, action, *_ = kernel_tree.enumerate_tree(cfg, core.build_tables(cfg), splits, 10**6)
+    _, depth, _, infoset, action, *_ = kernel_tree.enumerate_tree(cfg, layout.build_tables(cfg), splits, 10**6)
     record = {"depth": depth, "infoset": infoset, "action": action}
     raw = RecordKeys(game, record, int(infoset.max()) + 1)
     engine_keys = set(cfr.compile_game(game).infoset_keys)

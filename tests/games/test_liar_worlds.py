@@ -8,7 +8,7 @@ import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.liar.worlds import pool
+from trustme_analysis.games.liar.engine.worlds import pool
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import play_game, sample_chance
 

@@ -18,8 +18,8 @@ import pytest
 import trustme_analysis  # noqa: F401  (registers the games)
 import trustme_analysis.players  # noqa: F401  (registers the bots)
 from trustme_analysis.players import make_bot
-from trustme_analysis.games.liar import records as L
-from trustme_analysis.games.liar import stats as ls
+from trustme_analysis.games.liar.analysis import records as L
+from trustme_analysis.games.liar.analysis import stats as ls
 from trustme_analysis.players.play import play_game
 
 
@@ -112,17 +112,17 @@ def test_last_cards_covered_by_another_play_are_held():
     rows = L.records(game, state)
     assert (rows[0]["last_cards_plays"], rows[0]["last_cards_caught"], rows[0]["last_cards_held"]) == (1, 0, 1)
     assert rows[1]["last_cards_held"] == 0
-    from trustme_analysis.games.liar.kernel import Kernel
+    from trustme_analysis.games.liar.kernel.kernel import Kernel
 
     kernel = Kernel(game)
     mirror = kernel.new_state()
     for action in state.history():
         mirror.apply_action(action)
-    recs = kernel.play_random(np.arange(400, dtype=np.uint64), histories=True)
+    assert mirror.is_terminal() and mirror.rows() == L.records(game, state)
+    recs = kernel.play(np.arange(400, dtype=np.uint64), histories=True)
     # Every kernel game that ended by a covering play: the covered player held its last cards.
     covered = 0
-    for g in range(recs.games):
-        rows = recs.to_rows(range(g, g + 1))
+    for rows in recs.rows():
         out = [r for r in rows if r["went_out"]]
         if out and sum(r["last_cards_held"] for r in rows) == 1 and out[0]["last_cards_held"] == 1:
             covered += 1

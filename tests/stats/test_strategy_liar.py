@@ -15,10 +15,10 @@ import pytest
 
 import cfr
 from trustme_analysis.games.liar import LIAR, PASS
-from trustme_analysis.games.liar.variants import TINY_VARIANTS
+from trustme_analysis.games.liar.engine.variants import TINY_VARIANTS
 from trustme_analysis.solve.profile import decision_points, infoset_nodes, replay
 from trustme_analysis.solve.strategy import simple_strategies_for, strategy_stats_for
-from trustme_analysis.games.liar.strategy import classify_play, compare_modes, strategy_stats
+from trustme_analysis.games.liar.analysis.strategy import classify_play, compare_modes, strategy_stats
 
 ONE_BLUFF = "trustme_liar(players=2,values=2,copies=1,max_play=1,max_turns=2,first_player=seat0{})"
 BLUFF, CALL_HONEST = 1 / 4, 1 / 3

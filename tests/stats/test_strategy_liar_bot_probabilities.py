@@ -9,7 +9,7 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.players import make_bot
-from trustme_analysis.games.liar.heuristic import _false_card_outcomes
+from trustme_analysis.games.liar.players.heuristic import _false_card_outcomes
 from trustme_analysis.games.liar import BURN, LIAR, PASS
 
 G2 = "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=20,first_player=seat0)"

@@ -6,21 +6,36 @@ Importing this package registers the game with pyspiel::
     import trustme_analysis
     game = pyspiel.load_game("trustme_liar(players=4,mode=trustme)")
 
-Modules, in the rule text's order: :mod:`~trustme_analysis.games.liar.config` (the parameters, :class:`~trustme_analysis.games.liar.config.Rules`, and the assumptions),
-:mod:`~trustme_analysis.games.liar.deal` (set-up: the deal and the pair discards), :mod:`~trustme_analysis.games.liar.plays` (the action encoding), :mod:`~trustme_analysis.games.liar.state` (rounds,
-challenges, passing, burning, going out, the turn timer, what each player knows), :mod:`~trustme_analysis.games.liar.events` (the event kinds and
-their fields), :mod:`~trustme_analysis.games.liar.game` (the pyspiel game and its observer), :mod:`~trustme_analysis.games.liar.scoring` (Classique ranking, Trust Me points,
-utilities), :mod:`~trustme_analysis.games.liar.worlds` (the worlds a search player samples), :mod:`~trustme_analysis.games.liar.variants` (reduced variants for exact
-solvers).
+Its parts, one sub-package each:
 
-What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`~trustme_analysis.games.liar.bots` (the heuristic and the search player's belief), :mod:`~trustme_analysis.games.liar.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.liar.stats` (the game's
-statistics), :mod:`~trustme_analysis.games.liar.pages` (its report pages) and :mod:`~trustme_analysis.games.liar.strategy` (statistics of a solved policy).
+- :mod:`~trustme_analysis.games.liar.engine`: the readable engine, the specification, in the rule text's order:
+  :mod:`~.engine.rules` (the parameters, :class:`~.engine.rules.Rules`, the assumptions, the parameter examples),
+  :mod:`~.engine.deal` (set-up: the deal and the pair discards), :mod:`~.engine.plays` (the action encoding),
+  :mod:`~.engine.state` (rounds, challenges, passing, burning, going out, the turn timer, what each player knows),
+  :mod:`~.engine.events` (the event kinds and their fields), :mod:`~.engine.game` (the pyspiel game and its
+  observer), :mod:`~.engine.scoring` (Classique ranking, Trust Me points, utilities), :mod:`~.engine.rescore` (a
+  finished game scored under other points), :mod:`~.engine.worlds` (the worlds a search player samples) and
+  :mod:`~.engine.variants` (reduced variants for exact solvers);
+- :mod:`~trustme_analysis.games.liar.kernel`: the compiled twin (numba): :mod:`~.kernel.kernel` (the kernel of the
+  contract :mod:`trustme_analysis.engine.kernels`), its compiled core from :mod:`~.kernel.layout` on, its records,
+  its search worlds (:mod:`~.kernel.search`), its tree producer (:mod:`~.kernel.tree`) and the lock-step harness's
+  per-step comparison (:mod:`~.kernel.verify`);
+- :mod:`~trustme_analysis.games.liar.players`: the heuristic bot (:mod:`~.players.heuristic`, :mod:`~.players.bots`:
+  the bots' registration, the search player's belief and search actions);
+- :mod:`~trustme_analysis.games.liar.analysis`: what reads the engine from outside: :mod:`~.analysis.records` (one row
+  per seat of a finished game), :mod:`~.analysis.stats`, :mod:`~.analysis.pages`, :mod:`~.analysis.strategy` and
+  :mod:`~.analysis.describe`.
+
+The registry entry (:mod:`trustme_analysis.registry`) names the parts, imported on first use, and declares as data
+what the kernel plays: every rule parameter at every value the engine accepts (each proven by the lock-step tests
+over :data:`~.engine.rules.EXAMPLES` and the reduced variants of ``tests/games/test_liar_kernel.py``; the turn timers
+are recorded in the snapshot only, never read by the play or the records), with random and heuristic seats.
 """
 
-from trustme_analysis.games.liar.config import SHORT_NAME, Rules
-from trustme_analysis.games.liar.game import LiarGame, LiarObserver, LiarState, timeout_action
-from trustme_analysis.games.liar.plays import BURN, LIAR, PASS
+from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry
+from trustme_analysis.games.liar.engine.game import LiarGame, LiarObserver, LiarState, timeout_action
+from trustme_analysis.games.liar.engine.plays import BURN, LIAR, PASS
+from trustme_analysis.games.liar.engine.rules import DEFAULTS, EXAMPLES, SCORING_ONLY, SHORT_NAME, Rules
 from trustme_analysis.registry import GameEntry, register_game
 
 register_game(
@@ -29,19 +44,39 @@ register_game(
         title="Liar",
         package=__name__,
         # The Trust Me points and the utility score a finished game; they never change the play.
-        scoring_only=("points_going_out", "points_card_in_hand", "points_false_card", "points_unmasked",
-                      "points_wrongly_accused", "utility"),
-        records="records:records",
-        bots="bots",
-        statistics="stats:compute",
-        pages="pages:draw",
-        strategy="strategy:strategy_stats",
-        simple_strategies="strategy:simple_strategies",
-        belief="bots:belief",
-        search_actions="bots:search_actions",
-        kernel="kernel",
-        describe="describe",
-        rescore="rescore:rescore",
+        scoring_only=SCORING_ONLY,
+        records="analysis.records:records",
+        bots="players.bots",
+        statistics="analysis.stats:compute",
+        pages="analysis.pages:draw",
+        strategy="analysis.strategy:strategy_stats",
+        simple_strategies="analysis.strategy:simple_strategies",
+        belief="players.bots:belief",
+        search_actions="players.bots:search_actions",
+        describe="analysis.describe",
+        rescore="engine.rescore:rescore",
+        kernel=KernelEntry(
+            # Every parameter of the game at every value the engine accepts: the kernel's arrays are sized from the
+            # variant (no limits: the largest deck, 20 values x 8 copies with plays of 6, numbers its actions below
+            # 2**31 and its deals below 2**63).
+            parameters={name: EVERY_VALUE for name in DEFAULTS},
+            kernel="kernel.kernel:Kernel",
+            game_seat_kinds=("random", "heuristic"),
+            rollout_seat_kinds=("random", "heuristic"),
+            search_budget="kernel.kernel:search_budget",
+            tree_producer="kernel.tree:compile_tree",
+            tree_producer_name="Liar kernel (numba)",
+            # The 52-card deck at 2, 4 and 6 players, and reduced ones.
+            benchmark_variants={
+                "Liar 2p": "trustme_liar(players=2)",
+                "Liar 4p": "trustme_liar(players=4)",
+                "Liar 6p": "trustme_liar(players=6)",
+                "Liar 4p Trust Me": "trustme_liar(players=4,mode=trustme)",
+                "Liar 4p 32 cards": "trustme_liar(players=4,values=8)",
+                "Liar tiny": "trustme_liar(players=2,values=3,copies=2,max_play=1,max_turns=6)",
+            },
+        ),
+        parameter_examples=EXAMPLES,
     )
 )
 

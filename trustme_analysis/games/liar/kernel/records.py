@@ -1,7 +1,11 @@
-"""Columnar records of kernel-played ``trustme_liar`` games: the columns of :mod:`trustme_analysis.games.liar.records`, one array each.
+"""Columnar records of kernel-played ``trustme_liar`` games (the contract's played games,
+:class:`trustme_analysis.engine.kernels.PlayedGames`): the columns of :mod:`trustme_analysis.games.liar.analysis.records`,
+one array each.
 
-:meth:`KernelRecords.to_rows` gives exactly what :func:`trustme_analysis.games.liar.records.records` returns for the
-same finished games (same keys in the same order, equal values and Python types), which the kernel tests check.
+:meth:`KernelRecords.rows` gives exactly what :func:`trustme_analysis.games.liar.analysis.records.records` returns for
+the same finished games (same keys in the same order, equal values and Python types), which the lock-step tests check;
+:meth:`KernelRecords.columns` the same values as columns, read off the arrays with ``tolist()`` (the sweep's storage
+path).
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from trustme_analysis.games.liar.kernel_core import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
+from trustme_analysis.games.liar.kernel.layout import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
 
 #: Record columns in the order ``records.records_from_snapshot`` builds a row.
 COLUMNS = (
@@ -28,7 +32,7 @@ class KernelRecords:
 
     Attributes:
         seeds: the seed of each game (uint64, shape ``(games,)``).
-        columns: every column but ``score_trace``, shape ``(games, players)`` (per-size lists:
+        arrays: every column but ``score_trace``, shape ``(games, players)`` (per-size lists:
             ``(games, players, max_play)``).
         trace: the ``score_trace`` values of all games, flat: game ``g``'s are ``trace[trace_offsets[g]:
             trace_offsets[g + 1]]``, turn-major (all seats after turn 1, then after turn 2, ...).
@@ -39,15 +43,14 @@ class KernelRecords:
     """
 
     seeds: np.ndarray
-    columns: dict[str, np.ndarray]
+    arrays: dict[str, np.ndarray]
     trace: np.ndarray
     trace_offsets: np.ndarray
     returns: np.ndarray
     histories: np.ndarray | None
     history_offsets: np.ndarray | None
 
-    @property
-    def games(self) -> int:
+    def __len__(self) -> int:
         """Number of games."""
         return len(self.seeds)
 
@@ -59,34 +62,34 @@ class KernelRecords:
     def history(self, game: int) -> list[int]:
         """The action sequence of game ``game`` (chance included); needs ``histories=True``."""
         if self.histories is None:
-            raise ValueError("no histories: call play_random(..., histories=True)")
+            raise ValueError("no histories: call Kernel.play(..., histories=True)")
         return self.histories[self.history_offsets[game] : self.history_offsets[game + 1]].tolist()
 
-    def score_trace(self, game: int, seat: int) -> list[int]:
-        """``score_trace`` of one seat of one game."""
-        n = self.players
-        return self.trace[self.trace_offsets[game] + seat : self.trace_offsets[game + 1] : n].tolist()
+    def columns(self) -> dict[str, list[Any]]:
+        """Every record field as one list: one value per row, game by game, seats in order (the values and types of
+        :meth:`rows`), in the order of :data:`COLUMNS`."""
+        games, n = self.returns.shape
+        out: dict[str, list[Any]] = {}
+        for name in COLUMNS:
+            if name == "score_trace":
+                trace, offsets = self.trace, self.trace_offsets.tolist()
+                out[name] = [trace[offsets[g] + p: offsets[g + 1]: n].tolist() for g in range(games) for p in range(n)]
+            else:
+                values = self.arrays[name]
+                out[name] = values.reshape(games * n, *values.shape[2:]).tolist()
+        return out
 
-    def to_rows(self, games: range | None = None) -> list[dict[str, Any]]:
-        """One dict per seat per game (game-major), as ``records.records`` gives for each game."""
-        games = range(self.games) if games is None else games
+    def rows(self) -> list[list[dict[str, Any]]]:
+        """One list per game of one dict per seat, as ``records.records`` gives for each game."""
+        columns = self.columns()
         n = self.players
-        lists = {
-            name: self.columns[name][games.start : games.stop : games.step].tolist()
-            for name in COLUMNS
-            if name != "score_trace"
-        }
-        rows = []
-        for i, g in enumerate(games):
-            for p in range(n):
-                row = {name: lists[name][i][p] for name in lists}
-                row["score_trace"] = self.score_trace(g, p)
-                rows.append({name: row[name] for name in COLUMNS})
-        return rows
+        return [[{name: values[g * n + p] for name, values in columns.items()} for p in range(n)]
+                for g in range(len(self))]
 
 
 def build_records(rules, seeds, raw, histories: bool) -> KernelRecords:
-    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel_core.play_random` (booleans and winners derived here)."""
+    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel.play.play_games` (booleans and winners
+    derived here)."""
     (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
     games, n = returns.shape
     cols: dict[str, np.ndarray] = {}
@@ -125,7 +128,7 @@ def build_records(rules, seeds, raw, histories: bool) -> KernelRecords:
         cols[name] = by_size[:, :, j, :]
     return KernelRecords(
         seeds=np.asarray(seeds, dtype=np.uint64),
-        columns=cols,
+        arrays=cols,
         trace=trace,
         trace_offsets=trace_offsets,
         returns=returns,

@@ -2,7 +2,7 @@
 mode, Trust Me points by source, game length and end, plays and claim sizes, the bluff rate by claim size,
 challenges and their success, burns, pickups, and going out.
 
-Every function takes the records DataFrame (columns from :mod:`trustme_analysis.games.liar.records` plus the sweep's
+Every function takes the records DataFrame (columns from :mod:`trustme_analysis.games.liar.analysis.records` plus the sweep's
 ``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals: t intervals for per-game
 (or per-seat) means, Wilson for per-game yes/no, and a bootstrap over whole games for shares pooled over games (e.g.
 false cards among all cards played). Definitions: ``docs/guide/statistics_liar.rst``.
@@ -18,7 +18,7 @@ import pandas as pd
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import CONFIDENCE, Interval, mean_t, ratio_of_sums, wilson
-from trustme_analysis.games.liar.scoring import SOURCES
+from trustme_analysis.games.liar.engine.scoring import SOURCES
 
 GAME_KEY = ["variant", "game_index"]
 ENDS = ("out", "setup", "turn_cap")

@@ -2,7 +2,7 @@
 
 :func:`resample` (``LiarState.resample_from_infostate``) keeps everything the player has seen: its hand and deal, the
 public discards, every count, claim, pass, challenge and burn, the cards turned over, its own plays, the piles it
-picked up, and the cards it knows are in another hand (:class:`~trustme_analysis.games.liar.state.LiarTable` ``known``). The cards it cannot
+picked up, and the cards it knows are in another hand (:class:`~trustme_analysis.games.liar.engine.state.LiarTable` ``known``). The cards it cannot
 place (:func:`pool`) are shared out again uniformly among the places it cannot see into: the other players' hands
 (beside the cards it knows there), the other players' face-down plays in the pile, and their burned plays.
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from trustme_analysis.games.liar import events as ev
+from trustme_analysis.games.liar.engine import events as ev
 
 
 @dataclass

@@ -36,12 +36,13 @@ from cfr.trie import (
     resolve_view,
     trie_grow,
 )
-from trustme_analysis.games.liar import kernel_core as core
-from trustme_analysis.games.liar.game import LiarGame
+from trustme_analysis.engine import compiled_draws
+from trustme_analysis.games.liar.kernel import actions, deal, layout, moves
+from trustme_analysis.games.liar.engine.game import LiarGame
 
 # ------------------------------------------------------------------------------------------- the whole game tree
 #
-# Enumerating every history for the CFR compiler, stepping :mod:`.kernel_core`'s state. Each player's information state is kept as
+# Enumerating every history for the CFR compiler, stepping the compiled core's state (:mod:`.layout`). Each player's information state is kept as
 # a node of one trie of observation *tokens*: the path from the player's root spells what the player saw, so equal
 # nodes <=> equal views. Tokens are ``kind + TK_KINDS * payload``; each event gives a fixed number of tokens
 # determined by the earlier ones, so the token sequence is decodable and two different views give different nodes.
@@ -74,11 +75,11 @@ def enumerate_tree(cfg, tab, splits, max_histories):
     full: this loop doubles that buffer and resumes it. Growing the buffers out here keeps the walk free of array
     variables reassigned in its loop (each costs numba reference counting on every history).
     """
-    n, values = cfg[core.N], cfg[core.V]
-    size = cfg[core.SIZE]
-    maxd = values + cfg[core.MAXT] + 2
+    n, values = cfg[layout.N], cfg[layout.V]
+    size = cfg[layout.SIZE]
+    maxd = values + cfg[layout.MAXT] + 2
     S = np.empty(size, dtype=np.int64)
-    core.init_state(cfg, S)
+    layout.init_state(cfg, S)
     # states[d * size:(d + 1) * size]: the position at depth d of the current path, kept for nodes with more than
     # one child (the walk applies each move to S, copied from there).
     states = np.empty((maxd + 2) * size, dtype=np.int64)
@@ -97,7 +98,7 @@ def enumerate_tree(cfg, tab, splits, max_histories):
     r_depth, r_player, r_info, r_action, r_prob, rets = new_record(n)
     # The children of the nodes on the current path, stacked: depth d's list is kids[kstart[d]:kstart[d]+kcount[d]].
     # A node has at most max(seats, splits, 3 + multisets * values) children, so the stack has a fixed size.
-    kmax = max(n, core.split_count(cfg, tab), 3 + tab[cfg[core.T_OFFS] + cfg[core.M] + 1] * values)
+    kmax = max(n, deal.split_count(cfg, tab), 3 + tab[cfg[layout.T_OFFS] + cfg[layout.M] + 1] * values)
     kids = np.empty((maxd + 2) * kmax, dtype=np.int64)
     kprob = np.empty((maxd + 2) * kmax, dtype=np.float64)
     kstart = np.zeros(maxd + 2, dtype=np.int64)
@@ -142,8 +143,8 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
     """The walk of :func:`enumerate_tree` from the position saved in ``st``/``stf`` (``S`` the position at depth
     ``st[_ST_D]``, to be recorded); returns ``_RUN_GROW`` (the position saved again) before a node that a buffer has
     no room for, ``_RUN_TOO_MANY`` past ``max_histories``, ``_RUN_DONE`` at the end."""
-    n, values = cfg[core.N], cfg[core.V]
-    size = cfg[core.SIZE]
+    n, values = cfg[layout.N], cfg[layout.V]
+    size = cfg[layout.SIZE]
     tkmax = toks.shape[2]
     d, act, count, top = st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP]
     nterm, num_info, fresh = st[_ST_NTERM], st[_ST_NINFO], st[_ST_FRESH]
@@ -152,8 +153,8 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
         # --- record the node at depth d (reached by `act` with `prob`) and list its children
         if count >= max_histories:
             return _RUN_TOO_MANY
-        cur = core.current_player(cfg, S)
-        if (count >= r_depth.shape[0] or (cur == core.TERMINAL and nterm >= rets.shape[0])
+        cur = layout.current_player(cfg, S)
+        if (count >= r_depth.shape[0] or (cur == layout.TERMINAL and nterm >= rets.shape[0])
                 or (cur >= 0 and (num_info >= first.shape[0] or used[1] * 2 + 2 * tkmax * (d + 1) > trie.shape[0]
                                   or used[0] + tkmax * (d + 1) > node_info.shape[0]))):
             st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP] = d, act, count, top
@@ -166,17 +167,17 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
         kstart[d] = top
         knext[d] = 0
         k = 0
-        if cur == core.TERMINAL:
+        if cur == layout.TERMINAL:
             r_player[count] = -1
             r_info[count] = -1
-            core.results(cfg, S, ranks, pranks, ret)
+            moves.results(cfg, S, ranks, pranks, ret)
             for q in range(n):
                 rets[nterm, q] = ret[q]
             nterm += 1
-        elif cur == core.CHANCE:
+        elif cur == layout.CHANCE:
             r_player[count] = n
             r_info[count] = -1
-            k = core.write_chance(cfg, tab, S, kids, kprob, top)
+            k = deal.write_chance(cfg, tab, S, kids, kprob, top)
         else:
             r_player[count] = cur
             node = resolve_view(trie, used, view, toks, ntok, d, cur)
@@ -187,10 +188,10 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
                 first[m] = count
                 num_info += 1
             r_info[count] = m
-            extras, announced, plays = core.legal_shape(cfg, S, cur)
+            extras, announced, plays = actions.legal_shape(cfg, S, cur)
             if plays:
-                core.fill_hand_table(cfg, S, cur)
-            k = core.write_legal(cfg, tab, S, cur, extras, announced, plays, kids, top)
+                actions.fill_hand_table(cfg, S, cur)
+            k = actions.write_legal(cfg, tab, S, cur, extras, announced, plays, kids, top)
             for q in range(top, top + k):
                 kprob[q] = 1.0
         kcount[d] = k
@@ -222,33 +223,33 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
         last_play[d + 1] = last_play[d]
         for p in range(n):
             view[d + 1, p] = -1
-        if cur == core.CHANCE and S[core.S_FIRST] < 0:
+        if cur == layout.CHANCE and S[layout.S_FIRST] < 0:
             # The draw of the first player ("S<seat>" in every view).
             for p in range(n):
                 toks[d + 1, p, 0] = TK_FIRST + TK_KINDS * act
                 ntok[d + 1, p] = 1
-            core.apply_chance(cfg, tab, S, act)
-        elif cur == core.CHANCE:
-            value = S[core.S_DEALT]
+            deal.apply_chance(cfg, tab, S, act)
+        elif cur == layout.CHANCE:
+            value = S[layout.S_DEALT]
             for p in range(n):
                 dealt[p, value] = splits[act, p]
                 toks[d + 1, p, 0] = TK_DEAL + TK_KINDS * splits[act, p]
                 ntok[d + 1, p] = 1
-            core.apply_chance(cfg, tab, S, act)
+            deal.apply_chance(cfg, tab, S, act)
             if value == values - 1:
                 # The pair discards, face up: every seat's discards to every player.
                 for s in range(n):
                     packed = 0
                     for v in range(values):
-                        packed = packed * (cfg[core.C] + 1) + dealt[s, v] - dealt[s, v] % 2
+                        packed = packed * (cfg[layout.C] + 1) + dealt[s, v] - dealt[s, v] % 2
                     for p in range(n):
                         toks[d + 1, p, 1 + s] = TK_DISC + TK_KINDS * packed
                 for p in range(n):
                     ntok[d + 1, p] = 1 + n
         else:
-            plen = S[core.S_PLEN]
-            if act >= core.FIRST_PLAY:
-                psize, announced = core.decode_play(cfg, tab, S, act)
+            plen = S[layout.S_PLEN]
+            if act >= layout.FIRST_PLAY:
+                psize, announced = actions.decode_play(cfg, tab, S, act)
                 last_play[d + 1] = act
                 for p in range(n):
                     if p == cur:
@@ -257,26 +258,26 @@ def _enumerate_run(cfg, tab, splits, max_histories, st, stf, S, states, view, to
                         tok = TK_PLAY + TK_KINDS * (cur + n * (announced + values * psize))
                     toks[d + 1, p, 0] = tok
                     ntok[d + 1, p] = 1
-            elif act == core.PASS:
+            elif act == layout.PASS:
                 for p in range(n):
                     toks[d + 1, p, 0] = TK_PASS + TK_KINDS * cur
                     ntok[d + 1, p] = 1
-            elif act == core.BURN:
+            elif act == layout.BURN:
                 for p in range(n):
                     toks[d + 1, p, 0] = TK_BURN + TK_KINDS * cur
                     ntok[d + 1, p] = 1
             else:
-                liar = S[cfg[core.O_PPLAYER] + plen - 1]
-                false = S[cfg[core.O_PFALSE] + plen - 1]
+                liar = S[cfg[layout.O_PPLAYER] + plen - 1]
+                false = S[cfg[layout.O_PFALSE] + plen - 1]
                 picker = liar if false > 0 else cur
                 for p in range(n):
                     toks[d + 1, p, 0] = TK_LIAR + TK_KINDS * (cur + n * last_play[d])
                     ntok[d + 1, p] = 1
                     if p == picker:
                         for v in range(values):
-                            toks[d + 1, p, 1 + v] = TK_TAKE + TK_KINDS * S[cfg[core.O_PCOUNTS] + v]
+                            toks[d + 1, p, 1 + v] = TK_TAKE + TK_KINDS * S[cfg[layout.O_PCOUNTS] + v]
                         ntok[d + 1, p] = 1 + values
-            core.apply_player_action(cfg, tab, S, act)
+            moves.apply_player_action(cfg, tab, S, act)
         d += 1
         fresh = 0
     st[_ST_D], st[_ST_ACT], st[_ST_COUNT], st[_ST_TOP] = d, act, count, top
@@ -297,13 +298,13 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
         raise TypeError(f"the Liar kernel compiles only trustme_liar games, not {game}")
     check_max_histories(max_histories)
     t0 = time.perf_counter()
-    cfg = core.build_config(game.rules)
-    tab = core.build_tables(cfg)
+    cfg = layout.rules_array(game)
+    tab = layout.build_tables(cfg)
     splits = np.asarray(game.deal_table.splits, dtype=np.int64).reshape(-1, game.rules.players)
     code, *arrays = enumerate_tree(cfg, tab, splits, max_histories)
     num_keys = int(arrays.pop().shape[0])  # the first history of each set: the finished tree gives one (EngineKeys)
     return finish_tree(game, max_histories, t0, code == 1, arrays, num_keys)
 
 
-# The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.
-tie_cache_to_sources((enumerate_tree, _enumerate_run), core, _trie)
+# The enumerator compiles the core's and cfr.trie's functions into its own code; numba checks only this file.
+tie_cache_to_sources((enumerate_tree, _enumerate_run), layout, deal, actions, moves, compiled_draws, _trie)

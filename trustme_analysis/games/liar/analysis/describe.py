@@ -3,7 +3,7 @@ actions, the strategy tables' columns, and findings about a solved policy.
 
 The registry's ``describe`` part of ``trustme_liar`` (see :mod:`trustme_analysis.registry`). A decision is described
 from a representative state of its information state through
-:meth:`~trustme_analysis.games.liar.state.LiarState.player_view`, which holds only what the deciding player sees: its
+:meth:`~trustme_analysis.games.liar.engine.state.LiarState.player_view`, which holds only what the deciding player sees: its
 hand, the hand sizes, the public pair discards, the round's value, the pile and the play open to a challenge.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.liar.plays import BURN, LIAR, PASS
+from trustme_analysis.games.liar.engine.plays import BURN, LIAR, PASS
 from trustme_analysis.report.words import percent
 
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")

@@ -1,7 +1,7 @@
 """Set-up of ``trustme_liar``: the whole deck dealt, then every player's pairs discarded face up.
 
 The deal is modelled one *value* at a time: a chance node decides how the ``copies`` cards of that value split
-between the seats. With each seat's hand size fixed (:meth:`~trustme_analysis.games.liar.config.Rules.hand_sizes`), the split ``(k_0, ..., k_n)``
+between the seats. With each seat's hand size fixed (:meth:`~trustme_analysis.games.liar.engine.rules.Rules.hand_sizes`), the split ``(k_0, ..., k_n)``
 has the multivariate hypergeometric probability ``prod_s C(room_s, k_s) / C(room, copies)``, where ``room_s`` is the
 number of cards seat ``s`` has still to receive. This gives exactly the distribution of shuffling and dealing card by
 card, in ``values`` chance nodes instead of one per card.

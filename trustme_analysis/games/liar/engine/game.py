@@ -1,7 +1,7 @@
 """``trustme_liar``: the Cheat/"Menteur" card game of rule text ``004`` as an OpenSpiel Python game: its game type,
-the game object and the observer (the positions and moves are in :mod:`~trustme_analysis.games.liar.state`).
+the game object and the observer (the positions and moves are in :mod:`~trustme_analysis.games.liar.engine.state`).
 
-See ``docs/games/liar.rst`` for the rule -> code table and :mod:`trustme_analysis.games.liar.config` for the
+See ``docs/games/liar.rst`` for the rule -> code table and :mod:`trustme_analysis.games.liar.engine.rules` for the
 parameters and assumptions.
 """
 
@@ -13,10 +13,10 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.engine.gametype import registered_type, with_utility
-from trustme_analysis.games.liar import deal, scoring
-from trustme_analysis.games.liar.config import DEFAULTS, SHORT_NAME, Rules
-from trustme_analysis.games.liar.plays import PlayTable
-from trustme_analysis.games.liar.state import LiarState, timeout_action
+from trustme_analysis.games.liar.engine import deal, scoring
+from trustme_analysis.games.liar.engine.rules import DEFAULTS, SHORT_NAME, Rules
+from trustme_analysis.games.liar.engine.plays import PlayTable
+from trustme_analysis.games.liar.engine.state import LiarState, timeout_action
 
 _MAX_PLAYERS = 6
 
@@ -32,12 +32,12 @@ def _game_type(rules: Rules) -> pyspiel.GameType:
 
 
 class LiarGame(pyspiel.Game):
-    """The ``trustme_liar`` game; parameters as in :class:`~trustme_analysis.games.liar.config.Rules`.
+    """The ``trustme_liar`` game; parameters as in :class:`~trustme_analysis.games.liar.engine.rules.Rules`.
 
     Attributes:
-        rules: the checked parameters (:class:`~trustme_analysis.games.liar.config.Rules`).
-        play_table: the numbering of the plays (:class:`~trustme_analysis.games.liar.plays.PlayTable`).
-        deal_table: the deal's chance outcomes (:class:`~trustme_analysis.games.liar.deal.DealTable`).
+        rules: the checked parameters (:class:`~trustme_analysis.games.liar.engine.rules.Rules`).
+        play_table: the numbering of the plays (:class:`~trustme_analysis.games.liar.engine.plays.PlayTable`).
+        deal_table: the deal's chance outcomes (:class:`~trustme_analysis.games.liar.engine.deal.DealTable`).
     """
 
     def __init__(self, params: dict[str, Any] | None = None):
@@ -104,8 +104,8 @@ class LiarGame(pyspiel.Game):
 class LiarObserver:
     """Strings for OpenSpiel observers (no tensors: the solvers here work on strings).
 
-    ``perfect_recall`` gives the history (:meth:`~trustme_analysis.games.liar.state.LiarState.history_view`), otherwise the table now
-    (:meth:`~trustme_analysis.games.liar.state.LiarState.table_view`). The public part is the same for every player; the private part (the
+    ``perfect_recall`` gives the history (:meth:`~trustme_analysis.games.liar.engine.state.LiarState.history_view`), otherwise the table now
+    (:meth:`~trustme_analysis.games.liar.engine.state.LiarState.table_view`). The public part is the same for every player; the private part (the
     player's deal, hand, own cards in plays, piles it picked up, its bluff points) is added only with
     ``private_info=SINGLE_PLAYER``. Settings the game does not provide are refused.
     """

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trustme_analysis.games.liar.plays import labels
+from trustme_analysis.games.liar.engine.plays import labels
 
 FIRST_PLAYER = "first_player"
 DISCARD = "discard"

@@ -1,8 +1,8 @@
 """A finished Liar game scored again under other Trust Me points or another utility, without playing it again.
 
-The scoring-only parameters (the ``points_*`` values and ``utility``, the game's registry entry's ``scoring_only``)
-change nothing during play: the engine reads them only when it counts points, ranks by points and gives returns. So
-:func:`rescore` copies the finished table into a state of the other variant, whose engine then scores it under its
+The scoring-only parameters (the ``points_*`` values and ``utility``: :data:`.rules.SCORING_ONLY`, the game's registry
+entry's ``scoring_only``) change nothing during play: the engine reads them only when it counts points, ranks by points
+and gives returns. So :func:`rescore` copies the finished table into a state of the other variant, whose engine then scores it under its
 own points (the rules stay in one place). Liar's scoring draws no chance outcome.
 """
 
@@ -12,8 +12,8 @@ import copy
 import dataclasses
 from typing import Any
 
-from trustme_analysis.games.liar.config import SHORT_NAME
-from trustme_analysis.registry import Rescored, game_entry
+from trustme_analysis.games.liar.engine.rules import SCORING_ONLY
+from trustme_analysis.registry import Rescored
 
 #: State attributes that hold the game's own fixed objects: the new state keeps its game's.
 _GAME_OBJECTS = ("_rules", "_plays", "_deals")
@@ -29,7 +29,7 @@ def rescore(game: Any, finished: Any) -> Rescored:
     """
     if not finished.is_terminal():
         raise ValueError("rescore needs a finished game (a terminal state)")
-    scoring_only = game_entry(SHORT_NAME).scoring_only
+    scoring_only = SCORING_ONLY
     old, new = finished._rules, game.rules
     kept = dataclasses.replace(old, **{name: getattr(new, name) for name in scoring_only})
     if kept != new:

@@ -3,7 +3,7 @@ points by source, game length and end, plays and claim sizes with the bluff rate
 pickups and going out.
 
 The game's registry ``pages`` part (:func:`draw`). Every figure comes from the results set's tables (computed by
-:func:`trustme_analysis.games.liar.stats.compute`); every plot shows 95% intervals.
+:func:`trustme_analysis.games.liar.analysis.stats.compute`); every plot shows 95% intervals.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from trustme_analysis.report.findings import extremes, value_of
 from trustme_analysis.report.layout import interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
 from trustme_analysis.report.words import DASH, count, percent
-from trustme_analysis.games.liar.scoring import SOURCES
+from trustme_analysis.games.liar.engine.scoring import SOURCES
 
 #: The scoring modes in the rule text's words.
 MODE_WORDS = {"classique": "Classique", "trustme": "Trust Me"}

@@ -83,7 +83,7 @@ class PlayTable:
     that lists a hand's legal plays in one comparison. Shared by every state of a game (never copied by a clone).
 
     Args:
-        values, copies, max_play: the variant's deck and largest play (:class:`~trustme_analysis.games.liar.config.Rules`).
+        values, copies, max_play: the variant's deck and largest play (:class:`~trustme_analysis.games.liar.engine.rules.Rules`).
     """
 
     def __init__(self, values: int, copies: int, max_play: int):

@@ -1,6 +1,6 @@
 """The heuristic player of the Cheat/"Menteur" game (``trustme_liar``), with named knobs, and the search player's belief.
 
-The heuristic counts cards. From :meth:`~trustme_analysis.games.liar.state.LiarState.player_view` it knows its hand,
+The heuristic counts cards. From :meth:`~trustme_analysis.games.liar.engine.state.LiarState.player_view` it knows its hand,
 the public pair discards, its own cards in the pile and its own burned cards, and the cards it saw go into another
 hand when a pile was picked up (the turned-over cards, and its own cards of the pile), for as long as that player has
 not played since. The copies of a value it cannot place are *unseen*; a claim of more cards than that is impossible.
@@ -28,7 +28,7 @@ With the prior ``assumed_bluff`` = ``b`` that a player bluffs, the chance the cl
 ``b / (b + (1 - b) q)`` (1 when the claim is impossible).
 
 With probability ``timeout_rate`` it lets its turn time out instead (the rule's default action,
-:func:`~trustme_analysis.games.liar.state.timeout_action`): in a sweep this is how a seat's slow turns are modelled.
+:func:`~trustme_analysis.games.liar.engine.state.timeout_action`): in a sweep this is how a seat's slow turns are modelled.
 
 :func:`belief` weighs a search player's sampled worlds by the same model: a play of this round that is honest in the
 world weighs ``1 - b``, a false one ``b``; a player whose last move this round was a pass although the world gives it
@@ -45,8 +45,8 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games.liar import BURN, LIAR, PASS, SHORT_NAME, timeout_action
-from trustme_analysis.games.liar import events as ev
-from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs, policy
+from trustme_analysis.games.liar.engine import events as ev
+from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs, policy
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
 

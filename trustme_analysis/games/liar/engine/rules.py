@@ -1,7 +1,7 @@
 """Parameters of ``trustme_liar`` (rule text ``004_17bc6a636195b0a6.txt``), checked once when the game is loaded.
 
 Each rule number is a parameter with the rule text's value as default. Where the text is silent, the choice is a
-parameter too, marked as an *assumption*; :meth:`~trustme_analysis.games.liar.config.Rules.assumptions` lists those in force so that results can
+parameter too, marked as an *assumption*; :meth:`~trustme_analysis.games.liar.engine.rules.Rules.assumptions` lists those in force so that results can
 print them.
 """
 
@@ -45,6 +45,41 @@ DEFAULTS: dict[str, Any] = {
     "last_cards": "call_or_pass",
     "first_player": RANDOM_FIRST,
     "max_turns": 1000,
+}
+
+#: Parameters that change only how a finished game is scored (the Trust Me points and the utility), never the play
+#: (the registry entry's ``scoring_only``; :mod:`.rescore` scores a finished game again under other values).
+SCORING_ONLY = ("points_going_out", "points_card_in_hand", "points_false_card", "points_unmasked",
+                "points_wrongly_accused", "utility")
+
+#: A smaller deck (6 values x 3 copies) for the examples below whose parameter does not set the deck: a game of it
+#: takes milliseconds to replay step by step, where a 52-card game lists thousands of legal plays a step.
+_SMALL = {"values": 6, "copies": 3}
+
+#: For every parameter, variants that set it to values other than its default (the registry entry's
+#: ``parameter_examples``: the kernel's lock-step tests and the kernel's parameter net play them). Points are moved in
+#: Trust Me mode, where they score.
+EXAMPLES: dict[str, list[dict[str, Any]]] = {
+    "players": [{"players": 2, **_SMALL}, {"players": 3, **_SMALL}, {"players": 6, **_SMALL}],
+    "values": [{"values": 1, "copies": 4}, {"values": 20, "copies": 1, "max_play": 2}],
+    "copies": [{"copies": 1, "values": 8}, {"copies": 8, "values": 3, "max_play": 6}],
+    "max_play": [{"max_play": 1, **_SMALL}, {"max_play": 6, **_SMALL}],
+    "mode": [{"mode": "trustme", **_SMALL}],
+    "points_going_out": [{"mode": "trustme", "points_going_out": -7, **_SMALL}],
+    "points_card_in_hand": [{"mode": "trustme", "points_card_in_hand": 3, **_SMALL}],
+    "points_false_card": [{"mode": "trustme", "points_false_card": -2, **_SMALL}],
+    "points_unmasked": [{"mode": "trustme", "points_unmasked": 0, **_SMALL}],
+    "points_wrongly_accused": [{"mode": "trustme", "points_wrongly_accused": 1000, **_SMALL}],
+    "utility": [{"utility": "rank", **_SMALL}, {"mode": "trustme", "utility": "points", **_SMALL},
+                {"mode": "trustme", "utility": "difference", **_SMALL}],
+    "turn_seconds": [{"turn_seconds": 60, **_SMALL}],
+    "rapide_seconds": [{"rapide_seconds": 5, "rapide": True, **_SMALL}],
+    "rapide": [{"rapide": True, **_SMALL}],
+    "announce_gone": [{"announce_gone": "forbidden", **_SMALL}],
+    "false_card_accepted": [{"false_card_accepted": "round_end", "mode": "trustme", **_SMALL}],
+    "last_cards": [{"last_cards": "until_covered", **_SMALL}],
+    "first_player": [{"first_player": "seat0", **_SMALL}, {"first_player": "seat3", **_SMALL}],
+    "max_turns": [{"max_turns": 1, **_SMALL}, {"max_turns": 15, **_SMALL}],
 }
 
 # The text of each assumption, keyed by the parameter that carries it; ``{value}`` is the value in force.

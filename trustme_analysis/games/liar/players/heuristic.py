@@ -1,8 +1,8 @@
 """The heuristic player's strategy for ``trustme_liar``, as one pure function of what a seat sees and knows.
 
-:func:`policy` is the heuristic bot's whole strategy (:mod:`~trustme_analysis.games.liar.bots` wraps it in a pyspiel bot; the compiled kernel
+:func:`policy` is the heuristic bot's whole strategy (:mod:`~trustme_analysis.games.liar.players.bots` wraps it in a pyspiel bot; the compiled kernel
 plays the same policy in its rollouts and is tested equal to it). The rules it follows are described in
-:mod:`~trustme_analysis.games.liar.bots`; the card counting is :func:`unseen_copies`, :func:`bluff_chance` and :func:`room_for_claims`.
+:mod:`~trustme_analysis.games.liar.players.bots`; the card counting is :func:`unseen_copies`, :func:`bluff_chance` and :func:`room_for_claims`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from trustme_analysis.games.liar.plays import BURN, LIAR, PASS
+from trustme_analysis.games.liar.engine.plays import BURN, LIAR, PASS
 
 
 @dataclass(frozen=True)

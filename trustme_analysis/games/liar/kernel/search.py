@@ -1,9 +1,9 @@
 """The Liar search player's worlds, its belief and a whole round of sequential halving, compiled (numba).
 
-:meth:`Kernel.action_rollouts <trustme_analysis.games.liar.kernel.Kernel.action_rollouts>` calls :func:`action_means`:
+:meth:`Kernel.action_rollouts <trustme_analysis.games.liar.kernel.kernel.Kernel.action_rollouts>` calls :func:`action_means`:
 one compiled call deals the worlds, weighs them, applies each candidate move and plays every world out (the search
 player's ``_kernel_worlds`` path, as in Pinocchio and 1981), where the Python path deals each world with
-:func:`~trustme_analysis.games.liar.worlds.resample`, weighs it with ``bots.belief`` and copies it into the kernel.
+:func:`~trustme_analysis.games.liar.engine.worlds.resample`, weighs it with ``bots.belief`` and copies it into the kernel.
 
 **Worlds.** :func:`world_plan` turns the Python sampler's plan of a position (``worlds._plan``: the cards the player
 cannot place, the hidden plays and hands they go to, the piles picked up, what the others saw) into arrays once per
@@ -26,11 +26,11 @@ others likelier callers too (measured: no difference against "always challenge" 
 games each). A world's play-outs and its weight (``bots.belief``'s rules, with the drawn explanations' bluff rates)
 follow the drawn model.
 
-Randomness: one SplitMix64 stream per call (``kernel_core.next_u64``); every candidate move of a round is scored on
+Randomness: one SplitMix64 stream per call (``compiled_draws``); every candidate move of a round is scored on
 the same worlds (paired comparison).
 
-numba caches a compiled function by its own file only; these functions inline ``kernel_core``'s, so
-:func:`cfr.numba_cache.tie_cache_to_sources` keys their cache by ``kernel_core``'s source too (else an edit there
+numba caches a compiled function by its own file only; these functions inline the compiled core's, so
+:func:`cfr.numba_cache.tie_cache_to_sources` keys their cache by the core's sources too (:data:`SOURCES`; else an edit there
 would leave them running the old rules).
 """
 
@@ -43,7 +43,8 @@ import numpy as np
 from numba import njit
 
 from cfr.numba_cache import tie_cache_to_sources
-from trustme_analysis.games.liar import kernel_core as core
+from trustme_analysis.engine import compiled_draws
+from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 
 #: The chance that the other seats share one explanation of their bluffing (and, apart, of their calling): a
 #: line-up of one kind. The rest of the prior is ``bots.EXPLANATIONS``' odds, seat by seat.
@@ -96,7 +97,7 @@ class WorldPlan:
 def world_plan(state, player: int) -> WorldPlan:
     """The arrays :func:`deal_world` deals ``player``'s worlds of ``state`` from (``worlds._plan``, once per
     position: the plan is kept on the state)."""
-    from trustme_analysis.games.liar.worlds import _plan
+    from trustme_analysis.games.liar.engine.worlds import _plan
 
     t = state._table
     rules = state._rules
@@ -194,8 +195,8 @@ def seat_posteriors(state, player: int, shared: float | None = None) -> SeatPost
     explanations' prior odds and rates of ``bots.EXPLANATIONS`` (the heuristic's calls ``bots.HEURISTIC_CALLS`` over
     the player count, its false share ``bots.HEURISTIC_FALSE_SHARE``), and ``shared`` the prior chance of a line-up of
     one kind (None: :data:`SHARED`)."""
-    from trustme_analysis.games.liar import bots
-    from trustme_analysis.games.liar.heuristic import KNOB_NAMES, LiarKnobs
+    from trustme_analysis.games.liar.players import bots
+    from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 
     shared = SHARED if shared is None else shared
 
@@ -256,7 +257,7 @@ def seat_posteriors(state, player: int, shared: float | None = None) -> SeatPost
 def _round_moves(state, player: int, values: int) -> tuple[np.ndarray, np.ndarray, int]:
     """What ``bots.belief`` reads of this round: the sizes of the pile's plays, the seats whose last move this round
     was a pass (not ``player``), and the round's value (-1 before the starter played)."""
-    from trustme_analysis.games.liar import events as ev
+    from trustme_analysis.games.liar.engine import events as ev
 
     table = state._table
     passed: dict[int, bool] = {}
@@ -275,9 +276,9 @@ def _round_moves(state, player: int, values: int) -> tuple[np.ndarray, np.ndarra
 
 @njit(cache=True)
 def unit(rng):
-    """A uniform double in [0, 1) from the stream ``rng`` (the top 53 bits of ``kernel_core.next_u64``): the
+    """A uniform double in [0, 1) from the stream ``rng`` (``compiled_draws.uniform01``: the top 53 bits of one output): the
     numbers a world is dealt with (the Python sampler's ``sampler()``)."""
-    return np.float64(core.next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+    return compiled_draws.uniform01(rng)
 
 
 @njit(cache=True)
@@ -372,7 +373,7 @@ def deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, ann
         for h in range(n):
             for v in range(values):
                 W[known + (q * n + h) * values + v] = 0
-    last = S0[core.S_PLEN] - 1
+    last = S0[layout.S_PLEN] - 1
     for k in range(size.shape[0]):
         q = owner[k]
         wrong = size[k] - counts[k, announced[k]]
@@ -387,7 +388,7 @@ def deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, ann
                         W[cfg[O_LASTV_] + m] = v
                         W[cfg[O_LASTC_] + m] = counts[k, v]
                         m += 1
-                W[core.S_LASTN] = m
+                W[layout.S_LASTN] = m
                 for i in range(m, cfg[M_]):
                     W[cfg[O_LASTV_] + i] = 0
                     W[cfg[O_LASTC_] + i] = 0
@@ -412,10 +413,10 @@ def deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, ann
 
 
 # numba reads these module-level integers as compile-time constants.
-N_, V_, M_ = core.N, core.V, core.M
-O_HANDS_, O_KNOWN_, O_PSEAT_, O_PCOUNTS_, O_PFALSE_ = core.O_HANDS, core.O_KNOWN, core.O_PSEAT, core.O_PCOUNTS, core.O_PFALSE
-O_BURNBY_, O_FALSE_, O_START_, O_LASTV_, O_LASTC_ = core.O_BURNBY, core.O_FALSE, core.O_START, core.O_LASTV, core.O_LASTC
-O_PPLAYER_ = core.O_PPLAYER
+N_, V_, M_ = layout.N, layout.V, layout.M
+O_HANDS_, O_KNOWN_, O_PSEAT_, O_PCOUNTS_, O_PFALSE_ = layout.O_HANDS, layout.O_KNOWN, layout.O_PSEAT, layout.O_PCOUNTS, layout.O_PFALSE
+O_BURNBY_, O_FALSE_, O_START_, O_LASTV_, O_LASTC_ = layout.O_BURNBY, layout.O_FALSE, layout.O_START, layout.O_LASTV, layout.O_LASTC
+O_PPLAYER_ = layout.O_PPLAYER
 
 
 @njit(cache=True)
@@ -439,7 +440,7 @@ def world_weight(cfg, W, viewer, rates, always, sizes, passes, value):
     move this round was a pass (``passes``) while the world gives it the round's value weighs ``bots.PASS_HOLDING``."""
     values = cfg[V_]
     w = 1.0
-    for k in range(W[core.S_PLEN]):
+    for k in range(W[layout.S_PLEN]):
         q = W[cfg[O_PPLAYER_] + k]
         if q == viewer:
             continue
@@ -499,7 +500,7 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
     draw the others' model, deal ``candidates`` worlds and keep one in proportion to :func:`world_weight`, uniformly
     when none weighs anything), then for each of ``actions`` play the world out ``per_world`` times after it, every
     seat by its kind (heuristic seats with the drawn model's knobs, else ``default_knobs``), adding the returns into
-    ``out`` (actions x seats). Returns 0, or ``kernel_core.ERR_NO_ACTION``."""
+    ``out`` (actions x seats). Returns 0, or ``layout.ERR_NO_ACTION``."""
     n, size_s = cfg[N_], S0.shape[0]
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
@@ -548,12 +549,12 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
         for j in range(actions.shape[0]):
             for _ in range(per_world):
                 S[:] = W
-                if not core.apply_checked(cfg, tab, S, actions[j]):
-                    return core.ERR_NO_ACTION
-                while core.current_player(cfg, S) != core.TERMINAL:
-                    if core.step(cfg, tab, S, rng, kinds, knobs) < 0:
-                        return core.ERR_NO_ACTION
-                core.results(cfg, S, ranks, points_ranks, rets)
+                if not play.apply_checked(cfg, tab, S, actions[j]):
+                    return layout.ERR_NO_ACTION
+                while layout.current_player(cfg, S) != layout.TERMINAL:
+                    if play.step(cfg, tab, S, rng, kinds, knobs) < 0:
+                        return layout.ERR_NO_ACTION
+                moves.results(cfg, S, ranks, points_ranks, rets)
                 for p in range(n):
                     out[j, p] += rets[p]
     return 0
@@ -561,7 +562,7 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
 
 # The belief's weights (``bots``' constants, read here so that numba compiles them in).
 def _belief_constants() -> tuple[float, float]:
-    from trustme_analysis.games.liar import bots
+    from trustme_analysis.games.liar.players import bots
 
     return bots.PURE_BLUFF_START, bots.PASS_HOLDING
 
@@ -640,5 +641,7 @@ def deal_worlds(kernel, state, viewer: int, count: int, seed: int) -> np.ndarray
     return _deal_many(kernel.cfg, S0, int(viewer), int(count), np.uint64(seed), *_plan_args(plan))
 
 
-# These functions inline kernel_core's; numba checks only this file (module docstring).
-tie_cache_to_sources((unit, action_rollouts, _deal_many, _deal_scratch, world_weight, sample_model), core)
+# These functions inline the core's; numba checks only this file (module docstring).
+#: The sources these functions compile into their own code: every module of the compiled core and the draw primitives.
+SOURCES = (layout, deal, actions, moves, heuristic, play, compiled_draws)
+tie_cache_to_sources((unit, action_rollouts, _deal_many, _deal_scratch, world_weight, sample_model), *SOURCES)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from trustme_analysis.games.liar.config import Rules
+from trustme_analysis.games.liar.engine.rules import Rules
 
 #: The Trust Me point sources, in the order the rule text lists them.
 SOURCES = ("going_out", "cards_in_hand", "false_cards", "unmasked", "wrongly_accused")

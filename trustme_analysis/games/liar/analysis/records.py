@@ -2,7 +2,7 @@
 of a finished game.
 
 :func:`records` reads only the terminal ``state.snapshot()``: its ``first_player``, its ``events`` (plays, passes,
-challenges, burns, going out; kinds and fields in :mod:`~trustme_analysis.games.liar.events`), its ``ranks``, its ``points_by_source`` and ``end``. Hand sizes are followed through the events (cards
+challenges, burns, going out; kinds and fields in :mod:`~trustme_analysis.games.liar.engine.events`), its ``ranks``, its ``points_by_source`` and ``end``. Hand sizes are followed through the events (cards
 played leave a hand, a picked-up pile joins one) and checked against the snapshot's ``cards_left``, so a record that
 disagrees with the engine fails loudly instead of giving wrong statistics.
 
@@ -39,8 +39,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.games.liar import events as ev
-from trustme_analysis.games.liar.scoring import SOURCES, shared_ranks
+from trustme_analysis.games.liar.engine import events as ev
+from trustme_analysis.games.liar.engine.scoring import SOURCES, shared_ranks
 
 
 def _shared_ranks_desc(values: Sequence[float]) -> list[float]:

@@ -3,7 +3,7 @@
 Every figure is weighted by how often play reaches the decision (:class:`~trustme_analysis.solve.strategy.
 DecisionPoint`'s ``reach``). A *play* puts 1 to ``max_play`` cards face down announcing a value; it is a *bluff*
 when any of its cards is not of the announced value (only the value can be a lie). What a player knows is read from
-:meth:`~trustme_analysis.games.liar.game.LiarState.player_view` of the decision's state: its hand, the public pair
+:meth:`~trustme_analysis.games.liar.engine.game.LiarState.player_view` of the decision's state: its hand, the public pair
 discards, the round's value and the size of the last play. Tables:
 
 - ``bluff_by_claim_size``: per phase (``start`` a round, ``respond`` to a play, ``add_or_burn`` after all the others
@@ -38,8 +38,8 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.liar import events as ev
-from trustme_analysis.games.liar.plays import FIRST_PLAY, LIAR
+from trustme_analysis.games.liar.engine import events as ev
+from trustme_analysis.games.liar.engine.plays import FIRST_PLAY, LIAR
 from trustme_analysis.solve.strategy import DecisionPoint
 
 PLAY_PHASES = ("start", "respond", "add_or_burn")

@@ -8,10 +8,10 @@ adds cards or burns the pile and starts a new round. The starter cannot pass. A 
 out, and the game over, if the play survives the others' calls.
 
 Before the deal, with ``first_player="random"``, a chance node draws the first round's starter; the deck is then dealt
-from the starter's left, one chance node per value (:mod:`~trustme_analysis.games.liar.deal`).
+from the starter's left, one chance node per value (:mod:`~trustme_analysis.games.liar.engine.deal`).
 
 Besides the rules, the table keeps what each player *knows* of the others' hands, which the bots and the search
-player's worlds read (:meth:`LiarState.player_view`, :mod:`~trustme_analysis.games.liar.worlds`): the cards a player saw go into another hand when
+player's worlds read (:meth:`LiarState.player_view`, :mod:`~trustme_analysis.games.liar.engine.worlds`): the cards a player saw go into another hand when
 a pile was picked up (the turned-over cards, seen by all, and its own cards in the pile), until that player plays again
 (then any of them may have left the hand), and each player's own burned cards.
 """
@@ -22,10 +22,10 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.games.liar import deal, plays, scoring
-from trustme_analysis.games.liar import events as ev
-from trustme_analysis.games.liar.config import SHORT_NAME, Rules
-from trustme_analysis.games.liar.plays import BURN, LIAR, PASS
+from trustme_analysis.games.liar.engine import deal, plays, scoring
+from trustme_analysis.games.liar.engine import events as ev
+from trustme_analysis.games.liar.engine.rules import SHORT_NAME, Rules
+from trustme_analysis.games.liar.engine.plays import BURN, LIAR, PASS
 
 #: The pile: (player, announced, cards, false cards) per play, oldest first (0-based values).
 Play = tuple[int, int, tuple[int, ...], int]
@@ -518,7 +518,7 @@ class LiarState(pyspiel.State):
         and ``discards`` (per seat), ``hands``, ``pile`` (plays of this round, oldest first), ``round_value``,
         ``round_starter``, ``last_player``, ``passes_in_a_row``, ``going_out``, ``burned``, ``cards_left``,
         ``counts`` (false cards accepted, liars unmasked, wrongly accused per player), ``points_by_source``,
-        ``events`` (:mod:`~trustme_analysis.games.liar.events`); at the end also ``end``, ``out``, ``ranks``, ``scores`` and ``returns``.
+        ``events`` (:mod:`~trustme_analysis.games.liar.engine.events`); at the end also ``end``, ``out``, ``ranks``, ``scores`` and ``returns``.
         """
         rules = self._rules
         t = self._table
@@ -568,8 +568,8 @@ class LiarState(pyspiel.State):
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LiarState:
         """A state ``player_id`` cannot tell from this one: the cards it cannot locate dealt anew, uniformly (see
-        :func:`~trustme_analysis.games.liar.worlds.resample`). ``probability_sampler()`` gives uniform numbers in [0, 1)."""
-        from trustme_analysis.games.liar.worlds import resample
+        :func:`~trustme_analysis.games.liar.engine.worlds.resample`). ``probability_sampler()`` gives uniform numbers in [0, 1)."""
+        from trustme_analysis.games.liar.engine.worlds import resample
 
         return resample(self, player_id, probability_sampler)
 

@@ -1,0 +1,1 @@
+"""The ``trustme_liar`` engine: the rules, the deal, the plays, the state, the events, the game and its observer, the scoring, the worlds and the reduced variants (imports only this folder and :mod:`trustme_analysis.engine`)."""

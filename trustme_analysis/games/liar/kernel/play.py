@@ -1,0 +1,243 @@
+"""The seats' draws and the play loops of the compiled Liar position (numba): one step (chance by the draw protocol,
+a seat by its kind), whole games one per seed with their records, rollouts, and a checked move for the kernel state.
+
+Players. A uniform-random seat draws ``r`` uniform below its number of legal actions and takes the ``r``-th legal
+action in the engine's order (:func:`~.actions.pick`), computed without listing the others; a heuristic seat draws
+from the compiled heuristic (:mod:`.heuristic`) with its own row of knobs. Seat kinds are numbered
+(:data:`~.layout.RANDOM` = 0, :data:`~.layout.HEURISTIC` = 1) for :func:`choose`.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+from numba import njit
+
+from cfr.numba_cache import tie_cache_to_sources
+from trustme_analysis.engine import compiled_draws
+from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves
+from trustme_analysis.engine.compiled_draws import below
+from trustme_analysis.games.liar.kernel.actions import count_extras, fill_hand_table, is_legal, legal_shape, pick
+from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance, split_count, split_ways
+from trustme_analysis.games.liar.kernel.heuristic import heuristic_sample
+from trustme_analysis.games.liar.kernel.layout import (
+    CHANCE, ERR_NO_ACTION, HEURISTIC, M, N, NREC, NSI, V, O_FALSE, O_HSIZE, O_OUT, O_START, O_TARGET, O_UNM, O_WRONG,
+    PC, PF, PG, PU, PW, SIZE, S_CURRENT, S_END, S_FIRST, S_TURNS, TERMINAL, compiled_functions, current_player,
+    init_state, rec_at, size_at,
+)
+from trustme_analysis.games.liar.kernel.moves import apply_player_action, points_of, results
+
+# ---------------------------------------------------------------------------------------------------- play
+
+
+@njit(cache=True)
+def sample_uniform(cfg, tab, S, rng):
+    """A uniform legal action of the seat to act (a play's cards left at ``O_PV``/``O_PC``); -1 if there is none."""
+    p = S[S_CURRENT]
+    extras, announced, plays = legal_shape(cfg, S, p)
+    count = count_extras(extras)
+    if plays:
+        count += fill_hand_table(cfg, S, p) * announced
+    if count == 0:
+        return -1
+    return pick(cfg, tab, S, p, extras, announced, below(rng, count))
+
+
+@njit(cache=True)
+def choose(cfg, tab, S, rng, kinds, knobs):
+    """The action of the seat to act, by its kind (:data:`RANDOM` or :data:`HEURISTIC`; a heuristic seat plays with
+    its own row of ``knobs``, one row per seat); a play leaves its cards at ``O_PV``/``O_PC``."""
+    if kinds[S[S_CURRENT]] == HEURISTIC:
+        return heuristic_sample(cfg, tab, S, knobs[S[S_CURRENT]], rng)
+    return sample_uniform(cfg, tab, S, rng)
+
+
+@njit(cache=True)
+def step(cfg, tab, S, rng, kinds, knobs):
+    """Draw and apply one action (chance or player); return it, or -1 if a seat had no legal action."""
+    if current_player(cfg, S) == CHANCE:
+        a = sample_chance(cfg, tab, S, rng)
+        apply_chance(cfg, tab, S, a)
+        return a
+    a = choose(cfg, tab, S, rng, kinds, knobs)
+    if a >= 0:
+        apply_player_action(cfg, tab, S, a)
+    return a
+
+
+@njit(cache=True)
+def _grow(buf, used, need):
+    if used + need <= buf.shape[0]:
+        return buf
+    bigger = np.empty(max(2 * buf.shape[0], used + need), dtype=buf.dtype)
+    bigger[:used] = buf[:used]
+    return bigger
+
+
+@njit(cache=True)
+def play_games(cfg, tab, seeds, kinds, knobs, want_hist):
+    """One game per seed, every seat of its kind; the record fields of every seat, columnar.
+
+    Returns ``(game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets,
+    error)``: ``game_ints[g] = (turns, end code, first player)``; ``seat_ints[g, p]`` = :data:`SEAT_INTS` then the record counters;
+    ``seat_floats[g, p] = (rank, points_rank)``; ``by_size[g, p, j, size - 1]`` for the three per-size lists;
+    ``trace[trace_offsets[g]:trace_offsets[g + 1]]`` = cards shed by every seat after each player turn (turn-major);
+    ``hist`` likewise the actions (chance included) when ``want_hist``; ``error`` is 0 or :data:`ERR_NO_ACTION`.
+    """
+    G = seeds.shape[0]
+    n, mp = cfg[N], cfg[M]
+    S = np.empty(cfg[SIZE], dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    game_ints, seat_ints, seat_floats, by_size, returns = new_records(G, n, mp)
+    trace = np.empty(max(4096, G * n * 16), dtype=np.int16)  # grows by doubling
+    trace_offsets = np.zeros(G + 1, dtype=np.int64)
+    hist = np.empty(max(4096, G * 64) if want_hist else 0, dtype=np.int32)
+    hist_offsets = np.zeros(G + 1, dtype=np.int64)
+    tpos = 0
+    hpos = 0
+    ranks = np.empty(n, dtype=np.float64)
+    points_ranks = np.empty(n, dtype=np.float64)
+    rets = np.empty(n, dtype=np.float64)
+    for g in range(G):
+        init_state(cfg, S)
+        rng[0] = seeds[g]
+        while True:
+            p = current_player(cfg, S)
+            if p == TERMINAL:
+                break
+            a = step(cfg, tab, S, rng, kinds, knobs)
+            if a < 0:
+                return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets,
+                        hist[:hpos], hist_offsets, ERR_NO_ACTION)
+            if want_hist:
+                if hpos == hist.shape[0]:
+                    hist = _grow(hist, hpos, 1)
+                hist[hpos] = a
+                hpos += 1
+            if p >= 0:
+                if tpos + n > trace.shape[0]:
+                    trace = _grow(trace, tpos, n)
+                for q in range(n):
+                    trace[tpos + q] = S[cfg[O_START] + q] - S[cfg[O_HSIZE] + q]
+                tpos += n
+        trace_offsets[g + 1] = tpos
+        hist_offsets[g + 1] = hpos
+        write_record(cfg, S, g, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets)
+    return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets, hist[:hpos],
+            hist_offsets, 0)
+
+
+@njit(cache=True)
+def new_records(G, n, mp):
+    """The record arrays of ``G`` games (:func:`play_games`' first five): ``game_ints``, ``seat_ints``,
+    ``seat_floats``, ``by_size``, ``returns``."""
+    return (np.zeros((G, 3), dtype=np.int64), np.zeros((G, n, NSI + NREC), dtype=np.int64),
+            np.zeros((G, n, 2), dtype=np.float64), np.zeros((G, n, 3, mp), dtype=np.int32),
+            np.zeros((G, n), dtype=np.float64))
+
+
+@njit(cache=True)
+def write_record(cfg, S, g, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets):
+    """Write the record fields of the finished position ``S`` as game ``g`` of the record arrays (``ranks``,
+    ``points_ranks`` and ``rets``: scratch of one entry per seat)."""
+    n, mp = cfg[N], cfg[M]
+    game_ints[g, 0] = S[S_TURNS]
+    game_ints[g, 1] = S[S_END]
+    game_ints[g, 2] = S[S_FIRST]
+    results(cfg, S, ranks, points_ranks, rets)
+    for p in range(n):
+        row = seat_ints[g, p]
+        row[0] = S[cfg[O_TARGET] + p]
+        row[1] = S[cfg[O_START] + p]
+        row[2] = S[cfg[O_HSIZE] + p]
+        row[3] = S[cfg[O_OUT] + p]
+        row[4] = points_of(cfg, S, p)
+        row[5] = cfg[PG] * S[cfg[O_OUT] + p]
+        row[6] = cfg[PC] * S[cfg[O_HSIZE] + p]
+        row[7] = cfg[PF] * S[cfg[O_FALSE] + p]
+        row[8] = cfg[PU] * S[cfg[O_UNM] + p]
+        row[9] = cfg[PW] * S[cfg[O_WRONG] + p]
+        for f in range(NREC):
+            row[NSI + f] = S[rec_at(cfg, p, f)]
+        for j in range(3):
+            for size in range(1, mp + 1):
+                by_size[g, p, j, size - 1] = S[size_at(cfg, p, j, size)]
+        seat_floats[g, p, 0] = ranks[p]
+        seat_floats[g, p, 1] = points_ranks[p]
+        returns[g, p] = rets[p]
+
+
+@njit(cache=True)
+def record_of(cfg, S):
+    """The record arrays (:func:`new_records`) of the one finished position ``S`` (a kernel state's records)."""
+    n = cfg[N]
+    game_ints, seat_ints, seat_floats, by_size, returns = new_records(1, n, cfg[M])
+    ranks = np.empty(n, dtype=np.float64)
+    points_ranks = np.empty(n, dtype=np.float64)
+    rets = np.empty(n, dtype=np.float64)
+    write_record(cfg, S, 0, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets)
+    return game_ints, seat_ints, seat_floats, by_size, returns
+
+
+@njit(cache=True)
+def rollouts(cfg, tab, S0, count, seed, kinds, knobs):
+    """Mean returns of ``count`` playouts from position ``S0`` (one SplitMix64 stream from ``seed``).
+
+    Returns ``(means, error)``.
+    """
+    n = cfg[N]
+    S = S0.copy()
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed
+    total = np.zeros(n, dtype=np.float64)
+    ranks = np.empty(n, dtype=np.float64)
+    points_ranks = np.empty(n, dtype=np.float64)
+    rets = np.empty(n, dtype=np.float64)
+    for _ in range(count):
+        S[:] = S0
+        while current_player(cfg, S) != TERMINAL:
+            if step(cfg, tab, S, rng, kinds, knobs) < 0:
+                return total, ERR_NO_ACTION
+        results(cfg, S, ranks, points_ranks, rets)
+        total += rets
+    return total / max(count, 1), 0
+
+
+@njit(cache=True)
+def sample_actions(cfg, tab, S0, count, seed, kinds, knobs):
+    """``count`` independent draws of the action at position ``S0`` (chance by its probabilities, seats by kind)."""
+    S = S0.copy()
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed
+    out = np.empty(count, dtype=np.int64)
+    chance = current_player(cfg, S) == CHANCE
+    for i in range(count):
+        if chance:
+            out[i] = sample_chance(cfg, tab, S, rng)
+        else:
+            out[i] = choose(cfg, tab, S, rng, kinds, knobs)
+    return out
+
+
+@njit(cache=True)
+def apply_checked(cfg, tab, S, action):
+    """Apply ``action`` if legal at ``S``; return whether it was."""
+    p = current_player(cfg, S)
+    if p == TERMINAL:
+        return False
+    if p == CHANCE:
+        if S[S_FIRST] < 0:
+            if action < 0 or action >= cfg[N]:
+                return False
+        elif action < 0 or action >= split_count(cfg, tab) or split_ways(cfg, tab, S, action) == 0:
+            return False
+        apply_chance(cfg, tab, S, action)
+        return True
+    if not is_legal(cfg, tab, S, action):
+        return False
+    apply_player_action(cfg, tab, S, action)
+    return True
+
+
+tie_cache_to_sources(compiled_functions(__name__), sys.modules[__name__], actions, deal, heuristic, layout, moves, compiled_draws)
