@@ -34,7 +34,7 @@ only when a report is drawn. The parts:
   the search player's budget, its tree producer and the trained player's hooks. The core reaches the kernel only
   through :meth:`GameEntry.kernel_reason`, :meth:`GameEntry.new_kernel`, :meth:`GameEntry.kernel_part` and
   the Protocols of :mod:`trustme_analysis.engine.kernels`.
-- ``rescore``: ``rescore(game, finished) -> Rescored``: a finished game of another variant that differs from ``game``
+- ``rescore``: ``rescore(game, finished) -> Rescored`` (:class:`trustme_analysis.engine.rescored.Rescored`): a finished game of another variant that differs from ``game``
   only in scoring-only parameters, scored again under ``game``'s rules without playing it again: ``Rescored.state``
   is a state of ``game`` at the moment its final scoring begins (terminal, or at a chance node the scoring needs,
   such as a tie-break), ``Rescored.chance_after`` the chance outcomes ``finished`` drew after that moment. A sweep
@@ -49,11 +49,12 @@ import pkgutil
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Any, NamedTuple
+from typing import Any
 
 import pyspiel
 
 from trustme_analysis.engine.kernels import KernelEntry, Part, unplayed
+from trustme_analysis.engine.rescored import Rescored  # noqa: F401  (the rescore part's return type, named here)
 
 #: Entry-point group through which a separately installed package adds its games.
 ENTRY_POINT_GROUP = "trustme_analysis.games"
@@ -165,15 +166,6 @@ class GameEntry:
     def label(self) -> str:
         """The game's name for people (its title, else its short name)."""
         return self.title or self.short_name
-
-
-class Rescored(NamedTuple):
-    """What a game's ``rescore`` part returns (see the module docstring)."""
-
-    #: A state of the variant's game at the moment its final scoring begins.
-    state: Any
-    #: Chance outcomes the finished game drew after that moment (its own scoring's draws, e.g. a tie-break Coin).
-    chance_after: int = 0
 
 
 _GAMES: dict[str, GameEntry] = {}

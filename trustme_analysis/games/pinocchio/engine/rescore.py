@@ -16,7 +16,7 @@ import dataclasses
 from typing import Any
 
 from trustme_analysis.games.pinocchio.engine.rules import SCORING_ONLY
-from trustme_analysis.registry import Rescored
+from trustme_analysis.engine.rescored import Rescored
 
 #: State attributes that hold the game's own fixed objects: the new state keeps its game's.
 _GAME_OBJECTS = ("_rules", "_codec")
