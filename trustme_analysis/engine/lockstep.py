@@ -94,7 +94,7 @@ def replay(game: pyspiel.Game, kernel: Kernel, history: Sequence[int], rows: lis
         if extra is not None:
             difference = extra(state, mirror)
             if difference is not None:
-                raise differ(step, difference, "", "")
+                raise Mismatch(f"{name}, step {step}: {difference}")
     if not (state.is_terminal() and mirror.is_terminal()):
         raise differ(-1, "ends of the game after the history", state.is_terminal(), mirror.is_terminal())
     if state.returns() != mirror.returns():
