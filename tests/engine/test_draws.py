@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from trustme_analysis.engine.draws import GameStream, pick, pick_weighted, walk
-from trustme_analysis.games.board1981 import kernel_rules as board1981
+from trustme_analysis.games.board1981.kernel import core as board1981
 from trustme_analysis.games.liar import kernel_core as liar
 from trustme_analysis.games.pinocchio import kernel_core as pinocchio
 

@@ -19,10 +19,10 @@ from tree_checks import assert_same_tree
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr.tree import TreeTooLargeError
-from trustme_analysis.games.board1981 import investment
-from trustme_analysis.games.board1981 import investment_tree as T
-from trustme_analysis.games.board1981.investment import PRESETS
-from trustme_analysis.games.board1981.investment_kernel import (
+from trustme_analysis.games.board1981.engine import investment
+from trustme_analysis.games.board1981.kernel import investment_tree as T
+from trustme_analysis.games.board1981.engine.investment import PRESETS
+from trustme_analysis.games.board1981.kernel.investment import (
     compile_tree,
     kernel_supports,
     rules_array,

@@ -16,12 +16,12 @@ import pytest
 from test_board1981_support import write_small_board
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981 import state as engine
-from trustme_analysis.games.board1981 import kernel_rules as K
-from trustme_analysis.games.board1981.kernel import BENCHMARK_VARIANTS, Kernel, KernelState, kernel_supports
+from trustme_analysis.games.board1981.engine import state as engine
+from trustme_analysis.games.board1981.kernel import core as K
+from trustme_analysis.games.board1981.kernel.kernel import BENCHMARK_VARIANTS, Kernel, KernelState, kernel_supports
 from trustme_analysis.games.board1981.kernel_verify import KernelMismatch, verify_games
-from trustme_analysis.games.board1981.records import records
-from trustme_analysis.games.board1981.rules import MAX_ROLL_OFF_TIES
+from trustme_analysis.games.board1981.analysis.records import records
+from trustme_analysis.games.board1981.engine.rules import MAX_ROLL_OFF_TIES
 
 # (parameters, games, events the replayed games must include): full games of the default rules, and variants that
 # reach the other parameter values. The events make sure the games really exercised the rules that matter.

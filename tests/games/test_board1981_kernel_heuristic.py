@@ -15,7 +15,7 @@ import pytest
 from test_board1981_support import write_small_board
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981.kernel import Kernel, kernel_supports
+from trustme_analysis.games.board1981.kernel.kernel import Kernel, kernel_supports
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
 

@@ -13,9 +13,9 @@ from test_board1981_support import die, play, small_game, space, start
 from test_board1981_worlds import _advance, _informed_round
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981 import kernel_rules as K
-from trustme_analysis.games.board1981.bots import belief
-from trustme_analysis.games.board1981.kernel import SEARCH_BUDGET, Kernel
+from trustme_analysis.games.board1981.kernel import core as K
+from trustme_analysis.games.board1981.players.bots import belief
+from trustme_analysis.games.board1981.kernel.kernel import SEARCH_BUDGET, Kernel
 from trustme_analysis.players import make_bot
 
 #: A test fails by chance with probability below this (per comparison).

@@ -4,30 +4,30 @@ solve).
 
 Importing this package registers both. The pieces, in the rulebook's words:
 
-- :mod:`~trustme_analysis.games.board1981.rules`: every parameter, its checks and the assumptions (:class:`~trustme_analysis.games.board1981.rules.Rules`).
-- :mod:`~trustme_analysis.games.board1981.board`: the board as data (``board.toml``): spaces, properties, the Company, Hot Tips, moves by exact count.
-- :mod:`~trustme_analysis.games.board1981.investing`: the investing round and the Payoff cards (shared by both games: the one place those rules live).
-- :mod:`~trustme_analysis.games.board1981.actions`: how moves, looks, claims, sends, challenges and investing decisions are numbered.
-- :mod:`~trustme_analysis.games.board1981.state`: a game step by step: turns, claims, Trust Me cards, challenges, investing, the end.
-- :mod:`~trustme_analysis.games.board1981.events`: every event the snapshot reports, its fields and their types.
-- :mod:`~trustme_analysis.games.board1981.views` and :mod:`~trustme_analysis.games.board1981.observer`: the referee's snapshot, and what each player observes.
-- :mod:`~trustme_analysis.games.board1981.game`: the pyspiel game ``trustme_1981`` and its registration.
-- :mod:`~trustme_analysis.games.board1981.investment`: the investing round alone, ``trustme_1981_investment``.
-- :mod:`~trustme_analysis.games.board1981.investment_tree` and :mod:`~trustme_analysis.games.board1981.investment_kernel`: the
+- :mod:`~trustme_analysis.games.board1981.engine.rules`: every parameter, its checks and the assumptions (:class:`~trustme_analysis.games.board1981.engine.rules.Rules`).
+- :mod:`~trustme_analysis.games.board1981.engine.board`: the board as data (``board.toml``): spaces, properties, the Company, Hot Tips, moves by exact count.
+- :mod:`~trustme_analysis.games.board1981.engine.investing`: the investing round and the Payoff cards (shared by both games: the one place those rules live).
+- :mod:`~trustme_analysis.games.board1981.engine.actions`: how moves, looks, claims, sends, challenges and investing decisions are numbered.
+- :mod:`~trustme_analysis.games.board1981.engine.state`: a game step by step: turns, claims, Trust Me cards, challenges, investing, the end.
+- :mod:`~trustme_analysis.games.board1981.engine.events`: every event the snapshot reports, its fields and their types.
+- :mod:`~trustme_analysis.games.board1981.engine.views` and :mod:`~trustme_analysis.games.board1981.engine.observer`: the referee's snapshot, and what each player observes.
+- :mod:`~trustme_analysis.games.board1981.engine.game`: the pyspiel game ``trustme_1981`` and its registration.
+- :mod:`~trustme_analysis.games.board1981.engine.investment`: the investing round alone, ``trustme_1981_investment``.
+- :mod:`~trustme_analysis.games.board1981.kernel.investment_tree` and :mod:`~trustme_analysis.games.board1981.kernel.investment`: the
   round in compiled code, which enumerates its game tree for the solvers (a tree producer; it plays no games).
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`~trustme_analysis.games.board1981.bots` (the heuristics), :mod:`~trustme_analysis.games.board1981.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.board1981.stats` (the games'
-statistics), :mod:`~trustme_analysis.games.board1981.pages` (their report pages), :mod:`~trustme_analysis.games.board1981.strategy` (statistics of a solved investing round) and :mod:`~trustme_analysis.games.board1981.describe`
+:mod:`~trustme_analysis.games.board1981.players.bots` (the heuristics), :mod:`~trustme_analysis.games.board1981.analysis.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.board1981.analysis.stats` (the games'
+statistics), :mod:`~trustme_analysis.games.board1981.analysis.pages` (their report pages), :mod:`~trustme_analysis.games.board1981.analysis.strategy` (statistics of a solved investing round) and :mod:`~trustme_analysis.games.board1981.analysis.describe`
 (a solved round's decisions in the rulebook's words).
 """
 
-from trustme_analysis.games.board1981 import investment
-from trustme_analysis.games.board1981.game import TrustMe1981Game
-from trustme_analysis.games.board1981.observer import TrustMe1981Observer
-from trustme_analysis.games.board1981.rules import SCORING_ONLY, SHORT_NAME, Rules
-from trustme_analysis.games.board1981.state import TrustMe1981State
-from trustme_analysis.games.board1981.investment import (
+from trustme_analysis.games.board1981.engine import investment
+from trustme_analysis.games.board1981.engine.game import TrustMe1981Game
+from trustme_analysis.games.board1981.engine.observer import TrustMe1981Observer
+from trustme_analysis.games.board1981.engine.rules import SCORING_ONLY, SHORT_NAME, Rules
+from trustme_analysis.games.board1981.engine.state import TrustMe1981State
+from trustme_analysis.games.board1981.engine.investment import (
     SHORT_NAME as INVESTMENT_SHORT_NAME,
     TrustMe1981InvestmentGame,
     TrustMe1981InvestmentState,
@@ -40,14 +40,14 @@ register_game(
         title="Trust Me (1981)",
         package=__name__,
         scoring_only=SCORING_ONLY,
-        records="records:records",
-        bots="bots",
-        statistics="stats:compute",
-        pages="pages:draw",
-        simple_strategies="strategy:simple_strategies",
-        belief="bots:belief",
-        narrate="narrate:narrate",
-        kernel="kernel",
+        records="analysis.records:records",
+        bots="players.bots",
+        statistics="analysis.stats:compute",
+        pages="analysis.pages:draw",
+        simple_strategies="analysis.strategy:simple_strategies",
+        belief="players.bots:belief",
+        narrate="analysis.narrate:narrate",
+        kernel="kernel.kernel",
     )
 )
 register_game(
@@ -56,15 +56,15 @@ register_game(
         title="Trust Me (1981), one investing round",
         package=__name__,
         scoring_only=("utility",),
-        records="records:investment_records",
-        bots="bots",
-        statistics="stats:compute_investment",
-        pages="pages:draw_investment",
-        strategy="strategy:strategy_stats",
-        simple_strategies="strategy:simple_strategies",
-        narrate="narrate:narrate",
-        describe="describe",
-        kernel="investment_kernel",
+        records="analysis.records:investment_records",
+        bots="players.bots",
+        statistics="analysis.stats:compute_investment",
+        pages="analysis.pages:draw_investment",
+        strategy="analysis.strategy:strategy_stats",
+        simple_strategies="analysis.strategy:simple_strategies",
+        narrate="analysis.narrate:narrate",
+        describe="analysis.describe",
+        kernel="kernel.investment",
     )
 )
 

@@ -1,7 +1,7 @@
 """Proof that the ``trustme_1981`` kernel plays the engine's game: replay kernel games through the engine in lock-step.
 
-For each game the kernel played (:meth:`~trustme_analysis.games.board1981.kernel.Kernel.play_random` with its action
-sequence), the engine's state and a :class:`~trustme_analysis.games.board1981.kernel.KernelState` take the same actions
+For each game the kernel played (:meth:`~trustme_analysis.games.board1981.kernel.kernel.Kernel.play_random` with its action
+sequence), the engine's state and a :class:`~trustme_analysis.games.board1981.kernel.kernel.KernelState` take the same actions
 from the start; before every action the current player and the legal actions (at chance nodes the outcomes with their
 probabilities) must be identical, and the action the kernel took must be one of them. At the end both must be terminal
 with identical returns, and the kernel's records (from the compiled loop and from the ``KernelState``) must equal
@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.board1981.kernel import Kernel
-from trustme_analysis.games.board1981.records import records
+from trustme_analysis.games.board1981.kernel.kernel import Kernel
+from trustme_analysis.games.board1981.analysis.records import records
 
 
 class KernelMismatch(AssertionError):

@@ -1,8 +1,8 @@
 """The record fields of kernel-played ``trustme_1981`` games as NumPy columns, and as the rows of
-:mod:`~trustme_analysis.games.board1981.records`.
+:mod:`~trustme_analysis.games.board1981.analysis.records`.
 
 The compiled state carries the per-seat counters that
-:func:`~trustme_analysis.games.board1981.records.records_from_snapshot` derives from the engine's events; this module
+:func:`~trustme_analysis.games.board1981.analysis.records.records_from_snapshot` derives from the engine's events; this module
 reads them out of the final states and adds the outcome columns (rank, win, winner, top_shared, margin) and the score
 traces. :meth:`KernelRecords.to_rows` gives exactly the rows ``records.records`` gives for the engine's terminal state
 of the same game (same keys in the same order, equal values).
@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from trustme_analysis.games.board1981 import kernel_rules as K
+from trustme_analysis.games.board1981.kernel import core as K
 
 #: The end reasons by the kernel's code (the engine's ``end`` strings; "" while a game runs).
 END_NAMES = {K.END_NONE: "", K.END_TWO_CASES_LEFT: "two_cases_left", K.END_TURN_CAP: "turn_cap"}

@@ -1,7 +1,7 @@
 """The compiled rules of ``trustme_1981``: the state as one integer array, legal actions, chance outcomes, the
 effect of an action, and whole games played in compiled code.
 
-This is a second implementation of the rules in :mod:`~trustme_analysis.games.board1981.game` (the engine, which is the
+This is a second implementation of the rules in :mod:`~trustme_analysis.games.board1981.engine.game` (the engine, which is the
 specification). It is proven identical to the engine step by step by ``tests/games/test_board1981_kernel.py`` and
 ``benchmarks/kernels_board1981.py --verify``; any change to the engine's rules must be mirrored here (the functions
 carry the engine's method names).
@@ -12,11 +12,11 @@ With all compiled code and the state layout in one file, editing any of it recom
 
 The state is a ``int64`` array; its fields sit at the offsets below (``st[MONEY + p]`` is player ``p``'s money).
 Sizes are fixed by :data:`MAX_PLAYERS` and :data:`MAX_PROPS`. The state also carries the per-seat record counters
-that :mod:`~trustme_analysis.games.board1981.records` derives from the engine's events, updated where the engine
+that :mod:`~trustme_analysis.games.board1981.analysis.records` derives from the engine's events, updated where the engine
 logs the event.
 
 The fixed data of a game (board graph, decks, action layout) is one int64 array too, packed by
-:func:`pack_rules` from what :mod:`~trustme_analysis.games.board1981.kernel` reads off the loaded pyspiel game.
+:func:`pack_rules` from what :mod:`~trustme_analysis.games.board1981.kernel.kernel` reads off the loaded pyspiel game.
 
 Random numbers: SplitMix64 (Steele, Lea, Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014) with the
 game's seed as its state, drawn by the draw protocol of :mod:`trustme_analysis.engine.draws` (which the pyspiel path

@@ -1,7 +1,7 @@
 """A compiled simulation kernel for ``trustme_1981``: whole games in machine code, identical to the engine.
 
-The engine (:mod:`~trustme_analysis.games.board1981.game`) is the specification;
-:mod:`~trustme_analysis.games.board1981.kernel_rules` restates its rules as numba-compiled functions over one integer
+The engine (:mod:`~trustme_analysis.games.board1981.engine.game`) is the specification;
+:mod:`~trustme_analysis.games.board1981.kernel.core` restates its rules as numba-compiled functions over one integer
 array per state, and the tests (``tests/games/test_board1981_kernel.py``) and
 ``benchmarks/kernels_board1981.py --verify N`` replay the kernel's games through the engine step by step: current
 player, legal actions, chance outcomes with their probabilities, returns and every record field must be identical.
@@ -12,8 +12,8 @@ Use:
 - :func:`kernel_supports` says whether a loaded game (and a line-up of seat kinds) can run here, or why not.
 - :class:`Kernel` compiles the loaded game's rules (board graph, decks, parameters, action layout) into arrays.
   ``play_random(seeds)`` plays one game per seed in compiled code (seats by the kernel's seat kinds: uniform random,
-  or the heuristic of :mod:`~trustme_analysis.games.board1981.heuristic`) and returns
-  :class:`~trustme_analysis.games.board1981.kernel_records.KernelRecords` (columns; ``to_rows()`` gives exactly the
+  or the heuristic of :mod:`~trustme_analysis.games.board1981.players.heuristic`) and returns
+  :class:`~trustme_analysis.games.board1981.kernel.records.KernelRecords` (columns; ``to_rows()`` gives exactly the
   rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API,
   ``state_from(state)`` one with the position of any engine state (a search player's world), and
   ``rollouts(state, n, seed)`` the mean returns of playouts from it.
@@ -22,7 +22,7 @@ Use:
   deal, weighted by ``bots.belief`` when ``belief``), every candidate action played out from each.
 
 Every parameter of the game is supported on any board with at most
-:data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers. The
+:data:`~trustme_analysis.games.board1981.kernel.core.MAX_PROPS` briefcases whose amounts fit in 64-bit integers. The
 compiled heuristic restates the Python policy; ``heuristic_probabilities`` gives its distribution at a position and the
 tests check it against the Python bot's ``action_probabilities`` on random positions (same support, equal
 probabilities).
@@ -47,12 +47,12 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.board1981 import kernel_rules as K
-from trustme_analysis.games.board1981.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
-from trustme_analysis.games.board1981.heuristic import HeuristicKnobs, distances_to
-from trustme_analysis.games.board1981.rules import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME
-from trustme_analysis.games.board1981.state import PHASE_NAMES
-from trustme_analysis.games.board1981.kernel_records import KernelRecords
+from trustme_analysis.games.board1981.kernel import core as K
+from trustme_analysis.games.board1981.engine.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
+from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs, distances_to
+from trustme_analysis.games.board1981.engine.rules import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME
+from trustme_analysis.games.board1981.engine.state import PHASE_NAMES
+from trustme_analysis.games.board1981.kernel.records import KernelRecords
 
 #: Game strings the kernel benchmark measures (label -> game string).
 BENCHMARK_VARIANTS: dict[str, str] = {
@@ -66,7 +66,7 @@ SEARCH_BUDGET = 1600
 
 #: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
 KNOWN_PARAMETERS = frozenset(DEFAULTS)
-#: Seat kinds the compiled loop plays: uniform random, and the heuristic (:mod:`~trustme_analysis.games.board1981.heuristic`, its knobs given to
+#: Seat kinds the compiled loop plays: uniform random, and the heuristic (:mod:`~trustme_analysis.games.board1981.players.heuristic`, its knobs given to
 #: :class:`Kernel`).
 SEAT_KINDS = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
 
@@ -116,7 +116,7 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
 
 def compile_rules(game: pyspiel.Game) -> np.ndarray:
     """The fixed data of a loaded ``trustme_1981`` game as the rules array
-    (:func:`~trustme_analysis.games.board1981.kernel_rules.pack_rules`)."""
+    (:func:`~trustme_analysis.games.board1981.kernel.core.pack_rules`)."""
     rules, codec = game.rules, game.actions
     b = rules.board
     faces = DIE_FACES
@@ -202,7 +202,7 @@ class Kernel:
     Args:
         game: a loaded ``trustme_1981`` game; :func:`kernel_supports` must accept it.
         seat_kinds: one kind for every seat or one per seat (:data:`SEAT_KINDS`: ``"random"``, ``"heuristic"``).
-        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.board1981.heuristic.HeuristicKnobs`
+        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.board1981.players.heuristic.HeuristicKnobs`
             fields; the defaults when omitted).
 
     Raises:
@@ -316,7 +316,7 @@ class Kernel:
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats, all in one compiled call (a search
-        player's round of sequential halving, :func:`~trustme_analysis.games.board1981.kernel_rules.action_rollouts`).
+        player's round of sequential halving, :func:`~trustme_analysis.games.board1981.kernel.core.action_rollouts`).
 
         A world is ``state`` with the Payoff cards ``viewer`` has not seen dealt anew, as
         ``resample_from_infostate`` deals them; with ``belief``, drawn in proportion to ``bots.belief`` (this kernel's

@@ -2,7 +2,7 @@
 
 Every number the rule text fixes is a game parameter with the text's value as its default; every point the text
 leaves open is a parameter documented as an *assumption* (:data:`ASSUMPTION_TEXT`), or a fixed reading listed with
-its rule quote (:data:`FIXED_ASSUMPTIONS`). :class:`~trustme_analysis.games.board1981.rules.Rules` is the parsed, validated, immutable form the engine reads
+its rule quote (:data:`FIXED_ASSUMPTIONS`). :class:`~trustme_analysis.games.board1981.engine.rules.Rules` is the parsed, validated, immutable form the engine reads
 during play (``game.rules``).
 
 Example:
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from trustme_analysis.engine import params as P
-from trustme_analysis.games.board1981.board import DEFAULT_BOARD, Board, load_board
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine.board import DEFAULT_BOARD, Board, load_board
+from trustme_analysis.games.board1981.engine.investing import (
     InvestingRules,
     parse_lots,
     parse_payoff_mix,
@@ -163,7 +163,7 @@ class Rules:
 
     Attributes:
         players: 2 to 4.
-        board: the board (:class:`~trustme_analysis.games.board1981.board.Board`).
+        board: the board (:class:`~trustme_analysis.games.board1981.engine.board.Board`).
         payoff_mix: Payoff cards per kind (one/two/empty/had).
         trust_mix: Trust Me cards per kind (move/bamboozled/challenge).
         bamboozled: the die faces that escape a Bamboozled card.
@@ -191,7 +191,7 @@ class Rules:
     utility: str
     max_turns: int
     params: dict[str, Any]
-    #: The decisions of one investor (:class:`~trustme_analysis.games.board1981.investing.InvestingRules`).
+    #: The decisions of one investor (:class:`~trustme_analysis.games.board1981.engine.investing.InvestingRules`).
     investing: InvestingRules = field(init=False, repr=False, compare=False)
     #: The Trust Me deck by card id: ``0..P-1`` "move to property p" (the move cards dealt round robin over the
     #: properties), ``P`` Bamboozled, ``P+1`` Challenge Another Player.

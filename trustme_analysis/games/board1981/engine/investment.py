@@ -4,7 +4,7 @@ One claim is taken to the Trust Me Investment Company. Chance deals its Payoff c
 player whose ``seen`` chance is strictly between 0 and 100 percent, chance decides whether that player has looked
 under the briefcase (fixed at 0 or 100 otherwise). Who has looked is public, as at the table ("Remember who has seen
 what"); what they saw is private. Then the investing round runs exactly as in the full game
-(:mod:`~trustme_analysis.games.board1981.investing`: from the claimant's left, the claimant last; buy, divest or hold in the given lots;
+(:mod:`~trustme_analysis.games.board1981.engine.investing`: from the claimant's left, the claimant last; buy, divest or hold in the given lots;
 purchases from opponents go to the reserve account), the briefcase is revealed, the payoff row applies to every
 holder, and the claimant takes the reserve. Wealth is money plus shares.
 
@@ -24,9 +24,9 @@ import pyspiel
 
 from trustme_analysis.engine import params as P
 from trustme_analysis.engine.gametype import registered_type, with_utility
-from trustme_analysis.games.board1981 import events as E
-from trustme_analysis.games.board1981.events import INVESTMENT_EVENTS, EventWriter
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine import events as E
+from trustme_analysis.games.board1981.engine.events import INVESTMENT_EVENTS, EventWriter
+from trustme_analysis.games.board1981.engine.investing import (
     NUM_PAYOFF_KINDS,
     PAYOFF_NAMES,
     PAYOFF_SHORT,
@@ -271,7 +271,7 @@ class TrustMe1981InvestmentState(pyspiel.State):
         return snap
 
     def events(self) -> list[dict[str, Any]]:
-        """The round's events as dicts (:data:`~trustme_analysis.games.board1981.events.INVESTMENT_EVENTS`): one
+        """The round's events as dicts (:data:`~trustme_analysis.games.board1981.engine.events.INVESTMENT_EVENTS`): one
         ``invest`` per decision, then the ``reveal``."""
         logged = [(E.INVEST, *d) for d in self._decisions]
         if self._phase == OVER:

@@ -6,7 +6,7 @@ no whole games, so it has no ``Kernel`` class and sweeps play the round through 
 
 Example:
     >>> import cfr, pyspiel
-    >>> from trustme_analysis.games.board1981.investment import PRESETS
+    >>> from trustme_analysis.games.board1981.engine.investment import PRESETS
     >>> tree = compile_tree(pyspiel.load_game(PRESETS["tiny"]), 10**6)
     >>> tree.num_nodes == cfr.compile_game(PRESETS["tiny"]).num_nodes
     True
@@ -22,9 +22,9 @@ import pyspiel
 
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame
 from cfr.trie import check_max_histories, finish_tree
-from trustme_analysis.games.board1981 import investment_tree as T
-from trustme_analysis.games.board1981.investing import UTILITIES
-from trustme_analysis.games.board1981.investment import SHORT_NAME
+from trustme_analysis.games.board1981.kernel import investment_tree as T
+from trustme_analysis.games.board1981.engine.investing import UTILITIES
+from trustme_analysis.games.board1981.engine.investment import SHORT_NAME
 
 #: The producer's name in a solve's summary.
 TREE_PRODUCER = "Trust Me (1981) investing-round kernel (numba)"
