@@ -13,8 +13,8 @@ Importing this package registers both. The pieces, in the rulebook's words:
 - :mod:`~trustme_analysis.games.board1981.engine.views` and :mod:`~trustme_analysis.games.board1981.engine.observer`: the referee's snapshot, and what each player observes.
 - :mod:`~trustme_analysis.games.board1981.engine.game`: the pyspiel game ``trustme_1981`` and its registration.
 - :mod:`~trustme_analysis.games.board1981.engine.investment`: the investing round alone, ``trustme_1981_investment``.
-- :mod:`~trustme_analysis.games.board1981.kernel.investment_tree` and :mod:`~trustme_analysis.games.board1981.kernel.investment`: the
-  round in compiled code, which enumerates its game tree for the solvers (a tree producer; it plays no games).
+- :mod:`~trustme_analysis.games.board1981.kernel`: the compiled twin of the engine: the kernel of ``trustme_1981``
+  (whole games, rollouts, a search player's worlds) and the investing round's tree producer for the solvers.
 
 What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
 :mod:`~trustme_analysis.games.board1981.players.bots` (the heuristics), :mod:`~trustme_analysis.games.board1981.analysis.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.board1981.analysis.stats` (the games'
@@ -22,10 +22,11 @@ statistics), :mod:`~trustme_analysis.games.board1981.analysis.pages` (their repo
 (a solved round's decisions in the rulebook's words).
 """
 
+from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry
 from trustme_analysis.games.board1981.engine import investment
 from trustme_analysis.games.board1981.engine.game import TrustMe1981Game
 from trustme_analysis.games.board1981.engine.observer import TrustMe1981Observer
-from trustme_analysis.games.board1981.engine.rules import SCORING_ONLY, SHORT_NAME, Rules
+from trustme_analysis.games.board1981.engine.rules import DEFAULTS, EXAMPLES, SCORING_ONLY, SHORT_NAME, Rules
 from trustme_analysis.games.board1981.engine.state import TrustMe1981State
 from trustme_analysis.games.board1981.engine.investment import (
     SHORT_NAME as INVESTMENT_SHORT_NAME,
@@ -47,7 +48,19 @@ register_game(
         simple_strategies="analysis.strategy:simple_strategies",
         belief="players.bots:belief",
         narrate="analysis.narrate:narrate",
-        kernel="kernel.kernel",
+        # The kernel plays every parameter at every value within its limits (briefcases, players, 64-bit money):
+        # each proven by the lock-step tests at the values of EXAMPLES (tests/games/test_board1981_kernel.py).
+        kernel=KernelEntry(
+            parameters={name: EVERY_VALUE for name in DEFAULTS},
+            kernel="kernel.kernel:Kernel",
+            game_seat_kinds=("random", "heuristic"),
+            rollout_seat_kinds=("random", "heuristic"),
+            limits="kernel.kernel:limits",
+            # What about 50 ms a decision affords on one core (docs/games/board1981.rst).
+            search_budget=1600,
+            benchmark_variants={"1981 2p": "trustme_1981(players=2)", "1981 4p": "trustme_1981(players=4)"},
+        ),
+        parameter_examples=EXAMPLES,
     )
 )
 register_game(
@@ -64,7 +77,15 @@ register_game(
         simple_strategies="analysis.strategy:simple_strategies",
         narrate="analysis.narrate:narrate",
         describe="analysis.describe",
-        kernel="kernel.investment",
+        # A tree producer only: every parameter at every value, each proven by the tree tests at the values of
+        # investment.EXAMPLES (tests/games/test_board1981_investment_tree.py).
+        kernel=KernelEntry(
+            parameters={name: EVERY_VALUE for name in investment.DEFAULTS},
+            kernel=None,
+            tree_producer="kernel.investment:compile_tree",
+            tree_producer_name="Trust Me (1981) investing-round kernel (numba)",
+        ),
+        parameter_examples=investment.EXAMPLES,
     )
 )
 

@@ -31,6 +31,8 @@ SPACE_KINDS = (PROPERTY, WHITE, HOT_TIP, WILD_GOOSE_CHASE, COMPANY)
 
 #: The parameter value meaning "the built-in board".
 DEFAULT_BOARD = "default"
+#: The path of a small ring board shipped beside the default one (4 briefcases: the ``board`` parameter's example).
+SMALL_BOARD = str(Path(__file__).with_name("small_board.toml"))
 
 
 class BoardError(ValueError):

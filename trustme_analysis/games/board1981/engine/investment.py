@@ -71,6 +71,24 @@ ASSUMPTION_TEXT: dict[str, str] = {
 }
 
 #: Named variants whose sizes are stated in the docs; "tiny" and "small" are solved exactly by tree enumeration.
+#: For every parameter, variants that set it to other values than its default (with what that value needs, and a
+#: smaller tree where the value would grow it): the tree producer's tests compile each
+#: (``registry.GameEntry.parameter_examples``).
+EXAMPLES: dict[str, list[dict[str, Any]]] = {
+    "players": [{"players": 3, "money": 3, "shares": 3, "lots": "1/2"}],
+    "claimant": [{"claimant": 1}],
+    "payoff_mix": [{"payoff_mix": "1/1/0/1"}],
+    "seen": [{"seen": 100}, {"seen": 0}],
+    "seen_each": [{"seen_each": "0/100"}],
+    "money": [{"money": 5}],
+    "money_each": [{"money_each": "3/6"}],
+    "shares": [{"shares": 5}],
+    "shares_each": [{"shares_each": "2/0"}],
+    "lots": [{"lots": "1/2"}],
+    "buy_max": [{"buy_max": True}],
+    "utility": [{"utility": "wealth_diff"}, {"utility": "win_loss"}],
+}
+
 PRESETS: dict[str, str] = {
     "tiny": f"{SHORT_NAME}(players=2,payoff_mix=1/1/0/1,seen_each=0/50,money=2,shares=2,lots=1/2,utility=wealth_diff)",
     "small": f"{SHORT_NAME}(players=2,payoff_mix=6/4/4/2,seen=50,money=5,shares=5,lots=1/5,utility=wealth_diff)",

@@ -47,7 +47,7 @@ S_MONEY = 6
 S_SHARES = S_MONEY + MAX_PLAYERS
 STATE_SIZE = S_SHARES + MAX_PLAYERS
 
-# Rules array fields (packed by ``investment_kernel.rules_array`` from the loaded game); the lots follow at R_LOTS.
+# Rules array fields (packed by ``investment.rules_array`` from the loaded game); the lots follow at R_LOTS.
 R_N, R_CLAIMANT, R_MIX_TOTAL, R_NUM_SEEN_CHANCE, R_BUY_MAX, R_UTILITY, R_NUM_ACTIONS, R_NUM_LOTS = range(8)
 R_MIX = 8
 R_SEEN_PCT = R_MIX + NUM_PAYOFF_KINDS
