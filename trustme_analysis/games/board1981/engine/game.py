@@ -99,8 +99,8 @@ class TrustMe1981Game(pyspiel.Game):
         return TrustMe1981Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
     def decode_action(self, action: int) -> Move:
-        """The :class:`~trustme_analysis.games.board1981.engine.actions.Move` (verb, argument) an action number stands for,
-        e.g. ``("move_to", space)``, ``("invest", local index)``."""
+        """The :class:`~trustme_analysis.games.board1981.engine.actions.Move` (verb, argument) an action number stands
+        for, e.g. ``("move_to", space)``, ``("invest", local index)``."""
         return self.actions.decode(action)
 
     def assumptions(self) -> list[dict[str, Any]]:

@@ -25,7 +25,8 @@ def snapshot(state) -> dict[str, Any]:
     ``turn_player``, ``first_player``, ``positions`` (space ids), ``claims`` (property names or None), ``money``,
     ``shares``, ``reserve``, ``claimant``, ``cases_left``, ``cases_revealed``, ``cards`` (every briefcase's Payoff
     card), ``knows`` (who has looked under which briefcase), ``trust_deck_left``, ``bank`` and ``events``
-    (:mod:`~trustme_analysis.games.board1981.engine.events`); at the end also ``end``, ``wealth``, ``ranks`` and ``returns``.
+    (:mod:`~trustme_analysis.games.board1981.engine.events`); at the end also ``end``, ``wealth``, ``ranks`` and
+    ``returns``.
     """
     rules = state._rules
     board = state._board

@@ -7,35 +7,9 @@ import numpy as np
 from numba import njit
 
 from trustme_analysis.games.board1981.kernel.layout import (
-    CLAIM,
-    COUNTS,
-    DECIDER,
-    DECK,
-    END,
-    END_TURN_CAP,
-    LOOKED,
-    MAX_PLAYERS,
-    MAY_CLAIM,
-    MONEY,
-    NUM_PAYOFF_KINDS,
-    OVER,
-    PHASE,
-    POS,
-    R_AREA_MASK,
-    R_COMPANY,
-    R_DIE_FACES,
-    R_MAX_TURNS,
-    R_N,
-    R_NUM_PROPS,
-    REMOVED,
-    ROLL,
-    ROLL_FACE,
-    ROWS,
-    SHARES,
-    TURN_PLAYER,
-    TURN_START,
-    TURNS,
-    tie_module,
+    CLAIM, COUNTS, DECIDER, DECK, END, END_TURN_CAP, LOOKED, MAX_PLAYERS, MAY_CLAIM, MONEY, NUM_PAYOFF_KINDS, OVER,
+    PHASE, POS, R_AREA_MASK, R_COMPANY, R_DIE_FACES, R_MAX_TURNS, R_N, R_NUM_PROPS, REMOVED, ROLL, ROLL_FACE, ROWS,
+    SHARES, TURN_PLAYER, TURN_START, TURNS, tie_module,
 )
 
 # ---------------------------------------------------------------------------------------------- helpers for rules

@@ -1,9 +1,9 @@
 """The investing round ``trustme_1981_investment`` in compiled code, and the enumeration of its whole tree.
 
-A second implementation of the round's step rules (:mod:`~trustme_analysis.games.board1981.engine.investment`, which applies
-:mod:`~trustme_analysis.games.board1981.engine.investing`, the specification): the state as one integer array, the chance
-outcomes, the legal actions, the effect of an action and the returns, each carrying the engine's method name. Any
-change to the round's rules must be mirrored here; ``tests/games/test_board1981_investment_tree.py`` steps this code
+A second implementation of the round's step rules (:mod:`~trustme_analysis.games.board1981.engine.investment`, which
+applies :mod:`~trustme_analysis.games.board1981.engine.investing`, the specification): the state as one integer array,
+the chance outcomes, the legal actions, the effect of an action and the returns, each carrying the engine's method name.
+Any change to the round's rules must be mirrored here; ``tests/games/test_board1981_investment_tree.py`` steps this code
 and the engine in lock step over every history of several variants, and compares the tree :func:`enumerate_tree`
 produces with :func:`cfr.compile_game`'s, array for array.
 

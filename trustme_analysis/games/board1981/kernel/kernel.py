@@ -48,28 +48,15 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.board1981.engine.board import (
-    COMPANY,
-    HOT_TIP,
-    PROPERTY,
-    WHITE,
-    WILD_GOOSE_CHASE,
-)
-from trustme_analysis.games.board1981.engine.rules import (
-    DIE_FACES,
-    MAX_ROLL_OFF_TIES,
-    SHORT_NAME,
-)
+from trustme_analysis.games.board1981.engine.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
+from trustme_analysis.games.board1981.engine.rules import DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME
 from trustme_analysis.games.board1981.engine.state import PHASE_NAMES
 from trustme_analysis.games.board1981.kernel import heuristic as compiled_heuristic
 from trustme_analysis.games.board1981.kernel import layout as L
 from trustme_analysis.games.board1981.kernel import play, step
 from trustme_analysis.games.board1981.kernel import worlds as search_worlds
 from trustme_analysis.games.board1981.kernel.records import KernelGames
-from trustme_analysis.games.board1981.players.heuristic import (
-    HeuristicKnobs,
-    distances_to,
-)
+from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs, distances_to
 
 #: Seat kinds the compiled loop and its rollouts play: uniform random, and the heuristic
 #: (:mod:`~trustme_analysis.games.board1981.players.heuristic`, its knobs given to :class:`Kernel`).

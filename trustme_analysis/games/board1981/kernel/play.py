@@ -14,25 +14,10 @@ from trustme_analysis.engine.compiled_draws import below, next_u64, uniform01, w
 from trustme_analysis.games.board1981.kernel.basics import wealth
 from trustme_analysis.games.board1981.kernel.heuristic import heuristic_probs
 from trustme_analysis.games.board1981.kernel.layout import (
-    DECIDER,
-    OVER,
-    PHASE,
-    R_MAX_GAME_LENGTH,
-    R_MAX_TURNS,
-    R_N,
-    R_NUM_ACTIONS,
-    STATE_SIZE,
-    TURNS,
-    tie_module,
-    unmanaged,
+    DECIDER, OVER, PHASE, R_MAX_GAME_LENGTH, R_MAX_TURNS, R_N, R_NUM_ACTIONS, STATE_SIZE, TURNS, tie_module, unmanaged,
 )
 from trustme_analysis.games.board1981.kernel.step import (
-    apply_action,
-    init_state,
-    is_chance,
-    legal_actions,
-    returns,
-    sample_chance,
+    apply_action, init_state, is_chance, legal_actions, returns, sample_chance,
 )
 
 # ---------------------------------------------------------------------------------------------- whole games

@@ -9,32 +9,10 @@ from numba import njit
 
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel.basics import has_looked
-from trustme_analysis.games.board1981.kernel.heuristic import (
-    decision_matches,
-    future_after,
-    knows_card,
-    wants_claim,
-)
+from trustme_analysis.games.board1981.kernel.heuristic import decision_matches, future_after, knows_card, wants_claim
 from trustme_analysis.games.board1981.kernel.layout import (
-    CARDS,
-    CLAIM,
-    CLAIM_KNEW,
-    CLAIMANT,
-    DEAL,
-    INVEST_CHOICE,
-    INVEST_IDX,
-    KN_SIGNAL_WEIGHT,
-    NUM_PAYOFF_KINDS,
-    OVER,
-    PHASE,
-    R_N,
-    R_NUM_ACTIONS,
-    R_NUM_PROPS,
-    R_PAYOFF_MIX,
-    ROUND_SIGNALS,
-    STATE_SIZE,
-    tie_module,
-    unmanaged,
+    CARDS, CLAIM, CLAIM_KNEW, CLAIMANT, DEAL, INVEST_CHOICE, INVEST_IDX, KN_SIGNAL_WEIGHT, NUM_PAYOFF_KINDS, OVER,
+    PHASE, R_N, R_NUM_ACTIONS, R_NUM_PROPS, R_PAYOFF_MIX, ROUND_SIGNALS, STATE_SIZE, tie_module, unmanaged,
 )
 from trustme_analysis.games.board1981.kernel.play import play_out
 from trustme_analysis.games.board1981.kernel.step import apply_action, returns
