@@ -178,8 +178,12 @@ def test_the_entry_declares_every_parameter_with_examples():
 
     entry = find_game(G)
     assert set(entry.kernel.parameters) == set(investment.DEFAULTS) == set(investment.EXAMPLES)
-    assert all(plays == EVERY_VALUE for plays in entry.kernel.parameters.values())
     assert entry.parameter_examples is investment.EXAMPLES
+    for name, plays in entry.kernel.parameters.items():
+        if plays != EVERY_VALUE:
+            default = investment.DEFAULTS[name]
+            assert default in plays.values, name
+            assert {ex[name] for ex in investment.EXAMPLES[name]} == set(plays.values) - {default}, name
 
 
 def test_solve_compiles_the_round_through_its_kernel_and_says_so(tmp_path):

@@ -140,11 +140,17 @@ def test_every_parameter_example_replays_identically(name, index, kind):
 
 
 def test_the_entry_declares_every_parameter_with_examples():
-    """Every parameter of the game's table is declared (each at every value: EVERY_VALUE) and has an example at a
-    value other than its default; the entry's examples are the rules'."""
+    """Every parameter of the game's table is declared, written out (not read from DEFAULTS), and has an example at
+    a value other than its default; every word value declared, other than the default, has an example; the entry's
+    examples are the rules'."""
     assert set(ENTRY.kernel.parameters) == set(DEFAULTS) == set(EXAMPLES)
-    assert all(plays == EVERY_VALUE for plays in ENTRY.kernel.parameters.values())
+    assert ENTRY.kernel.parameters is not DEFAULTS
     assert ENTRY.parameter_examples is EXAMPLES
+    for name, plays in ENTRY.kernel.parameters.items():
+        if plays != EVERY_VALUE:
+            assert DEFAULTS[name] in plays.values, name
+            assert {ex[name] for ex in EXAMPLES[name]} == set(plays.values) - {DEFAULTS[name]}, name
+    assert unplayed(ENTRY.kernel, pyspiel.load_game("trustme_1981", {"roll_off_tie": "reroll"})) is None
     assert all(EXAMPLES[name] for name in DEFAULTS)
     for name, examples in EXAMPLES.items():
         for params in examples:

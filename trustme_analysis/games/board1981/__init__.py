@@ -2,31 +2,28 @@
 ``trustme_1981`` (the whole board game) and ``trustme_1981_investment`` (one investing round alone, small enough to
 solve).
 
-Importing this package registers both. The pieces, in the rulebook's words:
+Importing this package registers both. Its four parts, in the rulebook's words:
 
-- :mod:`~trustme_analysis.games.board1981.engine.rules`: every parameter, its checks and the assumptions (:class:`~trustme_analysis.games.board1981.engine.rules.Rules`).
-- :mod:`~trustme_analysis.games.board1981.engine.board`: the board as data (``board.toml``): spaces, properties, the Company, Hot Tips, moves by exact count.
-- :mod:`~trustme_analysis.games.board1981.engine.investing`: the investing round and the Payoff cards (shared by both games: the one place those rules live).
-- :mod:`~trustme_analysis.games.board1981.engine.actions`: how moves, looks, claims, sends, challenges and investing decisions are numbered.
-- :mod:`~trustme_analysis.games.board1981.engine.state`: a game step by step: turns, claims, Trust Me cards, challenges, investing, the end.
-- :mod:`~trustme_analysis.games.board1981.engine.events`: every event the snapshot reports, its fields and their types.
-- :mod:`~trustme_analysis.games.board1981.engine.views` and :mod:`~trustme_analysis.games.board1981.engine.observer`: the referee's snapshot, and what each player observes.
-- :mod:`~trustme_analysis.games.board1981.engine.game`: the pyspiel game ``trustme_1981`` and its registration.
-- :mod:`~trustme_analysis.games.board1981.engine.investment`: the investing round alone, ``trustme_1981_investment``.
-- :mod:`~trustme_analysis.games.board1981.kernel`: the compiled twin of the engine: the kernel of ``trustme_1981``
-  (whole games, rollouts, a search player's worlds) and the investing round's tree producer for the solvers.
-
-What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`~trustme_analysis.games.board1981.players.bots` (the heuristics), :mod:`~trustme_analysis.games.board1981.analysis.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.board1981.analysis.stats` (the games'
-statistics), :mod:`~trustme_analysis.games.board1981.analysis.pages` (their report pages), :mod:`~trustme_analysis.games.board1981.analysis.strategy` (statistics of a solved investing round) and :mod:`~trustme_analysis.games.board1981.analysis.describe`
-(a solved round's decisions in the rulebook's words).
+- :mod:`.engine` (the readable engine, the specification): :mod:`~.engine.rules` (every parameter, its checks, the
+  assumptions and the parameter examples), :mod:`~.engine.board` (the board as data: spaces, properties, the Company,
+  Hot Tips, moves by exact count), :mod:`~.engine.investing` (the investing round and the Payoff cards, shared by both
+  games), :mod:`~.engine.actions` (how moves, looks, claims, sends, challenges and investing decisions are numbered),
+  :mod:`~.engine.state` (a game step by step), :mod:`~.engine.events`, :mod:`~.engine.views` and
+  :mod:`~.engine.observer` (the referee's snapshot and what each player observes), :mod:`~.engine.game` (the pyspiel
+  game ``trustme_1981``) and :mod:`~.engine.investment` (the investing round alone, ``trustme_1981_investment``).
+- :mod:`.kernel`: the compiled twin of the engine: the kernel of ``trustme_1981`` (whole games, rollouts, a search
+  player's worlds) and the investing round's tree producer for the solvers.
+- :mod:`.players`: the heuristic policy and the bots, the belief model of a search player.
+- :mod:`.analysis`: what the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on
+  first use): records (one row per seat of a finished game), statistics, report pages, statistics of a solved
+  investing round, a solved round's decisions in the rulebook's words, and the narration.
 """
 
-from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry
+from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry, only
 from trustme_analysis.games.board1981.engine import investment
 from trustme_analysis.games.board1981.engine.game import TrustMe1981Game
 from trustme_analysis.games.board1981.engine.observer import TrustMe1981Observer
-from trustme_analysis.games.board1981.engine.rules import DEFAULTS, EXAMPLES, SCORING_ONLY, SHORT_NAME, Rules
+from trustme_analysis.games.board1981.engine.rules import EXAMPLES, SCORING_ONLY, SHORT_NAME, Rules
 from trustme_analysis.games.board1981.engine.state import TrustMe1981State
 from trustme_analysis.games.board1981.engine.investment import (
     SHORT_NAME as INVESTMENT_SHORT_NAME,
@@ -48,10 +45,26 @@ register_game(
         simple_strategies="analysis.strategy:simple_strategies",
         belief="players.bots:belief",
         narrate="analysis.narrate:narrate",
-        # The kernel plays every parameter at every value within its limits (briefcases, players, 64-bit money):
-        # each proven by the lock-step tests at the values of EXAMPLES (tests/games/test_board1981_kernel.py).
+        # The parameters the kernel plays, written out (a parameter or a word value added to the engine alone is
+        # played on the engine): numbers, lists of numbers and boards at every value within the kernel's limits
+        # (briefcases, players, 64-bit money), the switches and word-valued ones at the values it restates; each
+        # proven by the lock-step tests at the values of EXAMPLES (tests/games/test_board1981_kernel.py).
         kernel=KernelEntry(
-            parameters={name: EVERY_VALUE for name in DEFAULTS},
+            parameters={
+                "players": EVERY_VALUE,
+                "board": EVERY_VALUE,
+                "payoff_mix": EVERY_VALUE,
+                "trust_mix": EVERY_VALUE,
+                "bamboozled": EVERY_VALUE,
+                "money": EVERY_VALUE,
+                "shares": EVERY_VALUE,
+                "peek": only(False, True),
+                "lots": EVERY_VALUE,
+                "buy_max": only(True, False),
+                "roll_off_tie": only("reroll", "defender", "challenger"),
+                "utility": only("win_loss", "wealth", "wealth_diff"),
+                "max_turns": EVERY_VALUE,
+            },
             kernel="kernel.kernel:Kernel",
             game_seat_kinds=("random", "heuristic"),
             rollout_seat_kinds=("random", "heuristic"),
@@ -77,10 +90,23 @@ register_game(
         simple_strategies="analysis.strategy:simple_strategies",
         narrate="analysis.narrate:narrate",
         describe="analysis.describe",
-        # A tree producer only: every parameter at every value, each proven by the tree tests at the values of
-        # investment.EXAMPLES (tests/games/test_board1981_investment_tree.py).
+        # A tree producer only; the parameters it plays written out as for the board game, each proven by the tree
+        # tests at the values of investment.EXAMPLES (tests/games/test_board1981_investment_tree.py).
         kernel=KernelEntry(
-            parameters={name: EVERY_VALUE for name in investment.DEFAULTS},
+            parameters={
+                "players": EVERY_VALUE,
+                "claimant": EVERY_VALUE,
+                "payoff_mix": EVERY_VALUE,
+                "seen": EVERY_VALUE,
+                "seen_each": EVERY_VALUE,
+                "money": EVERY_VALUE,
+                "money_each": EVERY_VALUE,
+                "shares": EVERY_VALUE,
+                "shares_each": EVERY_VALUE,
+                "lots": EVERY_VALUE,
+                "buy_max": only(False, True),
+                "utility": only("wealth", "wealth_diff", "win_loss"),
+            },
             kernel=None,
             tree_producer="kernel.investment:compile_tree",
             tree_producer_name="Trust Me (1981) investing-round kernel (numba)",
