@@ -6,29 +6,21 @@ processes), ``--same N`` to play N games per variant and line-up (random, heuris
 compare their records (the draw protocol makes them identical), ``--compile-times`` for the cold and warm start of each
 kernel in fresh processes.
 
-Every game package that has a ``kernel`` module takes part. Such a module provides (the interface the sweep and the
-search players use):
-
-- ``Kernel(game)``, whose ``play_random(seeds, histories=False)`` plays one uniformly random game per seed in
-  compiled code and returns an object with ``history(g)`` or ``histories[g]`` (every action of game ``g``, chance
-  outcomes included) and ``to_rows()`` (every game's records, as the game's records function gives them);
-- ``BENCHMARK_VARIANTS: dict[str, str]``: label -> game string, the variants measured and verified here;
-- optionally ``Kernel.warm_up()`` (compile or load every entry point); ``benchmark_rollout_position(kernel) ->
-  (state, viewer, history)``, ``BENCHMARK_ROLLOUTS`` (labels) and ``Kernel.rollouts(state, n, seed, viewer=...)``:
-  the position and playouts of the rollout figure; ``Kernel.iter_random`` (batches) for the memory figure;
-  ``Kernel.new_state()`` (a state with the pyspiel API) for the lock-step comparison in ``--verify``.
-
-Kernel modules differ in what their results offer (rows flat or per game, ``history(g)`` or ``histories[g]``);
-``trustme_analysis.sweep.engines`` reads them all the same way, for the sweep and here.
+Every registered game whose kernel entry plays games takes part, through the kernel contract alone
+(:mod:`trustme_analysis.engine.kernels`): the entry's ``benchmark_variants`` (label -> game string) are the variants
+measured and verified, ``GameEntry.new_kernel`` builds the kernel, ``Kernel.play`` plays the games, ``rollouts`` and
+``action_rollouts`` the play-outs, and ``--verify`` replays games through the engine with the one lock-step harness
+(:func:`trustme_analysis.engine.lockstep.lockstep`).
 
 Figures, each the fastest of ``--repeat`` alternating rounds, timed in CPU seconds of this process (``--clock
 wall`` for wall-clock time): the machines are shared and often loaded, and CPU time leaves out the time other
 processes hold the cores (not their effect on caches, so compare ratios, measured side by side):
 
 - **pyspiel games/s**: uniformly random games through the pyspiel API (``benchmarks/playouts.py``'s loop), one core.
-- **kernel games/s**: ``play_random`` on batches of seeds, records included (its columns), one core.
-- **rollouts/s**: random playouts from the game's rollout position in compiled code (a determinization for the viewer
-  before each), against cloning the pyspiel state and playing it out.
+- **kernel games/s**: ``Kernel.play`` on batches of seeds, records included (its columns), one core.
+- **rollouts/s**: random playouts from a position a quarter into a random game in compiled code (from the true
+  position, and from worlds dealt for the seat to act as a search player deals them), against cloning the pyspiel
+  state and playing it out.
 - **peak memory** of streaming many games through the kernel batch by batch (tracemalloc), for N and 4N games.
 - **records**: a kernel game's record fields as the sweep reads them, against replaying the game through the engine
   and running the records function (the other way to make them identical).
@@ -42,7 +34,6 @@ processes hold the cores (not their effect on caches, so compare ratios, measure
 from __future__ import annotations
 
 import argparse
-import importlib
 import math
 import multiprocessing
 import os
@@ -58,9 +49,10 @@ import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.players.lineup import LineUp, Seat
-from trustme_analysis.registry import game_entry, game_names
+from trustme_analysis.engine.lockstep import Mismatch, replay, same
+from trustme_analysis.registry import GameEntry, game_entry, game_names
 from trustme_analysis.sweep import storage
-from trustme_analysis.sweep.engines import KernelPlayer, game_history, game_rows, resolve_engine
+from trustme_analysis.sweep.engines import KernelPlayer, resolve_engine
 from trustme_analysis.sweep.play import ChunkTask, run_chunk
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -74,36 +66,50 @@ clock = time.process_time
 clock_name = "CPU"
 
 
-def kernel_modules(only: list[str] | None = None) -> dict[str, Any]:
-    """Short name -> kernel module, for every registered game whose package has one (one per package)."""
-    out: dict[str, Any] = {}
-    packages: set[str] = set()
+def kernel_modules(only: list[str] | None = None) -> dict[str, GameEntry]:
+    """Short name -> registry entry, for every registered game whose kernel plays games and names variants to
+    measure (a game registered under several names is measured once)."""
+    out: dict[str, GameEntry] = {}
+    seen: set[int] = set()
     for name in game_names():
         entry = game_entry(name)
-        if not entry.package or entry.package in packages or (only and name not in only):
+        k = entry.kernel
+        if k is None or not k.plays_games() or not k.benchmark_variants or id(k) in seen or (only and name not in only):
             continue
-        try:
-            module = importlib.import_module(f"{entry.package}.kernel")
-        except ModuleNotFoundError as e:
-            if e.name != f"{entry.package}.kernel":
-                raise
-            continue
-        packages.add(entry.package)
-        out[name] = module
+        seen.add(id(k))
+        out[name] = entry
     return out
+
+
+def warm_up(kernel: Any) -> None:
+    """Compile the kernel's entry points (or load them from numba's cache): two games and a few play-outs."""
+    played = kernel.play(np.arange(2, dtype=np.uint64), histories=True)
+    state, viewer = rollout_position(kernel, played.history(0))
+    kernel.rollouts(state, 1, 0)
+    kernel.action_rollouts(state, state.legal_actions()[:1], 1, 1, 0, viewer)
+
+
+def rollout_position(kernel: Any, history: list[int]) -> tuple[Any, int]:
+    """The first decision a quarter or more into a game's ``history``, and the seat to act there."""
+    state = kernel.new_state()
+    for step, action in enumerate(history):
+        if step >= len(history) // 4 and not state.is_chance_node() and len(state.legal_actions()) > 1:
+            break
+        state.apply_action(action)
+    return state, state.current_player()
 
 
 # ---------------------------------------------------------------- speed
 
 
 def kernel_games_per_second(kernel: Any, seconds: float, first_seed: int) -> float:
-    """Random games per second through ``play_random`` (records included)."""
+    """Random games per second through ``Kernel.play`` (records included)."""
     batch = 2_000
     games = 0
     seed = first_seed
     start = clock()
     while True:
-        kernel.play_random(np.arange(seed, seed + batch, dtype=np.uint64))
+        kernel.play(np.arange(seed, seed + batch, dtype=np.uint64)).columns()
         games += batch
         seed += batch
         elapsed = clock() - start
@@ -131,12 +137,18 @@ def pyspiel_rollouts_per_second(state: pyspiel.State, seconds: float) -> float:
 
 
 def kernel_rollouts_per_second(kernel: Any, state: Any, viewer: int | None, seconds: float) -> float:
+    """Play-outs per second from ``state`` (``viewer``: from worlds dealt for that seat, one action's round of a search
+    player; ``None``: from the true position)."""
     n = 1_000
     done = 0
     start = clock()
     seed = 1
+    first = state.legal_actions()[:1]
     while True:
-        kernel.rollouts(state, n, seed, viewer=viewer)
+        if viewer is None:
+            kernel.rollouts(state, n, seed)
+        else:
+            kernel.action_rollouts(state, first, n, 1, seed, viewer)
         done += n
         seed += 1
         elapsed = clock() - start
@@ -146,31 +158,27 @@ def kernel_rollouts_per_second(kernel: Any, state: Any, viewer: int | None, seco
 
 
 def streaming_peak(kernel: Any, games: int) -> float:
-    """Peak traced memory (MiB) of playing ``games`` games batch by batch, keeping a running total only."""
+    """Peak traced memory (MiB) of playing ``games`` games in batches of 2,000, keeping a running total only."""
     tracemalloc.start()
     total = 0
-    for part in kernel.iter_random(np.arange(games, dtype=np.uint64)):
-        total += getattr(part, "num_games", None) or len(part)
+    for first in range(0, games, 2_000):
+        total += len(kernel.play(np.arange(first, min(games, first + 2_000), dtype=np.uint64)).columns()["seat"])
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    assert total == games
     return peak / 2**20
 
 
 def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
     rows = []
-    for short_name, module in modules.items():
+    for short_name, entry in modules.items():
         first = True
-        for label, game_string in module.BENCHMARK_VARIANTS.items():
+        for label, game_string in entry.kernel.benchmark_variants.items():
             start = time.perf_counter()
             game = pyspiel.load_game(game_string)
-            kernel = module.Kernel(game)
+            kernel = entry.new_kernel(game)
             if first:
                 print(f"{short_name}: compiling (first run only) ...", end=" ", flush=True)
-            if hasattr(kernel, "warm_up"):
-                kernel.warm_up()
-            else:
-                kernel.play_random(np.arange(2, dtype=np.uint64), histories=True)
+            warm_up(kernel)
             if first:
                 print(f"kernel ready in {time.perf_counter() - start:.2f} s (wall)")
                 first = False
@@ -189,25 +197,21 @@ def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
         print(f"{label:28s} {py:16,.0f} {k:15,.0f} {ratio:7.0f}x  {'met' if ratio >= GOAL_RATIO else 'NOT met'}")
 
     print()
-    for short_name, module in modules.items():
-        position = getattr(module, "benchmark_rollout_position", None)
-        if position is None:
-            continue
-        labels = getattr(module, "BENCHMARK_ROLLOUTS", list(module.BENCHMARK_VARIANTS)[:1])
-        for label in labels:
-            game = pyspiel.load_game(module.BENCHMARK_VARIANTS[label])
-            kernel = module.Kernel(game)
-            state, viewer, history = position(kernel)
+    for short_name, entry in modules.items():
+        for label, game_string in list(entry.kernel.benchmark_variants.items())[:3]:
+            game = pyspiel.load_game(game_string)
+            kernel = entry.new_kernel(game)
+            state, viewer = rollout_position(kernel, kernel.play(np.array([3], np.uint64), histories=True).history(0))
             py_state = game.new_initial_state()
-            for a in history:
+            for a in state.history():
                 py_state.apply_action(a)
             best_py = best_k = best_true = 0.0
             for _ in range(repeat):
                 best_py = max(best_py, pyspiel_rollouts_per_second(py_state, seconds / 2))
                 best_k = max(best_k, kernel_rollouts_per_second(kernel, state, viewer, seconds))
                 best_true = max(best_true, kernel_rollouts_per_second(kernel, state, None, seconds / 2))
-            print(f"rollouts/s from a day-1 position, {label}: kernel {best_k:,.0f} (a determinization for seat "
-                  f"{viewer} before each; {best_true:,.0f} from the true position); pyspiel clone + play "
+            print(f"rollouts/s a quarter into a game, {label}: kernel {best_k:,.0f} (worlds dealt for seat "
+                  f"{viewer}; {best_true:,.0f} from the true position); pyspiel clone + play "
                   f"{best_py:,.0f} ({best_k / best_py:.0f}x); goal >= {GOAL_ROLLOUTS:,.0f}: "
                   f"{'met' if best_k >= GOAL_ROLLOUTS else 'NOT met'}")
 
@@ -215,11 +219,9 @@ def speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
 
 def streaming_memory(modules: dict[str, Any]) -> None:
     """Peak traced memory of streaming N and 4N games through each kernel batch by batch."""
-    for short_name, module in modules.items():
-        if not hasattr(module.Kernel, "iter_random"):
-            continue
-        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
-        kernel = module.Kernel(pyspiel.load_game(game_string))
+    for short_name, entry in modules.items():
+        game_string = next(iter(entry.kernel.benchmark_variants.values()))
+        kernel = entry.new_kernel(pyspiel.load_game(game_string))
         small, large = streaming_peak(kernel, 20_000), streaming_peak(kernel, 80_000)
         print(f"peak memory streaming {game_string}: 20,000 games {small:.1f} MiB, 80,000 games {large:.1f} MiB "
               f"({'flat' if large < 1.25 * small + 1 else 'NOT flat'})")
@@ -266,8 +268,8 @@ def sweep_speed(modules: dict[str, Any], seconds: float, repeat: int) -> None:
           f"in chunks of {SWEEP_CHUNK} games, kernel in chunks of {SWEEP_CHUNK} and {SWEEP_KERNEL_CHUNK}:")
     print(f"{'variant':22s} {'line-up':10s} {'pyspiel games/s':>16s} {'kernel (50)':>12s} {'kernel (1000)':>14s} "
           f"{'ratio':>7s}")
-    for short_name, module in modules.items():
-        label, game_string = next(iter(module.BENCHMARK_VARIANTS.items()))
+    for short_name, entry in modules.items():
+        label, game_string = next(iter(entry.kernel.benchmark_variants.items()))
         for name, lineup in lineups_for(short_name).items():
             engine, why = resolve_engine("auto", game_string, lineup)
             best_py = best_small = best_large = 0.0
@@ -293,8 +295,8 @@ def records_cost(modules: dict[str, Any], games: int = 500) -> None:
     sequence through the engine and running the game's records function on the final state."""
     print(f"records of {games} kernel games (CPU ms, best of 3): the kernel's fields, read column by column, against "
           "replaying each game through the engine + records()")
-    for short_name, module in modules.items():
-        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+    for short_name, entry in modules.items():
+        game_string = next(iter(entry.kernel.benchmark_variants.values()))
         game = pyspiel.load_game(game_string)
         player = KernelPlayer(game_string, ["random"] * game.num_players())
         records = game_entry(short_name).part("records")
@@ -309,7 +311,7 @@ def records_cost(modules: dict[str, Any], games: int = 500) -> None:
             played = player.play(seeds, histories=True)
             for g in range(games):
                 state = game.new_initial_state()
-                for action in game_history(played, g):
+                for action in played.history(g):
                     state.apply_action(action)
                 records(game, state)
             rebuilt = min(rebuilt, time.process_time() - start)
@@ -349,8 +351,8 @@ def sweep_start_and_memory(modules: dict[str, Any], memory_games: int) -> None:
     for N and 4N games."""
     print("start of a sweep in a fresh process (numba's cache warm): from the first import until games can be played "
           "(import, spec, kernels loaded), the fastest of 3, wall (CPU) seconds")
-    for short_name, module in modules.items():
-        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+    for short_name, entry in modules.items():
+        game_string = next(iter(entry.kernel.benchmark_variants.values()))
         players = pyspiel.load_game(game_string).num_players()
         base = {"game": short_name, "grid": {"players": [players]}, "seed": 3,
                 "lineups": {"random": {"seats": [{"bot": "random"}]}}}
@@ -361,8 +363,8 @@ def sweep_start_and_memory(modules: dict[str, Any], memory_games: int) -> None:
         print(f"  {short_name} {players}p: kernel {k[0]:.2f} s ({k[1]:.2f} s CPU); pyspiel path {p[0]:.2f} s "
               f"({p[1]:.2f} s CPU); goal < 2 s: {'met' if k[0] < 2 else 'NOT met'}", flush=True)
     print(f"peak resident memory of a kernel sweep (1 worker, chunks of {SWEEP_KERNEL_CHUNK}, no report):")
-    for short_name, module in modules.items():
-        players = pyspiel.load_game(next(iter(module.BENCHMARK_VARIANTS.values()))).num_players()
+    for short_name, entry in modules.items():
+        players = pyspiel.load_game(next(iter(entry.kernel.benchmark_variants.values()))).num_players()
         base = {"game": short_name, "grid": {"players": [players]}, "seed": 3, "chunk_size": SWEEP_KERNEL_CHUNK,
                 "lineups": {"random": {"seats": [{"bot": "random"}]}}, "engine": "kernel"}
         sizes = (memory_games, 4 * memory_games)
@@ -374,69 +376,27 @@ def sweep_start_and_memory(modules: dict[str, Any], memory_games: int) -> None:
 # ---------------------------------------------------------------- equivalence
 
 
-def same(a: Any, b: Any) -> bool:
-    """Equal values of the same types, lists and dicts element by element, NaN equal to NaN."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
-
-
 def verify_chunk(args: tuple[str, str, int, int]) -> tuple[int, int, list[str]]:
-    """Replay kernel games ``first .. first + n - 1`` through the engine; returns (games, steps, failures).
-
-    With a ``Kernel.new_state`` (a KernelState), in lock-step: at every step the current player, the legal actions
-    and the chance outcomes with their probabilities must be the engine's; else each action must be legal there. At
-    the end the returns and every record row must be the engine's.
-    """
-    module_name, game_string, first, n = args
+    """Replay kernel games ``first .. first + n - 1`` through the engine in lock-step (the one harness); returns
+    (games, steps, failures)."""
+    short_name, game_string, first, n = args
     import trustme_analysis  # noqa: F401,F811  (a spawned worker registers the games)
 
-    module = importlib.import_module(module_name)
+    entry = game_entry(short_name)
     game = pyspiel.load_game(game_string)
-    records = game_entry(game.get_type().short_name).part("records")
-    kernel = module.Kernel(game)
-    lockstep = hasattr(kernel, "new_state")
-    played = kernel.play_random(np.arange(first, first + n, dtype=np.uint64), histories=True)
-    rows = game_rows(played, n, game.num_players())
+    kernel = entry.new_kernel(game)
+    records = entry.part("records")
+    played = kernel.play(np.arange(first, first + n, dtype=np.uint64), histories=True)
+    rows = played.rows()
     steps = 0
     failures: list[str] = []
     for g in range(n):
-        seed = first + g
         try:
-            state = game.new_initial_state()
-            ks = kernel.new_state() if lockstep else None
-            for step, action in enumerate(game_history(played, g)):
-                if ks is not None:
-                    assert ks.current_player() == state.current_player(), f"step {step}: current player"
-                    if state.is_chance_node():
-                        assert ks.chance_outcomes() == state.chance_outcomes(), f"step {step}: chance outcomes"
-                    else:
-                        assert ks.legal_actions() == state.legal_actions(), f"step {step}: legal actions"
-                    ks.apply_action(action)
-                elif state.is_chance_node():
-                    assert action in dict(state.chance_outcomes()), f"step {step}: impossible outcome {action}"
-                else:
-                    assert action in state.legal_actions(), f"step {step}: illegal action {action}"
-                state.apply_action(action)
-                steps += 1
-            assert state.is_terminal(), "the engine's game is not over where the kernel's ended"
-            if ks is not None:
-                assert ks.is_terminal() and ks.returns() == state.returns(), "returns differ"
-            want = records(game, state)
-            got = rows[g]
-            assert same(got, want), "record rows differ: " + "; ".join(
-                f"seat {p} {k}: kernel {r.get(k)!r} engine {w[k]!r}"
-                for p, (r, w) in enumerate(zip(got, want)) for k in w if not same(r.get(k), w[k]))[:500]
-        except AssertionError as e:
-            failures.append(f"{game_string} seed {seed}: {e}")
+            steps += replay(game, kernel, played.history(g), rows[g], records, seed=first + g)
+        except Mismatch as e:
+            failures.append(str(e))
         except Exception as e:  # noqa: BLE001  (an engine or records error on a kernel game is a finding too)
-            failures.append(f"{game_string} seed {seed}: {type(e).__name__}: {e}")
+            failures.append(f"{game_string} seed {first + g}: {type(e).__name__}: {e}")
     return n, steps, failures
 
 
@@ -469,9 +429,9 @@ def same_records(modules: dict[str, Any], n: int, workers: int) -> None:
     start_all = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers) as pool:
-        for module in modules.values():
-            plays = tuple(getattr(module, "GAME_SEAT_KINDS", ("random",)))
-            for label, game_string in module.BENCHMARK_VARIANTS.items():
+        for entry in modules.values():
+            plays = entry.kernel.game_seat_kinds
+            for label, game_string in entry.kernel.benchmark_variants.items():
                 players = pyspiel.load_game(game_string).num_players()
                 lineups = [("random",) * players]
                 if "heuristic" in plays:
@@ -500,12 +460,12 @@ def verify(modules: dict[str, Any], n: int, workers: int) -> None:
     start_all = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
     with ctx.Pool(workers) as pool:
-        for short_name, module in modules.items():
+        for short_name, entry in modules.items():
             game_total = 0
-            for i, (label, game_string) in enumerate(module.BENCHMARK_VARIANTS.items()):
+            for i, (label, game_string) in enumerate(entry.kernel.benchmark_variants.items()):
                 first = 10**9 * (i + 1)
                 start = time.perf_counter()
-                tasks = [(module.__name__, game_string, first + k, min(chunk, n - k)) for k in range(0, n, chunk)]
+                tasks = [(short_name, game_string, first + k, min(chunk, n - k)) for k in range(0, n, chunk)]
                 games = steps = 0
                 failures: list[str] = []
                 for g, s, f in pool.imap_unordered(verify_chunk, tasks):
@@ -533,17 +493,14 @@ def verify(modules: dict[str, Any], n: int, workers: int) -> None:
 _PROBE = """
 import time
 t0 = time.perf_counter()
-import importlib, numpy as np, pyspiel, trustme_analysis
+import numpy as np, pyspiel, trustme_analysis
 from trustme_analysis.registry import game_entry
 t1 = time.perf_counter()
-module = importlib.import_module(game_entry({name!r}).package + ".kernel")
+entry = game_entry({name!r})
+entry.kernel_part("kernel")
 t2 = time.perf_counter()
-game = pyspiel.load_game({game!r})
-kernel = module.Kernel(game)
-if hasattr(kernel, "warm_up"):
-    kernel.warm_up()
-else:
-    kernel.play_random(np.arange(2, dtype=np.uint64), histories=True)
+kernel = entry.new_kernel(pyspiel.load_game({game!r}))
+kernel.play(np.arange(2, dtype=np.uint64), histories=True).columns()
 t3 = time.perf_counter()
 print(f"{{t1 - t0:.2f}} {{t2 - t1:.2f}} {{t3 - t2:.2f}}")
 """
@@ -551,8 +508,8 @@ print(f"{{t1 - t0:.2f}} {{t2 - t1:.2f}} {{t3 - t2:.2f}}")
 
 def compile_times(modules: dict[str, Any]) -> None:
     """Cold (empty numba cache) and warm start of each kernel, each in a fresh process."""
-    for short_name, module in modules.items():
-        game_string = next(iter(module.BENCHMARK_VARIANTS.values()))
+    for short_name, entry in modules.items():
+        game_string = next(iter(entry.kernel.benchmark_variants.values()))
         with tempfile.TemporaryDirectory() as cache:
             env = dict(os.environ, NUMBA_CACHE_DIR=cache)
             for run in ("cold", "warm"):
@@ -584,7 +541,7 @@ def main() -> None:
     print(f"clock: {args.clock} seconds")
     modules = kernel_modules(args.game)
     if not modules:
-        sys.exit("no game package has a kernel module")
+        sys.exit("no registered game has a kernel that plays games")
     if args.verify:
         verify(modules, args.verify, args.workers)
     elif args.same:

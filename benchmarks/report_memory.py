@@ -50,7 +50,7 @@ SEED_SPEC = {
 
 CHILD = r"""
 import json, sys
-import trustme_analysis, scipy.stats, trustme_analysis.games.pinocchio.stats  # noqa: F401 (imports not measured)
+import trustme_analysis, scipy.stats, trustme_analysis.games.pinocchio.analysis.stats  # noqa: F401 (imports not measured)
 from trustme_analysis.results.build import Builder, compute, compute_from
 from trustme_analysis.outdir import load_manifest, load_records
 

@@ -8,6 +8,7 @@ Example::
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 
 import numpy as np
@@ -20,6 +21,41 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 
+def _int_at_least(low: int):
+    """An argparse ``type``: an integer >= ``low``; the error says what is allowed."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def _finite(low: float | None = None, above: bool = False, high: float | None = None):
+    """An argparse ``type``: a finite number (``>= low``, or ``> low`` with ``above``; ``<= high``)."""
+    bounds = ([f"> {low:g}" if above else f">= {low:g}"] if low is not None else []) + (
+        [f"<= {high:g}"] if high is not None else [])
+    allowed = "a finite number" + (" " + " and ".join(bounds) if bounds else "")
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+        if (not math.isfinite(value) or (low is not None and (value <= low if above else value < low))
+                or (high is not None and value > high)):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The command-line parser (every flag documented in ``--help``)."""
     from cfr.api import algorithm_names
@@ -30,30 +66,32 @@ def build_parser() -> argparse.ArgumentParser:
         description="Solve a pyspiel game with the CFR family and print the convergence curve and final figures. "
         "Stops at the first of --iterations, --time-limit and --target (1000 iterations when none is given).",
     )
-    parser.add_argument("game", help='pyspiel game string, e.g. "kuhn_poker" or "leduc_poker" or '
+    parser.add_argument("game", nargs="?", help='pyspiel game string, e.g. "kuhn_poker" or "leduc_poker" or '
                         '"kuhn_poker(players=3)"; Trust Me games are registered automatically')
     parser.add_argument("--algorithm", "-a", default="cfr+", choices=algorithm_names(), metavar="NAME",
                         help="one of: %(choices)s (default: %(default)s)")
-    parser.add_argument("--iterations", "-n", type=int, default=None, help="stop after this many iterations")
-    parser.add_argument("--time-limit", "-t", type=float, default=None,
+    parser.add_argument("--list", action="store_true", help="list every registered game (the Trust Me games first) "
+                        "and exit")
+    parser.add_argument("--iterations", "-n", type=_int_at_least(1), default=None, help="stop after this many iterations")
+    parser.add_argument("--time-limit", "-t", type=_finite(0, above=True), default=None,
                         help="stop after this many seconds of wall time (compile and evaluations included)")
-    parser.add_argument("--target", type=float, default=None,
+    parser.add_argument("--target", type=_finite(0), default=None,
                         help="stop once exploitability (NashConv for games that are not two-player zero-sum) "
                         "is at or below this")
-    parser.add_argument("--eval-every", type=int, default=None,
+    parser.add_argument("--eval-every", type=_int_at_least(1), default=None,
                         help="evaluate every this many iterations (default: 10 full-tree, 1000 sampling)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the sampling solvers (default: 0)")
-    parser.add_argument("--max-histories", type=int, default=DEFAULT_MAX_HISTORIES,
+    parser.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the sampling solvers (default: 0)")
+    parser.add_argument("--max-histories", type=_int_at_least(1), default=DEFAULT_MAX_HISTORIES,
                         help="refuse to compile a larger tree (default: %(default)s)")
     updates = parser.add_mutually_exclusive_group()
     updates.add_argument("--alternating", dest="alternating", action="store_true", default=None,
                          help="alternating updates (default for cfr+, linear, dcfr, pcfr+)")
     updates.add_argument("--simultaneous", dest="alternating", action="store_false",
                          help="simultaneous updates (default for cfr)")
-    parser.add_argument("--alpha", type=float, default=1.5, help="DCFR positive-regret exponent (default 1.5)")
-    parser.add_argument("--beta", type=float, default=0.0, help="DCFR negative-regret exponent (default 0)")
-    parser.add_argument("--gamma", type=float, default=2.0, help="DCFR averaging exponent (default 2)")
-    parser.add_argument("--exploration", type=float, default=0.6,
+    parser.add_argument("--alpha", type=_finite(), default=1.5, help="DCFR positive-regret exponent (default 1.5)")
+    parser.add_argument("--beta", type=_finite(), default=0.0, help="DCFR negative-regret exponent (default 0)")
+    parser.add_argument("--gamma", type=_finite(), default=2.0, help="DCFR averaging exponent (default 2)")
+    parser.add_argument("--exploration", type=_finite(0, above=True, high=1), default=0.6,
                         help="outcome-sampling exploration probability (default 0.6)")
     parser.add_argument("--checkpoint", default=None, metavar="PATH",
                         help="save the solver state here at every evaluation and at the end")
@@ -62,35 +100,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def load_game_quietly(game_string: str):
-    """``pyspiel.load_game`` with OpenSpiel's own stderr chatter suppressed and a short error message.
+    """``pyspiel.load_game`` with OpenSpiel's own stderr chatter suppressed and a one-line error
+    (:class:`cfr.gameload.GameLoadError`, a ``ValueError``): see :mod:`cfr.gameload`."""
+    from cfr.gameload import load_game_quietly as load
 
-    OpenSpiel's C++ side prints the whole list of registered games to the stderr file descriptor before raising on an
-    unknown name; the command line promises a one-line error, so the name is checked first and fd 2 is silenced
-    during the load.
-    """
-    import difflib
+    return load(game_string)
+
+
+def _checkpoint_problem(path_text: str) -> str | None:
+    """Why a checkpoint cannot be saved at ``path_text`` (``None``: it can)."""
     import os
-    import tempfile
+    from pathlib import Path
 
-    import pyspiel
-
-    name = game_string.split("(", 1)[0].strip()
-    known = pyspiel.registered_names()
-    if name not in known:
-        close = difflib.get_close_matches(name, known, n=3)
-        hint = f"; did you mean {', '.join(close)}?" if close else "; see pyspiel.registered_names()"
-        raise ValueError(f"unknown game {name!r}{hint}")
-    saved = os.dup(2)
-    with tempfile.TemporaryFile() as sink:
-        os.dup2(sink.fileno(), 2)
-        try:
-            return pyspiel.load_game(game_string)
-        except pyspiel.SpielError as exc:
-            lines = str(exc).strip().splitlines() or ["invalid game string"]
-            raise ValueError(f"cannot load game {game_string!r}: {lines[0]}") from None
-        finally:
-            os.dup2(saved, 2)
-            os.close(saved)
+    if not path_text.strip():
+        return "must be a file path, got an empty string"
+    path = Path(path_text)
+    if path.is_dir():
+        return f"{path_text!r} is a folder; give the path of a file"
+    existing = path.parent
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        return f"{path_text!r} cannot be created: {str(existing)!r} is a file, not a folder"
+    if not os.access(existing, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        return f"{path_text!r} cannot be written (read-only or permission denied)"
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,6 +135,17 @@ def main(argv: list[str] | None = None) -> int:
         import trustme_analysis  # noqa: F401  (registers the Trust Me games with pyspiel)
     except ImportError:
         pass
+    if args.list:
+        from cfr.gameload import listing
+
+        print(listing())
+        return 0
+    if args.game is None:
+        parser.error("the game is required (a game string such as kuhn_poker; --list lists them)")
+    if args.checkpoint is not None:
+        problem = _checkpoint_problem(args.checkpoint)
+        if problem:  # found before solving, not when the first checkpoint is saved
+            parser.error(f"argument --checkpoint: {problem}")
     try:
         import pandas as pd
 

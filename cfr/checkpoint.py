@@ -13,6 +13,7 @@ import json
 import os
 import pickle
 import tempfile
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -80,6 +81,11 @@ def save_checkpoint(solver, path: str | os.PathLike) -> Path:
     return path
 
 
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 def load_checkpoint(path: str | os.PathLike, compiled: CompiledGame | None = None):
     """Rebuild the solver saved at ``path``.
 
@@ -92,15 +98,21 @@ def load_checkpoint(path: str | os.PathLike, compiled: CompiledGame | None = Non
         :class:`~cfr.mccfr.SamplingSolver`, ready to ``iterate`` further.
     """
     path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"checkpoint {str(path)!r} is a folder; give the path of a checkpoint file")
     if not path.is_file():
         raise FileNotFoundError(f"checkpoint {str(path)!r} does not exist")
     with open(path, "rb") as handle:
         head = handle.read(6)
     if head.startswith(b"PK"):
-        with np.load(path, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            arrays = {k: data[k] for k in data.files if k != "meta"}
-        if meta.get("magic") != _MAGIC:
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(str(data["meta"]))
+                arrays = {k: data[k] for k in data.files if k != "meta"}
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as exc:  # a truncated or foreign file
+            raise ValueError(f"checkpoint {str(path)!r} is damaged or not a cfr checkpoint ({_first_line(exc)})") \
+                from None
+        if not isinstance(meta, dict) or meta.get("magic") != _MAGIC:
             raise ValueError(f"{str(path)!r} is not a cfr checkpoint")
         if compiled is None:
             compiled = compile_game(meta["game"])
@@ -127,8 +139,12 @@ def load_checkpoint(path: str | os.PathLike, compiled: CompiledGame | None = Non
         )
         solver.load_state_arrays(arrays)
         return solver
-    with open(path, "rb") as handle:
-        payload = pickle.load(handle)
+    try:
+        with open(path, "rb") as handle:
+            payload = pickle.load(handle)
+    except Exception as exc:  # unpickling a foreign file can raise almost anything; the file is what is wrong
+        raise ValueError(f"checkpoint {str(path)!r} is damaged or not a cfr checkpoint ({_first_line(exc)})") \
+            from None
     if not isinstance(payload, dict) or payload.get("magic") != _MAGIC:
         raise ValueError(f"{str(path)!r} is not a cfr checkpoint")
     from cfr.mccfr import SamplingSolver

@@ -13,7 +13,6 @@ Exit status: 0 played; 2 a bad game string, bot kind or knob (one line naming it
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Callable, Sequence
@@ -25,7 +24,10 @@ import pyspiel
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.players import bot_kinds, make_bot
 from trustme_analysis.players.play import joint_action, sample_chance
+from trustme_analysis.players.lineup import check_knobs
+from trustme_analysis.players.policy import load_policy
 from trustme_analysis.registry import find_game
+from trustme_analysis.specfile import OneLineParser, OptionError, SpecError, did_you_mean, int_option, load_game
 
 
 def _event_text(event: dict[str, Any], narrate: Callable[[dict[str, Any]], str | None] | None) -> str:
@@ -90,49 +92,72 @@ def play_and_print(game: pyspiel.Game, kinds: Sequence[str], seed: int, knobs: d
     return state
 
 
-def _parse_knobs(text: str) -> dict[str, Any]:
+def _parse_knobs(text: str, kinds: Sequence[str], known: Sequence[str]) -> dict[str, Any]:
+    """``--knobs`` as a table of bot kind -> knob table; a kind that is not a known bot kind, or one no seat plays,
+    is refused (a misspelt name would otherwise be ignored and the game played with the default knobs)."""
     try:
         knobs = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"--knobs {text!r} is not allowed; allowed: JSON such as "
-                         f"'{{\"heuristic\": {{\"bluff_rate\": 0.5}}}}' ({exc.msg})") from None
+        raise OptionError("--knobs", f"{text!r} is not allowed; allowed: JSON such as "
+                          f"'{{\"heuristic\": {{\"bluff_rate\": 0.5}}}}' ({exc.msg})") from None
     if not isinstance(knobs, dict) or not all(isinstance(v, dict) for v in knobs.values()):
-        raise ValueError(f"--knobs {text!r} is not allowed; allowed: a JSON table of bot kind -> knob table")
+        raise OptionError("--knobs", f"{text!r} is not allowed; allowed: a JSON table of bot kind -> knob table")
+    for kind in knobs:
+        if kind not in known:
+            raise OptionError("--knobs", f"{kind!r} is not a bot kind{did_you_mean(kind, known)} (bot kinds: "
+                              f"{', '.join(known)})")
+        if kind not in kinds:
+            raise OptionError("--knobs", f"{kind!r} plays no seat (--bots {','.join(kinds)}); give knobs for the "
+                              "kinds that play")
     return knobs
 
 
-def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    parser = argparse.ArgumentParser(prog="python -m trustme_analysis.play", description=__doc__.splitlines()[0])
+def build_parser() -> OneLineParser:
+    """The command-line parser."""
+    parser = OneLineParser(prog="python -m trustme_analysis.play", description=__doc__.splitlines()[0])
     parser.add_argument("game", help="a game string, e.g. trustme_pinocchio or \"trustme_liar(players=3)\"")
-    parser.add_argument("--seed", type=int, default=0, help="the game's seed (chance and bots)")
+    parser.add_argument("--seed", type=int_option(0), default=0, help="the game's seed (chance and bots)")
     parser.add_argument("--bots", default="heuristic", help="bot kinds, one for every seat or one per seat "
                         "(comma-separated; default heuristic)")
     parser.add_argument("--knobs", default="{}", help="JSON: knobs per bot kind, e.g. '{\"search\": {\"budget\": 100}}'")
-    parser.add_argument("--max-steps", type=int, default=5000, help="stop after this many steps")
-    args = parser.parse_args(argv)
+    parser.add_argument("--max-steps", type=int_option(1), default=5000, help="stop after this many steps")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command line; returns the exit status (2, with one line on stderr, for any bad argument)."""
     out = out if out is not None else sys.stdout
     try:
-        try:
-            game = pyspiel.load_game(args.game)
-        except Exception as exc:  # noqa: BLE001  (pyspiel and the engines raise several types; the message matters)
-            message = "; ".join(line.strip() for line in str(exc).strip().splitlines())
-            raise ValueError(f"game {args.game!r} cannot be loaded: {message}") from None
+        args = build_parser().parse_args(argv)
+        game = load_game(args.game, "")
         kinds = [k.strip() for k in args.bots.split(",") if k.strip()]
         n = game.num_players()
         if len(kinds) == 1:
             kinds = kinds * n
         if len(kinds) != n:
-            raise ValueError(f"--bots {args.bots!r} is not allowed; allowed: one kind, or {n} comma-separated kinds")
+            raise OptionError("--bots", f"{args.bots!r} is not allowed; allowed: one kind, or {n} comma-separated "
+                              "kinds")
         known = bot_kinds(game.get_type().short_name)
         for kind in kinds:
             if kind not in known:
-                raise ValueError(f"--bots: {kind!r} is not allowed; allowed: {', '.join(known)}")
-        if args.max_steps < 1:
-            raise ValueError(f"--max-steps {args.max_steps} is not allowed; allowed: an integer >= 1")
-        knobs = _parse_knobs(args.knobs)
+                raise OptionError("--bots", f"{kind!r} is not allowed{did_you_mean(kind, known)} (allowed: "
+                                  f"{', '.join(known)})")
+        knobs = _parse_knobs(args.knobs, kinds, known)
+        for kind, table in knobs.items():  # every seat's bot made once before the first move is printed
+            for p in range(n):
+                if kinds[p] == kind:
+                    check_knobs(game, f"--knobs: {kind}", kind, table, p)
+        if "policy" in kinds and isinstance(knobs.get("policy", {}).get("policy"), str):
+            # A policy bot reads its file at its first move: read it now, so a missing one is refused up front.
+            try:
+                load_policy(knobs["policy"]["policy"])
+            except (OSError, ValueError) as exc:
+                raise OptionError("--knobs: policy.policy", str(exc)) from None
         play_and_print(game, kinds, args.seed, knobs, args.max_steps, out)
-    except (ValueError, TypeError) as exc:
+    except SpecError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (ValueError, TypeError, OSError) as exc:  # a bot refusing a position it was not made for: still one line
         print(f"error: {exc}", file=sys.stderr)
         return 2
     return 0

@@ -2,12 +2,18 @@
 and the checks of TOML keys and values behind it.
 
 A :class:`SpecError` says which key is wrong (a dotted path such as ``grid.chart``), the value found and what is
-allowed; the command lines print it as one line and exit with status 2.
+allowed; the command lines print it as one line and exit with status 2. It is the one type of the library's
+refusals of what a user gave: a spec's key, a command-line option (:class:`OptionError`, raised by
+:class:`OneLineParser`), a game string (:func:`load_game`) or a damaged stored file
+(:class:`trustme_analysis.results.ResultsError`) all raise it or a subclass of it.
 """
 
 from __future__ import annotations
 
+import argparse
 import difflib
+import math
+import os
 import tomllib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -23,6 +29,96 @@ class SpecError(ValueError):
     def __init__(self, key: str, message: str):
         self.key = key
         super().__init__(f"{key}: {message}" if key else message)
+
+
+class OptionError(SpecError):
+    """A command-line option (or argument) is invalid; ``key`` is the option (``--seed``)."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are an :class:`OptionError` (one line naming the option), not a usage block.
+
+    The command lines catch it with every other :class:`SpecError`, print it as one line and exit with status 2.
+    """
+
+    def error(self, message: str):  # noqa: D401 - argparse hook
+        raise OptionError("", f"{message} (see --help)")
+
+
+def int_option(low: int, high: int | None = None) -> Any:
+    """An argparse ``type`` reading an integer from ``low`` (to ``high``); its error says what is allowed."""
+    allowed = f"an integer from {low:,} to {high:,}" if high is not None else f"an integer >= {low:,}"
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+        if value < low or (high is not None and value > high):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {value:,}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
+def float_option(low: float | None = None, *, above: bool = False, high: float | None = None,
+                 below: bool = False) -> Any:
+    """An argparse ``type`` reading a finite number (``>= low``, or ``> low`` when ``above``; ``<= high``, or
+    ``< high`` when ``below``)."""
+    parts = [f"> {low:g}" if above else f">= {low:g}"] if low is not None else []
+    if high is not None:
+        parts.append(f"< {high:g}" if below else f"<= {high:g}")
+    allowed = "a finite number" + (" " + " and ".join(parts) if parts else "")
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+        if (not math.isfinite(value) or (low is not None and (value <= low if above else value < low))
+                or (high is not None and (value >= high if below else value > high))):
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}")
+        return value
+
+    parse.__name__ = "number"
+    return parse
+
+
+def load_game(game: str, key: str = "game", params: Mapping[str, Any] | None = None) -> Any:
+    """``pyspiel.load_game`` without OpenSpiel's stderr chatter; a :class:`SpecError` of one line at ``key`` when the
+    game is unknown (with the closest names and where to find the rest) or refuses its parameters."""
+    from cfr.gameload import GameLoadError, load_game_quietly
+
+    try:
+        return load_game_quietly(game, dict(params) if params is not None else None)
+    except GameLoadError as exc:
+        raise SpecError(key, str(exc)) from None
+
+
+def check_output_folder(outdir: str | Path, option: str = "--out") -> Path:
+    """Refuse, before anything is written, an output folder that cannot be created or written: an empty path, a
+    file, a path under a file, a read-only folder (or read-only nearest existing parent). Returns it as a Path.
+
+    Raises:
+        OptionError: one line naming the folder and what is wrong with it.
+    """
+    if not str(outdir).strip():
+        raise OptionError(option, "must be a folder path, got an empty string")
+    path = Path(outdir)
+    if path.exists() and not path.is_dir():
+        raise OptionError("", f"output folder {str(path)!r} exists and is not a folder")
+    existing = path
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if existing != path and not existing.is_dir():
+        raise OptionError("", f"output folder {str(path)!r} cannot be created: {str(existing)!r} is a file, not a "
+                          "folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        what = "is not writable" if existing == path else f"cannot be created: {str(existing)!r} is not writable"
+        raise OptionError("", f"output folder {str(path)!r} {what} (read-only or permission denied); choose another "
+                          f"{option} or change its permissions")
+    return path
 
 
 def read_spec_file(path: str | Path) -> dict[str, Any]:

@@ -6,7 +6,7 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
 from trustme_analysis.players import bot_kinds, make_bot
-from trustme_analysis.games.pinocchio.bots import (
+from trustme_analysis.games.pinocchio.players.bots import (
     KNOB_NAMES,
     TELLER_PRIOR_TALES,
     PinocchioHeuristicBot,
@@ -17,7 +17,7 @@ from trustme_analysis.games.pinocchio.bots import (
     teller_bluff_rate,
     unseen_counts,
 )
-from trustme_analysis.games.pinocchio.script import Table
+from trustme_analysis.games.pinocchio.engine.script import Table
 
 
 def play(game, bots, seed):

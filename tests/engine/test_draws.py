@@ -1,21 +1,18 @@
-"""The draw protocol (trustme_analysis/engine/draws.py): its generator, the compiled primitives every kernel imports
-(trustme_analysis/engine/compiled_draws.py), and every compiled kernel's own copy of it that is left."""
+"""The draw protocol (trustme_analysis/engine/draws.py): its generator, and every compiled kernel's copy of it."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from trustme_analysis.engine.draws import GameStream, pick, pick_weighted, walk
 from trustme_analysis.engine import compiled_draws
+from trustme_analysis.engine.draws import GameStream, pick, pick_weighted, walk
 from trustme_analysis.games.liar import kernel_core as liar
-from trustme_analysis.games.pinocchio import kernel_core as pinocchio
 
 #: Each kernel's (next output, integer below n, uniform float) on a one-element uint64 state array.
 KERNELS = {
-    "pinocchio": (pinocchio.next_u64, pinocchio.below, pinocchio.uniform01),
-    "liar": (liar.next_u64, liar.rand_below, liar.uniform01),
     "compiled_draws": (compiled_draws.next_u64, compiled_draws.below, compiled_draws.uniform01),
+    "liar": (liar.next_u64, liar.rand_below, liar.uniform01),
 }
 
 
@@ -32,7 +29,7 @@ def test_every_kernel_draws_what_the_protocol_draws(name):
     next_u64, below, uniform = KERNELS[name]
     rng = np.random.default_rng(7)
     bounds = [1, 2, 3, 6, 7, 52, 1000, 14_000, (1 << 31) + 1, (1 << 32) - 1]
-    if name in ("liar", "compiled_draws"):  # a deal of many copies into many cards: C(160, 8) ~ 4.2e11 deals (the 128-bit branch)
+    if name in ("liar", "compiled_draws"):  # Liar deals C(160, 8) ~ 4.2e11 ways: the 128-bit branch
         bounds += [1 << 32, 421_171_716_095, (1 << 62) + 3, (1 << 63) - 1]
     for seed in [0, 1, (1 << 64) - 1, *rng.integers(0, 2**63, size=40).tolist()]:
         ours = GameStream(seed)

@@ -12,7 +12,7 @@ from open_spiel.python import policy as policy_lib
 from open_spiel.python.algorithms import cfr, expected_game_score, exploitability, get_all_states
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.pinocchio.script import Table
+from trustme_analysis.games.pinocchio.engine.script import Table
 
 TINY = ("trustme_pinocchio(players=2,values=2,copies=2,two_player_removed=0,park_size=1,stacks=1/1,chart=1/3,"
         "runouts_to_end=1)")
@@ -201,7 +201,7 @@ def test_observation_tensor_is_written_in_place_with_the_players_own_hand():
     game = t.game
     tensor = np.asarray(t.state.observation_tensor(0))
     assert tensor.shape == (game.observation_tensor_size(),)
-    from trustme_analysis.games.pinocchio.observer import PinocchioObserver
+    from trustme_analysis.games.pinocchio.engine.observer import PinocchioObserver
 
     obs = game.make_py_observer()
     assert isinstance(obs, PinocchioObserver)

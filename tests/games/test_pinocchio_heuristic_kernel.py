@@ -3,7 +3,7 @@
 - ``Kernel.state_from(state)`` of any engine state is the kernel state the same actions reach (public and hidden
   part), also for worlds a search player samples.
 - At every decision of engine games (heuristic and random moves mixed, across variants and knob settings) the
-  compiled :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy` gives the distribution of
+  compiled :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy` gives the distribution of
   ``PinocchioHeuristicBot.action_probabilities``: the same support, probabilities within 1e-12.
 - Rollouts with heuristic seats draw from that distribution and depend only on their seed.
 """
@@ -17,10 +17,11 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio.kernel import Kernel, kernel_supports
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
+from trustme_analysis.registry import game_entry
 
 # (game string, heuristic knobs, games): the rulebook games with the default knobs, and variants with every other
 # value of each knob that changes a decision.
@@ -40,6 +41,7 @@ CASES = [
      "runouts_to_end=1)", {"bluff_rate": 1.0}, 40),
     ("trustme_pinocchio(players=4,values=9,copies=3,park_size=6,refill=4,hand_size=3,stacks_to_end=9,chart=0/5/1/9/2/"
      "20/3/1/30)", {"cash_at": 2}, 5),
+    ("trustme_pinocchio(players=3,first_player=random)", {}, 10),  # the house rule: chance picks the first seat
 ]
 
 
@@ -158,8 +160,11 @@ def test_heuristic_rollouts_depend_on_the_seed_only_and_differ_from_random_ones(
 
 def test_seat_kinds_are_checked():
     game = pyspiel.load_game("trustme_pinocchio(players=3)")
-    assert kernel_supports(game, ("heuristic",)) is None
-    assert "not compiled" in kernel_supports(game, ("policy",))
+    entry = game_entry(game.get_type().short_name)
+    assert entry.kernel_reason(game, ("heuristic",)) is None
+    assert "policy" in entry.kernel_reason(game, ("policy",))
+    with pytest.raises(ValueError, match="not compiled"):
+        Kernel(game, ("policy",))
     with pytest.raises(ValueError, match="one per seat"):
         Kernel(game, ("heuristic", "random"))
     mixed = Kernel(game, ("heuristic", "random", "heuristic"))
@@ -259,7 +264,7 @@ def voter_facing(game: pyspiel.Game, kernel: Kernel, voter: str, votes: int, see
 def test_search_players_model_the_other_voters_from_the_votes_they_saw():
     """A voter seen distrusting every tale is played in search rollouts as one who distrusts (the heuristic's vote
     weighs little, the rest trusts at the posterior mean rate), while a heuristic voter stays the heuristic."""
-    from trustme_analysis.games.pinocchio.kernel import HABIT_PRIOR
+    from trustme_analysis.games.pinocchio.kernel.kernel import HABIT_PRIOR
 
     game = pyspiel.load_game("trustme_pinocchio(players=2)")
     kernel = Kernel(game, ("heuristic",))
@@ -298,17 +303,20 @@ def test_whole_games_with_heuristic_seats_replay_through_the_engine_and_follow_t
     """A sweep's heuristic line-up in the kernel: every game replays through the engine step by step with the same
     records, and every move of a heuristic seat is one the Python heuristic bot plays there with positive
     probability (a random seat's moves are merely legal)."""
-    from tests.games.test_pinocchio_kernel import replay_and_compare
+    from tests.games.test_pinocchio_kernel import chance_legal_actions
+    from trustme_analysis.engine.lockstep import replay
+    from trustme_analysis.games.pinocchio.analysis.records import records
 
     game = pyspiel.load_game(game_string)
     kernel = Kernel(game, seat_kinds)
     kinds = kernel.seat_kinds
     bots = [make_bot(game, "heuristic", p, np.random.default_rng(0)) for p in range(game.num_players())]
-    played = kernel.play_random(np.arange(40, dtype=np.uint64), histories=True)
+    played = kernel.play(np.arange(40, dtype=np.uint64), histories=True)
+    rows = played.rows()
     heuristic_moves = 0
     for g in range(40):
         history = played.history(g)
-        replay_and_compare(game, kernel, history, played.to_rows(g))
+        replay(game, kernel, history, rows[g], records, seed=g, extra=chance_legal_actions)
         state = game.new_initial_state()
         for action in history:
             if not state.is_chance_node() and kinds[state.current_player()] == "heuristic":

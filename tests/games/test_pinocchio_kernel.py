@@ -1,8 +1,10 @@
-"""The compiled Pinocchio kernel against the engine: kernel games replayed through the pyspiel game step by step.
+"""The compiled Pinocchio kernel against the engine: kernel games replayed through the pyspiel game step by step
+(the one lock-step harness, :func:`trustme_analysis.engine.lockstep.lockstep`).
 
 At every step the current player, the legal actions (or the chance outcomes with their probabilities) must be the
 engine's; at the end the returns and every record field (``records.records`` on the engine's terminal state against
-the kernel's rows). Over 1,000 games across player counts, voting modes, the Coin variant and reduced variants.
+the kernel's rows). Over 1,000 games across player counts, voting modes, the Coin variant and reduced variants, every
+parameter example of the registry entry (random and heuristic seats) and random variants over the parameter space.
 """
 
 from __future__ import annotations
@@ -16,10 +18,15 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio import records
-from trustme_analysis.games.pinocchio.kernel import BENCHMARK_VARIANTS, Kernel, kernel_supports
-from trustme_analysis.games.pinocchio.state import PHASE_NAMES
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.analysis import records
+from trustme_analysis.engine.lockstep import lockstep, same
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
+from trustme_analysis.games.pinocchio.engine.state import PHASE_NAMES
+from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
+from trustme_analysis.registry import game_entry
+
+ENTRY = game_entry(SHORT_NAME)
 
 REDUCED = ("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,stacks=1/1/1,chart=1/3/6,"
            "runouts_to_end=1)")
@@ -41,6 +48,8 @@ VARIANTS = [
     ("trustme_pinocchio(players=2,values=1,copies=10)", 30),  # one value: every tale is true
     ("trustme_pinocchio(players=3,values=3,copies=3,park_size=1,hand_size=0,stacks=1/1/1,chart=1/3/6)", 40),
     ("trustme_pinocchio(players=4,values=9,copies=3,park_size=6,refill=4,hand_size=3,stacks_to_end=9)", 20),
+    ("trustme_pinocchio(players=3,first_player=random)", 60),  # the house rule: chance picks the first seat
+    ("trustme_pinocchio(players=4,coin_variant=True,voting=sequential,first_player=random)", 30),
 ]
 
 
@@ -68,6 +77,7 @@ def random_variant(r: random.Random) -> str:
     if players == 4:
         p["coin_variant"] = r.random() < 0.5
         p["coin_tossers"] = r.choice(["any", "dissenters"])
+    p["first_player"] = r.choice(["seat0", "random"])
     return "trustme_pinocchio(" + ",".join(f"{k}={v}" for k, v in p.items()) + ")"
 
 
@@ -75,56 +85,36 @@ RANDOM_VARIANTS = [random_variant(random.Random(i)) for i in range(40)]
 
 
 @functools.cache
-def loaded(game_string: str) -> tuple[pyspiel.Game, Kernel]:
+def loaded(game_string: str, kinds: tuple[str, ...] = ("random",)) -> tuple[pyspiel.Game, Kernel]:
     """The game and its kernel, built once per test session (numba compiles, or loads its cache, on first use)."""
     game = pyspiel.load_game(game_string)
-    return game, Kernel(game)
+    return game, Kernel(game, kinds)
 
 
-def same(a, b) -> bool:
-    """Equal values of the same types, lists and dicts element by element, NaN equal to NaN."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, float) and math.isnan(a):
-        return math.isnan(b)
-    return a == b
+def chance_legal_actions(state: pyspiel.State, kstate) -> str | None:
+    """At a chance node the legal actions (the outcomes) agree too (the harness compares the outcomes there)."""
+    if state.is_chance_node() and state.legal_actions() != kstate.legal_actions():
+        return "legal actions at a chance node"
+    return None
 
 
-def replay_and_compare(game: pyspiel.Game, kernel: Kernel, history: list[int], rows: list[dict]) -> None:
-    """Replay ``history`` through the engine and a KernelState in lock-step; compare everything."""
-    state = game.new_initial_state()
-    kstate = kernel.new_state()
-    for step, action in enumerate(history):
-        where = f"step {step} of {history}"
-        assert kstate.current_player() == state.current_player(), where
-        assert kstate.is_chance_node() == state.is_chance_node(), where
-        if state.is_chance_node():
-            assert kstate.chance_outcomes() == state.chance_outcomes(), where
-        assert kstate.legal_actions() == state.legal_actions(), where
-        state.apply_action(action)
-        kstate.apply_action(action)
-    assert state.is_terminal() and kstate.is_terminal()
-    assert kstate.current_player() == state.current_player()
-    assert kstate.returns() == state.returns()
-    want = records.records(game, state)
-    for got in (rows, kstate.to_rows()):
-        assert len(got) == len(want)
-        for p, (w, g) in enumerate(zip(want, got)):
-            assert list(g) == list(w), f"seat {p}: fields differ"
-            for key in w:
-                assert same(g[key], w[key]), f"seat {p}, {key}: kernel {g[key]!r}, engine {w[key]!r}"
+def check_games(game_string: str, n: int, first_seed: int, kinds: tuple[str, ...] = ("random",)) -> int:
+    game, kernel = loaded(game_string, kinds)
+    seeds = np.arange(first_seed, first_seed + n, dtype=np.uint64)
+    games, _ = lockstep(game, kernel, seeds, records.records, extra=chance_legal_actions)
+    return games
 
 
-def check_games(game_string: str, n: int, first_seed: int) -> int:
-    game, kernel = loaded(game_string)
-    played = kernel.play_random(np.arange(first_seed, first_seed + n, dtype=np.uint64), histories=True)
-    for g in range(n):
-        replay_and_compare(game, kernel, played.history(g), played.to_rows(g))
-    return n
+def example_variants() -> list[str]:
+    """A game string per parameter example of the registry entry (each sets a parameter to a non-default value)."""
+    out = []
+    for name, examples in sorted(ENTRY.parameter_examples.items()):
+        for example in examples:
+            out.append(SHORT_NAME + "(" + ",".join(f"{k}={v}" for k, v in example.items()) + ")")
+    return out
+
+
+EXAMPLE_VARIANTS = example_variants()
 
 
 # ---------------------------------------------------------------- equivalence with the engine
@@ -140,9 +130,32 @@ def test_kernel_matches_the_engine_across_the_parameter_space(game_string):
     check_games(game_string, 8, first_seed=7)
 
 
+@pytest.mark.parametrize("game_string", EXAMPLE_VARIANTS)
+def test_kernel_matches_the_engine_on_every_parameter_example(game_string):
+    """Each example of the entry (a parameter at a value other than its default), random and heuristic seats."""
+    assert ENTRY.kernel_reason(pyspiel.load_game(game_string), ("random", "heuristic")) is None
+    assert check_games(game_string, 20, first_seed=31) == 20
+    assert check_games(game_string, 8, first_seed=51, kinds=("heuristic",)) == 8
+
+
+def test_every_parameter_has_an_example_the_kernel_plays_or_refuses():
+    """Every parameter of the game's parameter table has an example at a non-default value; the kernel plays it
+    (declared, so lock-step tested above) or refuses it."""
+    game = pyspiel.load_game(SHORT_NAME)
+    defaults = dict(game.get_type().parameter_specification)
+    for name, default in defaults.items():
+        examples = ENTRY.parameter_examples.get(name)
+        assert examples, f"parameter {name} has no example"
+        for example in examples:
+            variant = pyspiel.load_game(SHORT_NAME, dict(example))
+            assert variant.get_parameters()[name] != default, (name, example)
+            reason = ENTRY.kernel_reason(variant, ("random",))
+            assert (name in ENTRY.kernel.parameters) == (reason is None), (name, example, reason)
+
+
 def test_phases_are_numbered_as_the_engine_numbers_them():
     names = ("DEAL_PARK", "DEAL_HAND", "DRAW", "ACTION", "VOTE", "VOTE_COIN", "COIN_OFFER", "COIN_TOSS", "REFILL",
-             "FREE_REPUTATION", "TIE_BREAK", "TERMINAL")
+             "FREE_REPUTATION", "TIE_BREAK", "TERMINAL", "FIRST_PLAYER")
     assert [getattr(K, n) for n in names] == list(range(len(PHASE_NAMES)))
     assert [n.lower() for n in names] == list(PHASE_NAMES)
     assert (K.CHANCE_ID, K.TERMINAL_ID) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
@@ -162,26 +175,40 @@ def test_the_hidden_part_of_the_state_is_contiguous_and_holds_deck_hands_and_tal
 def test_a_game_depends_only_on_its_seed():
     _, kernel = loaded("trustme_pinocchio(players=3)")
     seeds = np.array([5, 17, 2**63 + 3, 0, 17], dtype=np.uint64)
-    together = kernel.play_random(seeds, histories=True)
+    together = kernel.play(seeds, histories=True)
     assert together.history(1) == together.history(4)
     assert together.history(1) != together.history(0)
     for g, seed in enumerate(seeds):
-        alone = kernel.play_random(np.array([seed], dtype=np.uint64), histories=True)
+        alone = kernel.play(np.array([seed], dtype=np.uint64), histories=True)
         assert alone.history(0) == together.history(g)
-        assert all(same(a, b) for a, b in zip(alone.to_rows(0), together.to_rows(g)))
+        assert all(same(a, b) for a, b in zip(alone.rows()[0], together.rows()[g]))
 
 
 def test_batches_split_the_seeds_without_changing_any_game(monkeypatch):
     _, kernel = loaded(REDUCED)
     seeds = np.arange(300, dtype=np.uint64)
-    whole = kernel.play_random(seeds, histories=True)
+    whole = kernel.play(seeds, histories=True)
     monkeypatch.setattr(kernel, "batch_size", lambda histories: 7)
-    split = kernel.play_random(seeds, histories=True)
+    split = kernel.play(seeds, histories=True)
     assert len(split) == len(whole) == 300
     assert split.histories.tolist() == whole.histories.tolist()
-    for name, column in whole.columns.items():
-        assert np.array_equal(column, split.columns[name], equal_nan=column.dtype.kind == "f"), name
-    assert all(same(a, b) for a, b in zip(split.to_rows(299), whole.to_rows(299)))
+    for name, column in whole.arrays.items():
+        assert np.array_equal(column, split.arrays[name], equal_nan=column.dtype.kind == "f"), name
+    assert all(same(a, b) for a, b in zip(split.rows()[299], whole.rows()[299]))
+    assert same(split.columns(), whole.columns())
+
+
+@pytest.mark.parametrize("kinds", [("random",), ("heuristic",)])
+def test_columns_hold_the_rows_values_and_types(kinds):
+    """``columns()`` (the sweep's storage path) is ``rows()`` read field by field: the same fields in order, one
+    value per row, game by game and seats in order, of the same Python types."""
+    for game_string in ("trustme_pinocchio(players=4,coin_variant=True)", REDUCED):
+        _, kernel = loaded(game_string, kinds)
+        played = kernel.play(np.arange(60, dtype=np.uint64))
+        rows = [row for game in played.rows() for row in game]
+        columns = played.columns()
+        assert list(columns) == list(rows[0])
+        assert same(columns, {k: [row[k] for row in rows] for k in rows[0]})
 
 
 def test_below_is_uniform():
@@ -214,7 +241,7 @@ def test_random_play_is_uniform_over_the_legal_actions_and_chance_follows_its_pr
     state.apply_action(take)
     assert state.is_chance_node()
     outcomes = dict(state.chance_outcomes())
-    draws = [K.sample_chance(state.s, rng) for _ in range(12_000)]
+    draws = [K.sample_chance(state.s, kernel.R, rng) for _ in range(12_000)]
     for a, p in outcomes.items():
         expected = p * len(draws)
         assert abs(draws.count(a) - expected) < 5 * math.sqrt(expected), (a, p)
@@ -230,7 +257,7 @@ def test_the_random_seat_and_chance_draw_exactly_what_the_listed_protocol_draws(
 
     game, kernel = loaded(game_string)
     buf = np.empty(int(K.scratch_size(kernel.R)), np.int64)
-    played = kernel.play_random(np.arange(777, 817, dtype=np.uint64), histories=True)
+    played = kernel.play(np.arange(777, 817, dtype=np.uint64), histories=True)
     seeds = np.random.default_rng(5)
     reps = 0
     for g in range(len(played)):
@@ -241,7 +268,7 @@ def test_the_random_seat_and_chance_draw_exactly_what_the_listed_protocol_draws(
             rng = np.array([seed], np.uint64)
             stream = GameStream(seed)
             if engine.is_chance_node():
-                got = K.sample_chance(state.s, rng)
+                got = K.sample_chance(state.s, kernel.R, rng)
                 want = pick_weighted(engine.chance_weights(), stream)
             else:
                 legal = engine.legal_actions()
@@ -280,7 +307,7 @@ def test_combos_are_counted_as_they_are_listed():
 
 def test_from_history_reaches_the_engines_position():
     game, kernel = loaded("trustme_pinocchio(players=4,coin_variant=True)")
-    played = kernel.play_random(np.array([42], dtype=np.uint64), histories=True)
+    played = kernel.play(np.array([42], dtype=np.uint64), histories=True)
     history = played.history(0)[:60]
     state = game.new_initial_state()
     for a in history:
@@ -303,7 +330,7 @@ def test_an_illegal_action_is_refused():
 
 def day_one_position(kernel: Kernel, seed: int = 3):
     """A position in the first day: the first action of seat 1 after a few turns."""
-    played = kernel.play_random(np.array([seed], dtype=np.uint64), histories=True)
+    played = kernel.play(np.array([seed], dtype=np.uint64), histories=True)
     state = kernel.new_state()
     for a in played.history(0):
         if int(state.s[K.TURN]) >= 6 and state.current_player() >= 0 and int(state.s[K.PHASE]) == K.ACTION:
@@ -372,32 +399,39 @@ def test_determinize_resamples_only_what_the_viewer_cannot_see():
 # ---------------------------------------------------------------- support
 
 
-def test_kernel_supports_pinocchio_with_random_and_heuristic_players():
+def test_the_entry_plays_pinocchio_with_random_and_heuristic_players():
     game = pyspiel.load_game("trustme_pinocchio(players=4,coin_variant=True)")
-    assert kernel_supports(game) is None
-    assert kernel_supports(game, ("random", "random")) is None
-    assert kernel_supports(game, ("random", "heuristic")) is None
-    reason = kernel_supports(game, ("random", "policy"))
+    assert ENTRY.kernel_reason(game) is None
+    assert ENTRY.kernel_reason(game, ("random", "random")) is None
+    assert ENTRY.kernel_reason(game, ("random", "heuristic")) is None
+    assert ENTRY.kernel_reason(game, ("heuristic",), use="rollout") is None
+    assert ENTRY.kernel_reason(game, use="tree") is None
+    reason = ENTRY.kernel_reason(game, ("random", "policy"))
     assert reason and "policy" in reason
+    with pytest.raises(ValueError, match="policy"):
+        Kernel(game, ("random", "policy"))
+    assert isinstance(ENTRY.new_kernel(game, ("heuristic",)), Kernel)
+    assert ENTRY.search_budget(game) == 1600
+    assert ENTRY.kernel.tree_producer_name == "Pinocchio kernel (numba)"
     other = pyspiel.load_game("kuhn_poker")
-    assert "kuhn_poker" in kernel_supports(other)
+    assert "kuhn_poker" in ENTRY.kernel_part("limits")(other)
     with pytest.raises(ValueError):
         Kernel(other)
 
 
 def test_benchmark_variants_load():
-    for label, game_string in BENCHMARK_VARIANTS.items():
-        assert kernel_supports(pyspiel.load_game(game_string)) is None, label
+    for label, game_string in ENTRY.kernel.benchmark_variants.items():
+        assert ENTRY.kernel_reason(pyspiel.load_game(game_string)) is None, label
 
 
 def test_rows_of_a_one_entry_chart_equal_the_records():
     # The one-entry form "5/" the engine accepts: the records read the engine's parsed chart, and so does the kernel.
     game, kernel = loaded("trustme_pinocchio(players=2,values=1,copies=10,chart=5/,stacks=3/)")
-    played = kernel.play_random(np.arange(3, dtype=np.uint64), histories=True)
+    played = kernel.play(np.arange(3, dtype=np.uint64), histories=True)
     state = game.new_initial_state()
     for a in played.history(0):
         state.apply_action(a)
-    assert same(played.to_rows(0), records.records(game, state))
-    assert played.to_rows(0)[0]["chart"] == "5"
+    assert same(played.rows()[0], records.records(game, state))
+    assert played.rows()[0][0]["chart"] == "5"
     # The columns themselves are there: the scores are the engine's.
-    assert played.columns["score"][:2].tolist() == [row["total"] for row in state.snapshot()["scores"]]
+    assert played.arrays["score"][:2].tolist() == [row["total"] for row in state.snapshot()["scores"]]

@@ -12,7 +12,7 @@ from tree_checks import assert_same_tree
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr.tree import TreeTooLargeError
-from trustme_analysis.games.pinocchio.kernel import compile_tree
+from trustme_analysis.games.pinocchio.kernel.tree import compile_tree
 
 VARIANTS = [
     # reports/solve_pinocchio.toml: park_two, park_one
@@ -31,6 +31,9 @@ VARIANTS = [
     # Two days, the discard pile reshuffled when a draw finds the deck empty, the score difference.
     ("trustme_pinocchio(players=2,values=2,copies=2,two_player_removed=0,park_size=1,stacks=1/1,chart=1/3,"
      "runouts_to_end=2,empty_deck=reshuffle,utility=score_diff)"),
+    # The house rule: chance picks the first seat at set-up (every player sees it).
+    ("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=1,stacks=1/1/1,chart=1/3/6,"
+     "runouts_to_end=1,first_player=random)"),
 ]
 
 
@@ -56,13 +59,20 @@ def test_kernel_tree_refuses_other_games():
 
 
 def test_kernel_tree_cache_is_keyed_by_the_kernel_source():
-    """The enumerator's cached code embeds kernel_core's and cfr.trie's: its cache must go stale when they change."""
+    """The enumerator's cached code embeds the kernel core's, cfr.trie's and the draw primitives': its cache must go stale
+    when they change."""
     import cfr.trie
     from cfr.numba_cache import source_digest
-    from trustme_analysis.games.pinocchio import kernel_core, kernel_tree
+    from trustme_analysis.games.pinocchio.kernel import core as kernel_core
+    from trustme_analysis.games.pinocchio.kernel import tree as kernel_tree
+
+    from trustme_analysis.engine import compiled_draws
 
     stamp = kernel_tree.enumerate_tree._cache._cache_file._source_stamp
-    assert stamp[1] == source_digest(kernel_core, cfr.trie)
+    assert stamp[1] == source_digest(kernel_core, cfr.trie, compiled_draws)
+    # The core's own functions inline the shared draw primitives: their caches are keyed by that file too.
+    for fn in (kernel_core.play_batch, kernel_core.rollouts_seats, kernel_core.action_rollouts):
+        assert fn._cache._cache_file._source_stamp[1] == source_digest(compiled_draws)
 
 
 def test_solve_compiles_pinocchio_through_its_kernel_and_says_so(tmp_path):

@@ -10,8 +10,8 @@ import pyspiel
 import pytest
 
 from trustme_analysis.games import pinocchio
-from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.script import Table
+from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine.script import Table
 
 G2 = "trustme_pinocchio(players=2)"
 G3 = "trustme_pinocchio(players=3)"
@@ -38,6 +38,48 @@ def test_setup_deals_park_of_four_and_a_hand_of_one_then_seat_0_draws():
     assert s["stacks_left"] == [6, 5, 4, 3, 2, 1]
     assert (s["phase"], s["turn"], s["day"], s["runouts"]) == ("draw", 1, "day", 0)
     assert t.events() == [{"kind": "turn", "turn": 1, "player": 0, "bonus": False, "day": "day"}]
+
+
+def test_first_player_seat0_starts_without_a_chance_node():
+    """The default ``first_player=seat0``: the Park is dealt at once and seat 0 takes the first turn."""
+    game = pyspiel.load_game(G3)
+    state = game.new_initial_state()
+    assert state.is_chance_node() and len(state.chance_outcomes()) == 6  # the first Park Character, by value
+    t = Table(game, park=[1, 2, 3, 4], hands=[[5], [6], [1]])
+    assert t.events("turn")[0]["player"] == 0 and not t.events("first_player")
+    with pytest.raises(ValueError, match="first_player=seat0"):
+        Table(game, park=[1, 2, 3, 4], hands=[[5], [6], [1]], first=2)
+
+
+@pytest.mark.parametrize("first", [0, 1, 2])
+def test_first_player_random_is_a_chance_node_at_set_up_and_that_seat_starts(first):
+    """``first_player=random``: before the Park is dealt, chance picks the first seat uniformly (every player sees
+    it); that seat takes turn 1 and play goes left from it (here seat ``first``, then the next)."""
+    game = pyspiel.load_game("trustme_pinocchio(players=3,first_player=random)")
+    state = game.new_initial_state()
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(0, 1 / 3), (1, 1 / 3), (2, 1 / 3)]
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, first) == f"First player: seat {first}"
+    t = Table(game, park=[1, 2, 3, 4], hands=[[5], [6], [1]], first=first)
+    s = t.snap
+    assert (s["phase"], s["turn"], s["active_player"], s["hands"]) == ("draw", 1, first, [[5], [6], [1]])
+    assert t.events()[:2] == [{"kind": "first_player", "player": first},
+                              {"kind": "turn", "turn": 1, "player": first, "bonus": False, "day": "day"}]
+    for p in range(3):
+        assert t.state.information_state_string(p).startswith(f"p{p}|first:p{first} park+1")
+    t.draw(2)
+    t.take(hand=2, park=1)
+    assert t.events("turn")[-1]["player"] == (first + 1) % 3
+
+
+def test_first_player_random_counts_in_the_game_length_and_narrates():
+    seat0 = pyspiel.load_game(G3)
+    random_first = pyspiel.load_game("trustme_pinocchio(players=3,first_player=random)")
+    assert random_first.max_game_length() == seat0.max_game_length() + 1
+    assert random_first.rules.first_player == "random" and seat0.rules.first_player == "seat0"
+    from trustme_analysis.games.pinocchio.analysis.narrate import narrate
+
+    assert narrate({"kind": "first_player", "player": 2}) == "Chance picks the first player: player 2 starts."
 
 
 @pytest.mark.parametrize(
@@ -586,7 +628,7 @@ def test_charlotte_scores_37():
 
 
 def test_module_doctests_pass():
-    from trustme_analysis.games.pinocchio import rules, script
+    from trustme_analysis.games.pinocchio.engine import rules, script
 
     for module in (rules, script):
         failures, tried = doctest.testmod(module)
@@ -613,6 +655,7 @@ def test_module_doctests_pass():
         ("trustme_pinocchio(players=2,two_player_removed=5)", "two_player_removed", "from 0 to 4"),
         ("trustme_pinocchio(values=2,copies=2)", "copies", "must exceed park_size"),
         ("trustme_pinocchio(runouts_to_end=0)", "runouts_to_end", "from 1 to 9"),
+        ("trustme_pinocchio(first_player=seat2)", "first_player", "'seat0', 'random'"),
     ],
 )
 def test_bad_parameters_fail_at_load_naming_parameter_value_and_allowed(game, name, allowed):
@@ -643,8 +686,10 @@ def test_assumptions_list_each_open_point_in_force():
 
     g = pyspiel.load_game(G4C)
     params = [a["parameter"] for a in g.assumptions()]
-    for name in ("voting", "coin_tossers", "empty_deck", "utility", "tall_tale_no_ticket", "tie_coin"):
+    for name in ("voting", "coin_tossers", "empty_deck", "utility", "first_player", "tall_tale_no_ticket",
+                 "tie_coin"):
         assert name in params
+    assert params.count("first_player") == 1  # the parameter, not a fixed assumption any more
     assert all(set(a) == {"parameter", "value", "text"} and a["text"] for a in g.assumptions())
     assert "coin_tossers" not in [a["parameter"] for a in pyspiel.load_game(G3).assumptions()]
     assert "discard_pile_known" in params and "two_player_tie_coin" not in params

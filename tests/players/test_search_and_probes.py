@@ -107,10 +107,11 @@ def test_probe_names_the_strategies_it_knows():
 def test_default_budget_is_the_kernels_where_it_plays_the_rollouts():
     """A spec without ``budget`` gets what the game's kernel names for its compiled rollouts, the general default on
     the pyspiel path or for games without a kernel; a budget set in the spec is kept."""
-    from trustme_analysis.games.pinocchio.kernel import SEARCH_BUDGET
     from trustme_analysis.players.search import DEFAULT_BUDGET
+    from trustme_analysis.registry import game_entry
 
     game = pyspiel.load_game("trustme_pinocchio(players=2)")
+    SEARCH_BUDGET = game_entry("trustme_pinocchio").search_budget(game)
     rng = np.random.default_rng(0)
     assert SEARCH_BUDGET != DEFAULT_BUDGET
     assert make_bot(game, "search", 0, rng).budget == SEARCH_BUDGET

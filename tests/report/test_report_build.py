@@ -11,7 +11,7 @@ from pypdf import PdfReader
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.report import build_report
 from trustme_analysis.report.__main__ import main
-from trustme_analysis.games.pinocchio.records import records
+from trustme_analysis.games.pinocchio.analysis.records import records
 from trustme_analysis.outdir import chunk_path, manifest_path
 
 QUESTION = "Does the first seat win too often with two or three players?"

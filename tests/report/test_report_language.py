@@ -195,6 +195,23 @@ def test_a_difference_of_shares_is_in_points_and_an_interval_is_bracketed():
     assert estimate(float("nan"), 0.1, 0.2, "points") == DASH
 
 
+@pytest.mark.parametrize("value, low, high, text", [
+    (0.2, 0.00796, 0.392, "0.200 [0.008, 0.392]"),  # (the skill-vs-luck line printed "[0.00796, 0.392]")
+    (19.12, 14.3, 25.77, "19.1 [14.3, 25.8]"),
+    (1234.0, 1100.4, 1399.2, "1,234 [1,100, 1,399]"),
+    (-7.188, -12.04, -2.5, "-7.19 [-12.04, -2.50]"),
+    (0.054, 0.0049, 0.1031, "0.0540 [0.0049, 0.1031]"),
+])
+def test_an_interval_takes_the_precision_of_its_estimate(value, low, high, text):
+    """One number style for the report: an estimate's three significant digits set the decimals of its interval's
+    ends, so a value and its bounds never print in mixed precision."""
+    assert estimate(value, low, high) == text
+    places = {len(part.split(".")[1]) if "." in part else 0
+              for part in text.replace("[", "").replace("]", "").replace(",", " ").split() if part[-1].isdigit()
+              and "." in part}
+    assert len(places) <= 1
+
+
 def test_the_solve_page_says_who_built_the_tree():
     from trustme_analysis.report.solve_pages import _built_by
     from trustme_analysis.solve.run import ENGINE_PRODUCER

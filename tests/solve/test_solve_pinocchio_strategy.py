@@ -16,7 +16,7 @@ import cfr
 from tests.solve.conftest import PINOCCHIO_TINY
 from trustme_analysis.players import make_bot
 from trustme_analysis.solve.profile import decision_points, infoset_nodes, replay
-from trustme_analysis.games.pinocchio.strategy import strategy_stats
+from trustme_analysis.games.pinocchio.analysis.strategy import strategy_stats
 
 
 def _hand_policy(cg):

@@ -87,7 +87,7 @@ def chunk_bytes(outdir):
     (sweep_text(game=PINOCCHIO_TINY.replace("chart=1/3", "chart=1/4")), "lineups.policy.seats[0].knobs.solve",
      ["[[solve]] 'tiny' solves trustme_pinocchio(", "chart=1/4", "but the variant lineup=policy plays",
       "only the variant it was solved for"]),
-    (sweep_text(seat='{ bot = "policy", knobs = { solve = 3 } }'), "lineups.policy.seats[0].knobs",
+    (sweep_text(seat='{ bot = "policy", knobs = { solve = 3 } }'), "lineups.policy.seats[0].knobs.solve",
      ["solve=3 is not allowed"]),
     (sweep_text() + '[lineups.pool]\npool = [{ bot = "policy", knobs = { solve = "other" } }]\n',
      "lineups.pool.pool[0].knobs.solve", ["'other' is not a [[solve]] section"]),

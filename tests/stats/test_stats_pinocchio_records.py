@@ -10,7 +10,7 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.games.pinocchio import score_breakdown
-from trustme_analysis.games.pinocchio.records import records, records_from_snapshot, score_trace
+from trustme_analysis.games.pinocchio.analysis.records import records, records_from_snapshot, score_trace
 from trustme_analysis.registry import game_entry
 
 CHART = (1, 3, 6)
@@ -149,7 +149,7 @@ def test_coins_votes_and_tie_break_of_a_hand_made_three_player_game():
 
 def test_a_one_entry_chart_the_engine_accepts_gives_records_and_statistics():
     # chart=5/ is the game-string spelling of a one-entry chart; records and statistics read the engine's parsed chart.
-    from trustme_analysis.games.pinocchio.stats import different_values
+    from trustme_analysis.games.pinocchio.analysis.stats import different_values
     from trustme_analysis.players import make_bot
     from trustme_analysis.players.play import play_game
 

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 from trustme_analysis.games.pinocchio import score_breakdown
-from trustme_analysis.games.pinocchio import stats as ps
+from trustme_analysis.games.pinocchio.analysis import stats as ps
 from trustme_analysis.stats.balance import (
     decisiveness,
     drama,
@@ -20,7 +20,7 @@ from trustme_analysis.stats.balance import (
     sole_leaders,
 )
 from trustme_analysis.stats.compare import GameMetric, biggest_changes, compare_to_baseline
-from trustme_analysis.games.pinocchio.records import records_from_snapshot
+from trustme_analysis.games.pinocchio.analysis.records import records_from_snapshot
 
 
 @pytest.fixture

@@ -78,9 +78,9 @@ def test_pinocchio_pool_and_heuristic_records_match_on_two_workers(swept, tmp_pa
          r"^grid\.chart: trustme_pinocchio: parameter chart='1/x'"),
         ({"grid": {"voting": ["simultaneous", "secret"]}}, r"^grid\.voting: .*'secret'"),
         ({"lineups": {"h": {"seats": [{"bot": "heuristic", "knobs": {"bluf_rate": 0.2}}]}}},
-         r"^lineups\.h\.seats\[0\]\.knobs: unknown knob.*valid knobs: bluff_rate"),
+         r"^lineups\.h\.seats\[0\]\.knobs\.bluf_rate: unknown knob.*valid knobs: bluff_rate"),
         ({"lineups": {"h": {"seats": [{"bot": "heuristic", "knobs": {"bluff_rate": 2}}]}}},
-         r"^lineups\.h\.seats\[0\]\.knobs: .*bluff_rate=2"),
+         r"^lineups\.h\.seats\[0\]\.knobs\.bluff_rate: .*bluff_rate=2"),
     ],
 )
 def test_engine_and_bot_errors_become_spec_errors_naming_the_key(changes, pattern):

@@ -141,13 +141,38 @@ def parse_lineups(table: Any) -> dict[str, LineUp]:
 
 
 def check_bot(game: pyspiel.Game, key: str, seat: Seat, player: int) -> None:
+    """Refuse, at ``key`` (``lineups.NAME.seats[0]``), a seat whose bot kind the game lacks or whose knobs its bot
+    refuses."""
     kinds = bot_kinds(game.get_type().short_name)
     if seat.bot not in kinds:
         raise SpecError(
             f"{key}.bot",
             f"unknown bot kind {seat.bot!r}{did_you_mean(seat.bot, kinds)} (available: {', '.join(kinds)})",
         )
+    check_knobs(game, f"{key}.knobs", seat.bot, seat.knobs, player)
+
+
+def check_knobs(game: pyspiel.Game, key: str, bot: str, knobs: Mapping[str, Any], player: int = 0,
+                fixed: Mapping[str, Any] | None = None) -> None:
+    """Make bot ``bot`` with ``knobs`` (and the ``fixed`` knobs a check adds, such as a budget) for ``player``.
+
+    A refusal is a :class:`SpecError` at ``key.KNOB`` when one knob alone is refused the same way (so a spec's
+    ``rollout = "nonsense"`` is named ``...knobs.rollout``, not only the table), else at ``key``.
+    """
+    fixed = dict(fixed or {})
+    problem = _knob_problem(game, bot, player, {**dict(knobs), **fixed})
+    if problem is None:
+        return
+    for name, value in knobs.items():
+        if _knob_problem(game, bot, player, {name: value, **fixed}) == problem:
+            raise SpecError(f"{key}.{name}", problem)
+    raise SpecError(key, problem)
+
+
+def _knob_problem(game: pyspiel.Game, bot: str, player: int, knobs: Mapping[str, Any]) -> str | None:
     try:
-        make_bot(game, seat.bot, player, np.random.default_rng(0), **seat.knobs)
-    except (ValueError, TypeError) as exc:
-        raise SpecError(f"{key}.knobs", str(exc)) from None
+        make_bot(game, bot, player, np.random.default_rng(0), **knobs)
+    except (ValueError, TypeError, KeyError, OSError) as exc:  # OSError: a policy file that cannot be read
+        lines = [line.strip() for line in str(exc).strip().splitlines() if line.strip()]
+        return "; ".join(lines) or type(exc).__name__
+    return None

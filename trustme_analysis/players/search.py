@@ -39,8 +39,8 @@ from trustme_analysis.registry import find_game
 
 KNOBS = ("budget", "rollout", "belief", "rollouts_per_world", "engine")
 #: Rollouts per decision when the spec sets no ``budget``, unless the game's kernel plays the rollouts and names its
-#: own default (``SEARCH_BUDGET`` in the kernel module, or its ``search_budget(game)`` where the default depends on
-#: the variant: what its speed affords in about 50 ms a decision).
+#: own default (its kernel entry's ``search_budget``, a number or a function of the variant: what its speed affords
+#: in about 50 ms a decision).
 DEFAULT_BUDGET = 400
 #: Candidate worlds drawn per kept world when the belief weighs them.
 BELIEF_CANDIDATES = 8
@@ -92,11 +92,6 @@ class KernelRollouts:
         seed = int(self.rng.integers(2**63))
         return np.asarray(self.kernel.rollouts(state, n, seed), dtype=float)
 
-    def samples_worlds(self) -> bool:
-        """Whether the kernel also samples the worlds itself (``Kernel.action_rollouts``): then a whole round of
-        halving runs in one compiled call."""
-        return hasattr(self.kernel, "action_rollouts")
-
     def action_means(self, state: pyspiel.State, player: int, actions: list[int], worlds: int, per_world: int,
                      belief: bool) -> np.ndarray:
         """Mean return to ``player`` of each action over the same ``worlds`` worlds sampled from what ``player``
@@ -107,23 +102,13 @@ class KernelRollouts:
         return np.asarray(means, dtype=float)[:, player]
 
 
-def kernel_module_of(game: pyspiel.Game) -> Any | None:
-    """The game's compiled kernel module (its registry part ``kernel``), or None."""
-    entry = find_game(game.get_type().short_name)
-    return entry.part("kernel") if entry is not None else None
-
-
 def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
-    """The game's compiled kernel when it exists, can start from any pyspiel state (``state_from``) and supports this
-    variant with ``rollout`` players; else None."""
-    module = kernel_module_of(game)
-    # A kernel part may be a tree producer alone (no Kernel class, nothing to roll out with).
-    if module is None or not hasattr(getattr(module, "Kernel", None), "state_from"):
+    """The game's compiled kernel (:class:`~trustme_analysis.engine.kernels.Kernel`) with ``rollout`` seats when its
+    kernel entry plays this variant's rollouts with them; else None."""
+    entry = find_game(game.get_type().short_name)
+    if entry is None or entry.kernel_reason(game, (rollout,), use="rollout") is not None:
         return None
-    if module.kernel_supports(game, (rollout,)) is not None:
-        return None
-    # Seat kinds other than random are asked for by name (the kernels take ``seat_kinds`` as their second argument).
-    return module.Kernel(game) if rollout == "random" else module.Kernel(game, (rollout,))
+    return entry.new_kernel(game, (rollout,), use="rollout")
 
 
 class SearchBot(TrustMeBot):
@@ -134,7 +119,7 @@ class SearchBot(TrustMeBot):
         player_id: its seat.
         rng: every random choice (worlds, rollouts, ties) is drawn from it.
         make_bot: builds rollout players (the bot registry's ``make_bot``).
-        budget: rollouts per decision (None: the game kernel's ``SEARCH_BUDGET`` or ``search_budget(game)`` when its
+        budget: rollouts per decision (None: the game's kernel entry's ``search_budget`` when its
             kernel plays the rollouts, else :data:`DEFAULT_BUDGET`).
         rollout: bot kind of every seat in the rollouts (``"auto"``: see :data:`AUTO_ROLLOUTS`).
         belief: weight worlds by how likely the others' observed choices were (games that model it).
@@ -182,14 +167,12 @@ class SearchBot(TrustMeBot):
                                                                                                   make_bot)
         self.engine_used = "kernel" if kernel is not None else "pyspiel"
         if budget is None:
-            module = kernel_module_of(game)
-            budget = getattr(module, "SEARCH_BUDGET", DEFAULT_BUDGET) if kernel is not None else DEFAULT_BUDGET
-            if kernel is not None and hasattr(module, "search_budget"):  # a default that depends on the variant
-                budget = module.search_budget(game)
+            named = find_game(game.get_type().short_name).search_budget(game) if kernel is not None else None
+            budget = DEFAULT_BUDGET if named is None else named
         self.budget = int(budget)
         # Worlds sampled in compiled code too, where the kernel can (not for games with simultaneous moves, whose
         # other players' moves are picked here).
-        self._kernel_worlds = (kernel is not None and not self.perfect_information and self.rollouts.samples_worlds()
+        self._kernel_worlds = (kernel is not None and not self.perfect_information
                                and game.get_type().dynamics != pyspiel.GameType.Dynamics.SIMULTANEOUS)
 
     def knobs(self) -> dict:

@@ -2,32 +2,37 @@
 
 from __future__ import annotations
 
-import argparse
 import sys
 import tempfile
 import traceback
 
 from trustme_analysis.report import build_report
+from trustme_analysis.specfile import OneLineParser, OptionError
 
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the exit code: 0 done; 2 OUTDIR holds no sweep, a file of it is damaged
     (named) or OUTDIR cannot be written; 130 interrupted; 1 anything else (one line; the traceback goes to a log
     file the line names)."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m trustme_analysis.report",
         description="Rebuild the results set (OUTDIR/stats/) when the records changed, and draw OUTDIR/report.pdf, "
         "without simulating.",
     )
     parser.add_argument("outdir", help="the sweep's output folder (holds manifest.json and records/)")
-    args = parser.parse_args(argv)
     try:
+        args = parser.parse_args(argv)
+        if not args.outdir.strip():  # would be the current folder
+            raise OptionError("OUTDIR", "must be a folder path, got an empty string")
         path = build_report(args.outdir)
-    except (FileNotFoundError, ValueError) as exc:  # no sweep there, a damaged file (DamagedFileError names it)
+    except OptionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except (FileNotFoundError, ValueError) as exc:  # no sweep there, a damaged file (ResultsError names it)
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # the folder refuses the results set or the PDF (read-only, full)
-        where = f" {exc.filename}" if exc.filename else f" in {args.outdir}"
+        where = f" {exc.filename}" if exc.filename else " in the output folder"
         print(f"error: cannot write{where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -42,27 +42,33 @@ def is_share(unit: str | None) -> bool:
     return bool(_SHARE_UNIT.match(unit)) or unit in ("rate", "win rate", "win rate of seat 0", "probability")
 
 
-def number(value: Any, signed: bool = False, digits: int = 3) -> str:
+def decimals(value: Any, digits: int = 3) -> int:
+    """The decimals :func:`number` shows ``value`` with: ``digits`` significant digits, none from
+    ``10 ** (digits - 1)`` on, at most 8 (0 for a missing or zero value)."""
+    if missing(value) or float(value) == 0 or abs(float(value)) < 1e-6:
+        return 0
+    magnitude = math.floor(math.log10(abs(float(value))))
+    return 0 if magnitude >= digits - 1 else min(digits - 1 - magnitude, 8)
+
+
+def number(value: Any, signed: bool = False, digits: int = 3, places: int | None = None) -> str:
     """``value`` with ``digits`` significant digits and no exponent ("19.1", "14.0", "0.00794"); from
     ``10 ** (digits - 1)`` on, rounded to a whole number and printed in full ("1,234"); :data:`DASH` when it is not
-    defined."""
+    defined. ``places``: exactly that many decimals instead (the ends of an interval take their estimate's)."""
     if missing(value):
         return DASH
     x = float(value)
     sign = "+" if signed and x > 0 else ""
-    if x == 0:
-        return "0"
-    if abs(x) < 1e-6:
-        # Solver noise around zero (a probability of 1e-9): no digits a designer could use.
-        return "\u22480"
-    magnitude = math.floor(math.log10(abs(x)))
-    if magnitude >= digits - 1:
-        text = f"{round(x):,}"
-    else:
-        decimals = min(digits - 1 - magnitude, 8)
-        text = f"{x:.{decimals}f}"
-    if text in ("-0", "0", "+0"):
-        text = "0"
+    if places is None:
+        if x == 0:
+            return "0"
+        if abs(x) < 1e-6:
+            # Solver noise around zero (a probability of 1e-9): no digits a designer could use.
+            return "\u22480"
+        places = decimals(x, digits)
+    text = f"{round(x):,}" if places == 0 else f"{x:.{places}f}"
+    if text.lstrip("-+") == "0" or (places and float(text) == 0):
+        text = "0" if places == 0 else f"{0:.{places}f}"
     return sign + text
 
 
@@ -119,21 +125,25 @@ def figure(value: Any, unit: str = "", signed: bool = False, with_unit: bool = T
     return f"{text} {unit}"
 
 
-def interval(low: Any, high: Any, unit: str = "", signed: bool = False) -> str:
-    """``[low, high]`` in the unit's form (no unit); empty when either end is missing."""
+def interval(low: Any, high: Any, unit: str = "", signed: bool = False, like: Any = None) -> str:
+    """``[low, high]`` in the unit's form (no unit); empty when either end is missing. ``like``: the estimate the
+    interval belongs to, whose precision both ends take ("0.200 [0.008, 0.392]", not "[0.00796, 0.392]")."""
     if missing(low) or missing(high):
         return ""
-    fmt = percent if is_share(unit) else number
-    return f"[{fmt(low, signed)}, {fmt(high, signed)}]"
+    if is_share(unit):
+        return f"[{percent(low, signed)}, {percent(high, signed)}]"
+    places = None if missing(like) else decimals(like)
+    return f"[{number(low, signed, places=places)}, {number(high, signed, places=places)}]"
 
 
 def estimate(value: Any, low: Any = None, high: Any = None, unit: str = "", signed: bool = False,
              with_unit: bool = True) -> str:
-    """``value [low, high]`` in the unit's form, for a sentence or a table cell ("54% [51%, 57%]")."""
+    """``value [low, high]`` in the unit's form, for a sentence or a table cell ("54% [51%, 57%]"); the interval's
+    ends at the value's precision."""
     text = figure(value, unit, signed, with_unit)
     if text == DASH:
         return DASH
-    iv = interval(low, high, unit, signed)
+    iv = interval(low, high, unit, signed, like=value)
     return f"{text} {iv}" if iv else text
 
 

@@ -406,15 +406,13 @@ ENGINE_PRODUCER = "pyspiel walk"
 
 
 def tree_producer(game: pyspiel.Game) -> tuple[Any | None, str]:
-    """``(compile_tree, name)`` of the game's kernel when it has a tree producer that takes this variant, else
-    ``(None, ENGINE_PRODUCER)``: the registry's ``kernel`` part may offer ``compile_tree(game, max_histories)`` and
-    ``TREE_PRODUCER`` (its name), producing the same tree as :func:`cfr.compile_game`."""
+    """``(compile_tree, name)`` of the game's kernel when its kernel entry has a tree producer that takes this
+    variant, else ``(None, ENGINE_PRODUCER)``: the producer gives the same tree as :func:`cfr.compile_game`."""
     entry = find_game(game.get_type().short_name)
-    kernel = entry.part("kernel") if entry is not None else None
-    produce = getattr(kernel, "compile_tree", None)
-    if produce is None or kernel.kernel_supports(game) is not None:
+    if entry is None or entry.kernel_reason(game, use="tree") is not None:
         return None, ENGINE_PRODUCER
-    return produce, str(getattr(kernel, "TREE_PRODUCER", f"{kernel.__name__}.compile_tree"))
+    produce = entry.kernel_part("tree_producer")
+    return produce, entry.kernel.tree_producer_name or f"{produce.__module__}.{produce.__name__}"
 
 
 def _compile(game: pyspiel.Game, max_histories: int) -> tuple[cfr.CompiledGame, str]:

@@ -29,6 +29,7 @@ A solve spec file has an optional ``title`` and ``out`` (default ``reports/out/<
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -40,7 +41,7 @@ import pyspiel
 
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
-from trustme_analysis.specfile import SpecError, check_keys, did_you_mean, read_spec_file
+from trustme_analysis.specfile import SpecError, check_keys, did_you_mean, load_game, read_spec_file
 
 SOLVE_KEYS = (
     "name",
@@ -177,7 +178,8 @@ class SolveFile:
 
 
 def _number(key: str, value: Any, integer: bool, low: float, strict: bool) -> Any:
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    # TOML writes nan and inf: neither is a count, a time or a target.
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if integer:
         ok = ok and isinstance(value, int)
     if ok:
@@ -207,11 +209,7 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
     game_text = data["game"]
     if not isinstance(game_text, str):
         raise SpecError(f"{where}.game", f"must be a game string, got {game_text!r}")
-    try:
-        game = pyspiel.load_game(game_text)
-    except Exception as exc:  # pyspiel and the engines raise several types; the message is what matters
-        message = "; ".join(line.strip() for line in str(exc).strip().splitlines())
-        raise SpecError(f"{where}.game", f"cannot load {game_text!r}: {message}") from None
+    game = load_game(game_text, f"{where}.game")  # one line, without OpenSpiel's own chatter
     algorithm = data.get("algorithm", "dcfr")
     allowed = algorithm_names()
     if not isinstance(algorithm, str) or algorithm.lower() not in [a.lower() for a in allowed]:

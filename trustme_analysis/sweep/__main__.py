@@ -17,20 +17,22 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from trustme_analysis.specfile import OneLineParser, OptionError, float_option, int_option
+
 if TYPE_CHECKING:
     from trustme_analysis.sweep.spec import Spec
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line parser."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m trustme_analysis.sweep",
         description="Play every rule variant x line-up of a sweep spec, store the records, and build the PDF report. "
         "Without SPEC, runs the embedded default spec.",
     )
     parser.add_argument("spec", nargs="?", metavar="SPEC", help="sweep spec (TOML); default: the embedded default")
     parser.add_argument(
-        "--workers", type=int, default=None, metavar="N",
+        "--workers", type=int_option(1), default=None, metavar="N",
         help=f"worker processes (default: all cores, here {os.cpu_count()}); 1 plays in this process",
     )
     parser.add_argument(
@@ -42,7 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--no-report", action="store_true", help="store the records only; skip the PDF report")
     parser.add_argument("--quiet", action="store_true", help="no progress line or messages")
     parser.add_argument(
-        "--until-ci", type=float, default=None, metavar="WIDTH",
+        "--until-ci", type=float_option(0, above=True, high=1, below=True), default=None, metavar="WIDTH",
         help="grow the sweep (more games per variant, the stored ones kept) until every headline figure given as a "
         "share has a 95%% interval at most WIDTH wide (0.02: +-1 percentage point); afterwards set games in the spec "
         "to the number reached",
@@ -122,6 +124,28 @@ def _error(text: str, exc: BaseException | None = None) -> None:
     print(f"error: {text}" + (f" (traceback in {log})" if log else ""), file=sys.stderr)
 
 
+def _check_policy_files(spec: Spec, outdir: Path) -> None:
+    """Refuse, for ``--check`` as for a run, a policy seat whose ``policy`` file is not stored and is not the file a
+    ``[[solve]]`` section of this spec writes (those are solved before the games)."""
+    from trustme_analysis.players.policy import POLICY, load_policy
+    from trustme_analysis.solve.storage import solution_dir
+    from trustme_analysis.sweep.runner import SweepError
+
+    solved = {(solution_dir(outdir, s.name) / POLICY).resolve() for s in spec.solves}
+    for lineup in spec.lineups.values():
+        for seat in (lineup.seats or ()) + (lineup.pool or ()):
+            given = seat.knobs.get("policy") if seat.bot == "policy" and "solve" not in seat.knobs else None
+            if not isinstance(given, str):
+                continue
+            path = Path(given) / POLICY if Path(given).is_dir() else Path(given)
+            if path.resolve() in solved:
+                continue
+            try:
+                load_policy(given)
+            except (OSError, ValueError) as exc:
+                raise SweepError(f"policy seat policy = {given!r}: {_first_line(exc)}") from None
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status.
 
@@ -129,9 +153,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     the chunks stored before kept), 130 for an interruption, 1 for anything else (with the traceback in a log file
     whose path the line gives).
     """
-    args = build_parser().parse_args(argv)
-    if args.workers is not None and args.workers < 1:
-        print(f"error: --workers must be >= 1, got {args.workers}", file=sys.stderr)
+    try:
+        args = build_parser().parse_args(argv)  # (checks --until-ci for --check too)
+    except OptionError as exc:  # one line naming the option (no usage block), checked for --check too
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         return _run(args)
@@ -165,6 +190,7 @@ def _run(args: argparse.Namespace) -> int:
         check_dask(args.dask, probe=args.check)  # a run probes when it connects
         # As the run does: policy seats' stored policies are part of what the folder's sweep must match.
         resolved = resolve_policies(spec, outdir, require=False)
+        _check_policy_files(spec, outdir)
         stored = check_outdir(resolved, outdir)
     except SweepError as exc:
         _error(str(exc))

@@ -124,6 +124,25 @@ def parse_skill(table: Any) -> SkillSpec:
     return SkillSpec(games=games, budgets=tuple(budgets), knobs=dict(knobs))
 
 
+def check_players(trust: TrustSpec | None, skill: SkillSpec | None, variants: Sequence[Any]) -> None:
+    """Make every player the ``[trust]`` and ``[skill]`` checks would seat, on each rule variant they check, so a
+    bad knob is refused when the spec is read (``--check`` too), at the key the spec writes (``trust.search.budget``,
+    ``skill.knobs.rollout``), and not after the main sweep has been played."""
+    from trustme_analysis.players.lineup import check_knobs
+
+    seen: set[tuple[str, str]] = set()
+    for variant in variants:
+        if trust is not None and trust.search is not None and variant.lineup.name in trust.lineups:
+            if ("trust", variant.game_string) not in seen:
+                seen.add(("trust", variant.game_string))
+                check_knobs(pyspiel.load_game(variant.game_string), "trust.search", "search", trust.search)
+        if skill is not None and ("skill", variant.game_string) not in seen:
+            seen.add(("skill", variant.game_string))
+            game = pyspiel.load_game(variant.game_string)
+            for budget in skill.budgets:
+                check_knobs(game, "skill.knobs", "search", skill.knobs, fixed={"budget": budget})
+
+
 # ----------------------------------------------------------------------------------------------------- sub-sweeps
 
 

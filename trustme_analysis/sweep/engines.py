@@ -2,17 +2,15 @@
 
 A spec's ``engine`` key asks for one (default ``"auto"``):
 
-- ``"auto"``: the kernel when the game's kernel plays the variant's line-up (its ``kernel_supports`` says so), the
-  pyspiel path otherwise;
+- ``"auto"``: the kernel when the game's kernel plays the variant and its line-up (the registry's
+  :meth:`~trustme_analysis.registry.GameEntry.kernel_reason` says so: the seat kinds its whole-game loop plays, and
+  every rule parameter declared or at its default), the pyspiel path otherwise, with the reason as the variant's note;
 - ``"kernel"``: the kernel for every variant, or a spec error naming what it cannot play;
 - ``"pyspiel"``: the pyspiel path for every variant.
 
-Nothing here names a game. A game's kernel is its registry part ``kernel``: a module with
-``kernel_supports(game, seat_kinds) -> None | reason``, a class ``Kernel`` and ``GAME_SEAT_KINDS``: the seat kinds
-its whole-game loop plays (``("random",)`` when absent). The sweep builds ``Kernel(game,
-seat_kinds)`` when the class takes ``seat_kinds`` (else ``Kernel(game)``, which plays random seats), plays a chunk with
-its ``play(seeds)`` when it has one (else ``play_random(seeds)``), and reads the chunk's records with ``to_rows()``
-(every game's rows in game order, seats in order; a list per game is flattened).
+Nothing here names a game, and nothing probes a kernel: it is reached through the registry's kernel entry and the
+Protocols of :mod:`trustme_analysis.engine.kernels` only (``Kernel.play`` gives a batch whose ``columns()``,
+``rows()`` and ``history(g)`` the sweep reads).
 
 Both engines draw a kernel-playable line-up's random numbers from one SplitMix64 stream per game, seeded by the game's
 seed, by the draw protocol of :mod:`trustme_analysis.engine.draws` (:mod:`.seeding`), so the same seed gives the same
@@ -22,13 +20,13 @@ games, record for record, on either engine, for any worker count and backend.
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import pyspiel
 
+from trustme_analysis.engine.kernels import PlayedGames
 from trustme_analysis.players.lineup import LineUp
 from trustme_analysis.registry import find_game
 
@@ -44,14 +42,6 @@ def _game(game_string: str) -> pyspiel.Game:
     return pyspiel.load_game(game_string)
 
 
-def kernel_module(short_name: str) -> Any | None:
-    """The game's kernel module (its registry part ``kernel``) when it plays games (has a ``Kernel`` class), or
-    ``None`` where it has none or only compiles game trees for the solvers."""
-    entry = find_game(short_name)
-    module = entry.part(KERNEL) if entry is not None else None
-    return module if hasattr(module, "Kernel") else None
-
-
 def seat_kinds(lineup: LineUp, num_players: int) -> tuple[str, ...]:
     """The bot kind of each seat of a fixed line-up."""
     return tuple(seat.bot for seat in lineup.seats_for(num_players))
@@ -62,29 +52,17 @@ def kernel_reason(game_string: str, lineup: LineUp) -> str | None:
     players, the same rules), else why not, in one line."""
     game = _game(game_string)
     short = game.get_type().short_name
-    module = kernel_module(short)
-    if module is None:
+    entry = find_game(short)
+    if entry is None or entry.kernel is None:
         return f"{short} has no compiled kernel"
     if lineup.pool is not None:
         return f"line-up {lineup.name!r} draws its seats from a pool game by game; kernels play fixed seats"
     seats = lineup.seats_for(game.num_players())
     knobbed = sorted({s.bot for s in seats if s.knobs})
     if knobbed:
-        # kernel_supports is asked about kinds only: a kernel would play the kind's default settings.
+        # A kernel would play the kind's default settings.
         return f"seats of kind(s) {', '.join(knobbed)} set knobs, which kernels do not take"
-    kinds = [s.bot for s in seats]
-    reason = module.kernel_supports(game, kinds)
-    if reason is not None:
-        return reason
-    # kernel_supports speaks for every use of the kernel (a search player's rollouts too); whole games of a sweep are
-    # played only with the seat kinds the kernel module declares its game loop plays (uniform random when it declares
-    # none), so a kernel whose heuristic serves only rollouts never plays a heuristic line-up as random seats.
-    plays = tuple(getattr(module, "GAME_SEAT_KINDS", ("random",)))
-    missing = sorted(set(kinds) - set(plays))
-    if missing:
-        return (f"{short}'s kernel plays whole games with {', '.join(plays)} seats only, not {', '.join(missing)} "
-                "(its other seat kinds serve the search player's rollouts)")
-    return None
+    return entry.kernel_reason(game, [s.bot for s in seats], use="game")
 
 
 def resolve_engine(asked: str, game_string: str, lineup: LineUp) -> tuple[str, str]:
@@ -104,109 +82,40 @@ def resolve_engine(asked: str, game_string: str, lineup: LineUp) -> tuple[str, s
 
 
 class KernelPlayer:
-    """Plays games of one variant and line-up with the game's kernel and returns their records as rows.
+    """Plays games of one variant and line-up with the game's kernel and returns their records.
 
     Args:
         game_string: the variant's game string.
         kinds: the bot kind of each seat.
+
+    Raises:
+        ValueError: the game's kernel does not play the variant with these seats (the reason).
     """
 
     def __init__(self, game_string: str, kinds: Sequence[str]):
         self.game = _game(game_string)
         self.players = self.game.num_players()
-        module = kernel_module(self.game.get_type().short_name)
-        if module is None:
+        entry = find_game(self.game.get_type().short_name)
+        if entry is None:
             raise ValueError(f"{game_string} has no compiled kernel")
-        reason = module.kernel_supports(self.game, list(kinds))
-        if reason is not None:
-            raise ValueError(reason)
-        if "seat_kinds" in inspect.signature(module.Kernel).parameters:
-            self.kernel = module.Kernel(self.game, seat_kinds=list(kinds))
-        elif all(k == "random" for k in kinds):
-            self.kernel = module.Kernel(self.game)
-        else:  # kernel_supports accepted the kinds but the class cannot be told them: a bug in the game's kernel
-            raise ValueError(f"{module.__name__}.Kernel takes no seat_kinds, so it plays only random seats")
-        self._play = getattr(self.kernel, "play", None) or self.kernel.play_random
+        self.kernel = entry.new_kernel(self.game, tuple(kinds), use="game")
 
-    def play(self, seeds: Sequence[int], histories: bool = False) -> Any:
-        """The kernel's result for one game per seed (what its ``play``/``play_random`` returns)."""
-        return self._play(np.asarray(seeds, dtype=np.uint64), histories=histories)
+    def play(self, seeds: Sequence[int], histories: bool = False) -> PlayedGames:
+        """The kernel's batch of one game per seed."""
+        return self.kernel.play(np.asarray(seeds, dtype=np.uint64), histories=histories)
 
     def rows(self, seeds: Sequence[int]) -> list[list[dict[str, Any]]]:
         """One list of rows (one per seat) per game, game ``g`` played from ``seeds[g]`` alone."""
-        return game_rows(self.play(seeds), len(seeds), self.players)
+        return self.play(seeds).rows()
 
     def columns(self, seeds: Sequence[int]) -> dict[str, list[Any]]:
         """The records of one game per seed as columns (one entry per row: game by game, seats in order), the same
-        values as :meth:`rows` gives, without building a dict per row (most of a kernel chunk's time otherwise).
-
-        Read from the kernel result's ``columns`` (field -> array, ``[game, seat, ...]`` or ``[game * seat,
-        ...]``) and its score trace (``trace`` with ``trace_offsets`` or ``trace_off``, turn-major); the field order
-        and the values of the first game are checked against its ``to_rows()``, and a result laid out otherwise is
-        read row by row.
-        """
-        played = self.play(seeds)
-        first = game_rows(self.play(seeds[:1]), 1, self.players)[0]
-        names = list(first[0])
-        out = _columns_of(played, names, len(seeds), self.players)
-        if out is None or any(not _same(out[k][p], first[p][k]) for k in names for p in range(self.players)):
-            rows = [row for game in game_rows(played, len(seeds), self.players) for row in game]
-            out = {k: [row[k] for row in rows] for k in names}
-        return out
+        values as :meth:`rows` gives, without building a dict per row."""
+        return self.play(seeds).columns()
 
     def history(self, seed: int) -> list[int]:
         """The actions of the game of ``seed`` (chance outcomes included), to replay it through the engine."""
-        return game_history(self.play([seed], histories=True), 0)
-
-
-def game_rows(played: Any, games: int, players: int) -> list[list[dict[str, Any]]]:
-    """A kernel result's records as one list of rows per game (kernels give them flat or per game)."""
-    rows = played.to_rows()
-    if rows and isinstance(rows[0], list):
-        return rows
-    if len(rows) != players * games:
-        raise ValueError(f"the kernel gave {len(rows)} rows for {games} games of {players} players")
-    return [rows[i:i + players] for i in range(0, len(rows), players)]
-
-
-def _columns_of(played: Any, names: list[str], games: int, players: int) -> dict[str, list[Any]] | None:
-    """The columns of a kernel result laid out as :meth:`KernelPlayer.columns` reads them, else ``None``."""
-    columns = getattr(played, "columns", None)
-    trace = getattr(played, "trace", None)
-    offsets = getattr(played, "trace_offsets", getattr(played, "trace_off", None))
-    if not isinstance(columns, dict) or trace is None or offsets is None or set(names) != {*columns, "score_trace"}:
-        return None
-    out: dict[str, list[Any]] = {}
-    for name in names:
-        if name == "score_trace":
-            out[name] = [seat for g in range(games)
-                         for seat in trace[offsets[g]:offsets[g + 1]].reshape(-1, players).T.tolist()]
-            continue
-        values = np.asarray(columns[name])
-        if values.shape[0] == games and values.ndim >= 2 and values.shape[1] == players:
-            values = values.reshape(games * players, *values.shape[2:])
-        elif values.shape[0] != games * players:
-            return None
-        out[name] = values.tolist()
-    return out
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal values of the same types, lists element by element, NaN equal to NaN."""
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    return a == b or (isinstance(a, float) and a != a and b != b)
-
-
-def game_history(played: Any, g: int) -> list[int]:
-    """Game ``g``'s actions from a kernel result played with ``histories=True`` (its ``history(g)``, or its
-    ``histories[g]``)."""
-    history = getattr(played, "history", None)
-    if callable(history):
-        return [int(a) for a in history(g)]
-    return [int(a) for a in played.histories[g]]
+        return self.play([seed], histories=True).history(0)
 
 
 @functools.lru_cache(maxsize=16)

@@ -18,6 +18,7 @@ from typing import Any
 
 import pyspiel
 
+from cfr.gameload import quiet_openspiel, unknown_game_message
 from trustme_analysis.engine.params import LIST_SEPARATOR, ParameterError, format_int_list
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
 from trustme_analysis.sweep.engines import DEFAULT_ENGINE, ENGINES, KERNEL, resolve_engine
@@ -226,7 +227,7 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
     game = require(data, "game", str)
     registered = sorted(pyspiel.registered_names())
     if game not in registered:
-        raise SpecError("game", f"unknown game {game!r}{did_you_mean(game, registered)}")
+        raise SpecError("game", unknown_game_message(game))
     entry = find_game(game)
     if entry is None or entry.records is None:
         raise SpecError(
@@ -279,6 +280,10 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         from trustme_analysis.sweep.checks import parse_skill
 
         skill = parse_skill(data["skill"])
+    if trust is not None or skill is not None:
+        from trustme_analysis.sweep.checks import check_players
+
+        check_players(trust, skill, variants)
     return Spec(
         name=name,
         path=path,
@@ -353,7 +358,7 @@ def _coerce_param(key: str, value: Any, default: Any) -> Any:
         wanted = "a number"
     elif isinstance(default, str):
         if isinstance(value, str):
-            return value
+            return _as_game_text(key, value)
         # A TOML list of integers is how a spec writes a list-valued rule number (a chart, stacks): the game takes it
         # as a "/"-joined string because a comma breaks OpenSpiel's game-string parser.
         if isinstance(value, list) and value and all(type_ok(v, int) for v in value):
@@ -362,6 +367,35 @@ def _coerce_param(key: str, value: Any, default: Any) -> Any:
     else:  # pragma: no cover - pyspiel parameters are bool/int/float/str
         wanted = type(default).__name__
     raise SpecError(key, f"must be {wanted}, got {value!r}")
+
+
+def _as_game_text(key: str, value: str) -> str:
+    """A text value of a string parameter, written so that the variant's game string reads it back as text.
+
+    The game string ``g(name=6)`` types a bare number as an integer (and ``true`` as a boolean), which a string
+    parameter refuses; a list of one number is written ``"6/"`` (what a TOML list ``[6]`` becomes), which the engine
+    reads as the same list.
+    """
+    text = value.strip()
+    try:
+        number = int(text)
+    except ValueError:
+        number = None
+    if number is not None:
+        return format_int_list([number])
+    if text.lower() in ("true", "false") or _reads_as_number(text):
+        raise SpecError(key, f"{value!r} is not allowed; allowed: text the game string keeps as text (a game string "
+                        f"reads {value!r} as a {'boolean' if text.lower() in ('true', 'false') else 'number'}), "
+                        f"e.g. integers joined by {LIST_SEPARATOR!r}")
+    return value
+
+
+def _reads_as_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _check_param_name(where: str, name: str, spec_params: Mapping[str, Any], game: str) -> None:
@@ -413,7 +447,8 @@ def _parse_grid(
 
 def _load_variant_game(game: str, params: Mapping[str, Any], grid_values: Mapping[str, Any]) -> pyspiel.Game:
     try:
-        return pyspiel.load_game(game, dict(params))
+        with quiet_openspiel():  # OpenSpiel's own "OpenSpiel exception: ..." line: the SpecError below says it
+            return pyspiel.load_game(game, dict(params))
     except ParameterError as exc:
         if exc.name in grid_values:
             key = f"grid.{exc.name}"

@@ -13,20 +13,22 @@ import dataclasses
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
+from trustme_analysis.specfile import OneLineParser, int_option
 from trustme_analysis.tune.spec import TuneSpec
 
 
 def build_parser() -> argparse.ArgumentParser:
     """The command-line parser."""
-    parser = argparse.ArgumentParser(
+    parser = OneLineParser(
         prog="python -m trustme_analysis.tune",
         description="Search rule sets that meet a tuning spec's objectives and constraints, replay the best ones and "
         "the rulebook's on fresh games, and draw the tuning report (OUT/tuning.pdf).",
     )
     parser.add_argument("spec", metavar="SPEC", help="tuning spec (TOML)")
     parser.add_argument(
-        "--workers", type=int, default=None, metavar="N",
+        "--workers", type=int_option(1), default=None, metavar="N",
         help=f"worker processes (default: all cores, here {os.cpu_count()}); 1 plays in this process",
     )
     parser.add_argument(
@@ -36,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", default=None, metavar="DIR", help="output folder (default: the spec's 'out')")
     parser.add_argument(
-        "--budget", type=int, default=None, metavar="GAMES",
+        "--budget", type=int_option(1), default=None, metavar="GAMES",
         help="all games the search may play, in place of the spec's [budget] games (a larger budget continues a "
         "finished study)",
     )
@@ -92,40 +94,49 @@ def with_budget(spec: TuneSpec, games: int) -> TuneSpec:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    if args.workers is not None and args.workers < 1:
-        print(f"error: --workers must be >= 1, got {args.workers}", file=sys.stderr)
-        return 2
+    """Run the command line; returns the exit status.
 
-    from trustme_analysis.specfile import SpecError
+    Every refusal (a bad option, spec, output folder or ``--dask``) is one line on stderr and exit status 2, before
+    anything is written; ``--check`` refuses exactly what a run refuses.
+    """
+    from trustme_analysis.specfile import OptionError, SpecError
+    from trustme_analysis.sweep.runner import SweepError, check_dask
     from trustme_analysis.tune.evaluate import check_measures
-    from trustme_analysis.tune.run import TuneError, run_tuning
+    from trustme_analysis.tune.run import TuneError, check_folder, run_tuning
     from trustme_analysis.tune.spec import load_tune_spec
 
     try:
+        args = build_parser().parse_args(argv)
         spec = load_tune_spec(args.spec)
         if args.budget is not None:
             spec = with_budget(spec, args.budget)
+        out = Path(args.out if args.out is not None else spec.out)
+        if args.out is not None and not args.out.strip():
+            raise TuneError("--out: must be a folder path, got an empty string")
+        check_folder(spec, out)  # what the run checks first, so --check refuses the same folders
+        check_dask(args.dask)
         if args.check:
             print(describe(spec, check_measures(spec), args.out))
             return 0
-    except SpecError as exc:
-        print(f"spec error: {exc}", file=sys.stderr)
-        return 2
-    try:
-        result = run_tuning(spec, workers=args.workers, dask=args.dask, out=args.out, confirm=not args.no_confirm,
+        result = run_tuning(spec, workers=args.workers, dask=args.dask, out=out, confirm=not args.no_confirm,
                             report=not args.no_report, quiet=args.quiet)
+    except OptionError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except SpecError as exc:
         print(f"spec error: {exc}", file=sys.stderr)
         return 2
-    except TuneError as exc:
+    except (TuneError, SweepError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted: the study and the games played so far are kept; run the same command again to continue",
               file=sys.stderr)
         return 130
+    except OSError as exc:  # the folder stopped taking files part-way (full, turned read-only)
+        where = f" {exc.filename}" if exc.filename else ""
+        print(f"error: cannot write{where}: {exc.strerror or exc}; the study so far is kept", file=sys.stderr)
+        return 2
     if not args.quiet:
         print(str(result.report or result.outdir))
     return 0

@@ -258,8 +258,9 @@ class Constraint:
 
 
 def _float(key: str, value: Any) -> float:
-    if not type_ok(value, float):
-        raise SpecError(key, f"must be a number, got {value!r}")
+    # TOML writes nan and inf: a target of nan is never met and a bound of inf says nothing, so both are refused.
+    if not type_ok(value, float) or not math.isfinite(value):
+        raise SpecError(key, f"must be a finite number, got {value!r}")
     return float(value)
 
 

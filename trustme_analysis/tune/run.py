@@ -75,15 +75,34 @@ def folder_lock(outdir: Path) -> Iterator[None]:
 
 
 def check_folder(spec: TuneSpec, outdir: Path) -> None:
-    """Refuse a folder that holds another study (or something that is not a tuning)."""
-    if outdir.exists() and not outdir.is_dir():
-        raise TuneError(f"output folder {str(outdir)!r} exists and is not a folder")
+    """Refuse, before anything is written, a folder that cannot be created or written (a file, under a file,
+    read-only), holds another study, something that is not a tuning, or a damaged ``tune.json``."""
+    from trustme_analysis.sweep.runner import SweepError, check_outdir_writable
+
+    if not str(outdir).strip():
+        raise TuneError("--out: must be a folder path, got an empty string")
+    try:
+        check_outdir_writable(outdir)
+    except SweepError as exc:
+        raise TuneError(str(exc)) from None
     state = outdir / STATE
     if not state.is_file():
         if (outdir / "study.db").exists() or (outdir / "candidates").exists():
             raise TuneError(f"{outdir} holds a study but no {STATE}; choose another --out or empty it")
         return
-    stored = json.loads(state.read_text(encoding="utf-8")).get("fingerprint") or {}
+    for name in (STATE, LOCK, "study.db"):
+        if (outdir / name).exists() and not os.access(outdir / name, os.R_OK | os.W_OK):
+            raise TuneError(f"{outdir / name} is not writable (read-only or permission denied); change its "
+                            "permissions or choose another --out")
+    try:
+        data = json.loads(state.read_bytes().decode("utf-8"))
+    except (OSError, ValueError) as exc:  # not UTF-8, or not JSON (a truncated file)
+        raise TuneError(f"{state} is damaged ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}); it "
+                        "records which tuning spec made the study beside it: restore it, or choose another --out")
+    if not isinstance(data, dict) or not isinstance(data.get("fingerprint") or {}, dict):
+        raise TuneError(f"{state} is not a tuning's state (its 'fingerprint' is missing or not a table); restore it, "
+                        "or choose another --out")
+    stored = data.get("fingerprint") or {}
     current = spec.study_fingerprint()
     if stored != current:
         differing = sorted(k for k in set(stored) | set(current) if stored.get(k) != current.get(k))

@@ -15,7 +15,6 @@ its own folder under ``OUT/candidates/``.
 from __future__ import annotations
 
 import json
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,7 +22,16 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.specfile import SpecError, at_least, check_keys, did_you_mean, optional, require
+from cfr.gameload import unknown_game_message
+from trustme_analysis.specfile import (
+    SpecError,
+    at_least,
+    check_keys,
+    did_you_mean,
+    optional,
+    read_spec_file,
+    require,
+)
 from trustme_analysis.tune.measures import Constraint, Objective, parse_constraints, parse_objectives
 from trustme_analysis.tune.space import SearchSpace, as_game_value, as_spec_value, parse_space
 
@@ -191,13 +199,8 @@ class TuneSpec:
 def load_tune_spec(path: str | Path) -> TuneSpec:
     """Read and validate a tuning spec file."""
     p = Path(path)
-    if not p.is_file():
-        raise SpecError("", f"tuning spec file {str(p)!r} does not exist")
-    try:
-        data = tomllib.loads(p.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise SpecError("", f"{p} is not valid TOML: {exc}") from None
-    return parse_tune_spec(data, name=p.stem, path=str(p))
+    # A folder, a missing, binary or non-UTF-8 file and bad TOML: each one line, as for a sweep spec.
+    return parse_tune_spec(read_spec_file(p), name=p.stem, path=str(p))
 
 
 def _remap(exc: SpecError, searched: Mapping[str, Any]) -> SpecError:
@@ -220,7 +223,7 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
     game = require(data, "game", str)
     registered = sorted(pyspiel.registered_names())
     if game not in registered:
-        raise SpecError("game", f"unknown game {game!r}{did_you_mean(game, registered)}")
+        raise SpecError("game", unknown_game_message(game))
     spec_params = pyspiel.load_game(game).get_type().parameter_specification
     title = optional(data, "title", str, name)
     question = optional(data, "question", str, f"Which rule sets of {game} meet the targets?")
@@ -263,6 +266,13 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
         except SpecError as exc:
             raise _remap(exc, rulebook) from None
     _check_choices(spec, spec_params)
+    # The confirmation plays the rulebook and the picks as sweeps of confirm.games: checked now, not after the search.
+    try:
+        parse_spec(spec.candidate_data(rulebook, confirm.games), name=name)
+    except SpecError as exc:
+        if exc.key != "games":
+            raise _remap(exc, rulebook) from None
+        raise SpecError("confirm.games", str(exc)[len("games: "):]) from None
     for ref_name, ref_rules in confirm.references.items():
         try:
             parse_spec(spec.candidate_data({**rulebook, **ref_rules}, confirm.games), name=name)

@@ -1,6 +1,6 @@
 """A finished Pinocchio game scored again under another chart or utility, without playing it again.
 
-The scoring-only parameters (:data:`~trustme_analysis.games.pinocchio.rules.SCORING_ONLY`: the chart of Final Scoring and the utility) change nothing
+The scoring-only parameters (:data:`~trustme_analysis.games.pinocchio.engine.rules.SCORING_ONLY`: the chart of Final Scoring and the utility) change nothing
 before the game ends, so a game played under one chart is, move for move, the game played under another, up to Final
 Scoring. :func:`rescore` copies the finished position into a state of the other variant, takes back the final scoring
 (the tie-break and its Coin, if any) and runs the engine's own Final Scoring again (``PinocchioState._score``: the
@@ -15,7 +15,7 @@ import copy
 import dataclasses
 from typing import Any
 
-from trustme_analysis.games.pinocchio.rules import SCORING_ONLY
+from trustme_analysis.games.pinocchio.engine.rules import SCORING_ONLY
 from trustme_analysis.registry import Rescored
 
 #: State attributes that hold the game's own fixed objects: the new state keeps its game's.

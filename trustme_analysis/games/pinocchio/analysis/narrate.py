@@ -1,6 +1,7 @@
 """Pinocchio's events in the rulebook's words, for ``python -m trustme_analysis.play`` (the registry's ``narrate``).
 
-The events (``snapshot()["events"]``, key ``kind``): ``turn`` (turn, player, bonus, day), ``tale`` (turn, player,
+The events (``snapshot()["events"]``, key ``kind``): ``first_player`` (player; only with ``first_player=random``),
+``turn`` (turn, player, bonus, day), ``tale`` (turn, player,
 park_value, hidden_value, tall, votes, coin, coin_by, trusted, row), ``ticket`` (turn, player, value or None,
 requested, route: tale / reputation / free_reputation), ``park_take`` (turn, player, value), ``stack_empty`` (turn,
 value), ``bonus_turn`` and ``bonus_forfeited`` (turn, player), ``day_end`` (turn), ``game_end`` (turn, trigger:
@@ -11,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from trustme_analysis.games.pinocchio.rules import CHARACTER_NAMES, TICKET_NAMES
+from trustme_analysis.games.pinocchio.engine.rules import CHARACTER_NAMES, TICKET_NAMES
 
 
 def _character(value: int) -> str:
@@ -30,6 +31,8 @@ def narrate(event: dict[str, Any]) -> str | None:
     """
     kind = event.get("kind")
     p = event.get("player")
+    if kind == "first_player":
+        return f"Chance picks the first player: player {p} starts."
     if kind == "turn":
         return f"Turn {event['turn']}: player {p}" + (" (bonus turn)" if event["bonus"] else "") + f", {event['day']}."
     if kind == "tale":

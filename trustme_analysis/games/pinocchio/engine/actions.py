@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from trustme_analysis.games.pinocchio.rules import Rules
+from trustme_analysis.games.pinocchio.engine.rules import Rules
 
 DONKEY, KID = 0, 1
 COIN_SIDES = ("donkey", "kid")
@@ -102,7 +102,7 @@ class ActionCodec:
     """Numbering of the actions of one variant; built once per game.
 
     Args:
-        rules (trustme_analysis.games.pinocchio.rules.Rules): the variant.
+        rules (trustme_analysis.games.pinocchio.engine.rules.Rules): the variant.
     """
 
     def __init__(self, rules: Rules):

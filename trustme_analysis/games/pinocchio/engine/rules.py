@@ -46,6 +46,29 @@ DEFAULTS: dict[str, Any] = {
     "coin_tossers": "dissenters",
     "empty_deck": "skip",
     "utility": "win_loss",
+    "first_player": "seat0",
+}
+
+#: For every parameter, variants that set it to values other than its default (with whatever else the value needs to
+#: load): the lock-step tests and the kernel's parameter net draw their variants from these.
+EXAMPLES: dict[str, list[dict[str, Any]]] = {
+    "players": [{"players": 2}, {"players": 4}],
+    "values": [{"values": 4}, {"values": 9, "copies": 3}],
+    "copies": [{"copies": 3}],
+    "two_player_removed": [{"players": 2, "two_player_removed": 0}, {"players": 2, "two_player_removed": 3}],
+    "park_size": [{"park_size": 2}, {"park_size": 6}],
+    "refill": [{"refill": 1}, {"refill": 4}],
+    "hand_size": [{"hand_size": 0}, {"hand_size": 3}],
+    "stacks": [{"stacks": "2/2/2/2/2/2"}],
+    "chart": [{"chart": "0/1/2/3/4/30"}],
+    "stacks_to_end": [{"stacks_to_end": 2}, {"stacks_to_end": 9}],
+    "runouts_to_end": [{"runouts_to_end": 1}, {"runouts_to_end": 3}],
+    "coin_variant": [{"players": 4, "coin_variant": True}],
+    "voting": [{"voting": "sequential"}],
+    "coin_tossers": [{"players": 4, "coin_variant": True, "coin_tossers": "any"}],
+    "empty_deck": [{"empty_deck": "reshuffle"}],
+    "utility": [{"utility": "score"}, {"players": 2, "utility": "score_diff"}],
+    "first_player": [{"first_player": "random"}, {"players": 4, "first_player": "random", "coin_variant": True}],
 }
 
 #: Parameters that change only the scoring of a finished game (Final Scoring's chart, what returns() gives).
@@ -83,6 +106,9 @@ PARAMETERS: dict[str, str] = {
     "empty, is that turn's run-out (at most one per turn).",
     "utility": "What returns() gives solvers: 'win_loss' (winner after tie-breaks +1, the others -1/(players-1)), "
     "'score' (raw points), 'score_diff' (2 players: own points minus the opponent's).",
+    "first_player": "Assumption: who starts. 'The player who last went on a roller coaster' is a person, not a seat: "
+    "'seat0' (seat 0 starts, the default) or 'random' (a chance node at set-up, before the Park is dealt, picks the "
+    "first seat uniformly; every player sees it).",
 }
 
 # The fixed facts the rule text leaves open that are not parameters, listed with the assumptions in force.
@@ -98,11 +124,6 @@ FIXED_ASSUMPTIONS: tuple[dict[str, str], ...] = (
         "value": "uniform",
         "text": "The final Coin toss between players still tied on points and Tickets picks each of them with "
         "equal chance (with more than two tied, the text's Coin is read as a fair draw among them).",
-    },
-    {
-        "parameter": "first_player",
-        "value": "seat 0",
-        "text": "'The player who last went on a roller coaster' starts: seat 0.",
     },
     {
         "parameter": "free_reputation",
@@ -220,6 +241,8 @@ class Rules:
     coin_tossers: str
     empty_deck: str
     utility: str
+    #: Who starts: "seat0" or "random" (a chance node at set-up).
+    first_player: str = "seat0"
     #: Characters of each value in the deck after the 2-player removal.
     deck_per_value: int = field(default=0)
 
@@ -271,6 +294,7 @@ class Rules:
         coin_tossers = P.choice(g, p, "coin_tossers", ("any", "dissenters"))
         empty_deck = P.choice(g, p, "empty_deck", ("skip", "reshuffle"))
         utility = P.choice(g, p, "utility", ("win_loss", "score", "score_diff"))
+        first_player = P.choice(g, p, "first_player", ("seat0", "random"))
         if utility == "score_diff" and players != 2:
             raise P.ParameterError(g, "utility", utility, f"'win_loss' or 'score' with players={players} "
                                    "('score_diff' needs 2 players)")
@@ -286,7 +310,7 @@ class Rules:
             players=players, values=values, copies=copies, two_player_removed=removed, park_size=park_size,
             refill=refill, hand_size=hand_size, stacks=stacks, chart=chart, stacks_to_end=stacks_to_end,
             runouts_to_end=runouts_to_end, coin_variant=coin_variant, voting=voting, coin_tossers=coin_tossers,
-            empty_deck=empty_deck, utility=utility, deck_per_value=per_value,
+            empty_deck=empty_deck, utility=utility, first_player=first_player, deck_per_value=per_value,
         )
 
     def assumptions(self) -> list[dict[str, Any]]:
@@ -295,6 +319,7 @@ class Rules:
             {"parameter": "voting", "value": self.voting, "text": PARAMETERS["voting"]},
             {"parameter": "empty_deck", "value": self.empty_deck, "text": PARAMETERS["empty_deck"]},
             {"parameter": "utility", "value": self.utility, "text": PARAMETERS["utility"]},
+            {"parameter": "first_player", "value": self.first_player, "text": PARAMETERS["first_player"]},
         ]
         if self.coin_variant:
             out.insert(1, {"parameter": "coin_tossers", "value": self.coin_tossers,

@@ -16,7 +16,7 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.games.pinocchio import actions as A
+from trustme_analysis.games.pinocchio.engine import actions as A
 
 
 class Table:
@@ -29,15 +29,20 @@ class Table:
         game: a loaded ``trustme_pinocchio`` game or its game string.
         park: the Characters flipped into the Park at set-up.
         hands: each seat's starting hand.
+        first: the seat chance picks to start (``first_player=random`` only).
     """
 
-    def __init__(self, game: pyspiel.Game | str, park: list[int], hands: list[list[int]]):
+    def __init__(self, game: pyspiel.Game | str, park: list[int], hands: list[list[int]], first: int | None = None):
         if isinstance(game, str):
             # Importing this module imported its package, which registered the game with pyspiel.
             game = pyspiel.load_game(game)
         self.game = game
         self.codec: A.ActionCodec = game.codec
         self.state = game.new_initial_state()
+        if first is not None:
+            if self.snap["phase"] != "first_player":
+                raise ValueError("no first-player draw here: the variant has first_player=seat0")
+            self._chance(first)
         for v in park:
             self._chance(v - 1)
         for hand in hands:

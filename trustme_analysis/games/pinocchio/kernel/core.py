@@ -1,34 +1,40 @@
-"""The compiled core of the Pinocchio kernel: the turn structure of :mod:`~trustme_analysis.games.pinocchio.state` on fixed-size integer arrays.
+"""The compiled core of the Pinocchio kernel: the turn structure of :mod:`~trustme_analysis.games.pinocchio.engine.state` on fixed-size integer arrays.
 
-Everything numba compiles lives in this one file on purpose: numba's on-disk cache (``cache=True``) is invalidated
-only when the file that defines a function changes, so a compiled function calling code or reading constants from
-another file could silently keep a stale copy.
+numba's on-disk cache (``cache=True``) is invalidated only when the file that defines a function changes, so a
+compiled function calling code or reading constants from another file could silently keep a stale copy: the caches of
+the functions here are tied to the one other file they compile in, the draw primitives
+(:func:`cfr.numba_cache.tie_cache_to_sources`, at the end of this file).
 
 Two arrays describe a game:
 
-- the *rules* array ``R`` (int64), built once per loaded game by :func:`trustme_analysis.games.pinocchio.kernel.
-  rules_array` from the game's parsed :class:`~trustme_analysis.games.pinocchio.rules.Rules` and its
-  :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec` (offsets ``R_*``);
+- the *rules* array ``R`` (int64), built once per loaded game by :func:`trustme_analysis.games.pinocchio.kernel.kernel.
+  rules_array` from the game's parsed :class:`~trustme_analysis.games.pinocchio.engine.rules.Rules` and its
+  :class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec` (offsets ``R_*``);
 - the *state* array ``s`` (int32, :data:`STATE_SIZE` long, offsets below), laid out as a public part (everything at
   the table or remembered from public play), a hidden part (:data:`HIDDEN_START` to :data:`HIDDEN_END`: the deck,
   the hands and a face-down tale Character) and the record statistics. A determinization resamples only the hidden
   part (:func:`determinize`).
 
-The functions mirror :class:`~trustme_analysis.games.pinocchio.state.PinocchioState` method by method (same names
+The functions mirror :class:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState` method by method (same names
 without the class; the chain of steps after an action is one loop, :func:`advance`), with the engine's events turned
 into counters for the records. The engine is the specification;
 ``tests/games/test_pinocchio_kernel.py`` replays kernel games through it step by step.
 
-Random numbers: SplitMix64 (G. Steele, D. Lea, C. Flood, "Fast splittable pseudorandom number generators",
-OOPSLA 2014), its 64-bit state held in a one-element uint64 array; integers below ``n`` by Lemire's multiply-and-reject
-(see :func:`below`), so each value is exactly equally likely. Chance and seats draw by the draw protocol of
-:mod:`trustme_analysis.engine.draws`, which the pyspiel path follows too, so both engines give the same games.
+Random numbers: the draw protocol's compiled primitives (:mod:`trustme_analysis.engine.compiled_draws`: SplitMix64,
+exact integers below ``n``, uniform floats, the walk over probabilities), inlined here; chance and seats draw by the
+protocol of :mod:`trustme_analysis.engine.draws`, which the pyspiel path follows too, so both engines give the same
+games. The cache of every compiled function here is tied to that file's source as well (end of this file).
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.core.registry import CPUDispatcher
+
+from cfr.numba_cache import tie_cache_to_sources
+from trustme_analysis.engine import compiled_draws
+from trustme_analysis.engine.compiled_draws import below, uniform01, walk
 
 #: How every function here is compiled: cached on disk, and without numba's reference counting of arrays (NRT).
 #: Nothing here allocates, and the counting (an atomic add and a call at each array passed to a function) took more
@@ -42,10 +48,11 @@ MAXV = 9  # Character values (rules: 1 to 9)
 MAXP = 4  # players
 MAXC = MAXV * MAXV + MAXV * (MAXV - 1) // 2  # discard combos: sets of 1..9 per value, runs of 2..9
 
-# Phases: the same numbers as the engine's (tests check them against trustme_analysis.games.pinocchio.state).
+# Phases: the same numbers as the engine's (tests check them against trustme_analysis.games.pinocchio.engine.state).
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
- TERMINAL) = range(12)
-_CHANCE_PHASES = sum(1 << ph for ph in (DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK))
+ TERMINAL, FIRST_PLAYER) = range(13)
+_CHANCE_PHASES = sum(1 << ph for ph in (DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK,
+                                        FIRST_PLAYER))
 CHANCE_ID = -1  # pyspiel.PlayerId.CHANCE
 TERMINAL_ID = -4  # pyspiel.PlayerId.TERMINAL
 THEN_DRAW, THEN_END_TURN = 0, 1
@@ -82,6 +89,7 @@ VOTES = _s(MAXP)  # -1: no vote, 0: "I do not trust you", 1: "I trust you"
 OFFERS = _s(MAXP)
 TIED = _s(MAXP)
 TOTALS = _s(MAXP)
+FIRST_SEAT = _s()  # the seat that starts (first_player: 0, or chance's pick)
 # ---- hidden part: what some player cannot see
 HIDDEN_START = _s.size
 DECK = _s(MAXV)
@@ -115,8 +123,8 @@ ERR_HISTORY_OVERFLOW = 2
 _r = _Layout()
 (R_PLAYERS, R_VALUES, R_PER_VALUE, R_PARK_SIZE, R_REFILL, R_HAND_SIZE, R_STACKS_NEEDED, R_RUNOUTS_TO_END,
  R_COIN_VARIANT, R_SEQUENTIAL, R_DISSENTERS, R_RESHUFFLE, R_UTILITY, R_SET_MAX, R_NCOMBOS, R_TALE_BASE, R_REP_BASE,
- R_TAKE_BASE, R_FREE_BASE, R_DECLINE, R_PASS, R_TRUST, R_DISTRUST, R_TOSS, R_NO_TOSS, R_NUM_ACTIONS) = (
-    _r() for _ in range(26))
+ R_TAKE_BASE, R_FREE_BASE, R_DECLINE, R_PASS, R_TRUST, R_DISTRUST, R_TOSS, R_NO_TOSS, R_NUM_ACTIONS,
+ R_FIRST_RANDOM) = (_r() for _ in range(27))
 R_STACKS = _r(MAXV)
 R_CHART = _r(MAXV)
 R_COMBO_START = _r(MAXC)  # lowest value of combo c
@@ -148,52 +156,6 @@ INT_FIELDS = (
 LIST_FIELDS = ("tickets_per_value", "tickets_tale_per_value", "tickets_reputation_per_value",
                "tickets_free_per_value")
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S30, _S27, _S31, _S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
-_LOW32 = np.uint64(0xFFFFFFFF)
-_TWO32 = np.uint64(1 << 32)
-
-
-# ====================================================================== random numbers
-
-
-@inlined
-def next_u64(rng):
-    """The next SplitMix64 output; ``rng`` is a one-element uint64 array holding the generator's state."""
-    z = rng[0] + _GOLDEN
-    rng[0] = z
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
-
-
-@inlined
-def below(rng, n):
-    """A uniform integer in ``[0, n)`` for ``0 < n < 2**32``, exactly.
-
-    D. Lemire's multiply-and-reject ("Fast random integer generation in an interval", ACM TOMACS 2019) on the top
-    32 bits of an output: the product's high half is the result; a rejection (probability below ``n / 2**32``) makes
-    every value exactly equally likely. It needs a division only in that rare case (divisions are slow).
-    """
-    un = np.uint64(n)
-    m = (next_u64(rng) >> _S32) * un
-    low = m & _LOW32
-    if low < un:
-        floor = (_TWO32 - un) % un
-        while low < floor:
-            m = (next_u64(rng) >> _S32) * un
-            low = m & _LOW32
-    return np.int64(m >> _S32)
-
-
-@inlined
-def uniform01(rng):
-    """A uniform float in [0, 1) from the top 53 bits of one output."""
-    return np.float64(next_u64(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
-
 # ====================================================================== set-up and queries
 
 
@@ -203,7 +165,7 @@ def init_state(s, R):
     for i in range(STATE_SIZE):
         s[i] = 0
     V = R[R_VALUES]
-    s[PHASE] = DEAL_PARK
+    s[PHASE] = FIRST_PLAYER if R[R_FIRST_RANDOM] else DEAL_PARK
     for v in range(V):
         s[DECK + v] = R[R_PER_VALUE]
         s[STACKS + v] = R[R_STACKS + v]
@@ -376,13 +338,15 @@ def legal_actions(s, R, out, cbuf):
 
 
 @inlined
-def sample_chance(s, rng):
+def sample_chance(s, R, rng):
     """A chance outcome by the draw protocol (:mod:`trustme_analysis.engine.draws`) over the engine's integer weights
     (``PinocchioState.chance_weights``: a Character by its count in the deck, each side of a Coin 1, each tied seat
     1): one outcome draws nothing, else an integer below their total picks one, walked in order."""
     ph = s[PHASE]
     if ph == VOTE_COIN or ph == COIN_TOSS:
         return below(rng, 2)
+    if ph == FIRST_PLAYER:
+        return below(rng, R[R_PLAYERS])
     if ph == TIE_BREAK:
         if s[N_TIED] == 1:
             return np.int64(s[TIED])
@@ -402,6 +366,48 @@ def sample_chance(s, rng):
         total += s[DECK + u]
         v += 1 if total <= r else 0
     return np.int64(v)
+
+
+@inlined
+def chance_outcomes(s, R, ids, probs):
+    """The chance outcomes at ``s`` with the engine's probabilities (``PinocchioState.chance_outcomes``), in the
+    engine's order, into ``ids`` / ``probs`` (each at least ``max(MAXV, MAXP)`` long); returns their count, 0 off a
+    chance node. A Character: each value left in the deck, ``count / deck size`` (the same float division as the
+    engine's); a Coin: donkey then kid, 1/2 each; the tie-break Coin: each tied seat, ``1 / tied``; the first
+    player: each seat, ``1 / players``.
+
+    The one statement of them in the kernel: :meth:`.kernel.KernelState.chance_outcomes` and the tree producer
+    (:mod:`.tree`) read them here (:func:`sample_chance` draws from the same weights without listing them)."""
+    ph = s[PHASE]
+    if ph == VOTE_COIN or ph == COIN_TOSS:
+        ids[0] = 0
+        ids[1] = 1
+        probs[0] = 0.5
+        probs[1] = 0.5
+        return 2
+    if ph == TIE_BREAK:
+        tied = s[N_TIED]
+        for i in range(tied):
+            ids[i] = s[TIED + i]
+            probs[i] = 1.0 / tied
+        return tied
+    if ph == FIRST_PLAYER:
+        n = R[R_PLAYERS]
+        for p in range(n):
+            ids[p] = p
+            probs[p] = 1.0 / n
+        return n
+    if not is_chance_phase(ph):
+        return 0
+    total = s[DECK_TOTAL]
+    k = 0
+    for v in range(MAXV):
+        c = s[DECK + v]
+        if c:
+            ids[k] = v
+            probs[k] = c / total
+            k += 1
+    return k
 
 
 @compiled
@@ -626,7 +632,7 @@ def advance(s, R, go, arg, trace):
     while go != GO_NONE:
         if go == GO_HAND_DEAL:  # _start_hand_deal(seat=arg)
             if R[R_HAND_SIZE] == 0 or arg == n:
-                go, arg = GO_BEGIN_TURN, 0
+                go, arg = GO_BEGIN_TURN, s[FIRST_SEAT]
             else:
                 s[PHASE] = DEAL_HAND
                 s[DEAL_SEAT] = arg
@@ -818,6 +824,9 @@ def step(s, R, a, trace):
         s[TIE_BREAK_BY] = TIE_COIN
         s[WINNER] = a
         s[PHASE] = TERMINAL
+    elif ph == FIRST_PLAYER:  # chance picked the first seat; the Park is dealt next
+        s[FIRST_SEAT] = a
+        s[PHASE] = DEAL_PARK
     else:  # a player's move (the engine's _apply_move), decoded as .actions numbers it
         p = s[ACTOR]
         hand = R[R_DEC_HAND + a]
@@ -1004,7 +1013,7 @@ def record_rows(F, R, ints, lists, empty_turn):
 
     Row ``i = g * players + p`` is seat ``p`` of game ``g``: ``ints[i]`` takes the :data:`INT_FIELDS`,
     ``lists[i, k]`` the :data:`LIST_FIELDS` (one entry per value) and ``empty_turn[i]`` each stack's emptying turn
-    (NaN: never), as :mod:`trustme_analysis.games.pinocchio.records` defines them.
+    (NaN: never), as :mod:`trustme_analysis.games.pinocchio.analysis.records` defines them.
     """
     n = R[R_PLAYERS]
     V = R[R_VALUES]
@@ -1152,7 +1161,7 @@ def determinize(s, R, viewer, rng, buf):
 
 # ====================================================================== the heuristic seat
 #
-# The heuristic player of :mod:`trustme_analysis.games.pinocchio.bots` (``PinocchioHeuristicBot.
+# The heuristic player of :mod:`trustme_analysis.games.pinocchio.players.bots` (``PinocchioHeuristicBot.
 # action_probabilities``) as compiled code, reading only what its seat may see: its own hand, the Park, every
 # Reputation, the Tickets, the Ticket stacks, the discard pile, the deck's size, hand sizes and the tale's claimed
 # value. ``tests/games/test_pinocchio_heuristic_kernel.py`` checks the two give the same distribution (same support,
@@ -1494,13 +1503,7 @@ def heuristic_action(s, R, H, rng, acts, probs, buf):
             positive += 1
     if positive == 1:
         return acts[last]
-    u = uniform01(rng)
-    for i in range(n):
-        if probs[i] > 0.0:
-            if u < probs[i]:
-                return acts[i]
-            u -= probs[i]
-    return acts[last]
+    return acts[walk(probs, n, uniform01(rng))]
 
 
 @compiled
@@ -1515,7 +1518,7 @@ def play_out_kinds(s, R, rng, buf, trace, hist, h0, kinds, H, acts, probs):
     keep = hist.shape[0] > 0
     while s[PHASE] != TERMINAL:
         if is_chance_phase(s[PHASE]):
-            a = sample_chance(s, rng)
+            a = sample_chance(s, R, rng)
         elif kinds[s[ACTOR]] == SEAT_HEURISTIC:
             a = heuristic_action(s, R, H[s[ACTOR]], rng, acts, probs, buf)
         else:
@@ -1673,3 +1676,8 @@ def vote_evidence(R, H, history, viewer, samples, seed, out, s, w, keep, rng, bu
             out[q, 0] += np.log(VOTE_NOISE + (1.0 - 2.0 * VOTE_NOISE) * h)
             out[q, 1] += 1.0
         apply_action(s, R, a, no_trace)
+
+
+# The functions here inline the draw primitives of engine/compiled_draws.py; numba checks only this file's stamp.
+tie_cache_to_sources([f for f in list(globals().values()) if isinstance(f, CPUDispatcher)
+                      and f.py_func.__module__ == __name__], compiled_draws)

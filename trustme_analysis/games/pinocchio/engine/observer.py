@@ -16,8 +16,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.pinocchio.rules import Rules
-from trustme_analysis.games.pinocchio.state import PHASE_NAMES
+from trustme_analysis.games.pinocchio.engine.rules import Rules
+from trustme_analysis.games.pinocchio.engine.state import PHASE_NAMES
 
 _NUM_PHASES = len(PHASE_NAMES)
 
@@ -27,7 +27,7 @@ class PinocchioObserver:
 
     Args:
         iig_obs_type: which information to include (pyspiel's IIGObservationType).
-        rules (trustme_analysis.games.pinocchio.rules.Rules): the variant.
+        rules (trustme_analysis.games.pinocchio.engine.rules.Rules): the variant.
     """
 
     def __init__(self, iig_obs_type: pyspiel.IIGObservationType, rules: Rules):

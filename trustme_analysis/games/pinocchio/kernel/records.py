@@ -1,8 +1,8 @@
 """The records of kernel games: the fields of the game's records function, computed from the final states.
 
-:class:`RawRecords` holds a batch's record fields as :func:`~trustme_analysis.games.pinocchio.kernel_core.record_rows` computes them in compiled code
+:class:`RawRecords` holds a batch's record fields as :func:`~trustme_analysis.games.pinocchio.kernel.core.record_rows` computes them in compiled code
 (one row per seat); :func:`record_columns` names them, one array per record field; :func:`rows_of_game` gives one
-game's rows as the list of dicts :func:`trustme_analysis.games.pinocchio.records.records` returns. Tests compare
+game's rows as the list of dicts :func:`trustme_analysis.games.pinocchio.analysis.records.records` returns. Tests compare
 every field with the engine's records.
 """
 
@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from trustme_analysis.games.pinocchio import kernel_core as K
+from trustme_analysis.games.pinocchio.kernel import core as K
 
 #: The record fields in the order the records function writes them (``score_trace`` last).
 FIELDS = (
@@ -36,7 +36,7 @@ _TEXT_FIELDS = {"end_trigger": _END_TRIGGERS, "tie_break": _TIE_BREAKS}
 
 @dataclass
 class RawRecords:
-    """Record fields of games as :func:`~trustme_analysis.games.pinocchio.kernel_core.record_rows` writes them (row ``g * players + p``: seat ``p`` of
+    """Record fields of games as :func:`~trustme_analysis.games.pinocchio.kernel.core.record_rows` writes them (row ``g * players + p``: seat ``p`` of
     game ``g``)."""
 
     ints: np.ndarray  # (rows, len(INT_FIELDS)) int32
@@ -97,4 +97,15 @@ def rows_of_game(cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: 
         row = {name: _plain(cols[name][i]) for name in FIELDS[:-1]}
         row["score_trace"] = game_trace[:, p].tolist()
         out.append(row)
+    return out
+
+
+def record_lists(cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: np.ndarray,
+                 n: int) -> dict[str, list[Any]]:
+    """Every game's records as columns of plain Python values: field -> one value per row (game-major, seat minor),
+    in :data:`FIELDS` order, the values and types :func:`rows_of_game` gives (one ``tolist`` per field)."""
+    out = {name: cols[name].tolist() for name in FIELDS[:-1]}
+    games = len(trace_offsets) - 1
+    out["score_trace"] = [seat for g in range(games)
+                          for seat in trace[trace_offsets[g]:trace_offsets[g + 1]].reshape(-1, n).T.tolist()]
     return out

@@ -3,7 +3,7 @@ actions, the strategy tables' columns, and findings about a solved policy.
 
 The registry's ``describe`` part of ``trustme_pinocchio`` (see :mod:`trustme_analysis.registry`). A decision is
 described from a representative state of its information state through
-:meth:`~trustme_analysis.games.pinocchio.state.PinocchioState.observation_parts`, which holds only what the deciding
+:meth:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState.observation_parts`, which holds only what the deciding
 player sees: its hand, the Park, the Tickets, the deck, the tale on the table and the votes it may see.
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.state import PHASE_NAMES
+from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine.state import PHASE_NAMES
 from trustme_analysis.report.words import percent
 
 _NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")

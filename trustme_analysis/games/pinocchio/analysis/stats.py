@@ -1,6 +1,6 @@
 """Pinocchio statistics over sweep records: scores, the scoring chart, Ticket values, game length and the tale table.
 
-Every function takes the records DataFrame (columns from :mod:`trustme_analysis.games.pinocchio.records` plus the sweep's
+Every function takes the records DataFrame (columns from :mod:`trustme_analysis.games.pinocchio.analysis.records` plus the sweep's
 ``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals. Games are the independent
 units: a share pooled over games (e.g. of all points, the part from the set bonus) gets a bootstrap interval that
 resamples whole games; a per-game mean gets a t interval; a per-game yes/no gets a Wilson interval.
@@ -18,8 +18,8 @@ from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import CONFIDENCE, mean_t, ratio_of_sums, wilson
 from trustme_analysis.stats.traces import trace_bands
 from trustme_analysis.engine.params import int_list
-from trustme_analysis.games.pinocchio.records import TALE_ROWS
-from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+from trustme_analysis.games.pinocchio.analysis.records import TALE_ROWS
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
 GAME_KEY = ["variant", "game_index"]
 

@@ -2,7 +2,7 @@
 and end triggers, and bluffing and trust per row of the tale table.
 
 The game's registry ``pages`` part (:func:`draw`). Every figure comes from the results set's tables (computed by
-:func:`trustme_analysis.games.pinocchio.stats.compute`, stored under ``OUTDIR/stats/``); every plot shows 95%
+:func:`trustme_analysis.games.pinocchio.analysis.stats.compute`, stored under ``OUTDIR/stats/``); every plot shows 95%
 intervals.
 """
 

@@ -6,8 +6,8 @@ a day's end, and the final tie-break Coin. Chance deals a Character by value wit
 value's count in the deck; the deck is kept as counts per value (its order is never observable before a draw), so a
 reshuffle is merging counts and needs no chance node.
 
-The state holds only ints, bools and short lists/tuples, plus the shared :class:`~trustme_analysis.games.pinocchio.rules.Rules` and
-:class:`~trustme_analysis.games.pinocchio.actions.ActionCodec` objects (which refuse to be copied), because pyspiel deep-copies every attribute on ``clone()``.
+The state holds only ints, bools and short lists/tuples, plus the shared :class:`~trustme_analysis.games.pinocchio.engine.rules.Rules` and
+:class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec` objects (which refuse to be copied), because pyspiel deep-copies every attribute on ``clone()``.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.rules import score_breakdown, tale_row, ticket_for_tale
+from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine.rules import score_breakdown, tale_row, ticket_for_tale
 
-# Phases, in the order they occur.
+# Phases, in the order they occur (the first player's draw, first_player=random, numbered last: it came last).
 (DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
- TERMINAL) = range(12)
+ TERMINAL, FIRST_PLAYER) = range(13)
 PHASE_NAMES = ("deal_park", "deal_hand", "draw", "action", "vote", "vote_coin", "coin_offer", "coin_toss", "refill",
-               "free_reputation", "tie_break", "terminal")
-_CHANCE_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK))
+               "free_reputation", "tie_break", "terminal", "first_player")
+_CHANCE_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK, FIRST_PLAYER))
 _CARD_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, REFILL))
 
 # Where play continues once a Park refill is done.
@@ -75,7 +75,9 @@ class PinocchioState(pyspiel.State):
         n, V = rules.players, rules.values
         self._rules = rules
         self._codec = game.codec
-        self._phase = DEAL_PARK
+        # first_player=random: chance picks the first seat before the Park is dealt.
+        self._phase = FIRST_PLAYER if rules.first_player == "random" else DEAL_PARK
+        self._first = 0
         self._turn = 0
         self._active = 0
         self._actor = 0
@@ -129,18 +131,20 @@ class PinocchioState(pyspiel.State):
 
     def chance_weights(self) -> list[tuple[int, int]]:
         """The chance outcomes with whole-number weights (probability = weight / their sum): a Character by its count
-        in the deck; each side of a Coin 1; each tied seat 1 (the tie-break Coin). Chance draws by these
-        (:mod:`trustme_analysis.engine.draws`)."""
+        in the deck; each side of a Coin 1; each tied seat 1 (the tie-break Coin); each seat 1 (the first player).
+        Chance draws by these (:mod:`trustme_analysis.engine.draws`)."""
         ph = self._phase
         if ph in _CARD_PHASES:
             return [(v, n) for v, n in enumerate(self._deck) if n]
         if ph == TIE_BREAK:
             return [(p, 1) for p in self._tied]
+        if ph == FIRST_PLAYER:
+            return [(p, 1) for p in range(self._rules.players)]
         return [(A.DONKEY, 1), (A.KID, 1)]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """Deals by value (count / deck size); Coins 1/2 each; the tie-break Coin uniform over the tied seats: the
-        :meth:`chance_weights` over their sum."""
+        """Deals by value (count / deck size); Coins 1/2 each; the tie-break Coin uniform over the tied seats; the
+        first player uniform over the seats: the :meth:`chance_weights` over their sum."""
         weights = self.chance_weights()
         total = sum(w for _, w in weights)
         return [(a, w / total) for a, w in weights]
@@ -218,6 +222,11 @@ class PinocchioState(pyspiel.State):
                 self._start_offers()
             else:
                 self._resolve_tale()
+        elif ph == FIRST_PLAYER:
+            self._first = action
+            self._events.append(("first_player", action))
+            self._log.append((-1, "", f"first:p{action}"))
+            self._phase = DEAL_PARK
         elif ph == TIE_BREAK:
             self._events.append(("tie_break", self._tied, "coin", action))
             self._log.append((-1, "", f"tiecoin:p{action}"))
@@ -232,6 +241,8 @@ class PinocchioState(pyspiel.State):
                 return f"Coin: {A.COIN_SIDES[action]}"
             if self._phase == TIE_BREAK:
                 return f"Coin: seat {action} wins"
+            if self._phase == FIRST_PLAYER:
+                return f"First player: seat {action}"
             return f"Character {action + 1}"
         return self._codec.describe(action)
 
@@ -299,7 +310,7 @@ class PinocchioState(pyspiel.State):
 
     def _start_hand_deal(self, seat: int) -> None:
         if self._rules.hand_size == 0 or seat == self._rules.players:
-            self._begin_turn(0, bonus=False)
+            self._begin_turn(self._first, bonus=False)
             return
         self._phase = DEAL_HAND
         self._deal_seat = seat
@@ -613,7 +624,7 @@ class PinocchioState(pyspiel.State):
         each is drawn anew, trust or not with even odds.
         """
         world = self.clone()
-        if self._phase in (DEAL_PARK, DEAL_HAND) or self._phase == TERMINAL:
+        if self._phase in (FIRST_PLAYER, DEAL_PARK, DEAL_HAND) or self._phase == TERMINAL:
             return world
         pool = _values_of(self.unseen(player_id))
         # Fisher-Yates with the sampler's numbers: a uniform permutation of the unseen Characters.
@@ -769,6 +780,8 @@ class PinocchioState(pyspiel.State):
 
 def _event_dict(e: tuple) -> dict[str, Any]:
     kind = e[0]
+    if kind == "first_player":
+        return {"kind": kind, "player": e[1]}
     if kind == "turn":
         return {"kind": kind, "turn": e[1], "player": e[2], "bonus": e[3], "day": e[4]}
     if kind == "tale":

@@ -2,7 +2,7 @@
 model search players use in this game.
 
 The bot sees only what its seat may see: the legal actions from the pyspiel API and
-:meth:`~trustme_analysis.games.pinocchio.state.PinocchioState.player_view` (other hands, the deck's contents and a
+:meth:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState.player_view` (other hands, the deck's contents and a
 face-down tale Character are hidden there). It has one policy, :meth:`PinocchioHeuristicBot.action_probabilities`
 (a distribution over the legal actions); it plays by drawing from it, so the strategy that is measured (best
 responses, exploitability) is the strategy that plays.
@@ -39,8 +39,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.pinocchio import actions as A
-from trustme_analysis.games.pinocchio.rules import SHORT_NAME, score_breakdown, ticket_for_tale
+from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME, score_breakdown, ticket_for_tale
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
 

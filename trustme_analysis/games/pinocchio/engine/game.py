@@ -7,10 +7,10 @@ from typing import Any
 import pyspiel
 
 from trustme_analysis.engine.gametype import registered_type, with_utility
-from trustme_analysis.games.pinocchio.actions import ActionCodec
-from trustme_analysis.games.pinocchio.observer import PinocchioObserver
-from trustme_analysis.games.pinocchio.rules import DEFAULTS, SHORT_NAME, Rules
-from trustme_analysis.games.pinocchio.state import PinocchioState
+from trustme_analysis.games.pinocchio.engine.actions import ActionCodec
+from trustme_analysis.games.pinocchio.engine.observer import PinocchioObserver
+from trustme_analysis.games.pinocchio.engine.rules import DEFAULTS, SHORT_NAME, Rules
+from trustme_analysis.games.pinocchio.engine.state import PinocchioState
 
 #: The registered type; each instance carries it with its variant's utility kind (``engine.gametype.with_utility``).
 GAME_TYPE = registered_type(SHORT_NAME, "Trust Me (Pinocchio card game)", 4, DEFAULTS,
@@ -25,13 +25,14 @@ def max_game_length(rules: Rules, codec: ActionCodec) -> int:
     Park refills and a free Use Reputation action.
 
     Args:
-        rules (trustme_analysis.games.pinocchio.rules.Rules): the variant.
-        codec (trustme_analysis.games.pinocchio.actions.ActionCodec): its action numbering.
+        rules (trustme_analysis.games.pinocchio.engine.rules.Rules): the variant.
+        codec (trustme_analysis.games.pinocchio.engine.actions.ActionCodec): its action numbering.
     """
     n = rules.players
     per_turn = 2 + 2 * (n - 1) + 2 + 2 * rules.refill + 1
     turns = rules.runouts_to_end * (rules.total_characters + 1)
-    return rules.park_size + n * rules.hand_size + turns * per_turn + 1
+    first = 1 if rules.first_player == "random" else 0  # the first player's draw
+    return first + rules.park_size + n * rules.hand_size + turns * per_turn + 1
 
 
 def _game_info(rules: Rules, codec: ActionCodec) -> pyspiel.GameInfo:
@@ -58,16 +59,20 @@ class PinocchioGame(pyspiel.Game):
     """``trustme_pinocchio``: load with ``pyspiel.load_game("trustme_pinocchio(players=3)")``.
 
     Attributes:
-        rules: the validated :class:`~trustme_analysis.games.pinocchio.rules.Rules` of this variant.
-        codec: the :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec` numbering its actions.
+        rules: the validated :class:`~trustme_analysis.games.pinocchio.engine.rules.Rules` of this variant.
+        codec: the :class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec` numbering its actions.
     """
+
+    #: The registered pyspiel type (a subclass registered under another type, as the kernel's parameter-net test
+    #: does, plays the same engine under that type).
+    game_type = GAME_TYPE
 
     def __init__(self, params: dict[str, Any] | None = None):
         # Validate before super().__init__ so the sizes given to pyspiel come from these parameters.
         rules = Rules.from_params(params)
         codec = ActionCodec(rules)
         # Zero-sum unless the utility is the raw score (win/loss and the 2-player difference are zero-sum).
-        super().__init__(with_utility(GAME_TYPE, rules.utility != "score"), _game_info(rules, codec), params or {})
+        super().__init__(with_utility(self.game_type, rules.utility != "score"), _game_info(rules, codec), params or {})
         self.rules = rules
         self.codec = codec
 
@@ -87,7 +92,7 @@ class PinocchioGame(pyspiel.Game):
         return self.rules.assumptions()
 
     def decode_action(self, action: int):
-        """The :class:`~trustme_analysis.games.pinocchio.actions.Move` a player action number stands for."""
+        """The :class:`~trustme_analysis.games.pinocchio.engine.actions.Move` a player action number stands for."""
         return self.codec.decode(action)
 
 

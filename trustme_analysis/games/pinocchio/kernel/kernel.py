@@ -1,22 +1,25 @@
 """A compiled simulation kernel for ``trustme_pinocchio``: whole games and rollouts in machine code (numba).
 
-The engine (:mod:`~trustme_analysis.games.pinocchio.state`) is the specification; this is a second implementation of the same rules for speed, kept
+The engine (:mod:`~trustme_analysis.games.pinocchio.engine.state`) is the specification; this is a second implementation of the same rules for speed, kept
 identical to it by ``tests/games/test_pinocchio_kernel.py`` (kernel games replayed through the engine step by step:
 current player, legal actions, chance outcomes and probabilities, returns and every record field) and by
 ``benchmarks/kernels.py --verify N``. Action numbers, seats, chance outcomes and probabilities are the engine's.
 
-- :func:`kernel_supports`: whether a game and seat line-up can be played here (else the reason).
-- :class:`Kernel`: built from a loaded game (its parsed :class:`~trustme_analysis.games.pinocchio.rules.Rules` and :class:`~trustme_analysis.games.pinocchio.actions.ActionCodec`).
-  :meth:`Kernel.new_state` gives a :class:`KernelState` with the pyspiel-like API; :meth:`Kernel.play_random` plays
+It follows the kernel contract of :mod:`trustme_analysis.engine.kernels`; what it plays (seat kinds, rule parameters,
+search budget, tree producer) is declared in the game's registry entry (the package's ``__init__``).
+
+- :func:`limits`: what the kernel's arrays hold (values, players, actions), beyond the rule values.
+- :class:`Kernel`: built from a loaded game (its parsed :class:`~trustme_analysis.games.pinocchio.engine.rules.Rules` and :class:`~trustme_analysis.games.pinocchio.engine.actions.ActionCodec`).
+  :meth:`Kernel.new_state` gives a :class:`KernelState` with the pyspiel-like API; :meth:`Kernel.play` plays
   many games with the kernel's seats (uniformly random unless built with heuristic seats) in compiled code and
-  returns their records as columns (:class:`RandomGames`); :meth:`Kernel.rollouts` plays playouts from a position
+  returns their records (:class:`Games`); :meth:`Kernel.rollouts` plays playouts from a position
   for search players, optionally resampling what one player cannot see first (a determinization).
 
-Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play_random`
+Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play`
 depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
 
-Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.bots`
-compiled, :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy`: the same distribution at every decision, checked by
+Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.players.bots`
+compiled, :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy`: the same distribution at every decision, checked by
 ``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its whole
 games (a sweep's heuristic line-ups) and its rollouts (search players' ``rollout = "heuristic"``) with them;
 :meth:`Kernel.state_from` copies any engine state (a world a search player sampled) into a kernel state.
@@ -34,37 +37,18 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio.kernel_records import RawRecords, record_columns, rows_of_game
-from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel.records import RawRecords, record_columns, record_lists, rows_of_game
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
-#: Seat kinds the compiled loop can play.
-SUPPORTED_SEAT_KINDS = ("random", "heuristic")
 _SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
 _END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
-
-#: Variants ``benchmarks/kernels.py`` measures and verifies (label -> game string).
-BENCHMARK_VARIANTS: dict[str, str] = {
-    "pinocchio 2p": "trustme_pinocchio(players=2)",
-    "pinocchio 3p": "trustme_pinocchio(players=3)",
-    "pinocchio 4p": "trustme_pinocchio(players=4)",
-    "pinocchio 4p coin": "trustme_pinocchio(players=4,coin_variant=True,coin_tossers=dissenters,voting=sequential)",
-    "pinocchio 2p reduced": "trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,"
-                            "stacks=1/1/1,chart=1/3/6,runouts_to_end=1)",
-    "pinocchio 3p reshuffle": "trustme_pinocchio(players=3,values=4,copies=3,park_size=1,hand_size=2,refill=1,"
-                              "empty_deck=reshuffle,utility=score,runouts_to_end=3)",
-}
 
 #: Variants of the rollout figure in ``benchmarks/kernels.py``.
 BENCHMARK_ROLLOUTS = ("pinocchio 2p", "pinocchio 3p", "pinocchio 4p")
 
-# Largest working buffers of one batch of play_random (traces and histories), in bytes: keeps memory flat.
+# Largest working buffers of one batch of play (traces and histories), in bytes: keeps memory flat.
 _BATCH_BYTES = 32 * 2**20
-#: A search player's default budget (rollouts per decision) when this kernel plays its rollouts: about 35 CPU ms a
-#: decision. At 400, sequential halving over 15-25 legal actions drops most of them after about four rollouts each
-#: and the noise decides: 2-player win rate against a table that never trusts 0.38 [0.24, 0.53] at 400, 0.70
-#: [0.57, 0.80] at 1,600 (60 games each, ``benchmarks/search_vs_probes.py``).
-SEARCH_BUDGET = 1600
 #: Search players' model of the other voters (:meth:`Kernel.voter_model`): worlds dealt at each vote seen to judge
 #: whether the heuristic would have cast it.
 VOTE_EVIDENCE_WORLDS = 4
@@ -74,31 +58,9 @@ HABIT_PRIOR = 0.25
 _MAX_BATCH = 4096
 
 
-#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (the same as the rollouts').
-GAME_SEAT_KINDS = ("random", "heuristic")
-
-#: The name the solve summary gives this module's tree producer (:func:`compile_tree`).
-TREE_PRODUCER = "Pinocchio kernel (numba)"
-
-
-def compile_tree(game: pyspiel.Game, max_histories: int):
-    """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by this kernel (the solve layer's tree producer;
-    the same tree as :func:`cfr.compile_game`, see :mod:`.kernel_tree`). A game the kernel does not play raises
-    TypeError."""
-    from trustme_analysis.games.pinocchio.kernel_tree import compile_tree as produce
-
-    reason = kernel_supports(game)
-    if reason is not None:
-        raise TypeError(reason)
-    return produce(game, rules_array(game), max_histories)
-
-
-def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
-    """None if the kernel plays ``game`` with these seat kinds, else a one-line reason.
-
-    Every parameter value the engine accepts is supported; only the seat kinds limit it (see
-    :data:`SUPPORTED_SEAT_KINDS`).
-    """
+def limits(game: pyspiel.Game) -> str | None:
+    """None if the kernel's arrays hold the variant (values, players, actions), else a one-line reason (the registry
+    entry's ``limits`` part; which rule parameters and values it plays is declared there too)."""
     if game.get_type().short_name != SHORT_NAME:
         return f"the Pinocchio kernel plays {SHORT_NAME}, not {game.get_type().short_name}"
     rules = getattr(game, "rules", None)
@@ -106,14 +68,11 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
         return "the game object carries no parsed Rules"
     if rules.values > K.MAXV or rules.players > K.MAXP or game.codec.num_actions > K.MAXA:
         return f"the kernel's arrays hold at most {K.MAXV} values and {K.MAXP} players"
-    unsupported = sorted({k for k in seat_kinds if k not in SUPPORTED_SEAT_KINDS})
-    if unsupported:
-        return f"seat kinds {unsupported} are not compiled (the kernel plays: {', '.join(SUPPORTED_SEAT_KINDS)})"
     return None
 
 
 def rules_array(game: pyspiel.Game) -> np.ndarray:
-    """The rules array ``R`` of :mod:`~trustme_analysis.games.pinocchio.kernel_core`, read from the game's parsed Rules and ActionCodec."""
+    """The rules array ``R`` of :mod:`~trustme_analysis.games.pinocchio.kernel.core`, read from the game's parsed Rules and ActionCodec."""
     rules = game.rules
     codec = game.codec
     R = np.zeros(K.RULES_SIZE, np.int64)
@@ -130,6 +89,7 @@ def rules_array(game: pyspiel.Game) -> np.ndarray:
     R[K.R_DISSENTERS] = int(rules.coin_tossers == "dissenters")
     R[K.R_RESHUFFLE] = int(rules.empty_deck == "reshuffle")
     R[K.R_UTILITY] = ("win_loss", "score", "score_diff").index(rules.utility)
+    R[K.R_FIRST_RANDOM] = int(rules.first_player == "random")
     R[K.R_SET_MAX] = codec.set_max
     R[K.R_NCOMBOS] = len(codec.combos)
     R[K.R_TALE_BASE] = codec.tale_base
@@ -173,7 +133,7 @@ def max_turns(game: pyspiel.Game) -> int:
 class KernelState:
     """A kernel position with the pyspiel-like API (for lock-step tests and search players).
 
-    The state is ``self.s`` (int32, laid out as :mod:`~trustme_analysis.games.pinocchio.kernel_core` describes) plus the score trace so far.
+    The state is ``self.s`` (int32, laid out as :mod:`~trustme_analysis.games.pinocchio.kernel.core` describes) plus the score trace so far.
     """
 
     __slots__ = ("_history", "kernel", "s", "tales_seen", "trace", "votes_seen")
@@ -200,19 +160,12 @@ class KernelState:
         return bool(K.is_chance_phase(int(self.s[K.PHASE])))
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        """(outcome, probability) pairs, computed exactly as the engine computes them."""
-        s = self.s
-        ph = int(s[K.PHASE])
-        if ph in (K.DEAL_PARK, K.DEAL_HAND, K.DRAW, K.REFILL):
-            total = int(s[K.DECK_TOTAL])
-            deck = s[K.DECK:K.DECK + self.kernel.values].tolist()
-            return [(v, n / total) for v, n in enumerate(deck) if n]
-        if ph == K.TIE_BREAK:
-            tied = s[K.TIED:K.TIED + int(s[K.N_TIED])].tolist()
-            return [(p, 1.0 / len(tied)) for p in tied]
-        if ph in (K.VOTE_COIN, K.COIN_TOSS):
-            return [(0, 0.5), (1, 0.5)]
-        return []
+        """(outcome, probability) pairs, computed exactly as the engine computes them (:func:`~.core.chance_outcomes`,
+        the tree producer's too)."""
+        ids = np.empty(K.MAXV + K.MAXP, np.int64)
+        probs = np.empty(K.MAXV + K.MAXP, np.float64)
+        n = K.chance_outcomes(self.s, self.kernel.R, ids, probs)
+        return list(zip(ids[:n].tolist(), probs[:n].tolist()))
 
     def legal_actions(self) -> list[int]:
         """The current player's legal actions (at a chance node: the possible outcomes), ascending."""
@@ -246,13 +199,13 @@ class KernelState:
         return KernelState(self.kernel, self.s.copy(), self.trace.copy(), list(self._history))
 
     def determinize(self, viewer: int, seed: int) -> KernelState:
-        """A copy with what ``viewer`` cannot see resampled (see :func:`~trustme_analysis.games.pinocchio.kernel_core.determinize`)."""
+        """A copy with what ``viewer`` cannot see resampled (see :func:`~trustme_analysis.games.pinocchio.kernel.core.determinize`)."""
         out = self.clone()
         rng = np.array([seed], np.uint64)
         K.determinize(out.s, self.kernel.R, viewer, rng, np.empty(K.MAXV + K.MAXP, np.int64))
         return out
 
-    def to_rows(self) -> list[dict[str, Any]]:
+    def rows(self) -> list[dict[str, Any]]:
         """The records of this finished game, as ``records.records(game, state)`` gives them."""
         if not self.is_terminal():
             raise ValueError("records need a finished game")
@@ -261,18 +214,18 @@ class KernelState:
         trace = np.ascontiguousarray(self.trace[:turns, : k.players]).reshape(-1)
         raw = RawRecords.empty(k.players, k.values)
         raw.fill(0, self.s[None, :], k.R)
-        cols = k._columns(raw)
-        return k._rows(cols, trace, np.array([0, trace.size]), 0)
+        return rows_of_game(k._columns(raw), trace, np.array([0, trace.size]), 0, k.players)
 
 
 @dataclass
-class RandomGames:
-    """Records of games played by :meth:`Kernel.play_random`, as columns (one entry per seat, game-major).
+class Games:
+    """Games played by :meth:`Kernel.play` with their records (a :class:`~trustme_analysis.engine.kernels.PlayedGames`),
+    held as arrays (one entry per seat, game-major).
 
     Attributes:
         seeds: the seed of each game.
         players: seats per game.
-        columns: record field -> array with ``games * players`` rows (list fields: a second axis, one per value).
+        arrays: record field -> array with ``games * players`` rows (list fields: a second axis, one per value).
         trace: the score traces of all games, concatenated (game ``g``'s is ``trace[trace_offsets[g]:
             trace_offsets[g+1]]``, turn-major, one score per seat per turn).
         trace_offsets: ``games + 1`` offsets into ``trace``.
@@ -281,7 +234,7 @@ class RandomGames:
 
     seeds: np.ndarray
     players: int
-    columns: dict[str, np.ndarray]
+    arrays: dict[str, np.ndarray]
     trace: np.ndarray
     trace_offsets: np.ndarray
     histories: np.ndarray | None = None
@@ -294,20 +247,22 @@ class RandomGames:
     def history(self, g: int) -> list[int]:
         """The actions of game ``g``, chance outcomes included, to replay it."""
         if self.histories is None:
-            raise ValueError("histories were not kept (play_random(..., histories=True))")
+            raise ValueError("histories were not kept (play(..., histories=True))")
         return self.histories[self.history_offsets[g]:self.history_offsets[g + 1]].tolist()
 
-    def to_rows(self, g: int | None = None) -> list[dict[str, Any]] | list[list[dict[str, Any]]]:
-        """Game ``g``'s rows exactly as ``records.records(game, terminal_state)`` gives them; without ``g``, every
-        game's rows (a list per game)."""
-        if g is not None:
-            return self.kernel._rows(self.columns, self.trace, self.trace_offsets, g)
-        return [self.kernel._rows(self.columns, self.trace, self.trace_offsets, i) for i in range(len(self))]
+    def rows(self) -> list[list[dict[str, Any]]]:
+        """Every game's rows (a list per game), exactly as ``records.records(game, terminal_state)`` gives them."""
+        return [rows_of_game(self.arrays, self.trace, self.trace_offsets, g, self.players) for g in range(len(self))]
+
+    def columns(self) -> dict[str, list[Any]]:
+        """The records as columns: field -> one value per row (game by game, seats in order), the values and types
+        :meth:`rows` holds, read from the arrays without a dict per row (the sweep's storage path)."""
+        return record_lists(self.arrays, self.trace, self.trace_offsets, self.players)
 
 
 @dataclass
 class _Batch:
-    """What one compiled batch of :meth:`Kernel.play_random` gives, before it is named as record columns."""
+    """What one compiled batch of :meth:`Kernel.play` gives, before it is named as record columns."""
 
     seeds: np.ndarray
     raw: RawRecords
@@ -348,8 +303,8 @@ def _log_beta(a: float, b: float) -> float:
 
 def heuristic_knobs(knobs: dict[str, Any] | None = None) -> np.ndarray:
     """The heuristic bot's knobs (defaults for those not given) as the float64 array ``H`` of
-    :func:`~trustme_analysis.games.pinocchio.kernel_core.heuristic_policy`."""
-    from trustme_analysis.games.pinocchio.bots import PinocchioKnobs  # (bots registers itself: import on use)
+    :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy`."""
+    from trustme_analysis.games.pinocchio.players.bots import PinocchioKnobs  # (bots registers itself: import on use)
 
     k = PinocchioKnobs(**(knobs or {}))
     H = np.zeros(K.HEURISTIC_KNOBS_SIZE, np.float64)
@@ -376,15 +331,19 @@ class Kernel:
     Args:
         game: the loaded game; its parsed ``rules`` and ``codec`` are compiled into the rules array (parameter strings
             are never read here, except the ``chart`` string the records function itself reads).
-        seat_kinds: who plays :meth:`rollouts`: one kind for every seat, or one per seat (:data:`SUPPORTED_SEAT_KINDS`).
+        seat_kinds: who plays :meth:`play` and :meth:`rollouts`: one kind for every seat, or one per seat
+            (``"random"`` or ``"heuristic"``).
         knobs: the heuristic seats' knobs (the heuristic bot's defaults for those not given).
     """
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
                  knobs: dict[str, Any] | None = None):
-        reason = kernel_supports(game, seat_kinds)
+        reason = limits(game)
         if reason:
             raise ValueError(reason)
+        unknown = sorted({k for k in seat_kinds if k not in _SEAT_CODES})
+        if unknown:
+            raise ValueError(f"seat kinds {unknown} are not compiled (the kernel plays: {', '.join(_SEAT_CODES)})")
         kinds = list(seat_kinds)
         if len(kinds) == 1:
             kinds *= game.rules.players
@@ -406,15 +365,14 @@ class Kernel:
         self._chart_column = _records_chart(game)
 
     # ------------------------------------------------------------------ single states
-    def new_state(self, seed: int | None = None) -> KernelState:
-        """The start of a game (chance deals the Park first). ``seed`` is accepted for symmetry with
-        :meth:`play_random`; the state itself holds no randomness."""
+    def new_state(self) -> KernelState:
+        """The start of a game (chance deals the Park first)."""
         s = np.empty(K.STATE_SIZE, np.int32)
         K.init_state(s, self.R)
         return KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), [])
 
     def state_from(self, state: pyspiel.State) -> KernelState:
-        """The kernel state of an engine state (:class:`~trustme_analysis.games.pinocchio.state.PinocchioState`, e.g. a world a search player
+        """The kernel state of an engine state (:class:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState`, e.g. a world a search player
         sampled with ``resample_from_infostate``), read from its fields: the same position, hidden part included.
 
         The record counters (tales, votes, Tickets by route ...) start at zero, so a finished game's records count
@@ -449,6 +407,7 @@ class Kernel:
         s[K.N_TIED] = len(state._tied)
         s[K.TIED:K.TIED + len(state._tied)] = state._tied
         s[K.WINNER] = state._winner
+        s[K.FIRST_SEAT] = state._first
         s[K.DISCARD:K.DISCARD + V] = state._discard
         s[K.PARK:K.PARK + V] = state._park
         s[K.DECK:K.DECK + V] = state._deck
@@ -507,7 +466,7 @@ class Kernel:
         the cache in about a second.
         """
         start = time.perf_counter()
-        self.play_random(np.arange(2, dtype=np.uint64), histories=True)
+        self.play(np.arange(2, dtype=np.uint64), histories=True)
         state = self.new_state()
         state.apply_action(state.legal_actions()[0])
         state.returns()
@@ -554,16 +513,16 @@ class Kernel:
             yield _Batch(chunk.copy(), out, trace[:trace_off[-1]].copy(), trace_off,
                          hist[:hist_off[-1]].copy() if histories else None, hist_off if histories else None)
 
-    def _games(self, batch: _Batch) -> RandomGames:
-        return RandomGames(batch.seeds, self.players, self._columns(batch.raw), batch.trace, batch.trace_offsets,
+    def _games(self, batch: _Batch) -> Games:
+        return Games(batch.seeds, self.players, self._columns(batch.raw), batch.trace, batch.trace_offsets,
                            batch.histories, batch.history_offsets, self)
 
-    def iter_random(self, seeds: np.ndarray, histories: bool = False):
-        """:meth:`play_random` batch by batch: yields a :class:`RandomGames` per batch (for streaming sweeps)."""
+    def iter_play(self, seeds: np.ndarray, histories: bool = False):
+        """:meth:`play` batch by batch: yields a :class:`Games` per batch (for streaming sweeps)."""
         for batch in self._batches(seeds, histories):
             yield self._games(batch)
 
-    def play_random(self, seeds: np.ndarray, histories: bool = False) -> RandomGames:
+    def play(self, seeds: np.ndarray, histories: bool = False) -> Games:
         """Play one game per seed with this kernel's seats (uniformly random unless it was built with others),
         entirely in compiled code.
 
@@ -598,7 +557,7 @@ class Kernel:
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats (compiled; a search player's paired
-        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel_core.action_rollouts`).
+        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel.core.action_rollouts`).
 
         A world is ``state`` with what ``viewer`` cannot see dealt anew (hidden simultaneous votes redrawn), as
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
@@ -617,7 +576,7 @@ class Kernel:
     def teller_bluff_rate(self, state: KernelState) -> float:
         """The search player's chance that the pending tale is tall (``bots.teller_bluff_rate`` of the tales its teller
         was seen telling, ``state.tales_seen``; the heuristic's ``assumed_bluff_rate`` when none were counted)."""
-        from trustme_analysis.games.pinocchio.bots import teller_bluff_rate
+        from trustme_analysis.games.pinocchio.players.bots import teller_bluff_rate
 
         teller = int(state.s[K.ACTIVE])
         seen = state.tales_seen
@@ -639,7 +598,7 @@ class Kernel:
         ``viewer``'s own seat votes in the rollouts as the heuristic believing the others tell tall tales as often as
         they were seen to (its ``assumed_bluff_rate`` set to :meth:`teller_bluff_rate` of all their revealed tales
         together), so its future votes are not played as if every table bluffed at the heuristic's assumed rate."""
-        from trustme_analysis.games.pinocchio.bots import teller_bluff_rate
+        from trustme_analysis.games.pinocchio.players.bots import teller_bluff_rate
 
         H = self.H.copy()
         told = state.tales_seen
@@ -671,17 +630,13 @@ class Kernel:
 
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the
-        compiled code can borrow them (see :func:`~trustme_analysis.games.pinocchio.kernel_core.borrow`)."""
+        compiled code can borrow them (see :func:`~trustme_analysis.games.pinocchio.kernel.core.borrow`)."""
         return (np.empty(K.STATE_SIZE, np.int32), np.zeros(1, np.uint64),
                 np.empty(int(K.scratch_size(self.R)), np.int64))
 
     # ------------------------------------------------------------------ records
     def _columns(self, raw: RawRecords) -> dict[str, np.ndarray]:
         return record_columns(raw, self._chart_column)
-
-    def _rows(self, cols: dict[str, np.ndarray], trace: np.ndarray, trace_offsets: np.ndarray,
-              g: int) -> list[dict[str, Any]]:
-        return rows_of_game(cols, trace, trace_offsets, g, self.players)
 
 
 def _records_chart(game: pyspiel.Game) -> str:
@@ -695,7 +650,7 @@ def benchmark_rollout_position(kernel: Kernel, seed: int = 3, turn: int = 6) -> 
     Returns the state, the seat to act (the viewer whose unseen Characters a search player would resample) and the
     actions leading there.
     """
-    played = kernel.play_random(np.array([seed], dtype=np.uint64), histories=True)
+    played = kernel.play(np.array([seed], dtype=np.uint64), histories=True)
     state = kernel.new_state()
     for a in played.history(0):
         if int(state.s[K.TURN]) >= turn and int(state.s[K.PHASE]) == K.ACTION:
@@ -708,14 +663,12 @@ def benchmark_rollout_position(kernel: Kernel, seed: int = 3, turn: int = 6) -> 
 
 __all__ = [
     "BENCHMARK_ROLLOUTS",
-    "BENCHMARK_VARIANTS",
-    "SUPPORTED_SEAT_KINDS",
+    "Games",
     "Kernel",
     "KernelState",
-    "RandomGames",
     "benchmark_rollout_position",
     "heuristic_knobs",
-    "kernel_supports",
+    "limits",
     "max_turns",
     "rules_array",
 ]

@@ -43,7 +43,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.games.pinocchio.rules import SHORT_NAME, TALE_ROWS
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME, TALE_ROWS
 
 ScoreFn = Callable[[Sequence[int], Sequence[int]], Mapping[str, int]]
 
@@ -52,7 +52,7 @@ TICKET_ROUTES = {"tale": "tickets_tale_per_value", "reputation": "tickets_reputa
 
 
 def _engine_score_fn() -> ScoreFn:
-    from trustme_analysis.games.pinocchio import score_breakdown
+    from trustme_analysis.games.pinocchio.engine.rules import score_breakdown
 
     return score_breakdown
 

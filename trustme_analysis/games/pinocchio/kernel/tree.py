@@ -2,7 +2,7 @@
 
 The pyspiel producer (:func:`cfr.compile_game`) walks the tree through the engine's Python API; this one enumerates
 the same histories in compiled code (:func:`enumerate_tree`, stepping the kernel state with
-:func:`.kernel_core.apply_action`, :func:`.kernel_core.legal_actions` and the engine's chance outcomes) and hands the
+:func:`.core.apply_action`, :func:`.core.legal_actions` and the engine's chance outcomes) and hands the
 same depth-first preorder record to :func:`cfr.build.from_preorder`, so the result is the same
 :class:`~cfr.tree.CompiledGame`, array for array (``tests/games/test_pinocchio_kernel_tree.py`` checks it on the
 solve presets' variants and a few more).
@@ -13,8 +13,8 @@ engine, on request, by replaying one history of each information set (:class:`cf
 strings are the engine's own. The trie and the growing buffers are :mod:`cfr.trie`'s.
 
 Caching: numba's on-disk cache of a function is invalidated only when *its own* file changes, yet the enumerator
-compiles :mod:`.kernel_core`'s functions and constants into its own code; cached plainly it would keep a stale copy
-of the rules after that file changed. So its cache is keyed by a hash of ``kernel_core.py`` and ``cfr/trie.py`` as
+compiles :mod:`.core`'s functions and constants into its own code; cached plainly it would keep a stale copy
+of the rules after that file changed. So its cache is keyed by a hash of ``kernel/core.py`` and ``cfr/trie.py`` as
 well (:func:`cfr.numba_cache.tie_cache_to_sources`): a changed kernel compiles anew (15-25 s here), an unchanged one
 loads in under a second.
 """
@@ -40,8 +40,10 @@ from cfr.trie import (
     resolve_view,
     trie_grow,
 )
-from trustme_analysis.games.pinocchio import kernel_core as K
-from trustme_analysis.games.pinocchio.rules import SHORT_NAME
+from trustme_analysis.engine import compiled_draws
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel.kernel import limits, rules_array
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
 # ------------------------------------------------------------------------------------------- observation tokens
 #
@@ -54,39 +56,10 @@ from trustme_analysis.games.pinocchio.rules import SHORT_NAME
 # discard pile, Park, Reputations, Tickets and stacks are public, and a tale's result follows from the votes, the Coin
 # and the revealed Character), so they add no token; the tests against the engine's strings confirm it.
 (TK_PARK, TK_HAND_OWN, TK_HAND_HIDDEN, TK_DRAW_OWN, TK_DRAW_HIDDEN, TK_REFILL, TK_COIN, TK_TIE, TK_TALE_OWN, TK_TALE,
- TK_VOTE, TK_VOTE_HIDDEN, TK_MOVE, TK_VOTES, TK_REVEAL) = range(15)
+ TK_VOTE, TK_VOTE_HIDDEN, TK_MOVE, TK_VOTES, TK_REVEAL, TK_FIRST) = range(16)
 TK_KINDS = 16
 #: Tokens one step adds to a view at most: the primary one, the votes, the revealed Character.
 TK_MAX = 3
-
-
-@njit(inline="always")
-def _chance_outcomes(s, ids, probs):
-    """The chance outcomes at ``s`` with the engine's probabilities, in the engine's order, into ``ids`` / ``probs``;
-    returns their count. A Character: each value left in the deck, ``count / deck size`` (the same float division as
-    the engine's); a Coin: donkey then kid, 1/2 each; the tie-break Coin: each tied seat, ``1 / tied``."""
-    ph = s[K.PHASE]
-    if ph == K.VOTE_COIN or ph == K.COIN_TOSS:
-        ids[0] = 0
-        ids[1] = 1
-        probs[0] = 0.5
-        probs[1] = 0.5
-        return 2
-    if ph == K.TIE_BREAK:
-        tied = s[K.N_TIED]
-        for i in range(tied):
-            ids[i] = s[K.TIED + i]
-            probs[i] = 1.0 / tied
-        return tied
-    total = s[K.DECK_TOTAL]
-    k = 0
-    for v in range(K.MAXV):
-        c = s[K.DECK + v]
-        if c:
-            ids[k] = v
-            probs[k] = c / total
-            k += 1
-    return k
 
 
 @njit(inline="always")
@@ -113,6 +86,9 @@ def _step_tokens(P, C, R, act, toks, ntok, e, n):
     elif ph == K.TIE_BREAK:
         for p in range(n):
             toks[e, p, 0] = TK_TIE + TK_KINDS * act
+    elif ph == K.FIRST_PLAYER:
+        for p in range(n):
+            toks[e, p, 0] = TK_FIRST + TK_KINDS * act
     else:
         cur = P[K.ACTOR]
         if act < R[K.R_REP_BASE]:
@@ -213,7 +189,7 @@ def enumerate_tree(R, max_depth, max_histories):
         elif cur == K.CHANCE_ID:
             r_player[count] = n
             r_info[count] = -1
-            k = _chance_outcomes(S, acts, probs)
+            k = K.chance_outcomes(S, R, acts, probs)
         else:
             r_player[count] = cur
             if used[1] * 2 + 2 * TK_MAX * (d + 1) > trie.shape[0]:
@@ -264,23 +240,26 @@ def enumerate_tree(R, max_depth, max_histories):
             first[:num_info])
 
 
-def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
+def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES) -> CompiledGame:
     """The variant's :class:`~cfr.tree.CompiledGame`, enumerated by the kernel (same result as
-    :func:`cfr.compile_game`). The kernel module's ``compile_tree`` calls it with the variant's rules array.
+    :func:`cfr.compile_game`): the registry entry's tree producer.
 
     Args:
-        game: a ``trustme_pinocchio`` game the kernel plays (:func:`.kernel.kernel_supports`).
-        R: its rules array (:func:`.kernel.rules_array`).
+        game: a ``trustme_pinocchio`` game the kernel plays (:func:`.kernel.limits`).
         max_histories: refuse (``TreeTooLargeError``) once the tree has more histories than this.
 
     Raises:
         TreeTooLargeError: the tree has more than ``max_histories`` histories.
-        TypeError: ``game`` is not a ``trustme_pinocchio`` game.
+        TypeError: ``game`` is not a ``trustme_pinocchio`` game the kernel's arrays hold.
         ValueError: ``max_histories`` is not an integer >= 1.
     """
     if not isinstance(game, pyspiel.Game) or game.get_type().short_name != SHORT_NAME:
         raise TypeError(f"the Pinocchio kernel compiles only {SHORT_NAME} games, not {game}")
+    reason = limits(game)
+    if reason is not None:
+        raise TypeError(reason)
     check_max_histories(max_histories)
+    R = rules_array(game)
     t0 = time.perf_counter()
     max_depth = game.max_game_length()
     code, *arrays = enumerate_tree(R, max_depth, max_histories)
@@ -291,4 +270,4 @@ def compile_tree(game: pyspiel.Game, R: np.ndarray, max_histories: int = DEFAULT
 
 
 # The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.
-tie_cache_to_sources((enumerate_tree,), K, _trie)
+tie_cache_to_sources((enumerate_tree,), K, _trie, compiled_draws)
