@@ -1,4 +1,5 @@
-"""The compiled investing round (``board1981.kernel.investment_tree``) against the engine (``board1981.engine.investment``).
+"""The compiled investing round (``board1981.kernel.investment_tree``) against the engine
+(``board1981.engine.investment``).
 
 1. Lock step: over every history of several variants, the compiled state and the pyspiel state agree on the player to
    act, the legal actions, the chance outcomes and their probabilities (exactly), and the returns.
