@@ -17,7 +17,7 @@ import pyspiel
 
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981.investment import PRESETS
+from trustme_analysis.games.board1981.engine.investment import PRESETS
 from trustme_analysis.games.liar.engine.variants import TINY_VARIANTS
 
 #: name -> (game string, tighter absolute target, evaluate every)

@@ -1,6 +1,6 @@
 """Draw the default trustme_1981 board graph to ``docs/games/board1981_board.png`` (a committed source asset).
 
-Run from the repository root after changing ``trustme_analysis/games/board1981/board.toml``:
+Run from the repository root after changing ``trustme_analysis/games/board1981/engine/board.toml``:
 ``python docs/board1981_figure.py [BOARD.toml] [OUT.png]``.
 """
 
@@ -14,7 +14,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from trustme_analysis.games.board1981.board import DEFAULT_BOARD, load_board  # noqa: E402
+from trustme_analysis.games.board1981.engine.board import DEFAULT_BOARD, load_board  # noqa: E402
 
 STREET_COLORS = ("#c0182f", "#2e8b3a", "#d4a017", "#3b5bb5")
 KIND_STYLE = {

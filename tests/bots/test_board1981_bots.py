@@ -8,7 +8,7 @@ import pytest
 
 import trustme_analysis  # noqa: F401
 from trustme_analysis.players import bot_kinds, make_bot
-from trustme_analysis.games.board1981.investing import BEEN_HAD, TWO_STACKS
+from trustme_analysis.games.board1981.engine.investing import BEEN_HAD, TWO_STACKS
 
 
 def _play(game, kinds, seed, knobs=None):

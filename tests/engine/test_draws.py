@@ -1,4 +1,5 @@
-"""The draw protocol (trustme_analysis/engine/draws.py): its generator, and every compiled kernel's copy of it."""
+"""The draw protocol (trustme_analysis/engine/draws.py): its generator, and its compiled primitives
+(trustme_analysis/engine/compiled_draws.py), the one copy every kernel imports."""
 
 from __future__ import annotations
 
@@ -7,12 +8,10 @@ import pytest
 
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.engine.draws import GameStream, pick, pick_weighted, walk
-from trustme_analysis.games.board1981 import kernel_rules as board1981
 
-#: Each kernel's (next output, integer below n, uniform float) on a one-element uint64 state array.
+#: The compiled primitives (next output, integer below n, uniform float) on a one-element uint64 state array.
 KERNELS = {
     "compiled_draws": (compiled_draws.next_u64, compiled_draws.below, compiled_draws.uniform01),
-    "board1981": (board1981.next_u64, board1981.below, board1981.uniform),
 }
 
 

@@ -7,7 +7,7 @@ import pytest
 from test_board1981_support import SMALL_BOARD, write_small_board
 
 import trustme_analysis  # noqa: F401
-from trustme_analysis.games.board1981.board import BoardError, load_board
+from trustme_analysis.games.board1981.engine.board import BoardError, load_board
 
 
 def test_default_board_matches_the_rule_text():

@@ -1,4 +1,5 @@
-"""The compiled investing round (``board1981.investment_tree``) against the engine (``board1981.investment``).
+"""The compiled investing round (``board1981.kernel.investment_tree``) against the engine
+(``board1981.engine.investment``).
 
 1. Lock step: over every history of several variants, the compiled state and the pyspiel state agree on the player to
    act, the legal actions, the chance outcomes and their probabilities (exactly), and the returns.
@@ -19,14 +20,10 @@ from tree_checks import assert_same_tree
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr.tree import TreeTooLargeError
-from trustme_analysis.games.board1981 import investment
-from trustme_analysis.games.board1981 import investment_tree as T
-from trustme_analysis.games.board1981.investment import PRESETS
-from trustme_analysis.games.board1981.investment_kernel import (
-    compile_tree,
-    kernel_supports,
-    rules_array,
-)
+from trustme_analysis.games.board1981.engine import investment
+from trustme_analysis.games.board1981.kernel import investment_tree as T
+from trustme_analysis.games.board1981.engine.investment import PRESETS
+from trustme_analysis.games.board1981.kernel.investment import compile_tree, rules_array
 from trustme_analysis.registry import find_game
 
 G = "trustme_1981_investment"
@@ -151,16 +148,43 @@ def test_kernel_tree_refuses_other_games():
 
 
 def test_the_kernel_compiles_trees_only():
-    """Registered as the round's kernel part, it plays no seats: sweeps and search players keep the pyspiel path."""
-    from trustme_analysis.players.search import kernel_for
-    from trustme_analysis.sweep.engines import kernel_module
-
+    """Registered as the round's kernel entry, it plays no seats: sweeps and search players keep the pyspiel path."""
+    entry = find_game(G)
     game = pyspiel.load_game(PRESETS["tiny"])
-    assert find_game(G).part("kernel").compile_tree is compile_tree
-    assert kernel_supports(game) is None
-    assert "plays no games" in kernel_supports(game, ("random",))
-    assert kernel_module(G) is None
-    assert kernel_for(game, "random") is None
+    assert entry.kernel_part("tree_producer") is compile_tree
+    assert entry.kernel_part("kernel") is None and not entry.kernel.plays_games()
+    assert entry.kernel.tree_producer_name
+    assert entry.kernel_reason(game, use="tree") is None
+    assert "plays no games" in entry.kernel_reason(game, ("random",))
+    assert "plays no games" in entry.kernel_reason(game, ("random",), use="rollout")
+    with pytest.raises(TypeError, match="trustme_1981_investment"):
+        compile_tree(pyspiel.load_game("trustme_1981(players=2)"), 10**6)
+
+
+EXAMPLE_CASES = [(name, i) for name in sorted(investment.EXAMPLES) for i in range(len(investment.EXAMPLES[name]))]
+
+
+@pytest.mark.parametrize("name,index", EXAMPLE_CASES, ids=[f"{n}{i}" for n, i in EXAMPLE_CASES])
+def test_every_parameter_example_compiles_the_engines_tree(name, index):
+    """Each declared parameter at each of its example values: the producer's tree is the pyspiel walk's."""
+    params = investment.EXAMPLES[name][index]
+    assert params[name] != investment.DEFAULTS[name]
+    game = pyspiel.load_game(G, dict(params))
+    assert find_game(G).kernel_reason(game, use="tree") is None
+    assert_same_tree(compile_tree(game, 10**6), cfr.compile_game(game))
+
+
+def test_the_entry_declares_every_parameter_with_examples():
+    from trustme_analysis.engine.kernels import EVERY_VALUE
+
+    entry = find_game(G)
+    assert set(entry.kernel.parameters) == set(investment.DEFAULTS) == set(investment.EXAMPLES)
+    assert entry.parameter_examples is investment.EXAMPLES
+    for name, plays in entry.kernel.parameters.items():
+        if plays != EVERY_VALUE:
+            default = investment.DEFAULTS[name]
+            assert default in plays.values, name
+            assert {ex[name] for ex in investment.EXAMPLES[name]} == set(plays.values) - {default}, name
 
 
 def test_solve_compiles_the_round_through_its_kernel_and_says_so(tmp_path):

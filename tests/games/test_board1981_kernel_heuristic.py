@@ -15,9 +15,10 @@ import pytest
 from test_board1981_support import write_small_board
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981.kernel import Kernel, kernel_supports
+from trustme_analysis.games.board1981.kernel.kernel import Kernel
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
+from trustme_analysis.registry import game_entry
 
 KNOB_SETS = [
     {},
@@ -52,7 +53,7 @@ def _compare_along_games(game, knobs, seeds, kinds):
             p = state.current_player()
             assert mirror.legal_actions() == state.legal_actions()
             expected = policies[p].action_probabilities(state)
-            got = kernel.heuristic_probabilities(mirror)
+            got = kernel.heuristic_policy(mirror)
             assert set(got) == set(expected)
             assert {a for a, x in got.items() if x > 0} == {a for a, x in expected.items() if x > 0}, state.phase_name()
             for a in expected:
@@ -108,20 +109,20 @@ def test_a_kernel_state_from_the_middle_plays_on_like_the_engine():
 
 def test_kernel_heuristic_seats_play_seeded_games_the_python_policy_allows():
     game = pyspiel.load_game("trustme_1981(players=2)")
-    assert kernel_supports(game, ("heuristic",)) is None
+    assert game_entry("trustme_1981").kernel_reason(game, ("heuristic",)) is None
     kernel = Kernel(game, ("heuristic", "random"))
     seeds = np.arange(6, dtype=np.uint64)
-    a = kernel.play_random(seeds, histories=True)
-    b = kernel.play_random(seeds, histories=True)
-    assert a.to_rows() == b.to_rows()
+    a = kernel.play(seeds, histories=True)
+    b = kernel.play(seeds, histories=True)
+    assert a.rows() == b.rows()
     policy = make_bot(game, "heuristic", 0, np.random.default_rng(0))
     for g in range(len(seeds)):
         state = game.new_initial_state()
-        for action in a.histories[g].tolist():
+        for action in a.history(g):
             if not state.is_chance_node() and state.current_player() == 0:
                 assert policy.action_probabilities(state)[action] > 0
             state.apply_action(action)
         assert state.is_terminal()
     # Heuristic rollouts from the start differ from random ones.
-    start = kernel.new_state(5)
+    start = kernel.opening(5)
     assert kernel.rollouts(start, 50, 1).tolist() != Kernel(game).rollouts(start, 50, 1).tolist()

@@ -8,8 +8,8 @@ import pytest
 from test_board1981_support import ALPHA, TWO, die, play, small_game, space, start
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981.investing import InvestingRules
-from trustme_analysis.games.board1981.rules import FIXED_ASSUMPTIONS
+from trustme_analysis.games.board1981.engine.investing import InvestingRules
+from trustme_analysis.games.board1981.engine.rules import FIXED_ASSUMPTIONS
 
 
 def invest_action(game, label):

@@ -13,10 +13,11 @@ from test_board1981_support import die, play, small_game, space, start
 from test_board1981_worlds import _advance, _informed_round
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981 import kernel_rules as K
-from trustme_analysis.games.board1981.bots import belief
-from trustme_analysis.games.board1981.kernel import SEARCH_BUDGET, Kernel
+from trustme_analysis.games.board1981.kernel import layout as K
+from trustme_analysis.games.board1981.players.bots import belief
+from trustme_analysis.games.board1981.kernel.kernel import Kernel
 from trustme_analysis.players import make_bot
+from trustme_analysis.registry import game_entry
 
 #: A test fails by chance with probability below this (per comparison).
 P_FALSE_ALARM = 1e-4
@@ -193,7 +194,8 @@ def test_action_rollouts_replay_from_their_seed_and_score_every_action():
 def test_the_search_player_runs_its_rounds_in_the_kernel_at_the_kernels_budget():
     game = pyspiel.load_game("trustme_1981(players=2,max_turns=10)")
     bot = make_bot(game, "search", 0, np.random.default_rng(1))
-    assert bot._kernel_worlds and bot.engine_used == "kernel" and bot.budget == SEARCH_BUDGET
+    assert bot._kernel_worlds and bot.engine_used == "kernel"
+    assert bot.budget == game_entry("trustme_1981").search_budget(game) == 1600
 
     def game_actions(seed):
         rng = np.random.default_rng(seed)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981.board import load_board
+from trustme_analysis.games.board1981.engine.board import load_board
 
 SMALL_BOARD = """
 name = "small test ring"

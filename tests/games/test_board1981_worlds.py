@@ -12,8 +12,8 @@ from open_spiel.python.algorithms import ismcts, mcts
 from test_board1981_support import ALPHA, die, play, small_game, space, start
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.games.board1981.bots import belief
-from trustme_analysis.games.board1981.investing import BEEN_HAD, EMPTY, ONE_STACK, TWO_STACKS
+from trustme_analysis.games.board1981.players.bots import belief
+from trustme_analysis.games.board1981.engine.investing import BEEN_HAD, EMPTY, ONE_STACK, TWO_STACKS
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
 

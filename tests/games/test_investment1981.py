@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from open_spiel.python.algorithms import get_all_states
 
 import trustme_analysis  # noqa: F401
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine.investing import (
     BEEN_HAD,
     BUY,
     EMPTY,
@@ -20,7 +20,7 @@ from trustme_analysis.games.board1981.investing import (
     investing_order,
     payoff,
 )
-from trustme_analysis.games.board1981.investment import PRESETS
+from trustme_analysis.games.board1981.engine.investment import PRESETS
 
 HOLD = 0
 

@@ -23,8 +23,8 @@ import pytest
 import trustme_analysis  # noqa: F401  (registers the games)
 import trustme_analysis.players  # noqa: F401  (registers the bots)
 from trustme_analysis.players import make_bot
-from trustme_analysis.games.board1981 import records as B
-from trustme_analysis.games.board1981 import stats as bs
+from trustme_analysis.games.board1981.analysis import records as B
+from trustme_analysis.games.board1981.analysis import stats as bs
 from trustme_analysis.players.play import play_game
 
 ONE, TWO, EMPTY, HAD = B.PAYOFF_ROWS

@@ -12,10 +12,10 @@ import pyspiel
 import pytest
 
 import cfr
-from trustme_analysis.games.board1981.investment import PRESETS
+from trustme_analysis.games.board1981.engine.investment import PRESETS
 from trustme_analysis.solve.profile import decision_points, infoset_nodes, replay
 from trustme_analysis.solve.strategy import simple_strategies_for, strategy_stats_for
-from trustme_analysis.games.board1981.strategy import earlier_decisions, knowledge, strategy_stats
+from trustme_analysis.games.board1981.analysis.strategy import earlier_decisions, knowledge, strategy_stats
 
 TINY = PRESETS["tiny"]
 

@@ -70,7 +70,7 @@ def test_choose_draws_from_the_stated_probabilities():
 
 def test_investing_round_bot_follows_the_heuristic_rule_by_hand():
     """Preset ``tiny`` ($2, lots 1/2, cards One/Two/Had each 1/3; seat 1 decides first, the claimant seat 0 last)."""
-    from trustme_analysis.games.board1981.investment import PRESETS
+    from trustme_analysis.games.board1981.engine.investment import PRESETS
 
     game = pyspiel.load_game(PRESETS["tiny"])
     label = game.investing.label
@@ -103,7 +103,7 @@ def test_best_response_against_the_investing_round_bot_matches_open_spiel():
     from open_spiel.python.algorithms.best_response import BestResponsePolicy
 
     import cfr
-    from trustme_analysis.games.board1981.investment import PRESETS
+    from trustme_analysis.games.board1981.engine.investment import PRESETS
     from trustme_analysis.solve.profile import bots_policy
 
     cg = cfr.compile_game(PRESETS["tiny"])

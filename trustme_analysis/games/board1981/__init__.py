@@ -2,32 +2,30 @@
 ``trustme_1981`` (the whole board game) and ``trustme_1981_investment`` (one investing round alone, small enough to
 solve).
 
-Importing this package registers both. The pieces, in the rulebook's words:
+Importing this package registers both. Its four parts, in the rulebook's words:
 
-- :mod:`~trustme_analysis.games.board1981.rules`: every parameter, its checks and the assumptions (:class:`~trustme_analysis.games.board1981.rules.Rules`).
-- :mod:`~trustme_analysis.games.board1981.board`: the board as data (``board.toml``): spaces, properties, the Company, Hot Tips, moves by exact count.
-- :mod:`~trustme_analysis.games.board1981.investing`: the investing round and the Payoff cards (shared by both games: the one place those rules live).
-- :mod:`~trustme_analysis.games.board1981.actions`: how moves, looks, claims, sends, challenges and investing decisions are numbered.
-- :mod:`~trustme_analysis.games.board1981.state`: a game step by step: turns, claims, Trust Me cards, challenges, investing, the end.
-- :mod:`~trustme_analysis.games.board1981.events`: every event the snapshot reports, its fields and their types.
-- :mod:`~trustme_analysis.games.board1981.views` and :mod:`~trustme_analysis.games.board1981.observer`: the referee's snapshot, and what each player observes.
-- :mod:`~trustme_analysis.games.board1981.game`: the pyspiel game ``trustme_1981`` and its registration.
-- :mod:`~trustme_analysis.games.board1981.investment`: the investing round alone, ``trustme_1981_investment``.
-- :mod:`~trustme_analysis.games.board1981.investment_tree` and :mod:`~trustme_analysis.games.board1981.investment_kernel`: the
-  round in compiled code, which enumerates its game tree for the solvers (a tree producer; it plays no games).
-
-What the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on first use):
-:mod:`~trustme_analysis.games.board1981.bots` (the heuristics), :mod:`~trustme_analysis.games.board1981.records` (one row per seat of a finished game), :mod:`~trustme_analysis.games.board1981.stats` (the games'
-statistics), :mod:`~trustme_analysis.games.board1981.pages` (their report pages), :mod:`~trustme_analysis.games.board1981.strategy` (statistics of a solved investing round) and :mod:`~trustme_analysis.games.board1981.describe`
-(a solved round's decisions in the rulebook's words).
+- :mod:`.engine` (the readable engine, the specification): :mod:`~.engine.rules` (every parameter, its checks, the
+  assumptions and the parameter examples), :mod:`~.engine.board` (the board as data: spaces, properties, the Company,
+  Hot Tips, moves by exact count), :mod:`~.engine.investing` (the investing round and the Payoff cards, shared by both
+  games), :mod:`~.engine.actions` (how moves, looks, claims, sends, challenges and investing decisions are numbered),
+  :mod:`~.engine.state` (a game step by step), :mod:`~.engine.events`, :mod:`~.engine.views` and
+  :mod:`~.engine.observer` (the referee's snapshot and what each player observes), :mod:`~.engine.game` (the pyspiel
+  game ``trustme_1981``) and :mod:`~.engine.investment` (the investing round alone, ``trustme_1981_investment``).
+- :mod:`.kernel`: the compiled twin of the engine: the kernel of ``trustme_1981`` (whole games, rollouts, a search
+  player's worlds) and the investing round's tree producer for the solvers.
+- :mod:`.players`: the heuristic policy and the bots, the belief model of a search player.
+- :mod:`.analysis`: what the rest of the library reads, registered with :mod:`trustme_analysis.registry` (imported on
+  first use): records (one row per seat of a finished game), statistics, report pages, statistics of a solved
+  investing round, a solved round's decisions in the rulebook's words, and the narration.
 """
 
-from trustme_analysis.games.board1981 import investment
-from trustme_analysis.games.board1981.game import TrustMe1981Game
-from trustme_analysis.games.board1981.observer import TrustMe1981Observer
-from trustme_analysis.games.board1981.rules import SCORING_ONLY, SHORT_NAME, Rules
-from trustme_analysis.games.board1981.state import TrustMe1981State
-from trustme_analysis.games.board1981.investment import (
+from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry, only
+from trustme_analysis.games.board1981.engine import investment
+from trustme_analysis.games.board1981.engine.game import TrustMe1981Game
+from trustme_analysis.games.board1981.engine.observer import TrustMe1981Observer
+from trustme_analysis.games.board1981.engine.rules import EXAMPLES, SCORING_ONLY, SHORT_NAME, Rules
+from trustme_analysis.games.board1981.engine.state import TrustMe1981State
+from trustme_analysis.games.board1981.engine.investment import (
     SHORT_NAME as INVESTMENT_SHORT_NAME,
     TrustMe1981InvestmentGame,
     TrustMe1981InvestmentState,
@@ -40,14 +38,42 @@ register_game(
         title="Trust Me (1981)",
         package=__name__,
         scoring_only=SCORING_ONLY,
-        records="records:records",
-        bots="bots",
-        statistics="stats:compute",
-        pages="pages:draw",
-        simple_strategies="strategy:simple_strategies",
-        belief="bots:belief",
-        narrate="narrate:narrate",
-        kernel="kernel",
+        records="analysis.records:records",
+        bots="players.bots",
+        statistics="analysis.stats:compute",
+        pages="analysis.pages:draw",
+        simple_strategies="analysis.strategy:simple_strategies",
+        belief="players.bots:belief",
+        narrate="analysis.narrate:narrate",
+        # The parameters the kernel plays, written out (a parameter or a word value added to the engine alone is
+        # played on the engine): numbers, lists of numbers and boards at every value within the kernel's limits
+        # (briefcases, players, 64-bit money), the switches and word-valued ones at the values it restates; each
+        # proven by the lock-step tests at the values of EXAMPLES (tests/games/test_board1981_kernel.py).
+        kernel=KernelEntry(
+            parameters={
+                "players": EVERY_VALUE,
+                "board": EVERY_VALUE,
+                "payoff_mix": EVERY_VALUE,
+                "trust_mix": EVERY_VALUE,
+                "bamboozled": EVERY_VALUE,
+                "money": EVERY_VALUE,
+                "shares": EVERY_VALUE,
+                "peek": only(False, True),
+                "lots": EVERY_VALUE,
+                "buy_max": only(True, False),
+                "roll_off_tie": only("reroll", "defender", "challenger"),
+                "utility": only("win_loss", "wealth", "wealth_diff"),
+                "max_turns": EVERY_VALUE,
+            },
+            kernel="kernel.kernel:Kernel",
+            game_seat_kinds=("random", "heuristic"),
+            rollout_seat_kinds=("random", "heuristic"),
+            limits="kernel.kernel:limits",
+            # What about 50 ms a decision affords on one core (docs/games/board1981.rst).
+            search_budget=1600,
+            benchmark_variants={"1981 2p": "trustme_1981(players=2)", "1981 4p": "trustme_1981(players=4)"},
+        ),
+        parameter_examples=EXAMPLES,
     )
 )
 register_game(
@@ -56,15 +82,36 @@ register_game(
         title="Trust Me (1981), one investing round",
         package=__name__,
         scoring_only=("utility",),
-        records="records:investment_records",
-        bots="bots",
-        statistics="stats:compute_investment",
-        pages="pages:draw_investment",
-        strategy="strategy:strategy_stats",
-        simple_strategies="strategy:simple_strategies",
-        narrate="narrate:narrate",
-        describe="describe",
-        kernel="investment_kernel",
+        records="analysis.records:investment_records",
+        bots="players.bots",
+        statistics="analysis.stats:compute_investment",
+        pages="analysis.pages:draw_investment",
+        strategy="analysis.strategy:strategy_stats",
+        simple_strategies="analysis.strategy:simple_strategies",
+        narrate="analysis.narrate:narrate",
+        describe="analysis.describe",
+        # A tree producer only; the parameters it plays written out as for the board game, each proven by the tree
+        # tests at the values of investment.EXAMPLES (tests/games/test_board1981_investment_tree.py).
+        kernel=KernelEntry(
+            parameters={
+                "players": EVERY_VALUE,
+                "claimant": EVERY_VALUE,
+                "payoff_mix": EVERY_VALUE,
+                "seen": EVERY_VALUE,
+                "seen_each": EVERY_VALUE,
+                "money": EVERY_VALUE,
+                "money_each": EVERY_VALUE,
+                "shares": EVERY_VALUE,
+                "shares_each": EVERY_VALUE,
+                "lots": EVERY_VALUE,
+                "buy_max": only(False, True),
+                "utility": only("wealth", "wealth_diff", "win_loss"),
+            },
+            kernel=None,
+            tree_producer="kernel.investment:compile_tree",
+            tree_producer_name="Trust Me (1981) investing-round kernel (numba)",
+        ),
+        parameter_examples=investment.EXAMPLES,
     )
 )
 

@@ -1,4 +1,5 @@
-"""The compiled kernel of ``trustme_1981_investment``: a tree producer only (the registry's ``kernel`` part).
+"""The compiled kernel of ``trustme_1981_investment``: a tree producer only (the registry's kernel entry names
+:func:`compile_tree`, with no kernel class).
 
 It compiles the investing round's game tree in compiled code (:mod:`.investment_tree`) for the solve layer
 (:func:`compile_tree`, the same :class:`~cfr.tree.CompiledGame` as :func:`cfr.compile_game`, array for array); it plays
@@ -6,7 +7,7 @@ no whole games, so it has no ``Kernel`` class and sweeps play the round through 
 
 Example:
     >>> import cfr, pyspiel
-    >>> from trustme_analysis.games.board1981.investment import PRESETS
+    >>> from trustme_analysis.games.board1981.engine.investment import PRESETS
     >>> tree = compile_tree(pyspiel.load_game(PRESETS["tiny"]), 10**6)
     >>> tree.num_nodes == cfr.compile_game(PRESETS["tiny"]).num_nodes
     True
@@ -15,30 +16,15 @@ Example:
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
 
 import numpy as np
 import pyspiel
 
 from cfr.tree import DEFAULT_MAX_HISTORIES, CompiledGame
 from cfr.trie import check_max_histories, finish_tree
-from trustme_analysis.games.board1981 import investment_tree as T
-from trustme_analysis.games.board1981.investing import UTILITIES
-from trustme_analysis.games.board1981.investment import SHORT_NAME
-
-#: The producer's name in a solve's summary.
-TREE_PRODUCER = "Trust Me (1981) investing-round kernel (numba)"
-
-
-def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ()) -> str | None:
-    """None if this kernel compiles ``game``'s tree (every ``trustme_1981_investment`` variant), else a one-line
-    reason. It plays no seats: asked about any seat kind, it declines."""
-    short = game.get_type().short_name
-    if short != SHORT_NAME:
-        return f"the investing-round kernel compiles {SHORT_NAME} trees, not {short}"
-    if seat_kinds:
-        return f"{SHORT_NAME}'s kernel compiles the game tree only; it plays no games"
-    return None
+from trustme_analysis.games.board1981.kernel import investment_tree as T
+from trustme_analysis.games.board1981.engine.investing import UTILITIES
+from trustme_analysis.games.board1981.engine.investment import SHORT_NAME
 
 
 def rules_array(game: pyspiel.Game) -> np.ndarray:
@@ -74,9 +60,11 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
         TypeError: ``game`` is not a ``trustme_1981_investment`` game.
         ValueError: ``max_histories`` is not an integer >= 1.
     """
-    reason = kernel_supports(game) if isinstance(game, pyspiel.Game) else f"{game!r} is not a pyspiel game"
-    if reason is not None:
-        raise TypeError(reason)
+    if not isinstance(game, pyspiel.Game):
+        raise TypeError(f"{game!r} is not a pyspiel game")
+    short = game.get_type().short_name
+    if short != SHORT_NAME:
+        raise TypeError(f"the investing-round kernel compiles {SHORT_NAME} trees, not {short}")
     check_max_histories(max_histories)
     t0 = time.perf_counter()
     code, *arrays = T.enumerate_tree(rules_array(game), max_histories)

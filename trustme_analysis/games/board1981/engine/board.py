@@ -1,8 +1,8 @@
 """The board of Trust Me (1981) as data: spaces, their kinds, connections, and movement by exact count.
 
-A board is a TOML file (the default is ``trustme_analysis/games/board1981/board.toml``) with ``[[property]]`` tables
-(``name``, ``street``) and ``[[space]]`` tables (``id``, ``kind``, ``links``, and ``property`` for a colored property
-space or ``area`` -- a street -- for a Hot Tip space; ``pos = [x, y]`` only for drawing). :func:`load_board` checks it
+A board is a TOML file (the default is ``trustme_analysis/games/board1981/engine/board.toml``) with ``[[property]]``
+tables (``name``, ``street``) and ``[[space]]`` tables (``id``, ``kind``, ``links``, and ``property`` for a colored
+property space or ``area`` -- a street -- for a Hot Tip space; ``pos = [x, y]`` only for drawing). :func:`load_board` checks it
 and fails naming the space and the problem (unknown kind, link to an unknown space, unreachable space, no Company, ...).
 
 Movement (the rule "move ... the number of spaces that you roll. You may move either forward or backward, but not
@@ -31,6 +31,8 @@ SPACE_KINDS = (PROPERTY, WHITE, HOT_TIP, WILD_GOOSE_CHASE, COMPANY)
 
 #: The parameter value meaning "the built-in board".
 DEFAULT_BOARD = "default"
+#: The path of a small ring board shipped beside the default one (4 briefcases: the ``board`` parameter's example).
+SMALL_BOARD = str(Path(__file__).with_name("small_board.toml"))
 
 
 class BoardError(ValueError):

@@ -1,7 +1,7 @@
 """The investing round of Trust Me (1981) and the Payoff cards: the one place where these rules live.
 
-Both :mod:`trustme_analysis.games.board1981` (the full game) and :mod:`trustme_analysis.games.board1981.investment` (the
-round alone) use this module, so buying, divesting, the reserve account and the four payoff rows are written once.
+Both :mod:`trustme_analysis.games.board1981` (the full game) and
+:mod:`trustme_analysis.games.board1981.engine.investment` (the round alone) use this module, so buying, divesting, the reserve account and the four payoff rows are written once.
 
 Rule text (Investing): "starting to the left of this player, everyone in turn decides whether or not to purchase
 shares ... The player with the claim is the last to decide"; "a) To invest in an opponent's claim, give that player $1

@@ -2,18 +2,18 @@
 
 The layout (``S`` spaces, ``P`` briefcases, ``W`` Wild Goose Chase spaces, ``N`` players):
 
-- ``0..S-1``: move the piece to that space (the end of a roll; :mod:`~trustme_analysis.games.board1981.board` lists the reachable ones);
+- ``0..S-1``: move the piece to that space (the end of a roll; :mod:`~trustme_analysis.games.board1981.engine.board` lists the reachable ones);
 - ``look``, ``claim_unseen``, ``decline`` (the choice on a colored space; ``decline`` also passes a Hot Tip, the
   optional peek and a Challenge card), ``roll`` (start the turn by rolling), ``claim_looked`` (claim the property
   looked at last turn), ``invest_now`` (start the investing round on the Company);
 - ``P`` actions "look under briefcase q" (a Hot Tip or the optional peek);
 - ``W`` actions "send the player to Wild Goose Chase space w";
 - ``N`` actions "challenge player p";
-- the investing decisions (:class:`~trustme_analysis.games.board1981.investing.InvestingRules`: hold, buy a lot,
+- the investing decisions (:class:`~trustme_analysis.games.board1981.engine.investing.InvestingRules`: hold, buy a lot,
   buy max, divest a lot, divest all).
 
 Example:
-    >>> from trustme_analysis.games.board1981.rules import Rules
+    >>> from trustme_analysis.games.board1981.engine.rules import Rules
     >>> codec = ActionCodec(Rules.from_params({"players": 2}))
     >>> codec.decode(codec.look_under(3))
     Move(verb='look_case', arg=3)
@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from trustme_analysis.games.board1981.rules import Rules
+from trustme_analysis.games.board1981.engine.rules import Rules
 
 # Verbs of the flat action space (ActionCodec.decode).
 MOVE_TO = "move_to"

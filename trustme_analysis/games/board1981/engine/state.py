@@ -3,8 +3,8 @@
 A game runs through explicit phases: the Payoff cards are dealt into the briefcases by chance (one chance node per
 briefcase; the cards left over are set aside unseen), a chance node picks the first player (the die roll for who goes
 first), the optional peek, then turns. A turn is a die roll (chance); a 1 draws a Trust Me card (chance) and any other
-number moves the piece to a chosen space reachable by exact count (:mod:`~trustme_analysis.games.board1981.board`); what follows depends on the space.
-The investing round and the payoff rows are :mod:`~trustme_analysis.games.board1981.investing`'s; the events logged are :mod:`~trustme_analysis.games.board1981.events`'.
+number moves the piece to a chosen space reachable by exact count (:mod:`~trustme_analysis.games.board1981.engine.board`); what follows depends on the space.
+The investing round and the payoff rows are :mod:`~trustme_analysis.games.board1981.engine.investing`'s; the events logged are :mod:`~trustme_analysis.games.board1981.engine.events`'.
 
 Everything in a state is a small int or a tuple of ints, so that cloning stays cheap.
 """
@@ -15,11 +15,11 @@ from typing import Any
 
 import pyspiel
 
-from trustme_analysis.games.board1981 import events as E
-from trustme_analysis.games.board1981 import views
-from trustme_analysis.games.board1981.actions import CHALLENGE, INVEST, LOOK_CASE, MOVE_TO, SEND_WGC
-from trustme_analysis.games.board1981.board import COMPANY, HOT_TIP, PROPERTY
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine import events as E
+from trustme_analysis.games.board1981.engine import views
+from trustme_analysis.games.board1981.engine.actions import CHALLENGE, INVEST, LOOK_CASE, MOVE_TO, SEND_WGC
+from trustme_analysis.games.board1981.engine.board import COMPANY, HOT_TIP, PROPERTY
+from trustme_analysis.games.board1981.engine.investing import (
     NUM_PAYOFF_KINDS,
     PAYOFF_SHORT,
     invest,
@@ -27,7 +27,7 @@ from trustme_analysis.games.board1981.investing import (
     payoff,
     wealth_returns,
 )
-from trustme_analysis.games.board1981.rules import DIE_FACES, MAX_ROLL_OFF_TIES
+from trustme_analysis.games.board1981.engine.rules import DIE_FACES, MAX_ROLL_OFF_TIES
 
 # Phases of play (explicit, one per kind of step).
 DEAL, FIRST, PEEK, TURN_START, ROLL, MOVE, PROPERTY_CHOICE, HOT_TIP_CHOICE, SEND, CARD = range(10)
@@ -710,10 +710,10 @@ class TrustMe1981State(pyspiel.State):
         return list(self._trust_pile)
 
     def snapshot(self) -> dict[str, Any]:
-        """Everything a referee sees, as a plain JSON-serialisable dict (see :func:`~trustme_analysis.games.board1981.views.snapshot`)."""
+        """Everything a referee sees, as a plain JSON-serialisable dict (see :func:`~trustme_analysis.games.board1981.engine.views.snapshot`)."""
         return views.snapshot(self)
 
     def events(self) -> list[dict[str, Any]]:
-        """The game's events so far as dicts (:mod:`~trustme_analysis.games.board1981.events`)."""
+        """The game's events so far as dicts (:mod:`~trustme_analysis.games.board1981.engine.events`)."""
         writer = self._game.event_writer
         return [writer.event_dict(e) for e in self._events]

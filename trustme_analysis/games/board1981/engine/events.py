@@ -48,8 +48,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
-from trustme_analysis.games.board1981.board import Board
-from trustme_analysis.games.board1981.investing import PAYOFF_NAMES, InvestingRules
+from trustme_analysis.games.board1981.engine.board import Board
+from trustme_analysis.games.board1981.engine.investing import PAYOFF_NAMES, InvestingRules
 
 
 class Field(NamedTuple):

@@ -3,7 +3,7 @@
 Follows OpenSpiel's ``make_py_observer`` pattern: one flat float tensor with named views in ``dict``, rewritten in
 place by :meth:`TrustMe1981Observer.set_from`. The observation type says what to include:
 
-- the *public* part (``public_info``): everything at the table (:mod:`~trustme_analysis.games.board1981.views`): pieces, claims, money, shares, the
+- the *public* part (``public_info``): everything at the table (:mod:`~trustme_analysis.games.board1981.engine.views`): pieces, claims, money, shares, the
   reserve, the briefcases gone and their cards, who has looked where, the phase and who decides. It is the same for
   every player; no player prefix or player one-hot is added to it.
 - the *private* part (``private_info=SINGLE_PLAYER``): the player's seat and the Payoff cards under the briefcases it
@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.board1981.investing import NUM_PAYOFF_KINDS
-from trustme_analysis.games.board1981.state import PHASE_NAMES
-from trustme_analysis.games.board1981.views import private_part, public_part
+from trustme_analysis.games.board1981.engine.investing import NUM_PAYOFF_KINDS
+from trustme_analysis.games.board1981.engine.state import PHASE_NAMES
+from trustme_analysis.games.board1981.engine.views import private_part, public_part
 
 
 class TrustMe1981Observer:

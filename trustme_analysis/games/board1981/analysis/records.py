@@ -51,9 +51,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.games.board1981 import events as E
-from trustme_analysis.games.board1981 import investing as rules
-from trustme_analysis.games.board1981.investing import PAYOFF_NAMES
+from trustme_analysis.games.board1981.engine import events as E
+from trustme_analysis.games.board1981.engine import investing as rules
+from trustme_analysis.games.board1981.engine.investing import PAYOFF_NAMES
 
 SHORT_NAME = "trustme_1981"
 SHORT_NAME_INVESTMENT = "trustme_1981_investment"

@@ -4,7 +4,7 @@ One claim is taken to the Trust Me Investment Company. Chance deals its Payoff c
 player whose ``seen`` chance is strictly between 0 and 100 percent, chance decides whether that player has looked
 under the briefcase (fixed at 0 or 100 otherwise). Who has looked is public, as at the table ("Remember who has seen
 what"); what they saw is private. Then the investing round runs exactly as in the full game
-(:mod:`~trustme_analysis.games.board1981.investing`: from the claimant's left, the claimant last; buy, divest or hold in the given lots;
+(:mod:`~trustme_analysis.games.board1981.engine.investing`: from the claimant's left, the claimant last; buy, divest or hold in the given lots;
 purchases from opponents go to the reserve account), the briefcase is revealed, the payoff row applies to every
 holder, and the claimant takes the reserve. Wealth is money plus shares.
 
@@ -24,9 +24,9 @@ import pyspiel
 
 from trustme_analysis.engine import params as P
 from trustme_analysis.engine.gametype import registered_type, with_utility
-from trustme_analysis.games.board1981 import events as E
-from trustme_analysis.games.board1981.events import INVESTMENT_EVENTS, EventWriter
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine import events as E
+from trustme_analysis.games.board1981.engine.events import INVESTMENT_EVENTS, EventWriter
+from trustme_analysis.games.board1981.engine.investing import (
     NUM_PAYOFF_KINDS,
     PAYOFF_NAMES,
     PAYOFF_SHORT,
@@ -71,6 +71,24 @@ ASSUMPTION_TEXT: dict[str, str] = {
 }
 
 #: Named variants whose sizes are stated in the docs; "tiny" and "small" are solved exactly by tree enumeration.
+#: For every parameter, variants that set it to other values than its default (with what that value needs, and a
+#: smaller tree where the value would grow it): the tree producer's tests compile each
+#: (``registry.GameEntry.parameter_examples``).
+EXAMPLES: dict[str, list[dict[str, Any]]] = {
+    "players": [{"players": 3, "money": 3, "shares": 3, "lots": "1/2"}],
+    "claimant": [{"claimant": 1}],
+    "payoff_mix": [{"payoff_mix": "1/1/0/1"}],
+    "seen": [{"seen": 100}, {"seen": 0}],
+    "seen_each": [{"seen_each": "0/100"}],
+    "money": [{"money": 5}],
+    "money_each": [{"money_each": "3/6"}],
+    "shares": [{"shares": 5}],
+    "shares_each": [{"shares_each": "2/0"}],
+    "lots": [{"lots": "1/2"}],
+    "buy_max": [{"buy_max": True}],
+    "utility": [{"utility": "wealth_diff"}, {"utility": "win_loss"}],
+}
+
 PRESETS: dict[str, str] = {
     "tiny": f"{SHORT_NAME}(players=2,payoff_mix=1/1/0/1,seen_each=0/50,money=2,shares=2,lots=1/2,utility=wealth_diff)",
     "small": f"{SHORT_NAME}(players=2,payoff_mix=6/4/4/2,seen=50,money=5,shares=5,lots=1/5,utility=wealth_diff)",
@@ -271,7 +289,7 @@ class TrustMe1981InvestmentState(pyspiel.State):
         return snap
 
     def events(self) -> list[dict[str, Any]]:
-        """The round's events as dicts (:data:`~trustme_analysis.games.board1981.events.INVESTMENT_EVENTS`): one
+        """The round's events as dicts (:data:`~trustme_analysis.games.board1981.engine.events.INVESTMENT_EVENTS`): one
         ``invest`` per decision, then the ``reveal``."""
         logged = [(E.INVEST, *d) for d in self._decisions]
         if self._phase == OVER:

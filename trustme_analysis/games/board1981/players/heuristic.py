@@ -1,5 +1,5 @@
 """The heuristic player's policy for Trust Me (1981): one function from a position to a distribution over the legal
-actions, written once and read by the bots (:mod:`~trustme_analysis.games.board1981.bots`), the search player's belief and the compiled kernel's
+actions, written once and read by the bots (:mod:`~trustme_analysis.games.board1981.players.bots`), the search player's belief and the compiled kernel's
 rollout players (which restate it and are proven equal to it).
 
 It uses only what its seat may know: its legal actions, the Payoff cards it has looked under or seen revealed, and
@@ -38,8 +38,8 @@ from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from trustme_analysis.games.board1981.board import HOT_TIP, PROPERTY, WILD_GOOSE_CHASE, Board
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine.board import HOT_TIP, PROPERTY, WILD_GOOSE_CHASE, Board
+from trustme_analysis.games.board1981.engine.investing import (
     BEEN_HAD,
     BUY,
     BUY_MAX,

@@ -1,7 +1,7 @@
 """Statistics of Trust Me (1981) sweeps: wealth, game length, claims, investing rounds, payoff rows, the claimant's
 reserve, Wild Goose Chase sends, Trust Me cards and challenges; and the investing round alone.
 
-Every function takes the records DataFrame (columns from :mod:`trustme_analysis.games.board1981.records` plus the sweep's
+Every function takes the records DataFrame (columns from :mod:`trustme_analysis.games.board1981.analysis.records` plus the sweep's
 ``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals. Games are the independent
 units: a share or amount pooled over games (e.g. shares bought per decision) gets a bootstrap interval that resamples
 whole games (:func:`~trustme_analysis.stats.intervals.ratio_of_sums`); a per-game mean gets a t interval; a per-game
@@ -15,7 +15,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from trustme_analysis.games.board1981.records import ROW_LABELS
+from trustme_analysis.games.board1981.analysis.records import ROW_LABELS
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import CONFIDENCE, Interval, mean_t, ratio_of_sums, wilson

@@ -2,7 +2,7 @@
 
 Every number the rule text fixes is a game parameter with the text's value as its default; every point the text
 leaves open is a parameter documented as an *assumption* (:data:`ASSUMPTION_TEXT`), or a fixed reading listed with
-its rule quote (:data:`FIXED_ASSUMPTIONS`). :class:`~trustme_analysis.games.board1981.rules.Rules` is the parsed, validated, immutable form the engine reads
+its rule quote (:data:`FIXED_ASSUMPTIONS`). :class:`~trustme_analysis.games.board1981.engine.rules.Rules` is the parsed, validated, immutable form the engine reads
 during play (``game.rules``).
 
 Example:
@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Self
 
 from trustme_analysis.engine import params as P
-from trustme_analysis.games.board1981.board import DEFAULT_BOARD, Board, load_board
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine.board import DEFAULT_BOARD, SMALL_BOARD, Board, load_board
+from trustme_analysis.games.board1981.engine.investing import (
     InvestingRules,
     parse_lots,
     parse_payoff_mix,
@@ -47,6 +47,24 @@ DEFAULTS: dict[str, Any] = {
     "roll_off_tie": "reroll",
     "utility": "win_loss",
     "max_turns": 400,
+}
+
+#: For every parameter, variants that set it to other values than its default (with what that value needs to load):
+#: the kernel's lock-step tests and its parameter net play each (``registry.GameEntry.parameter_examples``).
+EXAMPLES: dict[str, list[dict[str, Any]]] = {
+    "players": [{"players": 2}, {"players": 3}],
+    "board": [{"board": SMALL_BOARD, "players": 3, "payoff_mix": "2/1/1/2"}],
+    "payoff_mix": [{"payoff_mix": "2/2/2/10"}, {"payoff_mix": "3/3/3/3", "players": 3}],
+    "trust_mix": [{"trust_mix": "2/10/16"}, {"trust_mix": "0/0/5"}, {"trust_mix": "12/0/0", "players": 3}],
+    "bamboozled": [{"bamboozled": "6"}, {"bamboozled": "1/2/3/4/5"}],
+    "money": [{"money": 3}, {"money": 0, "shares": 0}, {"money": 1000}],
+    "shares": [{"shares": 0}, {"shares": 500, "players": 2}],
+    "peek": [{"peek": True}],
+    "lots": [{"lots": "1/2/3"}, {"lots": "7", "players": 3}],
+    "buy_max": [{"buy_max": False}],
+    "roll_off_tie": [{"roll_off_tie": "defender"}, {"roll_off_tie": "challenger", "trust_mix": "1/1/6"}],
+    "utility": [{"utility": "wealth"}, {"utility": "wealth_diff", "players": 2}],
+    "max_turns": [{"max_turns": 7}, {"max_turns": 25, "players": 3}],
 }
 
 #: Parameters that change only the scoring of a finished game (what ``returns()`` gives), never the play.
@@ -163,7 +181,7 @@ class Rules:
 
     Attributes:
         players: 2 to 4.
-        board: the board (:class:`~trustme_analysis.games.board1981.board.Board`).
+        board: the board (:class:`~trustme_analysis.games.board1981.engine.board.Board`).
         payoff_mix: Payoff cards per kind (one/two/empty/had).
         trust_mix: Trust Me cards per kind (move/bamboozled/challenge).
         bamboozled: the die faces that escape a Bamboozled card.
@@ -191,7 +209,7 @@ class Rules:
     utility: str
     max_turns: int
     params: dict[str, Any]
-    #: The decisions of one investor (:class:`~trustme_analysis.games.board1981.investing.InvestingRules`).
+    #: The decisions of one investor (:class:`~trustme_analysis.games.board1981.engine.investing.InvestingRules`).
     investing: InvestingRules = field(init=False, repr=False, compare=False)
     #: The Trust Me deck by card id: ``0..P-1`` "move to property p" (the move cards dealt round robin over the
     #: properties), ``P`` Bamboozled, ``P+1`` Challenge Another Player.

@@ -1,9 +1,9 @@
 """The investing round ``trustme_1981_investment`` in compiled code, and the enumeration of its whole tree.
 
-A second implementation of the round's step rules (:mod:`~trustme_analysis.games.board1981.investment`, which applies
-:mod:`~trustme_analysis.games.board1981.investing`, the specification): the state as one integer array, the chance
-outcomes, the legal actions, the effect of an action and the returns, each carrying the engine's method name. Any
-change to the round's rules must be mirrored here; ``tests/games/test_board1981_investment_tree.py`` steps this code
+A second implementation of the round's step rules (:mod:`~trustme_analysis.games.board1981.engine.investment`, which
+applies :mod:`~trustme_analysis.games.board1981.engine.investing`, the specification): the state as one integer array,
+the chance outcomes, the legal actions, the effect of an action and the returns, each carrying the engine's method name.
+Any change to the round's rules must be mirrored here; ``tests/games/test_board1981_investment_tree.py`` steps this code
 and the engine in lock step over every history of several variants, and compares the tree :func:`enumerate_tree`
 produces with :func:`cfr.compile_game`'s, array for array.
 
@@ -47,7 +47,7 @@ S_MONEY = 6
 S_SHARES = S_MONEY + MAX_PLAYERS
 STATE_SIZE = S_SHARES + MAX_PLAYERS
 
-# Rules array fields (packed by ``investment_kernel.rules_array`` from the loaded game); the lots follow at R_LOTS.
+# Rules array fields (packed by ``investment.rules_array`` from the loaded game); the lots follow at R_LOTS.
 R_N, R_CLAIMANT, R_MIX_TOTAL, R_NUM_SEEN_CHANCE, R_BUY_MAX, R_UTILITY, R_NUM_ACTIONS, R_NUM_LOTS = range(8)
 R_MIX = 8
 R_SEEN_PCT = R_MIX + NUM_PAYOFF_KINDS

@@ -3,15 +3,15 @@
 Public at the table: the pieces, the claim markers, money, shares, the reserve, which briefcases are gone and the
 cards they showed, who has looked under which briefcase, the die, the Trust Me cards drawn, every investing decision.
 Private: the Payoff card under a briefcase a player looked at (until it is revealed). The observer
-(:mod:`~trustme_analysis.games.board1981.observer`) builds its strings from :func:`describe`.
+(:mod:`~trustme_analysis.games.board1981.engine.observer`) builds its strings from :func:`describe`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from trustme_analysis.games.board1981.investing import PAYOFF_NAMES, PAYOFF_SHORT, ranks
-from trustme_analysis.games.board1981.rules import SHORT_NAME
+from trustme_analysis.games.board1981.engine.investing import PAYOFF_NAMES, PAYOFF_SHORT, ranks
+from trustme_analysis.games.board1981.engine.rules import SHORT_NAME
 
 
 def _names(state) -> tuple[str, ...]:
@@ -25,7 +25,8 @@ def snapshot(state) -> dict[str, Any]:
     ``turn_player``, ``first_player``, ``positions`` (space ids), ``claims`` (property names or None), ``money``,
     ``shares``, ``reserve``, ``claimant``, ``cases_left``, ``cases_revealed``, ``cards`` (every briefcase's Payoff
     card), ``knows`` (who has looked under which briefcase), ``trust_deck_left``, ``bank`` and ``events``
-    (:mod:`~trustme_analysis.games.board1981.events`); at the end also ``end``, ``wealth``, ``ranks`` and ``returns``.
+    (:mod:`~trustme_analysis.games.board1981.engine.events`); at the end also ``end``, ``wealth``, ``ranks`` and
+    ``returns``.
     """
     rules = state._rules
     board = state._board

@@ -1,8 +1,8 @@
 """Strategy statistics of a fixed (e.g. solved) policy of the 1981 investing round, in the rulebook's words.
 
-For ``trustme_1981_investment`` (:mod:`trustme_analysis.games.board1981.investment`): one claim goes to the Trust Me
-Investment Company; from the claimant's left, each player buys shares, divests or holds; the claimant decides last;
-then the briefcase is revealed. Every figure is weighted by how often play reaches the decision
+For ``trustme_1981_investment`` (:mod:`trustme_analysis.games.board1981.engine.investment`): one claim goes to the
+Trust Me Investment Company; from the claimant's left, each player buys shares, divests or holds; the claimant decides
+last; then the briefcase is revealed. Every figure is weighted by how often play reaches the decision
 (:class:`~trustme_analysis.solve.strategy.DecisionPoint`'s ``reach``). What a player *knows* is read from the state:
 whether it has looked under the claimed briefcase and, if so, the Payoff card it saw ("Remember who has seen what"),
 and the decisions of the investors before it, each marked with whether that investor had looked (public at the
@@ -31,8 +31,8 @@ import numpy as np
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.board1981.actions import CHALLENGE
-from trustme_analysis.games.board1981.investing import (
+from trustme_analysis.games.board1981.engine.actions import CHALLENGE
+from trustme_analysis.games.board1981.engine.investing import (
     BUY,
     BUY_MAX,
     BUYING,

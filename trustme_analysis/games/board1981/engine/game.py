@@ -1,9 +1,9 @@
 """Trust Me (1981), the Parker Brothers board game, as the OpenSpiel game ``trustme_1981``: its type, its sizes
 computed from the parameters, and its registration with pyspiel.
 
-The rules live in :mod:`~trustme_analysis.games.board1981.rules` (parameters and assumptions), :mod:`~trustme_analysis.games.board1981.actions` (the action numbering), :mod:`~trustme_analysis.games.board1981.state`
-(a game step by step), :mod:`~trustme_analysis.games.board1981.investing` (the investing round and the Payoff cards, shared with
-``trustme_1981_investment``), :mod:`~trustme_analysis.games.board1981.board` (the board as data) and :mod:`~trustme_analysis.games.board1981.events` (what the snapshot reports).
+The rules live in :mod:`~trustme_analysis.games.board1981.engine.rules` (parameters and assumptions), :mod:`~trustme_analysis.games.board1981.engine.actions` (the action numbering), :mod:`~trustme_analysis.games.board1981.engine.state`
+(a game step by step), :mod:`~trustme_analysis.games.board1981.engine.investing` (the investing round and the Payoff cards, shared with
+``trustme_1981_investment``), :mod:`~trustme_analysis.games.board1981.engine.board` (the board as data) and :mod:`~trustme_analysis.games.board1981.engine.events` (what the snapshot reports).
 
 Example:
     >>> import pyspiel, trustme_analysis
@@ -19,18 +19,18 @@ from typing import Any
 import pyspiel
 
 from trustme_analysis.engine.gametype import registered_type, with_utility
-from trustme_analysis.games.board1981.actions import ActionCodec, Move
-from trustme_analysis.games.board1981.events import EVENTS, EventWriter
-from trustme_analysis.games.board1981.investing import NUM_PAYOFF_KINDS
-from trustme_analysis.games.board1981.observer import TrustMe1981Observer
-from trustme_analysis.games.board1981.rules import (
+from trustme_analysis.games.board1981.engine.actions import ActionCodec, Move
+from trustme_analysis.games.board1981.engine.events import EVENTS, EventWriter
+from trustme_analysis.games.board1981.engine.investing import NUM_PAYOFF_KINDS
+from trustme_analysis.games.board1981.engine.observer import TrustMe1981Observer
+from trustme_analysis.games.board1981.engine.rules import (
     DEFAULTS,
     DIE_FACES,
     MAX_ROLL_OFF_TIES,
     SHORT_NAME,
     Rules,
 )
-from trustme_analysis.games.board1981.state import TrustMe1981State
+from trustme_analysis.games.board1981.engine.state import TrustMe1981State
 
 GAME_TYPE = registered_type(SHORT_NAME, "Trust Me (1981 board game)", 4, DEFAULTS)
 
@@ -63,10 +63,10 @@ class TrustMe1981Game(pyspiel.Game):
     """``trustme_1981``: load with ``pyspiel.load_game("trustme_1981(players=3)")``.
 
     Attributes:
-        rules: the validated :class:`~trustme_analysis.games.board1981.rules.Rules` of this variant.
-        actions: the :class:`~trustme_analysis.games.board1981.actions.ActionCodec` numbering its actions.
+        rules: the validated :class:`~trustme_analysis.games.board1981.engine.rules.Rules` of this variant.
+        actions: the :class:`~trustme_analysis.games.board1981.engine.actions.ActionCodec` numbering its actions.
         board: the board (``rules.board``).
-        event_writer: writes the logged events as dicts (:mod:`~trustme_analysis.games.board1981.events`).
+        event_writer: writes the logged events as dicts (:mod:`~trustme_analysis.games.board1981.engine.events`).
     """
 
     def __init__(self, params: dict[str, Any] | None = None):
@@ -99,8 +99,8 @@ class TrustMe1981Game(pyspiel.Game):
         return TrustMe1981Observer(self, iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False))
 
     def decode_action(self, action: int) -> Move:
-        """The :class:`~trustme_analysis.games.board1981.actions.Move` (verb, argument) an action number stands for,
-        e.g. ``("move_to", space)``, ``("invest", local index)``."""
+        """The :class:`~trustme_analysis.games.board1981.engine.actions.Move` (verb, argument) an action number stands
+        for, e.g. ``("move_to", space)``, ``("invest", local index)``."""
         return self.actions.decode(action)
 
     def assumptions(self) -> list[dict[str, Any]]:

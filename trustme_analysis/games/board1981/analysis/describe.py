@@ -14,8 +14,8 @@ import re
 import pandas as pd
 import pyspiel
 
-from trustme_analysis.games.board1981 import events as E
-from trustme_analysis.games.board1981.investing import PAYOFF_NAMES
+from trustme_analysis.games.board1981.engine import events as E
+from trustme_analysis.games.board1981.engine.investing import PAYOFF_NAMES
 from trustme_analysis.report.words import number, percent
 
 #: The Payoff cards by their short names (the strategy tables' ``saw one`` ...), in the rulebook's words.

@@ -1,12 +1,12 @@
 """Trust Me (1981)'s events in the rulebook's words, for ``python -m trustme_analysis.play`` (the registry's
-``narrate``). The events and their fields: :mod:`~trustme_analysis.games.board1981.events`.
+``narrate``). The events and their fields: :mod:`~trustme_analysis.games.board1981.engine.events`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from trustme_analysis.games.board1981 import events as E
+from trustme_analysis.games.board1981.engine import events as E
 
 
 def narrate(event: dict[str, Any]) -> str | None:

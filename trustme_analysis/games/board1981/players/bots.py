@@ -2,9 +2,9 @@
 investing round alone (``trustme_1981_investment``), and the search player's belief (the registry's ``belief``).
 
 Each bot has one policy, :meth:`~trustme_analysis.players.base.TrustMeBot.action_probabilities` (the heuristic of
-:mod:`~trustme_analysis.games.board1981.heuristic`); ``choose`` draws from it, so the play observed and the strategy measured are the same code.
+:mod:`~trustme_analysis.games.board1981.players.heuristic`); ``choose`` draws from it, so the play observed and the strategy measured are the same code.
 
-Knobs (:class:`~trustme_analysis.games.board1981.heuristic.HeuristicKnobs`): ``claim_unseen``, ``claim_empty``,
+Knobs (:class:`~trustme_analysis.games.board1981.players.heuristic.HeuristicKnobs`): ``claim_unseen``, ``claim_empty``,
 ``invest_threshold``, ``divest_threshold``, ``stake``, ``signal_weight``; the round alone reads the investing ones.
 """
 
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.board1981 import events as E
-from trustme_analysis.games.board1981.heuristic import (
+from trustme_analysis.games.board1981.engine import events as E
+from trustme_analysis.games.board1981.players.heuristic import (
     KNOB_NAMES,
     BoardHeuristic,
     HeuristicKnobs,
@@ -28,9 +28,9 @@ from trustme_analysis.games.board1981.heuristic import (
     unseen_counts,
     wants_claim,
 )
-from trustme_analysis.games.board1981.investing import PAYOFF_NAMES
-from trustme_analysis.games.board1981.investment import SHORT_NAME as INVESTMENT_SHORT_NAME
-from trustme_analysis.games.board1981.rules import SHORT_NAME
+from trustme_analysis.games.board1981.engine.investing import PAYOFF_NAMES
+from trustme_analysis.games.board1981.engine.investment import SHORT_NAME as INVESTMENT_SHORT_NAME
+from trustme_analysis.games.board1981.engine.rules import SHORT_NAME
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
 
@@ -41,13 +41,13 @@ ONE_ROUND = 1.0
 
 
 class HeuristicBot1981(TrustMeBot):
-    """The heuristic for ``trustme_1981`` (:class:`~trustme_analysis.games.board1981.heuristic.BoardHeuristic`).
+    """The heuristic for ``trustme_1981`` (:class:`~trustme_analysis.games.board1981.players.heuristic.BoardHeuristic`).
 
     Args:
         game: the loaded ``trustme_1981`` game.
         player_id: the seat.
         rng: the generator ``choose`` draws from.
-        knobs: :class:`~trustme_analysis.games.board1981.heuristic.HeuristicKnobs` fields.
+        knobs: :class:`~trustme_analysis.games.board1981.players.heuristic.HeuristicKnobs` fields.
     """
 
     kind = "heuristic"
@@ -78,7 +78,7 @@ class InvestmentHeuristicBot1981(TrustMeBot):
         game: the loaded ``trustme_1981_investment`` game.
         player_id: the seat.
         rng: the generator (its policy is deterministic; kept for the common bot interface).
-        knobs: the investing knobs of :class:`~trustme_analysis.games.board1981.heuristic.HeuristicKnobs`.
+        knobs: the investing knobs of :class:`~trustme_analysis.games.board1981.players.heuristic.HeuristicKnobs`.
     """
 
     kind = "heuristic"

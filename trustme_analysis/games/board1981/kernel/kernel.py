@@ -1,42 +1,43 @@
-"""A compiled simulation kernel for ``trustme_1981``: whole games in machine code, identical to the engine.
+"""The compiled kernel of ``trustme_1981``: whole games in machine code, identical to the engine (the contract of
+:mod:`trustme_analysis.engine.kernels`).
 
-The engine (:mod:`~trustme_analysis.games.board1981.game`) is the specification;
-:mod:`~trustme_analysis.games.board1981.kernel_rules` restates its rules as numba-compiled functions over one integer
-array per state, and the tests (``tests/games/test_board1981_kernel.py``) and
-``benchmarks/kernels_board1981.py --verify N`` replay the kernel's games through the engine step by step: current
+The engine (:mod:`~trustme_analysis.games.board1981.engine`) is the specification; the compiled modules of this
+sub-package restate its rules as numba functions over one integer array per state (:mod:`.layout`; a turn in
+:mod:`.basics`, :mod:`.moves` and :mod:`.investing`; the pyspiel API and the chance outcomes in :mod:`.step`; the
+heuristic in :mod:`.heuristic`; whole games and rollouts in :mod:`.play`; a search player's worlds in :mod:`.worlds`).
+The lock-step harness (:mod:`trustme_analysis.engine.lockstep`; ``tests/games/test_board1981_kernel.py`` and
+``benchmarks/kernels_board1981.py --verify N``) replays the kernel's games through the engine step by step: current
 player, legal actions, chance outcomes with their probabilities, returns and every record field must be identical.
 Action ids, player ids and chance outcome ids are the engine's.
 
 Use:
 
-- :func:`kernel_supports` says whether a loaded game (and a line-up of seat kinds) can run here, or why not.
-- :class:`Kernel` compiles the loaded game's rules (board graph, decks, parameters, action layout) into arrays.
-  ``play_random(seeds)`` plays one game per seed in compiled code (seats by the kernel's seat kinds: uniform random,
-  or the heuristic of :mod:`~trustme_analysis.games.board1981.heuristic`) and returns
-  :class:`~trustme_analysis.games.board1981.kernel_records.KernelRecords` (columns; ``to_rows()`` gives exactly the
-  rows of ``records.records``). ``new_state()`` gives a :class:`KernelState` with the pyspiel state API,
-  ``state_from(state)`` one with the position of any engine state (a search player's world), and
+- :func:`limits` says whether a loaded game fits the kernel's arrays (the registry's kernel entry names it with the
+  parameters the kernel plays and its seat kinds; :meth:`trustme_analysis.registry.GameEntry.kernel_reason` asks).
+- :class:`Kernel` compiles the loaded game's rules (board graph, decks, parameters, action layout: :func:`rules_array`).
+  ``play(seeds)`` plays one game per seed in compiled code (seats by the kernel's seat kinds: uniform random, or the
+  heuristic of :mod:`~trustme_analysis.games.board1981.players.heuristic`) and returns
+  :class:`~trustme_analysis.games.board1981.kernel.records.KernelGames` (``rows()`` gives exactly the rows of
+  ``records.records``, ``columns()`` the same as columns). ``new_state()`` gives a :class:`KernelState` with the
+  pyspiel state API, ``state_from(state)`` one with the position of any engine state (a search player's world), and
   ``rollouts(state, n, seed)`` the mean returns of playouts from it.
 - ``action_rollouts(state, actions, worlds, per_world, seed, viewer, belief)`` is a search player's round of sequential
   halving in one compiled call: worlds dealt from what ``viewer`` has seen (the engine's ``resample_from_infostate``
   deal, weighted by ``bots.belief`` when ``belief``), every candidate action played out from each.
 
-Every parameter of the game is supported on any board with at most
-:data:`~trustme_analysis.games.board1981.kernel_rules.MAX_PROPS` briefcases whose amounts fit in 64-bit integers. The
-compiled heuristic restates the Python policy; ``heuristic_probabilities`` gives its distribution at a position and the
+The compiled heuristic restates the Python policy; ``heuristic_policy`` gives its distribution at a position and the
 tests check it against the Python bot's ``action_probabilities`` on random positions (same support, equal
 probabilities).
 
 Compilation: ``@njit(cache=True)``: the first run compiles (tens of seconds) and stores machine code in
-``__pycache__``; later processes load it.
+``__pycache__``; later processes load it (each cache tied to the sources it compiles in: :func:`.layout.tie_module`).
 
 Example:
     >>> import numpy as np, pyspiel, trustme_analysis
     >>> game = pyspiel.load_game("trustme_1981(players=2,max_turns=5)")
     >>> kernel = Kernel(game)
-    >>> recs = kernel.play_random(np.arange(3, dtype=np.uint64))
-    >>> len(recs.to_rows())
-    6
+    >>> len(kernel.play(np.arange(3, dtype=np.uint64)).rows())
+    3
 """
 
 from __future__ import annotations
@@ -47,62 +48,44 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.board1981 import kernel_rules as K
-from trustme_analysis.games.board1981.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
-from trustme_analysis.games.board1981.heuristic import HeuristicKnobs, distances_to
-from trustme_analysis.games.board1981.rules import DEFAULTS, DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME
-from trustme_analysis.games.board1981.state import PHASE_NAMES
-from trustme_analysis.games.board1981.kernel_records import KernelRecords
+from trustme_analysis.games.board1981.engine.board import COMPANY, HOT_TIP, PROPERTY, WHITE, WILD_GOOSE_CHASE
+from trustme_analysis.games.board1981.engine.rules import DIE_FACES, MAX_ROLL_OFF_TIES, SHORT_NAME
+from trustme_analysis.games.board1981.engine.state import PHASE_NAMES
+from trustme_analysis.games.board1981.kernel import heuristic as compiled_heuristic
+from trustme_analysis.games.board1981.kernel import layout as L
+from trustme_analysis.games.board1981.kernel import play, step
+from trustme_analysis.games.board1981.kernel import worlds as search_worlds
+from trustme_analysis.games.board1981.kernel.records import KernelGames
+from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs, distances_to
 
-#: Game strings the kernel benchmark measures (label -> game string).
-BENCHMARK_VARIANTS: dict[str, str] = {
-    "1981 2p": "trustme_1981(players=2)",
-    "1981 4p": "trustme_1981(players=4)",
-}
-
-#: The search player's default budget (rollouts per decision) when this kernel plays its rollouts
-#: (``players/search.py`` reads it): what about 50 ms a decision affords on one core (docs/games/board1981.rst).
-SEARCH_BUDGET = 1600
-
-#: The engine parameters this kernel knows (a new engine parameter is refused until the kernel mirrors it).
-KNOWN_PARAMETERS = frozenset(DEFAULTS)
-#: Seat kinds the compiled loop plays: uniform random, and the heuristic (:mod:`~trustme_analysis.games.board1981.heuristic`, its knobs given to
-#: :class:`Kernel`).
-SEAT_KINDS = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
+#: Seat kinds the compiled loop and its rollouts play: uniform random, and the heuristic
+#: (:mod:`~trustme_analysis.games.board1981.players.heuristic`, its knobs given to :class:`Kernel`).
+SEAT_KINDS = {"random": play.SEAT_RANDOM, "heuristic": play.SEAT_HEURISTIC}
 
 _KIND_CODES = {
-    PROPERTY: K.K_PROPERTY, WHITE: K.K_WHITE, HOT_TIP: K.K_HOT_TIP, WILD_GOOSE_CHASE: K.K_WILD_GOOSE_CHASE,
-    COMPANY: K.K_COMPANY,
+    PROPERTY: L.K_PROPERTY, WHITE: L.K_WHITE, HOT_TIP: L.K_HOT_TIP, WILD_GOOSE_CHASE: L.K_WILD_GOOSE_CHASE,
+    COMPANY: L.K_COMPANY,
 }
-_TIE_CODES = {"reroll": K.TIE_REROLL, "defender": K.TIE_DEFENDER, "challenger": K.TIE_CHALLENGER}
-_UTILITY_CODES = {"win_loss": K.U_WIN_LOSS, "wealth": K.U_WEALTH, "wealth_diff": K.U_WEALTH_DIFF}
-_END_CODES = {"": K.END_NONE, "two_cases_left": K.END_TWO_CASES_LEFT, "turn_cap": K.END_TURN_CAP}
+_TIE_CODES = {"reroll": L.TIE_REROLL, "defender": L.TIE_DEFENDER, "challenger": L.TIE_CHALLENGER}
+_UTILITY_CODES = {"win_loss": L.U_WIN_LOSS, "wealth": L.U_WEALTH, "wealth_diff": L.U_WEALTH_DIFF}
+_END_CODES = {"": L.END_NONE, "two_cases_left": L.END_TWO_CASES_LEFT, "turn_cap": L.END_TURN_CAP}
 _CHANCE_PHASES = frozenset(
-    {K.DEAL, K.FIRST, K.ROLL, K.CARD, K.BAMBOOZLE_ROLL, K.ROLL_OFF_CHALLENGER, K.ROLL_OFF_DEFENDER}
+    {L.DEAL, L.FIRST, L.ROLL, L.CARD, L.BAMBOOZLE_ROLL, L.ROLL_OFF_CHALLENGER, L.ROLL_OFF_DEFENDER}
 )
-_NO_DECISION_PHASES = _CHANCE_PHASES | {K.OVER}
+_NO_DECISION_PHASES = _CHANCE_PHASES | {L.OVER}
 
 
-#: Seat kinds the whole-game loop (``Kernel.play_random``) plays, for sweeps (each seat of its kind).
-GAME_SEAT_KINDS = ("random", "heuristic")
-
-
-def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
-    """``None`` when the kernel plays ``game`` with these seat kinds exactly as the engine does, else the reason."""
+def limits(game: pyspiel.Game) -> str | None:
+    """``None`` when ``game`` fits the kernel's arrays (briefcases, players, the investing actions' layout, 64-bit
+    money), else the reason in one line (the registry's kernel entry: beyond the parameters it plays)."""
     short = game.get_type().short_name
     if short != SHORT_NAME:
         return f"the {SHORT_NAME} kernel does not play {short}"
-    unknown = sorted(set(game.rules.params) - KNOWN_PARAMETERS)
-    if unknown:
-        return f"the kernel does not know the parameter(s) {', '.join(unknown)}"
-    for kind in seat_kinds:
-        if kind not in SEAT_KINDS:
-            return f"the kernel plays only {', '.join(sorted(SEAT_KINDS))} seats, not {kind!r}"
     rules = game.rules
-    if rules.num_properties > K.MAX_PROPS:
-        return f"the board has {rules.num_properties} briefcases; the kernel holds at most {K.MAX_PROPS}"
-    if rules.players > K.MAX_PLAYERS:
-        return f"{rules.players} players; the kernel holds at most {K.MAX_PLAYERS}"
+    if rules.num_properties > L.MAX_PROPS:
+        return f"the board has {rules.num_properties} briefcases; the kernel holds at most {L.MAX_PROPS}"
+    if rules.players > L.MAX_PLAYERS:
+        return f"{rules.players} players; the kernel holds at most {L.MAX_PLAYERS}"
     investing = rules.investing
     expected = 2 * len(investing.lots) + 2 + int(investing.buy_max)
     if investing.num_actions != expected or game.num_distinct_actions() != game.actions.first_invest + expected:
@@ -114,9 +97,9 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
     return None
 
 
-def compile_rules(game: pyspiel.Game) -> np.ndarray:
+def rules_array(game: pyspiel.Game) -> np.ndarray:
     """The fixed data of a loaded ``trustme_1981`` game as the rules array
-    (:func:`~trustme_analysis.games.board1981.kernel_rules.pack_rules`)."""
+    (:func:`~trustme_analysis.games.board1981.kernel.layout.pack_rules`)."""
     rules, codec = game.rules, game.actions
     b = rules.board
     faces = DIE_FACES
@@ -186,54 +169,60 @@ def compile_rules(game: pyspiel.Game) -> np.ndarray:
         "R_MOVE_LIST": move_list,
         "R_DIST_COMPANY": distances_to(b, b.company),
     }
-    return K.pack_rules(scalars, tables)
+    return L.pack_rules(scalars, tables)
 
 
 def _seat_codes(kinds: Sequence[str], n: int) -> np.ndarray:
     if len(kinds) not in (1, n):
         raise ValueError(f"seat_kinds: give one kind for all seats or one per seat ({n}), not {len(kinds)}")
+    unknown = sorted(set(kinds) - set(SEAT_KINDS))
+    if unknown:
+        raise ValueError(f"the kernel plays only {', '.join(sorted(SEAT_KINDS))} seats, not {', '.join(unknown)}")
     codes = [SEAT_KINDS[k] for k in kinds]
     return np.asarray(codes * n if len(codes) == 1 else codes, np.int64)
 
 
 class Kernel:
-    """The compiled rules of one loaded ``trustme_1981`` game.
+    """The compiled rules of one loaded ``trustme_1981`` game (:class:`trustme_analysis.engine.kernels.Kernel`).
 
     Args:
-        game: a loaded ``trustme_1981`` game; :func:`kernel_supports` must accept it.
+        game: a loaded ``trustme_1981`` game within the kernel's :func:`limits`.
         seat_kinds: one kind for every seat or one per seat (:data:`SEAT_KINDS`: ``"random"``, ``"heuristic"``).
-        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.board1981.heuristic.HeuristicKnobs`
+        knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.board1981.players.heuristic.HeuristicKnobs`
             fields; the defaults when omitted).
 
     Raises:
-        ValueError: the kernel does not support this game (the message says why), or a knob is not allowed.
+        ValueError: the game is beyond the kernel's limits (the message says why), or a seat kind or a knob is not
+            allowed.
     """
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",), knobs: dict | None = None):
-        reason = kernel_supports(game, seat_kinds)
+        reason = limits(game)
         if reason is not None:
             raise ValueError(f"{game}: {reason}")
         self.game = game
         self.num_players = game.rules.players
-        self.rules = compile_rules(game)
+        self.rules = rules_array(game)
         self.seat_kinds = _seat_codes(seat_kinds, self.num_players)
         settings = HeuristicKnobs(**(knobs or {}))
-        self.knobs = np.asarray([float(getattr(settings, name)) for name in K.KNOBS], np.float64)
+        self.knobs = np.asarray([float(getattr(settings, name)) for name in L.KNOBS], np.float64)
 
-    def new_state(self, seed: int | None = None) -> "KernelState":
-        """The start of a game. ``seed=None``: nothing dealt yet (the engine's ``new_initial_state()``); a seed: the
-        opening chance nodes (the deal and the roll for who goes first) drawn from it exactly as
-        :meth:`play_random` draws them for that seed, up to the first decision."""
+    def new_state(self) -> KernelState:
+        """The start of a game, nothing dealt yet (the engine's ``new_initial_state()``)."""
+        return KernelState(self)
+
+    def opening(self, seed: int) -> KernelState:
+        """The start of a game with its opening chance nodes (the deal and the roll for who goes first) drawn from
+        ``seed`` exactly as :meth:`play` draws them for that seed, up to the first decision."""
         state = KernelState(self)
-        if seed is not None:
-            rng = np.asarray([seed], np.uint64)
-            actions = np.empty(self.rules[K.R_NUM_ACTIONS] + 1, np.int64)
-            weights = np.empty_like(actions)
-            while state.is_chance_node():
-                state.apply_action(int(K.sample_chance(state.st, self.rules, rng, actions, weights)))
+        rng = np.asarray([seed], np.uint64)
+        actions = np.empty(self.rules[L.R_NUM_ACTIONS] + 1, np.int64)
+        weights = np.empty_like(actions)
+        while state.is_chance_node():
+            state.apply_action(int(step.sample_chance(state.st, self.rules, rng, actions, weights)))
         return state
 
-    def play_random(self, seeds: np.ndarray, histories: bool = False) -> KernelRecords:
+    def play(self, seeds: np.ndarray, histories: bool = False) -> KernelGames:
         """Play one game per seed (the kernel's seat kinds: uniform-random players by default; chance by its
         probabilities) in compiled code.
 
@@ -242,81 +231,75 @@ class Kernel:
             histories: also keep every game's action sequence (chance outcomes included).
 
         Returns:
-            every seat's record fields as columns; ``to_rows()`` gives exactly ``records.records(game, state)``.
+            every seat's records; ``rows()`` gives exactly ``records.records(game, state)`` per game.
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        finals, trace, trace_off, hist, hist_off = K.play_games(self.rules, seeds, self.seat_kinds, self.knobs,
-                                                                histories)
-        return KernelRecords(
-            self.game, finals, trace, trace_off, hist if histories else None, hist_off if histories else None
+        finals, trace, trace_off, hist, hist_off = play.play_games(self.rules, seeds, self.seat_kinds, self.knobs,
+                                                                   histories)
+        return KernelGames(
+            self.game, seeds, finals, trace, trace_off, hist if histories else None, hist_off if histories else None
         )
 
-    def iter_random(self, seeds: np.ndarray, chunk: int = 10_000):
-        """:meth:`play_random` in chunks of ``chunk`` games (memory stays flat in the number of games)."""
-        seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        for start in range(0, len(seeds), chunk):
-            yield self.play_random(seeds[start : start + chunk])
-
-    def rollouts(self, state: "KernelState", n: int, seed: int) -> np.ndarray:
+    def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns of ``n`` playouts from ``state`` by the kernel's seat kinds; playout ``i`` depends on ``seed``
         and ``i``."""
-        return K.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs)
+        return play.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs)
 
-    def state_from(self, state: pyspiel.State) -> "KernelState":
+    def state_from(self, state: pyspiel.State) -> KernelState:
         """A kernel state with the position of the engine's ``state`` (any ``trustme_1981`` state of this game,
         e.g. a search player's resampled world), from which play goes on exactly as in the engine.
 
-        Only the position is copied: the kernel's record counters start at zero, so :meth:`KernelState.records` of
+        Only the position is copied: the kernel's record counters start at zero, so :meth:`KernelState.rows` of
         a game continued from here counts what happened after it.
         """
-        st = np.zeros(K.STATE_SIZE, np.int64)
-        K.init_state(st, self.rules)
+        st = np.zeros(L.STATE_SIZE, np.int64)
+        step.init_state(st, self.rules)
         n, props = self.num_players, self.game.rules.num_properties
         # The engine state's fields (TrustMe1981State.__init__ names them), slot by slot.
-        st[K.PHASE] = state._phase
-        st[K.DECIDER] = state._decider
-        st[K.TURN_PLAYER] = state._turn_player
-        st[K.FIRST_PLAYER] = state._first_player
-        st[K.DEALT] = len(state._cards)
-        st[K.ROLL_FACE] = state._roll
-        st[K.CLAIMANT] = state._claimant
-        st[K.INVEST_IDX] = state._invest_index
-        st[K.RESERVE] = state._reserve
-        st[K.PEEK_IDX] = state._peek_index
-        st[K.TURNS] = state._turns
-        st[K.BANK_IN], st[K.BANK_OUT], st[K.SHARES_LOST] = state._bank_in, state._bank_out, state._shares_lost
-        st[K.END] = _END_CODES[state._end]
-        st[K.NUM_SENDS] = len(state._sends)
+        st[L.PHASE] = state._phase
+        st[L.DECIDER] = state._decider
+        st[L.TURN_PLAYER] = state._turn_player
+        st[L.FIRST_PLAYER] = state._first_player
+        st[L.DEALT] = len(state._cards)
+        st[L.ROLL_FACE] = state._roll
+        st[L.CLAIMANT] = state._claimant
+        st[L.INVEST_IDX] = state._invest_index
+        st[L.RESERVE] = state._reserve
+        st[L.PEEK_IDX] = state._peek_index
+        st[L.TURNS] = state._turns
+        st[L.BANK_IN], st[L.BANK_OUT], st[L.SHARES_LOST] = state._bank_in, state._bank_out, state._shares_lost
+        st[L.END] = _END_CODES[state._end]
+        st[L.NUM_SENDS] = len(state._sends)
         for i, (sender, target, reason) in enumerate(state._sends):
-            st[K.SENDS + 3 * i : K.SENDS + 3 * i + 3] = (sender, target, reason)
-        st[K.CH_CHALLENGER : K.CH_TIES + 1] = state._challenge
+            st[L.SENDS + 3 * i : L.SENDS + 3 * i + 3] = (sender, target, reason)
+        st[L.CH_CHALLENGER : L.CH_TIES + 1] = state._challenge
         if state._claimant >= 0:
-            st[K.REC_CLAIMED] = state._claims[state._claimant]
+            st[L.REC_CLAIMED] = state._claims[state._claimant]
             _, _, decisions = state.investing_decisions()
             investing = self.game.rules.investing
             for i, (_, local, _) in enumerate(decisions):
                 verb = investing.decode(local)[0]
-                st[K.ROUND_SIGNALS + i] = (K.SIGNAL_HOLD if verb == "hold" else K.SIGNAL_BUY
-                                           if verb in ("buy", "buy_max") else K.SIGNAL_DIVEST)
+                st[L.ROUND_SIGNALS + i] = (L.SIGNAL_HOLD if verb == "hold" else L.SIGNAL_BUY
+                                           if verb in ("buy", "buy_max") else L.SIGNAL_DIVEST)
         for p in range(n):
-            st[K.POS + p] = state._positions[p]
-            st[K.MONEY + p] = state._money[p]
-            st[K.SHARES + p] = state._shares[p]
-            st[K.CLAIM + p] = state._claims[p]
-            st[K.LOOKED + p] = state._looked[p]
-            st[K.MAY_CLAIM + p] = state._may_claim[p]
-            st[K.CLAIM_KNEW + p] = int(state._claim_knew[p])
-        st[K.REVEALED : K.REVEALED + K.NUM_PAYOFF_KINDS] = state._revealed
-        st[K.CARDS : K.CARDS + len(state._cards)] = state._cards
-        st[K.REMOVED : K.REMOVED + props] = state._removed
-        st[K.DECK : K.DECK + props + 2] = state._trust_pile
+            st[L.POS + p] = state._positions[p]
+            st[L.MONEY + p] = state._money[p]
+            st[L.SHARES + p] = state._shares[p]
+            st[L.CLAIM + p] = state._claims[p]
+            st[L.LOOKED + p] = state._looked[p]
+            st[L.MAY_CLAIM + p] = state._may_claim[p]
+            st[L.CLAIM_KNEW + p] = int(state._claim_knew[p])
+        st[L.REVEALED : L.REVEALED + L.NUM_PAYOFF_KINDS] = state._revealed
+        st[L.CARDS : L.CARDS + len(state._cards)] = state._cards
+        st[L.REMOVED : L.REMOVED + props] = state._removed
+        st[L.DECK : L.DECK + props + 2] = state._trust_pile
         return KernelState(self, st)
 
-    def action_rollouts(self, state: "KernelState", actions: Sequence[int], worlds: int, per_world: int, seed: int,
+    def action_rollouts(self, state: KernelState, actions: Sequence[int], worlds: int, per_world: int, seed: int,
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats, all in one compiled call (a search
-        player's round of sequential halving, :func:`~trustme_analysis.games.board1981.kernel_rules.action_rollouts`).
+        player's round of sequential halving, :func:`~trustme_analysis.games.board1981.kernel.worlds.action_rollouts`).
 
         A world is ``state`` with the Payoff cards ``viewer`` has not seen dealt anew, as
         ``resample_from_infostate`` deals them; with ``belief``, drawn in proportion to ``bots.belief`` (this kernel's
@@ -324,71 +307,71 @@ class Kernel:
         """
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), self.num_players), np.float64)
-        K.action_rollouts(self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer),
-                          bool(belief), self.seat_kinds, self.knobs, out)
+        search_worlds.action_rollouts(self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed),
+                                      int(viewer), bool(belief), self.seat_kinds, self.knobs, out)
         return out / max(int(worlds) * int(per_world), 1)
 
-    def sample_worlds(self, state: "KernelState", viewer: int, worlds: int, seed: int,
-                      belief: bool = False) -> list["KernelState"]:
+    def sample_worlds(self, state: KernelState, viewer: int, worlds: int, seed: int,
+                      belief: bool = False) -> list[KernelState]:
         """``worlds`` worlds for ``viewer`` as :meth:`action_rollouts` deals them (for tests: the deal's
         distribution is the engine's ``resample_from_infostate``, weighted by ``bots.belief`` with ``belief``)."""
-        rows = K.sample_worlds(self.rules, state.st, int(viewer), bool(belief), self.knobs, int(worlds),
-                               np.uint64(seed))
+        rows = search_worlds.sample_worlds(self.rules, state.st, int(viewer), bool(belief), self.knobs, int(worlds),
+                                           np.uint64(seed))
         return [KernelState(self, row.copy()) for row in rows]
 
-    def heuristic_probabilities(self, state: "KernelState") -> dict[int, float]:
+    def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The compiled heuristic's probability of each legal action of the player to act in ``state`` (the
         kernel's knobs); equal to the Python heuristic's ``action_probabilities``."""
         legal = np.asarray(state.legal_actions(), np.int64)
         probs = np.zeros(len(legal), np.float64)
         scratch = np.zeros(len(legal), np.float64)
-        K.heuristic_probs(state.st, self.rules, self.knobs, legal, len(legal), probs, scratch)
+        compiled_heuristic.heuristic_probs(state.st, self.rules, self.knobs, legal, len(legal), probs, scratch)
         return {int(a): float(p) for a, p in zip(legal, probs)}
 
 
 class KernelState:
     """A kernel state with the pyspiel ``State`` API (ids as the engine's); for lock-step tests and search.
 
-    The score trace is kept here (in Python) so that :meth:`records` gives the same rows as the engine's records.
+    The score trace is kept here (in Python) so that :meth:`rows` gives the same rows as the engine's records.
     """
 
     def __init__(self, kernel: Kernel, st: np.ndarray | None = None):
         self.kernel = kernel
         self._r = kernel.rules
         if st is None:
-            st = np.empty(K.STATE_SIZE, np.int64)
-            K.init_state(st, self._r)
+            st = np.empty(L.STATE_SIZE, np.int64)
+            step.init_state(st, self._r)
         self.st = st
         self._history: list[int] = []
         self._trace: list[list[int]] = []
-        self._buf = np.empty(self._r[K.R_NUM_ACTIONS] + 1, np.int64)
+        self._buf = np.empty(self._r[L.R_NUM_ACTIONS] + 1, np.int64)
         self._weights = np.empty_like(self._buf)
 
     def current_player(self) -> int:
         """The player to act, ``-1`` at chance nodes, ``-4`` at the end (pyspiel's ids)."""
-        phase = int(self.st[K.PHASE])
-        if phase == K.OVER:
-            return K.TERMINAL_PLAYER
-        return K.CHANCE_PLAYER if phase in _CHANCE_PHASES else int(self.st[K.DECIDER])
+        phase = int(self.st[L.PHASE])
+        if phase == L.OVER:
+            return L.TERMINAL_PLAYER
+        return L.CHANCE_PLAYER if phase in _CHANCE_PHASES else int(self.st[L.DECIDER])
 
     def is_terminal(self) -> bool:
-        return int(self.st[K.PHASE]) == K.OVER
+        return int(self.st[L.PHASE]) == L.OVER
 
     def is_chance_node(self) -> bool:
-        return int(self.st[K.PHASE]) in _CHANCE_PHASES
+        return int(self.st[L.PHASE]) in _CHANCE_PHASES
 
     def legal_actions(self) -> list[int]:
         """The current player's legal actions, ascending ([] at chance nodes and at the end)."""
-        if int(self.st[K.PHASE]) in _NO_DECISION_PHASES:
+        if int(self.st[L.PHASE]) in _NO_DECISION_PHASES:
             return []
-        k = K.legal_actions(self.st, self._r, self._buf)
+        k = step.legal_actions(self.st, self._r, self._buf)
         return self._buf[:k].tolist()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(outcome, probability)`` at a chance node, as the engine lists them."""
         if not self.is_chance_node():
             raise ValueError("not a chance node")
-        k, total = K.chance_outcomes(self.st, self._r, self._buf, self._weights)
+        k, total = step.chance_outcomes(self.st, self._r, self._buf, self._weights)
         return [(a, w / total) for a, w in zip(self._buf[:k].tolist(), self._weights[:k].tolist())]
 
     def apply_action(self, action: int) -> None:
@@ -399,10 +382,10 @@ class KernelState:
             allowed = self.legal_actions()
         if action not in allowed:
             raise ValueError(f"action {action} is not legal here (legal: {allowed})")
-        before = int(self.st[K.TURNS])
-        K.apply_action(self.st, self._r, int(action))
+        before = int(self.st[L.TURNS])
+        step.apply_action(self.st, self._r, int(action))
         self._history.append(int(action))
-        after = int(self.st[K.TURNS])
+        after = int(self.st[L.TURNS])
         # The score trace: wealth at each turn start after the first, and at the end (as records.py builds it).
         if after != before and before >= 1:
             self._trace.append(self.wealth())
@@ -411,11 +394,11 @@ class KernelState:
 
     def returns(self) -> list[float]:
         """Each player's return (zeros before the end), by the game's utility."""
-        out = np.zeros(int(self._r[K.R_N]), np.float64)
-        K.returns(self.st, self._r, out)
+        out = np.zeros(int(self._r[L.R_N]), np.float64)
+        step.returns(self.st, self._r, out)
         return out.tolist()
 
-    def clone(self) -> "KernelState":
+    def clone(self) -> KernelState:
         other = KernelState(self.kernel, self.st.copy())
         other._history = list(self._history)
         other._trace = [list(t) for t in self._trace]
@@ -427,29 +410,31 @@ class KernelState:
 
     def phase_name(self) -> str:
         """The engine's name of the current phase."""
-        return PHASE_NAMES[int(self.st[K.PHASE])]
+        return PHASE_NAMES[int(self.st[L.PHASE])]
 
     def wealth(self) -> list[int]:
         """Money plus shares, per player."""
-        n = int(self._r[K.R_N])
-        return (self.st[K.MONEY : K.MONEY + n] + self.st[K.SHARES : K.SHARES + n]).tolist()
+        n = int(self._r[L.R_N])
+        return (self.st[L.MONEY : L.MONEY + n] + self.st[L.SHARES : L.SHARES + n]).tolist()
 
     def money(self) -> list[int]:
-        return self.st[K.MONEY : K.MONEY + int(self._r[K.R_N])].tolist()
+        return self.st[L.MONEY : L.MONEY + int(self._r[L.R_N])].tolist()
 
     def shares(self) -> list[int]:
-        return self.st[K.SHARES : K.SHARES + int(self._r[K.R_N])].tolist()
+        return self.st[L.SHARES : L.SHARES + int(self._r[L.R_N])].tolist()
 
     def claims(self) -> list[int]:
-        return self.st[K.CLAIM : K.CLAIM + int(self._r[K.R_N])].tolist()
+        return self.st[L.CLAIM : L.CLAIM + int(self._r[L.R_N])].tolist()
 
     def positions(self) -> list[int]:
-        return self.st[K.POS : K.POS + int(self._r[K.R_N])].tolist()
+        return self.st[L.POS : L.POS + int(self._r[L.R_N])].tolist()
 
-    def records(self) -> list[dict[str, Any]]:
-        """The finished game's rows, exactly as ``records.records`` gives them for the engine's state."""
+    def rows(self) -> list[dict[str, Any]]:
+        """The finished game's rows, exactly as ``records.records`` gives them for the engine's state (a game this
+        state followed from its start)."""
         if not self.is_terminal():
             raise ValueError("records need a finished game")
         flat = np.asarray([w for t in self._trace for w in t], np.int64)
-        recs = KernelRecords(self.kernel.game, self.st[None, :].copy(), flat, np.asarray([0, len(flat)], np.int64))
-        return recs.to_rows()
+        played = KernelGames(self.kernel.game, np.zeros(1, np.uint64), self.st[None, :].copy(), flat,
+                             np.asarray([0, len(flat)], np.int64))
+        return played.game_rows(0)

@@ -3,7 +3,7 @@ trigger, claims, investing by what the investor had seen, payoff rows, the claim
 Trust Me cards and challenges; and the pages of the investing round alone (``trustme_1981_investment``).
 
 The games' registry ``pages`` parts (:func:`draw`, :func:`draw_investment`). Every figure comes from the results set's
-tables (computed by :mod:`trustme_analysis.games.board1981.stats`); every plot shows 95% intervals.
+tables (computed by :mod:`trustme_analysis.games.board1981.analysis.stats`); every plot shows 95% intervals.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from trustme_analysis.report.findings import extremes, value_of
 from trustme_analysis.report.layout import LEFT, foot_note, interval_plot, new_page
 from trustme_analysis.report.panels import by_category, cells, grouped_intervals, page_table, pct
 from trustme_analysis.report.words import count, estimate, figure, number
-from trustme_analysis.games.board1981.stats import ROLES
-from trustme_analysis.games.board1981.records import ROW_LABELS
+from trustme_analysis.games.board1981.analysis.stats import ROLES
+from trustme_analysis.games.board1981.analysis.records import ROW_LABELS
 
 # --- trustme_1981 --------------------------------------------------------------------------------------------------
 
