@@ -27,6 +27,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import pyarrow as pa
 import pyspiel
 
 from trustme_analysis.players.lineup import LineUp
@@ -154,6 +155,25 @@ class KernelPlayer:
             out = {k: [row[k] for row in rows] for k in names}
         return out
 
+    def arrays(self, seeds: Sequence[int]) -> dict[str, pa.Array]:
+        """The records of one game per seed as Arrow arrays (one entry per row, as :meth:`columns`), built from the
+        kernel's arrays without a Python object per value: what a sweep stores (:func:`.play.kernel_tables`).
+
+        Each array has the type pandas would give the rows' values (``int64`` for integers, ``large_string`` for
+        strings, a list type for lists, NaN as null), so the stored file is the one the row path writes. The first
+        game's values are checked against its ``to_rows()`` (one compiled call of one game), and a result laid out
+        otherwise is read row by row.
+        """
+        played = self.play(seeds)
+        first = game_rows(self.play(seeds[:1]), 1, self.players)[0]
+        names = list(first[0])
+        out = _arrow_of(played, names, len(seeds), self.players)
+        if out is None or not _same_rows(out, names, first):
+            listed = self.columns(seeds)
+            out = {k: pa.array(listed[k], type=_arrow_type(listed[k][:self.players]), from_pandas=True)
+                   for k in names}
+        return out
+
     def history(self, seed: int) -> list[int]:
         """The actions of the game of ``seed`` (chance outcomes included), to replay it through the engine."""
         return game_history(self.play([seed], histories=True), 0)
@@ -189,6 +209,91 @@ def _columns_of(played: Any, names: list[str], games: int, players: int) -> dict
             return None
         out[name] = values.tolist()
     return out
+
+
+def _arrow_type(values: Sequence[Any]) -> pa.DataType | None:
+    """The Arrow type pandas gives a column of these Python values (strings are ``large_string`` in pandas 3)."""
+    inferred = pa.array(list(values), from_pandas=True).type
+    return pa.large_string() if pa.types.is_string(inferred) else inferred
+
+
+def _flat_array(values: np.ndarray) -> pa.Array:
+    """A 1-d numpy array as the Arrow array pandas makes of its values as Python objects."""
+    kind = values.dtype.kind
+    if kind in "iu":
+        return pa.array(values.astype(np.int64, copy=False))
+    if kind == "b":
+        return pa.array(values)
+    if kind == "f":
+        return pa.array(values.astype(np.float64, copy=False), from_pandas=True)  # NaN is null, as from pandas
+    if kind in "OU":
+        return pa.array(values.astype(object, copy=False), type=pa.large_string())
+    raise TypeError(f"no Arrow column for numpy dtype {values.dtype}")
+
+
+def _arrow_of(played: Any, names: list[str], games: int, players: int) -> dict[str, pa.Array] | None:
+    """The columns of a kernel result laid out as :meth:`KernelPlayer.columns` reads them, as Arrow arrays (lists
+    as list arrays over one flat buffer, the score trace gathered seat by seat in one index array), else ``None``."""
+    columns = getattr(played, "columns", None)
+    trace = getattr(played, "trace", None)
+    offsets = getattr(played, "trace_offsets", getattr(played, "trace_off", None))
+    if not isinstance(columns, dict) or trace is None or offsets is None or set(names) != {*columns, "score_trace"}:
+        return None
+    rows = games * players
+    out: dict[str, pa.Array] = {}
+    try:
+        for name in names:
+            if name == "score_trace":
+                out[name] = _trace_array(np.asarray(trace), np.asarray(offsets, dtype=np.int64), games, players)
+                continue
+            values = np.asarray(columns[name])
+            if values.shape[0] == games and values.ndim >= 2 and values.shape[1] == players:
+                values = values.reshape(rows, *values.shape[2:])
+            elif values.shape[0] != rows:
+                return None
+            if values.ndim == 1:
+                out[name] = _flat_array(values)
+            elif values.ndim == 2:
+                width = values.shape[1]
+                starts = np.arange(0, rows * width + 1, width, dtype=np.int32)
+                out[name] = pa.ListArray.from_arrays(pa.array(starts), _flat_array(values.reshape(-1)))
+            else:
+                return None
+    except TypeError:
+        return None
+    return out
+
+
+def _trace_array(trace: np.ndarray, offsets: np.ndarray, games: int, players: int) -> pa.Array:
+    """Each row's score trace (game ``g``'s turn-major ``[turn][seat]`` slice, read down seat ``p``) as one list
+    array: the whole chunk's values gathered with one index array."""
+    turns = (offsets[1:games + 1] - offsets[:games]) // players  # per game
+    lengths = np.repeat(turns, players)  # per row
+    starts = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    # Value k of the output (row r = game g, seat p, turn t = k - starts[r]) is trace[offsets[g] + t * players + p]
+    # = trace[(offsets[g] + p - starts[r] * players) + k * players]: one repeat of a per-row base, one arange.
+    base = np.repeat(offsets[:games], players) + np.tile(np.arange(players, dtype=np.int64), games) - starts[:-1] * players
+    index = np.repeat(base, lengths)
+    index += np.arange(starts[-1], dtype=np.int64) * players
+    return pa.ListArray.from_arrays(pa.array(starts.astype(np.int32)), _flat_array(trace[index]))
+
+
+def _same_rows(out: dict[str, pa.Array], names: list[str], first: list[dict[str, Any]]) -> bool:
+    """Whether the first game's rows of ``out`` are ``first`` (its ``to_rows()``), value for value and type for type
+    (NaN read as the null it is stored as)."""
+    for name in names:
+        got = out[name].slice(0, len(first)).to_pylist()
+        want = [_nan_as_none(row[name]) for row in first]
+        if any(not _same(a, b) for a, b in zip(got, want)):
+            return False
+    return True
+
+
+def _nan_as_none(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_nan_as_none(v) for v in value]
+    return None if isinstance(value, float) and value != value else value
 
 
 def _same(a: Any, b: Any) -> bool:

@@ -43,7 +43,7 @@ from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep import engines, storage
 from trustme_analysis.sweep.engines import KERNEL, seat_kinds
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
-from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk_all
+from trustme_analysis.sweep.play import ChunkTask, encoded_chunk, iter_chunk_tasks
 from trustme_analysis.sweep.policies import PolicyError, resolve_policies
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
@@ -126,7 +126,7 @@ def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, dict[str, bytes]]:
     # Workers return the chunk's Parquet bytes (per variant: a task also records the variants that score its games
     # again): encoding is most of the writing cost, and it then runs in parallel.
     try:
-        return task, {vid: storage.encode_chunk(frame) for vid, frame in run_chunk_all(task).items()}
+        return task, encoded_chunk(task)
     except Exception as exc:
         # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
         raise ChunkFailed(
