@@ -250,6 +250,6 @@ def test_a_kernel_chunk_stored_through_arrow_is_the_frames_file_byte_for_byte(ga
                      engine="kernel")
     frame = run_chunk(task)
     buffer = io.BytesIO()
-    frame.to_parquet(buffer, index=False)
+    frame.to_parquet(buffer, index=False, **storage.PARQUET_OPTIONS)
     assert encoded_chunk(task)["v03"] == buffer.getvalue() == storage.encode_chunk(frame)
     pd.testing.assert_frame_equal(kernel_tables(task)["v03"].to_pandas(), pd.read_parquet(buffer))

@@ -41,6 +41,7 @@ from trustme_analysis.outdir import (
 )
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep import engines, storage
+from trustme_analysis.sweep.chunking import adopt_stored_chunking, chunking_text, resolve_chunking
 from trustme_analysis.sweep.engines import KERNEL, seat_kinds
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, encoded_chunk, iter_chunk_tasks
@@ -594,6 +595,8 @@ def run_sweep(
     check_dask(dask)  # before anything is written
     # Policy seats: the fingerprints of the policies stored now are part of the data fingerprint (sweep/policies.py).
     spec = resolve_policies(spec, outdir, require=False)
+    # A spec without chunk_size resumes with the chunk sizes its folder was played with.
+    spec = adopt_stored_chunking(spec, outdir)
     stored = check_outdir(spec, outdir)
     records = game_entry(spec.game).part("records")
 
@@ -619,6 +622,8 @@ def run_sweep(
             raise SweepError(str(exc)) from None
         if stored is not None:
             check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
+    # Chunk sizes left open (no chunk_size in the spec, none stored) are chosen now from the measured cost of a game.
+    spec, _ = resolve_chunking(spec, say)
     entries, bad, growing = _sound_chunks(spec, outdir, stored)
     for line in bad:
         say(f"{line}: playing it again")
@@ -681,7 +686,7 @@ def run_sweep(
         say(
             f"sweep {spec.title!r}: {len(spec.variants)} variant(s) x {spec.games} games{spec.fewer_games_note()} = "
             f"{spec.total_games} games "
-            f"in {total} chunks -> {outdir}"
+            f"in {total} chunks -> {outdir}" + (f" ({chunking_text(spec)})" if spec.chunk_auto else "")
         )
         progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)
         _warm_up_kernels(spec, done, progress)

@@ -22,18 +22,23 @@ from trustme_analysis.outdir import MANIFEST, RECORDS, chunk_identity_problem, c
 TEMP_MARKER = ".tmp-"
 
 
+#: How chunk files are compressed: zstd at its fastest level writes as fast as snappy (pandas' default) and a
+#: quarter smaller (Pinocchio 4p kernel chunks: 107 against 142 bytes a game); any Parquet reader reads either.
+PARQUET_OPTIONS: dict[str, object] = {"compression": "zstd", "compression_level": 1}
+
+
 def encode_chunk(frame: pd.DataFrame | pa.Table) -> bytes:
     """A chunk's records (a frame, or an Arrow table with pandas' schema: :func:`with_pandas_schema`) as Parquet
     file contents (done by the worker, so the writing process only copies bytes). A table is written as pandas
-    writes a frame (``to_parquet(index=False)``: its table, snappy compression), so both give the same bytes."""
+    writes a frame (``to_parquet(index=False, **PARQUET_OPTIONS)``), so both give the same bytes."""
     if isinstance(frame, pd.DataFrame):
         if frame.attrs:  # pandas stores attrs in the schema; records frames have none, and a table cannot carry them
             buffer = io.BytesIO()
-            frame.to_parquet(buffer, index=False)
+            frame.to_parquet(buffer, index=False, **PARQUET_OPTIONS)
             return buffer.getvalue()
         frame = pa.Table.from_pandas(frame, preserve_index=False)
     sink = pa.BufferOutputStream()
-    pq.write_table(frame, sink, compression="snappy")
+    pq.write_table(frame, sink, **PARQUET_OPTIONS)
     return sink.getvalue().to_pybytes()
 
 
