@@ -144,11 +144,16 @@ class _LocalPool:
     fresh pool plays them again, up to :data:`MAX_POOL_RESTARTS` times.
     """
 
-    def __init__(self, workers: int, say: Callable[[str], None]):
+    def __init__(self, workers: int, say: Callable[[str], None], start_now: bool = False):
         self.workers = workers
         self.say = say
         self.deaths = 0
         self.executor = self._start()
+        if start_now:
+            # The executor spawns a worker per task it cannot hand to an idle one: one trivial task each starts
+            # them all now, instead of with the first chunks.
+            for _ in range(workers):
+                self.executor.submit(int)
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -689,15 +694,22 @@ def run_sweep(
             f"in {total} chunks -> {outdir}" + (f" ({chunking_text(spec)})" if spec.chunk_auto else "")
         )
         progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)
-        _warm_up_kernels(spec, done, progress)
         runner: Any
         if dask_backend is not None:
             runner = dask_backend
             timing["workers"] = runner.worker_count()
         elif backend_name == "local":
-            runner = _LocalPool(min(workers, todo_count), say)
+            # Started first: the workers import the package (about a second each) while this process loads or
+            # compiles the kernels; they touch the kernels only with their first chunk, after that.
+            runner = _LocalPool(min(workers, todo_count), say, start_now=True)
         else:
             runner = None
+        try:
+            _warm_up_kernels(spec, done, progress)
+        except BaseException:
+            if runner is not None:
+                runner.close(interrupted=True)
+            raise
         todo = iter_chunk_tasks(spec, records, skip=done, stored_games=growing, rescore=True)
         interrupted = False
         failure: BaseException | None = None
