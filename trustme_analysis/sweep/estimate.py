@@ -57,6 +57,7 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
     lineup_time: dict[str, list[float]] = {}
     per_game_bytes: list[float] = []
     per_file_bytes: list[float] = []
+    single: list[float] = []
     for variant in sample:
         # One game first (it also pays the game's loading), then as many as the budget allows.
         one = replace(chunk_task(spec, variant, 0, records), num_games=1)
@@ -75,11 +76,18 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
         spent[0] += took
         spent[1] += count
         # A Parquet file has a fixed part (schema, footer) and a part per game.
-        per_game_bytes.append((size - size_one) / (count - 1) if count > 1 else size_one)
-        per_file_bytes.append(size_one - per_game_bytes[-1] if count > 1 else 0.0)
+        # A one-game sample cannot split its file into the fixed part and the game's: it counts only when no
+        # variant sampled more (else its whole file, mostly schema and footer, would pass for one game's bytes).
+        if count > 1:
+            per_game_bytes.append((size - size_one) / (count - 1))
+            per_file_bytes.append(size_one - per_game_bytes[-1])
+        else:
+            single.append(size_one)
     seconds_per_game = seconds / played
     rescored = sources(spec)
     chunks = spec.total_chunks
+    if not per_game_bytes:
+        per_game_bytes, per_file_bytes = single, [0.0]
     disk = spec.total_games * max(sum(per_game_bytes) / len(per_game_bytes), 1.0) + chunks * max(
         sum(per_file_bytes) / len(per_file_bytes), 0.0)
     return Estimate(
