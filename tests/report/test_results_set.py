@@ -86,3 +86,34 @@ def test_variants_that_differ_only_in_what_no_player_reads_are_marked_same_play(
     # The heuristic weighs the chart when it cashes; and a line-up change is not a scoring-only change.
     assert not bool(table.loc[by[("1/2/3", "heuristic")], "scoring_only"])
     assert not bool(table.loc[by[("1/3/6", "heuristic")], "same_play"])
+
+
+
+def test_seat_tables_from_chunk_tallies_equal_those_from_all_records(tmp_path):
+    """The seat tables are computed from per-chunk tallies (games and wins per seat) summed exactly; ``fold``
+    streams any statistic of exact partial aggregates chunk by chunk."""
+    import numpy as np
+
+    from trustme_analysis.outdir import load_manifest, load_records
+    from trustme_analysis.results.build import Builder
+    from trustme_analysis.results.source import ChunkSource
+    from trustme_analysis.stats.balance import equal_seats_test, merge_seat_tallies, seat_tallies, seat_win_rates
+    from trustme_analysis.sweep.runner import run_sweep
+    from trustme_analysis.sweep.spec import parse_spec
+
+    spec = parse_spec({"game": "trustme_pinocchio", "games": 60, "chunk_size": 7, "seed": 5,
+                       "grid": {"players": [2, 3]}, "lineups": {"random": {"seats": ["random"]}}}, name="tally")
+    run_sweep(spec, workers=1, out=tmp_path, report=False, quiet=True)
+    records = load_records(tmp_path)
+    source = ChunkSource(tmp_path)
+    chunks = [seat_tallies(c) for v in source.variant_ids for c in source.iter_chunks(v, ["variant", "seat", "win"])]
+    assert len(chunks) == 2 * 9
+    merged = merge_seat_tallies(chunks)
+    pd.testing.assert_frame_equal(seat_win_rates(tallies=merged), seat_win_rates(records), check_exact=True)
+    pd.testing.assert_frame_equal(equal_seats_test(tallies=merged), equal_seats_test(records), check_exact=True)
+    streamed = Builder(load_manifest(tmp_path), None, np.random.default_rng(0), source=source)
+    whole = Builder(load_manifest(tmp_path), records, np.random.default_rng(0))
+    for b in (streamed, whole):
+        pd.testing.assert_frame_equal(b.seat_tallies, seat_tallies(records), check_exact=True)
+        assert b.fold(lambda r: r[["win"]].sum().to_frame().T, lambda parts: int(pd.concat(parts)["win"].sum()),
+                      ["win"]) == int(records["win"].sum())

@@ -226,3 +226,26 @@ def test_kernel_columns_are_the_kernels_rows_column_by_column(game_string):
     seeds = list(range(300, 500))
     by_rows = pd.DataFrame([row for game in player.rows(seeds) for row in game])
     pd.testing.assert_frame_equal(pd.DataFrame(player.columns(seeds)), by_rows)
+
+
+@pytest.mark.parametrize("game_string,kind", [
+    ("trustme_pinocchio(players=2)", "random"), ("trustme_pinocchio(players=4)", "heuristic"),
+    ("trustme_liar(players=4)", "random"), ("trustme_liar(players=3)", "heuristic"),
+    ("trustme_1981(players=2)", "random"), ("trustme_1981(players=2)", "heuristic"),
+])
+def test_a_kernel_chunk_stored_through_arrow_is_the_frames_file_byte_for_byte(game_string, kind):
+    """The sweep stores a kernel's chunk from Arrow arrays (no Python object per value); the file is the one the
+    row-built frame gives (same columns, types, values, NaN as null, pandas' schema), so records do not change."""
+    from trustme_analysis.players.lineup import LineUp, Seat
+    from trustme_analysis.sweep import storage
+    from trustme_analysis.sweep.play import ChunkTask, encoded_chunk, kernel_tables
+
+    short = engines._game(game_string).get_type().short_name
+    task = ChunkTask("v03", 3, 2, 40, 120, 11, game_string, LineUp(kind, seats=(Seat(kind),)),
+                     {"players": 2, "chart": "1/3", "rate": 0.5, "flag": True}, game_entry(short).part("records"),
+                     engine="kernel")
+    frame = run_chunk(task)
+    buffer = io.BytesIO()
+    frame.to_parquet(buffer, index=False, **storage.PARQUET_OPTIONS)
+    assert encoded_chunk(task)["v03"] == buffer.getvalue() == storage.encode_chunk(frame)
+    pd.testing.assert_frame_equal(kernel_tables(task)["v03"].to_pandas(), pd.read_parquet(buffer))

@@ -148,7 +148,12 @@ class PlayedGames(Protocol):
 
     def columns(self) -> dict[str, list[Any]]:
         """The same records as columns: field -> one value per row, game by game, seats in order (the values and
-        types :meth:`rows` holds; the sweep's storage path)."""
+        types :meth:`rows` holds)."""
+
+    def record_arrays(self) -> dict[str, Any]:
+        """The same records as Arrow arrays (field -> ``pyarrow.Array``, one entry per row, in record order), of the
+        types pandas gives the rows' values, built without a Python object per value
+        (:func:`trustme_analysis.engine.record_arrays.record_arrays`): the sweep stores them as they are."""
 
 
 @runtime_checkable

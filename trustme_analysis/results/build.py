@@ -23,7 +23,14 @@ from trustme_analysis.registry import find_game
 from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
 from trustme_analysis.results.source import ChunkSource
 from trustme_analysis.results.table import ResultSet, Table
-from trustme_analysis.stats.balance import equal_seats_test, games_table, ludii_metrics, seat_win_rates
+from trustme_analysis.stats.balance import (
+    equal_seats_test,
+    games_table,
+    ludii_metrics,
+    merge_seat_tallies,
+    seat_tallies,
+    seat_win_rates,
+)
 from trustme_analysis.stats.compare import GameMetric, biggest_changes, compare_to_baseline
 from trustme_analysis.stats.intervals import mean_t, wilson
 
@@ -62,14 +69,41 @@ class Builder:
         self._source = source
         if records is not None:
             self.games = games_table(records)
-            #: What the seat tables read: one row per game and seat (variant, seat, win at least).
-            self.seat_rows = records
+            #: What the seat tables read: games and wins per variant and seat (:func:`seat_tallies`), summed over the
+            #: chunks when built from them (exact integer counts), so no per-seat rows stay in memory.
+            self.seat_tallies = seat_tallies(records)
         else:
             assert source is not None
-            self.games, self.seat_rows = _generic_rows(source)
+            self.games, self.seat_tallies = _generic_rows(source)
         self.results = ResultSet(manifest=manifest)
         self.comparison_games: pd.DataFrame = _default_comparison_games(self.games)
         self.comparison_metrics: tuple[GameMetric, ...] = DEFAULT_METRICS
+
+    @property
+    def seat_rows(self) -> pd.DataFrame:
+        """One row per game and seat (variant, seat, win at least): the records, or those columns of every chunk
+        (read on use; the seat tables themselves use :attr:`seat_tallies`)."""
+        if self._records is not None or self._source is None:
+            return self.records
+        return pd.concat([self._source.read_variant(vid, SEAT_COLUMNS) for vid in self._source.variant_ids],
+                         ignore_index=True)
+
+    def fold(self, partial: Callable[[pd.DataFrame], pd.DataFrame], merge: Callable[[list[pd.DataFrame]], Any],
+             columns: Sequence[str] | None = None) -> Any:
+        """A statistic from per-chunk partial aggregates: ``partial`` on each chunk's records (only ``columns``), in
+        variant then chunk order, and ``merge`` of the list of pieces. With exact pieces (counts, integer sums,
+        tallies) the result is the one ``partial`` on all records gives, while one chunk is in memory at a time
+        (from a records frame, it is ``partial`` per variant).
+        """
+        pieces: list[pd.DataFrame] = []
+        if self._records is not None or self._source is None:
+            for vid in self.variant_ids:
+                pieces.append(partial(self.variant_records(vid, self._present(columns))))
+        else:
+            for vid in self._source.variant_ids:
+                for chunk in self._source.iter_chunks(vid, self._present(columns)):
+                    pieces.append(partial(chunk))
+        return merge(pieces)
 
     @property
     def records(self) -> pd.DataFrame:
@@ -142,16 +176,17 @@ SEAT_COLUMNS = ("variant", "seat", "win")
 
 
 def _generic_rows(source: ChunkSource) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The per-game table and the (variant, seat, win) rows, one chunk at a time: a game's rows are all in one chunk,
-    chunks hold consecutive games, and :func:`games_table` orders by variant and game, so the pieces join into the
-    same tables as from all records at once, and a chunk's score traces are dropped before the next is read."""
+    """The per-game table and the seat tallies (:func:`seat_tallies`), one chunk at a time: a game's rows are all in
+    one chunk, chunks hold consecutive games, and :func:`games_table` orders by variant and game, so the pieces join
+    into the same tables as from all records at once; the tallies are counts, summed exactly; a chunk's records
+    (score traces, seat rows) are dropped before the next is read."""
     games, seats = [], []
     columns = source.present(GAME_TABLE_COLUMNS)
     for vid in source.variant_ids:
         for frame in source.iter_chunks(vid, columns):
             games.append(games_table(frame))
-            seats.append(frame[list(SEAT_COLUMNS)])
-    return pd.concat(games, ignore_index=True), pd.concat(seats, ignore_index=True)
+            seats.append(seat_tallies(frame))
+    return pd.concat(games, ignore_index=True), merge_seat_tallies(seats)
 
 
 def _default_comparison_games(games: pd.DataFrame) -> pd.DataFrame:
@@ -237,15 +272,15 @@ def _variants(b: Builder) -> None:
 
 
 def _balance(b: Builder) -> None:
-    rates = seat_win_rates(b.seat_rows)
+    rates = seat_win_rates(tallies=b.seat_tallies)
     b.add("seat_win_rates", rates, "Win rate per seat",
           "Share of games won from each seat (after tie-breaks); fair = 1 / players.", "Wilson 95%",
           {"win_rate": "share of games", "fair": "share of games"})
-    b.add("equal_seats_test", equal_seats_test(b.seat_rows), "Chi-square test that every seat wins equally often",
+    b.add("equal_seats_test", equal_seats_test(tallies=b.seat_tallies), "Chi-square test that every seat wins equally often",
           "Observed wins per seat against total wins / seats; p_holm: the p-values adjusted over the variants "
           "(Holm), what the verdicts use; first_seat_advantage = seat 0's win rate - 1/players.",
           units={"first_seat_advantage": "share of games"})
-    b.add("ludii_metrics", ludii_metrics(b.seat_rows, b.rng, games=b.games), "Balance metrics (Ludii)",
+    b.add("ludii_metrics", ludii_metrics(None, b.rng, games=b.games), "Balance metrics (Ludii)",
           "Balance, AdvantageP1, Completion, Drawishness, Duration, LeadChange, Drama and Decisiveness per variant "
           "(definitions in the statistics guide).",
           "Wilson 95% for shares, t 95% for means, bootstrap 95% over games for Balance")

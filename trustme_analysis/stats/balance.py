@@ -153,17 +153,37 @@ def games_table(records: pd.DataFrame) -> pd.DataFrame:
 # --- seat balance --------------------------------------------------------------------------------------------------
 
 
-def seat_win_rates(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Win rate of each seat per variant with its Wilson interval.
+def seat_tallies(records: pd.DataFrame) -> pd.DataFrame:
+    """Games and wins of each seat per variant (columns variant, seat, games, wins): the seat tables' only input,
+    so tallies of the chunks of a sweep, summed (:func:`merge_seat_tallies`), give the tables of all its records."""
+    _require(records, ["variant", "seat", "win"])
+    grouped = records.groupby(["variant", "seat"], sort=True)["win"]
+    out = pd.DataFrame({"games": grouped.size(), "wins": grouped.sum().astype("int64")}).reset_index()
+    return out[["variant", "seat", "games", "wins"]]
+
+
+def merge_seat_tallies(parts: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """The sum of seat tallies (:func:`seat_tallies`) of disjoint sets of records: integer counts, so exact."""
+    filled = [p for p in parts if len(p)]
+    if not filled:
+        return pd.DataFrame({"variant": [], "seat": [], "games": [], "wins": []})
+    both = pd.concat(filled, ignore_index=True)
+    return both.groupby(["variant", "seat"], sort=True)[["games", "wins"]].sum().reset_index()
+
+
+def seat_win_rates(records: pd.DataFrame | None = None, confidence: float = CONFIDENCE,
+                   tallies: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Win rate of each seat per variant with its Wilson interval, from the records or from their seat tallies
+    (:func:`seat_tallies`; the same table).
 
     Columns: variant, seat, games, wins, win_rate, low, high, fair (1 / seats: the rate of a perfectly fair game).
     """
-    _require(records, ["variant", "seat", "win"])
-    seats_per_variant = records.groupby("variant")["seat"].nunique()
+    tallies = seat_tallies(records) if tallies is None else tallies
+    seats_per_variant = tallies.groupby("variant")["seat"].nunique()
     rows = []
-    for (variant, seat), grp in records.groupby(["variant", "seat"], sort=True):
-        wins = int(grp["win"].sum())
-        games = len(grp)
+    for variant, seat, games, wins in tallies.sort_values(["variant", "seat"], kind="stable").itertuples(
+            index=False):
+        games, wins = int(games), int(wins)
         est, low, high = wilson(wins, games, confidence)
         rows.append(
             {
@@ -180,14 +200,15 @@ def seat_win_rates(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.
     return pd.DataFrame(rows)
 
 
-def equal_seats_test(records: pd.DataFrame) -> pd.DataFrame:
-    """Chi-square goodness-of-fit test that every seat wins equally often, per variant.
+def equal_seats_test(records: pd.DataFrame | None = None, tallies: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Chi-square goodness-of-fit test that every seat wins equally often, per variant, from the records or their
+    seat tallies (:func:`seat_tallies`; the same table).
 
     Observed: wins per seat; expected: total wins / seats. Columns: variant, seats, games, chi2, dof, p_value,
     p_holm (the p-values adjusted over the variants with Holm's method: a sweep of many variants tests each, and a
     verdict per variant must not flip by chance alone), first_seat_advantage (seat 0's win rate minus 1 / seats).
     """
-    rates = seat_win_rates(records)
+    rates = seat_win_rates(records, tallies=tallies)
     rows = []
     for variant, grp in rates.groupby("variant", sort=True):
         wins = grp["wins"].to_numpy(dtype=float)
@@ -232,7 +253,8 @@ def _balance_interval(winners: np.ndarray, seats: int, rng: np.random.Generator,
 
 
 def ludii_metrics(
-    records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE, games: pd.DataFrame | None = None
+    records: pd.DataFrame | None, rng: np.random.Generator, confidence: float = CONFIDENCE,
+    games: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """The eight Ludii balance metrics per variant with confidence intervals (long format).
 
@@ -240,12 +262,15 @@ def ludii_metrics(
     bootstrap over games. Metrics whose columns are absent from the records are left out.
 
     Args:
-        records: sweep records (see the module docstring for the columns read).
+        records: sweep records (see the module docstring for the columns read); not read when ``games`` is given.
         rng: source of the bootstrap's randomness.
         confidence: two-sided level of every interval.
         games: a precomputed :func:`games_table` of ``records`` (computed if omitted).
     """
-    games = games_table(records) if games is None else games
+    if games is None:
+        if records is None:
+            raise ValueError("ludii_metrics needs the records or their games_table")
+        games = games_table(records)
     rows = []
     for variant, grp in games.groupby("variant", sort=True):
         n = len(grp)

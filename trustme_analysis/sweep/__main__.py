@@ -59,10 +59,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def describe(spec: Spec, out: str | Path | None = None, work: str | None = None) -> str:
     """A short text listing what the spec would play (``--check``); ``work`` is the estimate line, if any."""
+    from trustme_analysis.sweep.chunking import chunking_text
+
     lines = [
         f"spec {spec.path or 'default'} is valid: {spec.title}",
         f"game {spec.game}; {len(spec.variants)} variant(s) x {spec.games} games{spec.fewer_games_note()} = "
-        f"{spec.total_games} games; {spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant; "
+        f"{spec.total_games} games; {chunking_text(spec)}; "
         f"seed {spec.seed}",
         f"output folder: {out or spec.out}",
     ]
@@ -177,6 +179,7 @@ def _run(args: argparse.Namespace) -> int:
         resolve_outdir,
         run_sweep,
     )
+    from trustme_analysis.sweep.chunking import adopt_stored_chunking, resolve_chunking
     from trustme_analysis.sweep.policies import resolve_policies
     from trustme_analysis.sweep.spec import SpecError, load_spec
 
@@ -191,12 +194,18 @@ def _run(args: argparse.Namespace) -> int:
         # As the run does: policy seats' stored policies are part of what the folder's sweep must match.
         resolved = resolve_policies(spec, outdir, require=False)
         _check_policy_files(spec, outdir)
+        resolved = adopt_stored_chunking(resolved, outdir)  # as the run does: a folder keeps its chunk sizes
         stored = check_outdir(resolved, outdir)
     except SweepError as exc:
         _error(str(exc))
         return 2
     if args.check:
-        text = describe(spec, outdir, work_line(resolved, args.workers))
+        try:
+            resolved, _ = resolve_chunking(resolved)  # the chunk sizes a run would choose, measured the same way
+        except Exception as exc:  # e.g. policy bots whose [[solve]] sections are not solved yet: the run chooses
+            print(f"chunk sizes not measured ({type(exc).__name__}: {_first_line(exc)}); the run chooses them",
+                  file=sys.stderr)
+        text = describe(resolved, outdir, work_line(resolved, args.workers))
         if stored is not None:
             text = text.replace(f"output folder: {outdir}", f"output folder: {outdir} (holds this sweep: a run plays "
                                 "only the chunks it lacks)", 1)

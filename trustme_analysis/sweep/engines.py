@@ -113,6 +113,11 @@ class KernelPlayer:
         values as :meth:`rows` gives, without building a dict per row."""
         return self.play(seeds).columns()
 
+    def arrays(self, seeds: Sequence[int]) -> dict[str, Any]:
+        """The records of one game per seed as Arrow arrays (one entry per row, as :meth:`columns`), built from the
+        kernel's arrays without a Python object per value: what a sweep stores (:func:`.play.kernel_tables`)."""
+        return self.play(seeds).record_arrays()
+
     def history(self, seed: int) -> list[int]:
         """The actions of the game of ``seed`` (chance outcomes included), to replay it through the engine."""
         return self.play([seed], histories=True).history(0)

@@ -12,8 +12,7 @@ import time
 from dataclasses import dataclass, replace
 
 from trustme_analysis.registry import game_entry
-from trustme_analysis.sweep import storage
-from trustme_analysis.sweep.play import chunk_task, run_chunk
+from trustme_analysis.sweep.play import ChunkTask, chunk_task, encoded_chunk
 from trustme_analysis.sweep.rescoring import sources
 from trustme_analysis.sweep.spec import Spec
 
@@ -58,30 +57,37 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
     lineup_time: dict[str, list[float]] = {}
     per_game_bytes: list[float] = []
     per_file_bytes: list[float] = []
+    single: list[float] = []
     for variant in sample:
         # One game first (it also pays the game's loading), then as many as the budget allows.
         one = replace(chunk_task(spec, variant, 0, records), num_games=1)
-        size_one = len(storage.encode_chunk(run_chunk(one)))
+        size_one = _encoded_size(one)
         tick = time.perf_counter()
-        run_chunk(one)
+        _encoded_size(one)
         first = time.perf_counter() - tick
         count = int(max(1, min(SAMPLE_GAMES, len(spec.chunk_games(0, variant)), budget / max(first, 1e-6))))
         task = replace(one, num_games=count)
         tick = time.perf_counter()
-        frame = run_chunk(task)
+        size = _encoded_size(task)
         took = time.perf_counter() - tick
         seconds += took
         played += count
         spent = lineup_time.setdefault(variant.lineup.name, [0.0, 0.0])
         spent[0] += took
         spent[1] += count
-        size = len(storage.encode_chunk(frame))
         # A Parquet file has a fixed part (schema, footer) and a part per game.
-        per_game_bytes.append((size - size_one) / (count - 1) if count > 1 else size_one)
-        per_file_bytes.append(size_one - per_game_bytes[-1] if count > 1 else 0.0)
+        # A one-game sample cannot split its file into the fixed part and the game's: it counts only when no
+        # variant sampled more (else its whole file, mostly schema and footer, would pass for one game's bytes).
+        if count > 1:
+            per_game_bytes.append((size - size_one) / (count - 1))
+            per_file_bytes.append(size_one - per_game_bytes[-1])
+        else:
+            single.append(size_one)
     seconds_per_game = seconds / played
     rescored = sources(spec)
     chunks = spec.total_chunks
+    if not per_game_bytes:
+        per_game_bytes, per_file_bytes = single, [0.0]
     disk = spec.total_games * max(sum(per_game_bytes) / len(per_game_bytes), 1.0) + chunks * max(
         sum(per_file_bytes) / len(per_file_bytes), 0.0)
     return Estimate(
@@ -95,6 +101,11 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
                     for v in spec.variants if v.id not in rescored) / workers,
         disk_bytes=disk,
     )
+
+
+def _encoded_size(task: ChunkTask) -> int:
+    """Bytes of the chunk file of ``task``'s own variant, played and encoded as the sweep does."""
+    return len(encoded_chunk(replace(task, own=True, followers=()))[task.variant_id])
 
 
 def duration_text(seconds: float) -> str:

@@ -78,7 +78,9 @@ def build_manifest(
         "spec_path": spec.path,
         "seed": spec.seed,
         "games_per_variant": spec.games,
-        "chunk_size": spec.chunk_size,
+        # "auto": the spec sets none, and each variant's was chosen from the measured cost of its games (chunk_sizes).
+        "chunk_size": "auto" if spec.chunk_auto else spec.chunk_size,
+        **({"chunk_sizes": {v.id: spec.chunk_size_of(v) for v in spec.variants}} if spec.chunk_auto else {}),
         "baseline": spec.baseline,
         "variants": [
             {

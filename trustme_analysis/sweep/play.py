@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 import pyspiel
 
 import trustme_analysis  # noqa: F401  (Python games register with pyspiel at import; workers need them)
@@ -23,6 +24,8 @@ import trustme_analysis.players  # noqa: F401  (registers every game's bots)
 from trustme_analysis.players import TrustMeBot, make_bot
 from trustme_analysis.players.play import play_game
 from trustme_analysis.engine.draws import GameStream
+from trustme_analysis.sweep import storage
+from trustme_analysis.engine.record_arrays import arrow_type
 from trustme_analysis.sweep.engines import KERNEL, PYSPIEL, kernel_player, kernel_reason, seat_kinds
 from trustme_analysis.sweep.rescoring import Follower, followers, score_again, sources
 from trustme_analysis.sweep.seeding import ChanceStream, game_generators, game_seeds
@@ -223,6 +226,63 @@ def _kernel_frame(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]) -> 
         raise ValueError(f"records columns {sorted(clash)} clash with the sweep's common columns")
     data.update(own)
     return pd.DataFrame(data)
+
+
+def _kernel_table(task: ChunkTask, game: pyspiel.Game, seeds: Sequence[int]) -> pa.Table:
+    """The chunk's records played by the game's kernel as one Arrow table: the columns, values and types of
+    :func:`_kernel_frame`'s frame (so its Parquet file is byte for byte the one the frame gives), built from the
+    kernel's arrays with no Python object per game or seat."""
+    n = game.num_players()
+    seats = list(task.lineup.seats_for(n))
+    rng = np.random.default_rng(0)  # never drawn from: the bots are made only for the bot_knobs column
+    bots = [make_bot(game, s.bot, p, rng, **s.knobs) for p, s in enumerate(seats)]
+    own = kernel_player(task.game_string, seat_kinds(task.lineup, n)).arrays(seeds)
+    games = len(seeds)
+    rows = games * n
+    seat_index = pa.array(np.tile(np.arange(n, dtype=np.int64), games))
+
+    def constant(value: Any) -> pa.Array:
+        return pa.repeat(pa.scalar(value, type=arrow_type([value])), rows)
+
+    data: dict[str, pa.Array] = {
+        "variant": constant(task.variant_id),
+        "game_string": constant(task.game_string),
+        **{f"param_{k}": constant(v) for k, v in task.params.items()},
+        "lineup": constant(task.lineup.name),
+        "chunk": constant(task.chunk_index),
+        "game_index": pa.array(np.repeat(np.arange(task.first_game, task.first_game + games, dtype=np.int64), n)),
+        "game_seed": pa.array(np.repeat(np.asarray(seeds, dtype=np.int64), n)),
+        "seat": seat_index,
+        "bot": pa.array([s.bot for s in seats], type=pa.large_string()).take(seat_index),
+        "bot_knobs": pa.array([_knobs_json(s, b) for s, b in zip(seats, bots)], type=pa.large_string()).take(
+            seat_index),
+    }
+    clash = data.keys() & own.keys()
+    if clash:
+        raise ValueError(f"records columns {sorted(clash)} clash with the sweep's common columns")
+    data.update(own)
+    return storage.with_pandas_schema(pa.table(data))
+
+
+def kernel_tables(task: ChunkTask) -> dict[str, pa.Table]:
+    """The records of every variant a kernel task records (:attr:`ChunkTask.variant_ids`) as Arrow tables: what
+    :func:`run_chunk_all` gives as frames, the same values and the same stored bytes, at the kernel's pace."""
+    if task.engine != KERNEL:
+        raise ValueError(f"variant {task.variant_id} is played on the {task.engine} path, not by a kernel")
+    seeds = game_seeds(task.master_seed, task.first_game, task.num_games)
+    targets = [(task.variant_id, task.game_string, task.params)] if task.own else []
+    targets += [(f.variant_id, f.game_string, f.params) for f in task.followers]
+    return {vid: _kernel_table(dataclasses.replace(task, variant_id=vid, game_string=game_string, params=params),
+                               cached_game(game_string), seeds)
+            for vid, game_string, params in targets}
+
+
+def encoded_chunk(task: ChunkTask) -> dict[str, bytes]:
+    """Play one chunk and return the Parquet bytes of every variant it records (:attr:`ChunkTask.variant_ids`): a
+    kernel's chunk through Arrow tables (:func:`kernel_tables`), a pyspiel chunk through its frames."""
+    if task.engine == KERNEL:
+        return {vid: storage.encode_chunk(table) for vid, table in kernel_tables(task).items()}
+    return {vid: storage.encode_chunk(frame) for vid, frame in run_chunk_all(task).items()}
 
 
 def run_chunk(task: ChunkTask) -> pd.DataFrame:

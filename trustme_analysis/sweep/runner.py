@@ -41,9 +41,10 @@ from trustme_analysis.outdir import (
 )
 from trustme_analysis.registry import game_entry
 from trustme_analysis.sweep import engines, storage
+from trustme_analysis.sweep.chunking import adopt_stored_chunking, chunking_text, resolve_chunking
 from trustme_analysis.sweep.engines import KERNEL, seat_kinds
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
-from trustme_analysis.sweep.play import ChunkTask, iter_chunk_tasks, run_chunk_all
+from trustme_analysis.sweep.play import ChunkTask, encoded_chunk, iter_chunk_tasks
 from trustme_analysis.sweep.policies import PolicyError, resolve_policies
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
@@ -126,7 +127,7 @@ def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, dict[str, bytes]]:
     # Workers return the chunk's Parquet bytes (per variant: a task also records the variants that score its games
     # again): encoding is most of the writing cost, and it then runs in parallel.
     try:
-        return task, {vid: storage.encode_chunk(frame) for vid, frame in run_chunk_all(task).items()}
+        return task, encoded_chunk(task)
     except Exception as exc:
         # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
         raise ChunkFailed(
@@ -143,11 +144,16 @@ class _LocalPool:
     fresh pool plays them again, up to :data:`MAX_POOL_RESTARTS` times.
     """
 
-    def __init__(self, workers: int, say: Callable[[str], None]):
+    def __init__(self, workers: int, say: Callable[[str], None], start_now: bool = False):
         self.workers = workers
         self.say = say
         self.deaths = 0
         self.executor = self._start()
+        if start_now:
+            # The executor spawns a worker per task it cannot hand to an idle one: one trivial task each starts
+            # them all now, instead of with the first chunks.
+            for _ in range(workers):
+                self.executor.submit(int)
 
     def _start(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -594,6 +600,8 @@ def run_sweep(
     check_dask(dask)  # before anything is written
     # Policy seats: the fingerprints of the policies stored now are part of the data fingerprint (sweep/policies.py).
     spec = resolve_policies(spec, outdir, require=False)
+    # A spec without chunk_size resumes with the chunk sizes its folder was played with.
+    spec = adopt_stored_chunking(spec, outdir)
     stored = check_outdir(spec, outdir)
     records = game_entry(spec.game).part("records")
 
@@ -619,6 +627,8 @@ def run_sweep(
             raise SweepError(str(exc)) from None
         if stored is not None:
             check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
+    # Chunk sizes left open (no chunk_size in the spec, none stored) are chosen now from the measured cost of a game.
+    spec, _ = resolve_chunking(spec, say)
     entries, bad, growing = _sound_chunks(spec, outdir, stored)
     for line in bad:
         say(f"{line}: playing it again")
@@ -681,18 +691,25 @@ def run_sweep(
         say(
             f"sweep {spec.title!r}: {len(spec.variants)} variant(s) x {spec.games} games{spec.fewer_games_note()} = "
             f"{spec.total_games} games "
-            f"in {total} chunks -> {outdir}"
+            f"in {total} chunks -> {outdir}" + (f" ({chunking_text(spec)})" if spec.chunk_auto else "")
         )
         progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)
-        _warm_up_kernels(spec, done, progress)
         runner: Any
         if dask_backend is not None:
             runner = dask_backend
             timing["workers"] = runner.worker_count()
         elif backend_name == "local":
-            runner = _LocalPool(min(workers, todo_count), say)
+            # Started first: the workers import the package (about a second each) while this process loads or
+            # compiles the kernels; they touch the kernels only with their first chunk, after that.
+            runner = _LocalPool(min(workers, todo_count), say, start_now=True)
         else:
             runner = None
+        try:
+            _warm_up_kernels(spec, done, progress)
+        except BaseException:
+            if runner is not None:
+                runner.close(interrupted=True)
+            raise
         todo = iter_chunk_tasks(spec, records, skip=done, stored_games=growing, rescore=True)
         interrupted = False
         failure: BaseException | None = None

@@ -117,6 +117,15 @@ class Spec:
     policies: Mapping[str, str | None] = field(default_factory=dict)
     #: The ``engine`` key as asked (``"auto"``, ``"kernel"`` or ``"pyspiel"``); each variant's own is ``engine``.
     engine: str = "auto"
+    #: Whether the spec left ``chunk_size`` unset: each variant's chunk size is then chosen by the run from the
+    #: measured cost of its games (:mod:`.chunking`) and held in :attr:`chunk_sizes`; ``chunk_size`` is the default.
+    chunk_auto: bool = False
+    #: Variant id -> games per chunk, where chosen (:mod:`.chunking`); a variant not in it has ``chunk_size``.
+    chunk_sizes: Mapping[str, int] = field(default_factory=dict)
+
+    def chunk_size_of(self, variant: Variant) -> int:
+        """Games per chunk of ``variant``: the spec's ``chunk_size``, or the one chosen for it (:mod:`.chunking`)."""
+        return self.chunk_sizes.get(variant.id, self.chunk_size)
 
     @property
     def chunks_per_variant(self) -> int:
@@ -131,7 +140,7 @@ class Spec:
 
     def chunks_of(self, variant: Variant) -> int:
         """How many chunks ``variant``'s games are split into."""
-        return -(-self.games_of(variant) // self.chunk_size)
+        return -(-self.games_of(variant) // self.chunk_size_of(variant))
 
     @property
     def total_games(self) -> int:
@@ -152,9 +161,10 @@ class Spec:
     def chunk_games(self, chunk_index: int, variant: Variant | None = None) -> range:
         """The indices (within a variant) of the games of chunk ``chunk_index`` of ``variant`` (default: a variant
         of the spec's ``games``)."""
-        start = chunk_index * self.chunk_size
+        size = self.chunk_size if variant is None else self.chunk_size_of(variant)
+        start = chunk_index * size
         stop = self.games if variant is None else self.games_of(variant)
-        return range(start, min(start + self.chunk_size, stop))
+        return range(start, min(start + size, stop))
 
     def baseline_table(self) -> dict[str, Any]:
         """The baseline variant as a table of grid values plus ``lineup``."""
@@ -173,7 +183,8 @@ class Spec:
             "games": self.games,
             "seed": self.seed,
             "out": self.out,
-            "chunk_size": self.chunk_size,
+            # Unset (chosen per variant by the run) stays unset, so the dict parses back to the same spec.
+            **({} if self.chunk_auto else {"chunk_size": self.chunk_size}),
             "baseline": self.baseline_table(),
             **({"trust": self.trust.as_dict()} if self.trust is not None else {}),
             **({"skill": self.skill.as_dict()} if self.skill is not None else {}),
@@ -189,7 +200,9 @@ class Spec:
         full = self.as_dict()
         # Not ``games``: game i's records do not depend on how many games there are (see .seeding), so a sweep can
         # grow (or its reading stop early) without playing its stored games again.
-        out = {k: full[k] for k in ("game", "params", "grid", "lineups", "seed", "chunk_size")}
+        out = {k: full[k] for k in ("game", "params", "grid", "lineups", "seed")}
+        # A chosen chunking is the run's (stored in the manifest, kept when the sweep resumes), not the spec's.
+        out["chunk_size"] = "auto" if self.chunk_auto else self.chunk_size
         # Nor a line-up's ``games``, for the same reason.
         out["lineups"] = {name: {k: v for k, v in lu.items() if k != "games"} for name, lu in out["lineups"].items()}
         if self.policies:
@@ -303,6 +316,7 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         trust=trust,
         skill=skill,
         engine=engine,
+        chunk_auto="chunk_size" not in data,
     )
 
 

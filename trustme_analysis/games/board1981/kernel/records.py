@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from trustme_analysis.engine.record_arrays import record_arrays
 from trustme_analysis.games.board1981.kernel import layout as L
 
 #: The end reasons by the kernel's code (the engine's ``end`` strings; "" while a game runs).
@@ -117,6 +118,11 @@ class KernelGames:
         out = {name: values[sl].reshape(-1, *values.shape[2:]).tolist() for name, values in self.arrays.items()}
         out["score_trace"] = [seat for g in games for seat in self.score_trace(g).T.tolist()]
         return out
+
+    def record_arrays(self) -> dict[str, Any]:
+        """The records as Arrow arrays (the sweep's storage path; see the kernel contract)."""
+        return record_arrays([*self.arrays, "score_trace"], self.arrays, self.num_games, self.num_players, self.trace,
+                             self.trace_off)
 
     def game_rows(self, g: int) -> list[dict[str, Any]]:
         """The rows of game ``g``: one per seat, as ``records.records`` gives them."""

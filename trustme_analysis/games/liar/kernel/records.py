@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from trustme_analysis.engine.record_arrays import record_arrays
 from trustme_analysis.games.liar.kernel.layout import END_NAMES, REC_FIELDS, SEAT_INTS, SIZE_FIELDS
 
 #: Record columns in the order ``records.records_from_snapshot`` builds a row.
@@ -78,6 +79,11 @@ class KernelRecords:
                 values = self.arrays[name]
                 out[name] = values.reshape(games * n, *values.shape[2:]).tolist()
         return out
+
+    def record_arrays(self) -> dict[str, Any]:
+        """The records as Arrow arrays (the sweep's storage path; see the kernel contract)."""
+        games, n = self.returns.shape
+        return record_arrays(COLUMNS, self.arrays, games, n, self.trace, self.trace_offsets)
 
     def rows(self) -> list[list[dict[str, Any]]]:
         """One list per game of one dict per seat, as ``records.records`` gives for each game."""

@@ -38,7 +38,9 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games.pinocchio.kernel import core as K
-from trustme_analysis.games.pinocchio.kernel.records import RawRecords, record_columns, record_lists, rows_of_game
+from trustme_analysis.engine.record_arrays import record_arrays
+from trustme_analysis.games.pinocchio.kernel.records import (FIELDS, RawRecords, record_columns, record_lists,
+                                                             rows_of_game)
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
 _SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
@@ -258,6 +260,10 @@ class Games:
         """The records as columns: field -> one value per row (game by game, seats in order), the values and types
         :meth:`rows` holds, read from the arrays without a dict per row (the sweep's storage path)."""
         return record_lists(self.arrays, self.trace, self.trace_offsets, self.players)
+
+    def record_arrays(self) -> dict[str, Any]:
+        """The records as Arrow arrays (the sweep's storage path; see the kernel contract)."""
+        return record_arrays(FIELDS, self.arrays, len(self), self.players, self.trace, self.trace_offsets)
 
 
 @dataclass

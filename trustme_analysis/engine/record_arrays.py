@@ -1,0 +1,93 @@
+"""A kernel's records as Arrow arrays, built from its numpy arrays with no Python object per game or seat.
+
+The sweep stores each chunk of kernel games as one Arrow table (:func:`trustme_analysis.sweep.play.kernel_tables`),
+and the stored file must be byte for byte the one pandas would write from the records as rows. So each array here has
+the type pandas gives the rows' Python values: ``int64`` for integers, ``bool``, ``float64`` with NaN as null,
+``large_string`` for text, a list type for list fields. A game's batch of played games
+(:meth:`trustme_analysis.engine.kernels.PlayedGames.record_arrays`) calls :func:`record_arrays` with its own arrays.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyarrow as pa
+
+
+def arrow_type(values: Sequence[Any]) -> pa.DataType | None:
+    """The Arrow type pandas gives a column of these Python values (strings are ``large_string`` in pandas 3)."""
+    inferred = pa.array(list(values), from_pandas=True).type
+    return pa.large_string() if pa.types.is_string(inferred) else inferred
+
+
+def flat_array(values: np.ndarray) -> pa.Array:
+    """A 1-d numpy array as the Arrow array pandas makes of its values as Python objects."""
+    kind = values.dtype.kind
+    if kind in "iu":
+        return pa.array(values.astype(np.int64, copy=False))
+    if kind == "b":
+        return pa.array(values)
+    if kind == "f":
+        return pa.array(values.astype(np.float64, copy=False), from_pandas=True)  # NaN is null, as from pandas
+    if kind in "OU":
+        return pa.array(values.astype(object, copy=False), type=pa.large_string())
+    raise TypeError(f"no Arrow column for numpy dtype {values.dtype}")
+
+
+def list_array(values: np.ndarray) -> pa.Array:
+    """A 2-d numpy array (one row per record) as a list array over one flat buffer."""
+    rows, width = values.shape
+    starts = np.arange(0, rows * width + 1, width, dtype=np.int32)
+    return pa.ListArray.from_arrays(pa.array(starts), flat_array(values.reshape(-1)))
+
+
+def trace_lists(trace: np.ndarray, offsets: np.ndarray, games: int, players: int) -> pa.Array:
+    """Each row's score trace (game ``g``'s turn-major ``[turn][seat]`` slice ``trace[offsets[g]:offsets[g+1]]``, read
+    down seat ``p``) as one list array: the whole batch's values gathered with one index array."""
+    offsets = np.asarray(offsets, dtype=np.int64)
+    trace = np.asarray(trace)
+    turns = (offsets[1:games + 1] - offsets[:games]) // players  # per game
+    lengths = np.repeat(turns, players)  # per row
+    starts = np.zeros(len(lengths) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=starts[1:])
+    # Value k of the output (row r = game g, seat p, turn t = k - starts[r]) is trace[offsets[g] + t * players + p]
+    # = trace[(offsets[g] + p - starts[r] * players) + k * players]: one repeat of a per-row base, one arange.
+    base = (np.repeat(offsets[:games], players) + np.tile(np.arange(players, dtype=np.int64), games)
+            - starts[:-1] * players)
+    index = np.repeat(base, lengths)
+    index += np.arange(starts[-1], dtype=np.int64) * players
+    return pa.ListArray.from_arrays(pa.array(starts.astype(np.int32)), flat_array(trace[index]))
+
+
+def record_arrays(names: Sequence[str], arrays: Mapping[str, np.ndarray], games: int, players: int,
+                  trace: np.ndarray | None = None, trace_offsets: np.ndarray | None = None,
+                  trace_name: str = "score_trace") -> dict[str, pa.Array]:
+    """The record fields ``names`` (in record order) as Arrow arrays, one entry per row (game by game, seats in
+    order).
+
+    Args:
+        names: the fields, in the order the records give them.
+        arrays: field -> numpy array shaped ``[games, seats, ...]`` or ``[games * seats, ...]`` (a second axis for a
+            list field of fixed width).
+        games, players: the batch's size.
+        trace, trace_offsets: the score traces (turn-major per game, ``games + 1`` offsets), for the field
+            ``trace_name``.
+    """
+    rows = games * players
+    out: dict[str, pa.Array] = {}
+    for name in names:
+        if name == trace_name and trace is not None:
+            out[name] = trace_lists(trace, trace_offsets, games, players)
+            continue
+        values = np.asarray(arrays[name])
+        if values.shape[0] == games and values.ndim >= 2 and values.shape[1] == players:
+            values = values.reshape(rows, *values.shape[2:])
+        if values.shape[0] != rows:
+            raise ValueError(f"record field {name}: {values.shape[0]} rows for {games} games of {players} seats")
+        out[name] = flat_array(values) if values.ndim == 1 else list_array(values)
+    return out
+
+
+__all__ = ["arrow_type", "flat_array", "list_array", "record_arrays", "trace_lists"]
