@@ -566,34 +566,48 @@ def _stored_text(done: int, total: int, outdir: Path, first: str = "") -> str:
             "missing ones")
 
 
-def run_sweep(
-    spec: Spec,
-    *,
-    workers: int | None = None,
-    dask: Any = None,
-    out: str | Path | None = None,
-    report: bool = True,
-    quiet: bool = False,
-    stream: TextIO | None = None,
-) -> SweepResult:
-    """Play every chunk of ``spec`` not yet stored in the output folder, then (optionally) build the report.
+@dataclass
+class SweepRun:
+    """One sweep on its way through the stages of :func:`run_sweep`: what :func:`prepare_stage` found, and what each
+    later stage did (a notebook can call the stages one by one)."""
 
-    Args:
-        spec: the validated spec.
-        workers: worker processes (default: all cores); 1 plays in this process.
-        dask: ``None`` for the local pool; ``"local"`` for a new Dask LocalCluster of ``workers`` processes; a
-            scheduler address; or a ``dask.distributed.Client`` to use as is.
-        out: output folder (default: the spec's ``out``).
-        report: build the PDF report at the end (``build_report`` of :mod:`trustme_analysis.report`).
-        quiet: no progress line or messages.
-        stream: where progress and messages go (stderr by default).
+    spec: Spec
+    outdir: Path
+    workers: int
+    dask: Any
+    quiet: bool
+    stream: TextIO
+    #: The manifest already in the output folder (``None``: a new folder).
+    stored: dict[str, Any] | None
+    #: The game's records part.
+    records: Any
+    #: Set by :func:`solve_stage`: whether a policy was solved now (not reused).
+    solved_now: bool = False
+    #: Set by :func:`play_stage`.
+    chunks_total: int = 0
+    chunks_run: int = 0
+    games_played: int = 0
+    seconds: float = 0.0
+    #: Set by :func:`play_stage`: whether the manifest or the records changed now (so the report is drawn again).
+    changed: bool = False
+    #: Set by :func:`checks_stage`: whether a check played games now.
+    checked_now: bool = False
 
-    Raises:
-        SweepError: nothing can run as asked (another spec's sweep in the folder, a folder that cannot be written, a
-            bad Dask address, ...), or the folder stopped taking files part-way (the chunks stored are kept).
-        SweepFailed: a chunk failed, or worker processes kept dying; the chunks stored so far are kept.
-        KeyboardInterrupt: after stopping the workers and recording the stored chunks (run again to resume).
-    """
+    def say(self, text: str) -> None:
+        """A message to the run's stream (none when quiet)."""
+        if not self.quiet:
+            print(text, file=self.stream, flush=True)
+
+    def result(self, report: Path | None = None) -> SweepResult:
+        """The sweep's outcome."""
+        return SweepResult(outdir=self.outdir, chunks_total=self.chunks_total, chunks_run=self.chunks_run,
+                           games_played=self.games_played, seconds=self.seconds, report=report)
+
+
+def prepare_stage(spec: Spec, *, workers: int | None = None, dask: Any = None, out: str | Path | None = None,
+                  quiet: bool = False, stream: TextIO | None = None) -> SweepRun:
+    """The first stage: everything checked before anything is written (the output folder, the Dask address, the
+    stored policies and chunk sizes a folder was played with); raises :class:`SweepError` if the sweep cannot run."""
     stream = stream if stream is not None else sys.stderr
     outdir = resolve_outdir(spec, out)
     workers = max(1, int(workers if workers is not None else (os.cpu_count() or 1)))
@@ -603,30 +617,35 @@ def run_sweep(
     # A spec without chunk_size resumes with the chunk sizes its folder was played with.
     spec = adopt_stored_chunking(spec, outdir)
     stored = check_outdir(spec, outdir)
-    records = game_entry(spec.game).part("records")
+    return SweepRun(spec=spec, outdir=outdir, workers=workers, dask=dask, quiet=quiet, stream=stream, stored=stored,
+                    records=game_entry(spec.game).part("records"))
 
-    def say(text: str) -> None:
-        if not quiet:
-            print(text, file=stream, flush=True)
 
+def solve_stage(run: SweepRun) -> None:
+    """Solve (or reuse) the spec's ``[[solve]]`` sections that policy seats play, then resolve the policy seats."""
+    spec = run.spec
     if spec.solves:
-        # Policy bots of the line-ups play the solutions of the spec's [[solve]] sections: solve (or reuse) first.
         from trustme_analysis.solve.run import ensure_solved
 
         try:
-            solved = ensure_solved(spec.solves, outdir, quiet=quiet, stream=stream)
+            solved = ensure_solved(spec.solves, run.outdir, quiet=run.quiet, stream=run.stream)
         except ValueError as exc:  # a section that cannot be solved (a tree too large, ...): one line, as for solve
             raise SweepError(str(exc)) from None
-        solved_now = any(not r["reused"] for r in solved)
-    else:
-        solved_now = False
+        run.solved_now = any(not r["reused"] for r in solved)
     if spec.policies:
         try:
-            spec = resolve_policies(spec, outdir, require=True)
+            run.spec = resolve_policies(spec, run.outdir, require=True)
         except PolicyError as exc:
             raise SweepError(str(exc)) from None
-        if stored is not None:
-            check_outdir(spec, outdir)  # a policy solved again must be the one the stored games were played with
+        if run.stored is not None:
+            check_outdir(run.spec, run.outdir)  # a policy solved again must be the one the stored games were played with
+
+
+def play_stage(run: SweepRun) -> None:
+    """Play every chunk not yet stored (resuming what a stopped run left), writing chunks and the manifest as it
+    goes; an interrupted stage records what it stored and raises."""
+    spec, outdir, workers, dask, stream, quiet = run.spec, run.outdir, run.workers, run.dask, run.stream, run.quiet
+    stored, records, say = run.stored, run.records, run.say
     # Chunk sizes left open (no chunk_size in the spec, none stored) are chosen now from the measured cost of a game.
     spec, _ = resolve_chunking(spec, say)
     entries, bad, growing = _sound_chunks(spec, outdir, stored)
@@ -799,35 +818,76 @@ def run_sweep(
             now = "marks the sweep complete"
         say(f"all {total} chunks are already stored in {outdir}; the manifest now {now}")
 
-    checked_now = run_checks(spec, outdir, workers=workers, dask=dask, quiet=quiet, stream=stream)
+    run.spec = spec
+    run.chunks_total, run.chunks_run, run.games_played = total, chunks_run, games_played
+    run.seconds = time.perf_counter() - started
+    run.changed = bool(todo_count or retitled or recorded_changed)
 
-    report_path: Path | None = None
-    if report:
-        existing = outdir / REPORT
-        if (not todo_count and not retitled and not solved_now and not recorded_changed and not checked_now
-                and existing.is_file()
-                and stored is not None and stored.get("complete")):
-            say(f"report already built: {existing}")
-            report_path = existing
-        else:
-            from trustme_analysis.report import build_report  # the report layer (and matplotlib) only when needed
 
-            try:
-                report_path = Path(build_report(outdir))
-            except Exception as exc:
-                raise ReportError(
-                    f"building the report failed ({type(exc).__name__}: {_first_line(exc)}); the records are stored "
-                    f"in {outdir}; rebuild the report alone with: python -m trustme_analysis.report {outdir}"
-                ) from exc
-            say(f"report: {report_path}")
-    return SweepResult(
-        outdir=outdir,
-        chunks_total=total,
-        chunks_run=chunks_run,
-        games_played=games_played,
-        seconds=time.perf_counter() - started,
-        report=report_path,
-    )
+def checks_stage(run: SweepRun) -> None:
+    """Play the spec's ``[trust]`` and ``[skill]`` checks (:func:`run_checks`)."""
+    run.checked_now = run_checks(run.spec, run.outdir, workers=run.workers, dask=run.dask, quiet=run.quiet,
+                                 stream=run.stream)
+
+
+def report_stage(run: SweepRun) -> Path:
+    """Draw the PDF report from the results set, unless the stored one is still current."""
+    existing = run.outdir / REPORT
+    stored = run.stored
+    if (not run.changed and not run.solved_now and not run.checked_now and existing.is_file()
+            and stored is not None and stored.get("complete")):
+        run.say(f"report already built: {existing}")
+        return existing
+    from trustme_analysis.report import build_report  # the report layer (and matplotlib) only when needed
+
+    try:
+        path = Path(build_report(run.outdir))
+    except Exception as exc:
+        raise ReportError(
+            f"building the report failed ({type(exc).__name__}: {_first_line(exc)}); the records are stored "
+            f"in {run.outdir}; rebuild the report alone with: python -m trustme_analysis.report {run.outdir}"
+        ) from exc
+    run.say(f"report: {path}")
+    return path
+
+
+def run_sweep(
+    spec: Spec,
+    *,
+    workers: int | None = None,
+    dask: Any = None,
+    out: str | Path | None = None,
+    report: bool = True,
+    quiet: bool = False,
+    stream: TextIO | None = None,
+) -> SweepResult:
+    """Play every chunk of ``spec`` not yet stored in the output folder, then (optionally) build the report.
+
+    The stages, each done once and each a function of its own: :func:`prepare_stage` (check everything before
+    anything is written), :func:`solve_stage` (policies the line-ups play), :func:`play_stage` (the chunks),
+    :func:`checks_stage` (the ``[trust]`` and ``[skill]`` checks) and :func:`report_stage` (the PDF).
+
+    Args:
+        spec: the validated spec.
+        workers: worker processes (default: all cores); 1 plays in this process.
+        dask: ``None`` for the local pool; ``"local"`` for a new Dask LocalCluster of ``workers`` processes; a
+            scheduler address; or a ``dask.distributed.Client`` to use as is.
+        out: output folder (default: the spec's ``out``).
+        report: build the PDF report at the end (``build_report`` of :mod:`trustme_analysis.report`).
+        quiet: no progress line or messages.
+        stream: where progress and messages go (stderr by default).
+
+    Raises:
+        SweepError: nothing can run as asked (another spec's sweep in the folder, a folder that cannot be written, a
+            bad Dask address, ...), or the folder stopped taking files part-way (the chunks stored are kept).
+        SweepFailed: a chunk failed, or worker processes kept dying; the chunks stored so far are kept.
+        KeyboardInterrupt: after stopping the workers and recording the stored chunks (run again to resume).
+    """
+    run = prepare_stage(spec, workers=workers, dask=dask, out=out, quiet=quiet, stream=stream)
+    solve_stage(run)
+    play_stage(run)
+    checks_stage(run)
+    return run.result(report_stage(run) if report else None)
 
 
 class _OutputFailed(Exception):
