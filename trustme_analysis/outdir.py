@@ -68,7 +68,7 @@ def load_manifest(outdir: str | Path) -> dict[str, Any]:
         raise DamagedFileError(f"{path} is damaged (not UTF-8 text); {remedy}") from None
     except json.JSONDecodeError as exc:
         raise DamagedFileError(
-            f"{path} is damaged (not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}); {remedy}"
+            f"{path} is damaged (not valid JSON: {exc.msg}, line {exc.lineno}, column {exc.colno}); {remedy}"
         ) from None
     if not isinstance(data, dict):
         raise DamagedFileError(

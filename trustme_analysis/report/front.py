@@ -272,6 +272,20 @@ def _seats_text(variant: dict) -> str:
     return in_words(json.dumps(seats, sort_keys=True))
 
 
+def _chunking_text(manifest: dict) -> str:
+    """The chunk size, or the sizes chosen per variant from the measured cost of a game (``chunk_size = "auto"``)."""
+    sizes = manifest.get("chunk_sizes")
+    if manifest.get("chunk_size") != "auto" or not isinstance(sizes, dict) or not sizes:
+        return str(manifest.get("chunk_size", "?"))
+    by_size: dict[int, list[str]] = {}
+    for vid, size in sorted(sizes.items()):
+        by_size.setdefault(int(size), []).append(str(vid))
+    if len(by_size) == 1:
+        return f"{count(next(iter(by_size)))} (chosen from the measured cost of a game)"
+    parts = [f"{count(size)} ({', '.join(vids)})" for size, vids in sorted(by_size.items(), reverse=True)]
+    return "chosen from the measured cost of a game: " + "; ".join(parts)
+
+
 def _timing_text(timing: dict) -> str:
     """The run's timing in a sentence, leaving out what the manifest does not record (a partial run has no end)."""
     parts = []
@@ -307,7 +321,7 @@ def add_front_pages(ctx: Report) -> None:
         f"Games played: {count(sum(per_variant.values()))} in all "
         f"({count(asked) if isinstance(asked, int) else '?'} asked per variant{fewer_text}).  "
         f"Master seed: {m.get('seed', '?')}. "
-        f" Games per stored chunk: {m.get('chunk_size', '?')}.  "
+        f" Games per stored chunk: {_chunking_text(m)}.  "
         f"Sweep complete: {'yes' if m.get('complete', True) and not missing_variants(ctx) else 'NO: results are partial'}.",
     ]
     timing = _timing_text(m.get("timing") or {})

@@ -7,6 +7,7 @@ whole chunk files.
 
 from __future__ import annotations
 
+import dataclasses
 import multiprocessing
 import os
 import signal
@@ -15,14 +16,14 @@ import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any, Protocol
 
-from trustme_analysis.sweep import storage
-from trustme_analysis.sweep.play import ChunkTask, run_chunk
+from trustme_analysis.sweep.play import ChunkTask, encoded_chunk
 
 
 def play_chunk(task: ChunkTask) -> bytes:
     """Play one chunk of a candidate's games; its records as Parquet bytes."""
     try:
-        return storage.encode_chunk(run_chunk(task))
+        # A kernel's chunk goes through Arrow arrays (no Python object per game); the bytes are the row path's.
+        return encoded_chunk(dataclasses.replace(task, own=True))[task.variant_id]
     except Exception as exc:
         # A worker's traceback alone does not say which rule set and chunk failed.
         raise RuntimeError(f"chunk {task.chunk_index} of {task.game_string} (seed {task.master_seed}) failed: "
