@@ -17,7 +17,7 @@ wall`` for wall-clock time): the machines are shared and often loaded, and CPU t
 processes hold the cores (not their effect on caches, so compare ratios, measured side by side):
 
 - **pyspiel games/s**: uniformly random games through the pyspiel API (``benchmarks/playouts.py``'s loop), one core.
-- **kernel games/s**: ``Kernel.play`` on batches of seeds, records included (its columns), one core.
+- **kernel games/s**: ``Kernel.play`` on batches of seeds, records included (as the kernel's arrays), one core.
 - **rollouts/s**: random playouts from a position a quarter into a random game in compiled code (from the true
   position, and from worlds dealt for the seat to act as a search player deals them), against cloning the pyspiel
   state and playing it out.
@@ -51,9 +51,8 @@ import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.players.lineup import LineUp, Seat
 from trustme_analysis.engine.lockstep import Mismatch, replay, same
 from trustme_analysis.registry import GameEntry, game_entry, game_names
-from trustme_analysis.sweep import storage
 from trustme_analysis.sweep.engines import KernelPlayer, resolve_engine
-from trustme_analysis.sweep.play import ChunkTask, run_chunk
+from trustme_analysis.sweep.play import ChunkTask, encoded_chunk
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from playouts import random_playouts
@@ -109,7 +108,7 @@ def kernel_games_per_second(kernel: Any, seconds: float, first_seed: int) -> flo
     seed = first_seed
     start = clock()
     while True:
-        kernel.play(np.arange(seed, seed + batch, dtype=np.uint64)).columns()
+        kernel.play(np.arange(seed, seed + batch, dtype=np.uint64))  # (records made, as arrays)
         games += batch
         seed += batch
         elapsed = clock() - start
@@ -162,7 +161,7 @@ def streaming_peak(kernel: Any, games: int) -> float:
     tracemalloc.start()
     total = 0
     for first in range(0, games, 2_000):
-        total += len(kernel.play(np.arange(first, min(games, first + 2_000), dtype=np.uint64)).columns()["seat"])
+        total += len(kernel.play(np.arange(first, min(games, first + 2_000), dtype=np.uint64)))
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     return peak / 2**20
@@ -244,7 +243,7 @@ def sweep_games_per_second(game_string: str, lineup: LineUp, engine: str, chunk:
     start = clock()
     while True:
         task = ChunkTask("v00", 0, c, c * chunk, chunk, 7, game_string, lineup, {}, records, engine=engine)
-        storage.encode_chunk(run_chunk(task))
+        encoded_chunk(task)  # as a sweep stores it (a kernel chunk through Arrow arrays)
         games += chunk
         c += 1
         elapsed = clock() - start
