@@ -38,6 +38,8 @@ only when a report is drawn. The parts:
   such as a tie-break), ``Rescored.chance_after`` the chance outcomes ``finished`` drew after that moment. A sweep
   plays the rest from there with the chance stream as it stood at that moment, so the records equal those of playing
   the game under ``game``'s rules from the same seed (see :mod:`trustme_analysis.sweep.rescoring`).
+- ``training``: the game's trainer for :mod:`trustme_analysis.train` (a ``GameTrainer``: its information abstraction
+  and Monte Carlo CFR traversal), where the game has a trained player.
 """
 
 from __future__ import annotations
@@ -58,7 +60,7 @@ GAMES_PACKAGE = "trustme_analysis.games"
 Part = str | Callable[..., Any] | None
 
 PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief",
-         "search_actions", "narrate", "kernel", "rescore")
+         "search_actions", "narrate", "kernel", "rescore", "training")
 
 
 @dataclass(frozen=True)
@@ -83,6 +85,7 @@ class GameEntry:
     narrate: Part = None
     kernel: Part = None
     rescore: Part = None
+    training: Part = None
 
     def part(self, name: str) -> Any | None:
         """The part ``name`` (one of :data:`PARTS`), imported on first use; ``None`` if the game has none."""

@@ -38,6 +38,7 @@ register_game(
         kernel="kernel",
         describe="describe",
         rescore="rescore:rescore",
+        training="training:TRAINER",
     )
 )
 
