@@ -34,11 +34,12 @@ def test_regret_matching_and_average():
     assert np.allclose(out, 0.25)
     keys = np.array([T.slot_key(np.int64(9), np.int64(a)) for a in (3, 5)], np.int64)
     table = T.policy_table(keys, np.array([1.0, 3.0]))
-    acts = np.array([3, 5, 7], np.int64)
+    row = np.array([T.slot_key(np.int64(9), np.int64(a)) for a in (3, 5, 7)], np.int64)
     probs = np.zeros(3)
-    assert T.average_from(table[0], table[1], np.int64(9), acts, 3, probs)
+    assert T.average_row(table[0], table[1], row, 3, probs)
     assert np.allclose(probs, [0.25, 0.75, 0.0])
-    assert not T.average_from(table[0], table[1], np.int64(10), acts, 3, probs)
+    other = np.array([T.slot_key(np.int64(10), np.int64(a)) for a in (3, 5, 7)], np.int64)
+    assert not T.average_row(table[0], table[1], other, 3, probs)
     assert np.allclose(probs, 1 / 3)
 
 

@@ -94,6 +94,7 @@ class TrainSettings:
             ``"unbiased"`` (weighted by reach over sampling probability).
         epoch: DCFR discounting is applied after every ``epoch`` iterations (0: never; plain averaging).
         alpha, beta, gamma: DCFR's exponents (Brown and Sandholm 2019 recommend 1.5, 0, 2).
+        detail: the level of the game's abstraction (0: its coarsest; each game documents its levels).
     """
 
     iterations: int | None = 400_000
@@ -105,6 +106,7 @@ class TrainSettings:
     alpha: float = 1.5
     beta: float = 0.0
     gamma: float = 2.0
+    detail: int = 0
 
     def __post_init__(self):
         if (self.iterations is None) == (self.seconds is None):
@@ -117,6 +119,8 @@ class TrainSettings:
             raise ValueError(f"epsilon={self.epsilon!r} is not allowed; allowed: 0 < epsilon <= 1")
         if self.averaging not in AVERAGING:
             raise ValueError(f"averaging={self.averaging!r} is not allowed; allowed: {', '.join(AVERAGING)}")
+        if not isinstance(self.detail, int) or self.detail < 0:
+            raise ValueError(f"detail={self.detail!r} is not allowed; allowed: 0 (the coarsest) or more")
         if self.epoch < 0:
             raise ValueError(f"epoch={self.epoch!r} is not allowed; allowed: 0 (no discounting) or more")
 
@@ -140,7 +144,7 @@ class TrainedPolicy:
         return str(self.summary["fingerprint"])
 
     def lookup(self) -> tuple[np.ndarray, np.ndarray]:
-        """The policy as a hash table (``keys``, ``avg``) for :func:`trustme_analysis.train.tables.average_from`."""
+        """The policy as a hash table (``keys``, ``avg``) for :func:`trustme_analysis.train.tables.average_row`."""
         if self._table is None:
             self._table = load_table(self.folder)
         return self._table
@@ -164,10 +168,10 @@ def trainer_for(game: pyspiel.Game) -> GameTrainer:
 
 def config_vector(settings: TrainSettings, size: int) -> np.ndarray:
     """The settings as the float64 vector a trainer's ``run`` reads: epsilon, averaging (0/1), epoch, alpha, beta,
-    gamma, then zeros up to ``size``."""
-    cfg = np.zeros(max(size, 6))
-    cfg[:6] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
-               settings.gamma]
+    gamma, detail, then zeros up to ``size``."""
+    cfg = np.zeros(max(size, 7))
+    cfg[:7] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
+               settings.gamma, settings.detail]
     return cfg
 
 

@@ -114,21 +114,21 @@ def regret_matching(regret, idx, n, out):
 
 
 @inlined
-def average_from(keys, avg, info_key, acts, n, out):
-    """The average strategy at ``info_key`` over actions ``acts[:n]`` into ``out`` (uniform where the table holds no
-    mass for them); returns whether the table knew the key (any mass found)."""
+def average_row(keys, avg, row, m, out):
+    """The average strategy over the ``m`` slot keys ``row`` into ``out`` (uniform where the table holds no mass for
+    them); returns whether the table knew the row (any mass found)."""
     total = 0.0
-    for j in range(n):
-        i = find(keys, slot_key(info_key, acts[j]))
+    for j in range(m):
+        i = find(keys, row[j])
         v = avg[i] if i >= 0 else 0.0
         out[j] = v
         total += v
     if total > 0.0:
-        for j in range(n):
+        for j in range(m):
             out[j] /= total
         return True
-    for j in range(n):
-        out[j] = 1.0 / n
+    for j in range(m):
+        out[j] = 1.0 / m
     return False
 
 
@@ -235,7 +235,7 @@ class Tables:
 
 
 def policy_table(keys: np.ndarray, avg: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A lookup table (``keys``, ``avg`` arrays for :func:`average_from`) holding a stored policy's slots."""
+    """A lookup table (``keys``, ``avg`` arrays for :func:`average_row`) holding a stored policy's slots."""
     cap = _capacity_for(len(keys))
     table_keys = np.full(cap, EMPTY, np.int64)
     values = np.zeros((cap, 1))

@@ -36,8 +36,8 @@ from trustme_analysis.train import tables as T
 compiled = njit(cache=True)
 
 #: Settings vector offsets (float64) of :func:`run_iterations`.
-C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA = range(6)
-CONFIG_SIZE = 6
+C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL = range(7)
+CONFIG_SIZE = 7
 #: Entries of the per-game decision buffers (every traverser decision's legal actions).
 NODE_BUFFER = 1 << 17
 #: Slots one iteration may add at most (every decision of a game, all legal actions): the room kept free.
@@ -57,9 +57,26 @@ def _pick(probs, n, u):
     return last
 
 
+@njit(cache=True, inline="always")
+def _concrete(which, na, u, rng):
+    """One of the legal moves whose description is row entry ``u``, uniformly (moves described alike are one move
+    to the trained player)."""
+    c = 0
+    for j in range(na):
+        if which[j] == u:
+            c += 1
+    k = K.below(rng, c) if c > 1 else 0
+    for j in range(na):
+        if which[j] == u:
+            if k == 0:
+                return j
+            k -= 1
+    return 0
+
+
 @compiled
 def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng, acts, cbuf, sig, q, rets,
-                   node_off, node_n, node_pick, node_idx, node_sig, reach, trace):
+                   node_off, node_n, node_pick, node_idx, node_sig, reach, trace, row, which):
     """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
     ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
     ``limit`` are scratch owned by the caller."""
@@ -67,6 +84,7 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
     eps = cfg[C_EPSILON]
     unbiased = cfg[C_AVERAGING] > 0.5
     epoch = np.int64(cfg[C_EPOCH])
+    detail = np.int64(cfg[C_DETAIL])
     for t in range(t0, t1):
         if used[0] > limit:
             return t
@@ -84,26 +102,26 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
                 continue
             p = s[K.ACTOR]
             na = K.legal_actions(s, R, acts, cbuf)
-            key = A.info_key(s, R, p)
-            if e + na > node_idx.shape[0] or m >= node_off.shape[0]:
-                e = 0  # cannot happen for the kernel's games (NODE_BUFFER >> a game's decisions); stay in bounds
+            nu = A.row_of(s, R, p, acts, na, row, which, detail)
+            if e + nu > node_idx.shape[0] or m >= node_off.shape[0]:
+                e = 0  # cannot happen for the kernel's games (the buffers hold far more than a game); stay in bounds
                 m = 0
-            idx = node_idx[e:e + na]
-            for j in range(na):
-                idx[j] = T.insert(keys, used, T.slot_key(key, acts[j]))
-            T.regret_matching(regret, idx, na, sig)
-            u = K.uniform01(rng)
+            idx = node_idx[e:e + nu]
+            for u in range(nu):
+                idx[u] = T.insert(keys, used, row[u])
+            T.regret_matching(regret, idx, nu, sig)
+            x = K.uniform01(rng)
             if p == i:
-                for j in range(na):
-                    q[j] = eps / na + (1.0 - eps) * sig[j]
-                    node_sig[e + j] = sig[j]
-                j = _pick(q, na, u)
+                for u in range(nu):
+                    q[u] = eps / nu + (1.0 - eps) * sig[u]
+                    node_sig[e + u] = sig[u]
+                u = _pick(q, nu, x)
                 node_off[m] = e
-                node_n[m] = na
-                node_pick[m] = j
+                node_n[m] = nu
+                node_pick[m] = u
                 m += 1
-                e += na
-                Q *= q[j]
+                e += nu
+                Q *= q[u]
             else:
                 w = 1.0
                 if unbiased:
@@ -111,23 +129,23 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
                     for r in range(n):
                         if r != i and r != p:
                             w /= reach[r]
-                for b in range(na):
+                for b in range(nu):
                     avg[idx[b]] += w * sig[b]
-                j = _pick(sig, na, u)
-                reach[p] *= sig[j]
-            K.apply_action(s, R, acts[j], trace)
+                u = _pick(sig, nu, x)
+                reach[p] *= sig[u]
+            K.apply_action(s, R, acts[_concrete(which, na, u, rng)], trace)
         K.returns_into(s, R, rets)
         ui = rets[i]
         tail = 1.0
         for k in range(m - 1, -1, -1):
             base = node_off[k]
-            na = node_n[k]
-            j = node_pick[k]
-            sj = node_sig[base + j]
+            nu = node_n[k]
+            u = node_pick[k]
+            su = node_sig[base + u]
             W = ui * tail / Q
-            for b in range(na):
-                regret[node_idx[base + b]] += W * ((1.0 if b == j else 0.0) - sj)
-            tail *= sj
+            for b in range(nu):
+                regret[node_idx[base + b]] += W * ((1.0 if b == u else 0.0) - su)
+            tail *= su
         if epoch > 0 and (t + 1) % epoch == 0:
             ep = float((t + 1) // epoch)
             pa = ep ** cfg[C_ALPHA]
@@ -137,13 +155,27 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
 
 
 @compiled
-def policy_at(s, R, keys, avg, acts, n, out):
-    """The trained policy of the seat to act in ``s`` over ``acts[:n]`` into ``out``; returns whether the table knew
-    the position (else ``out`` is uniform)."""
-    return T.average_from(keys, avg, A.info_key(s, R, s[K.ACTOR]), acts, n, out)
+def policy_at(s, R, keys, avg, acts, n, out, row, which, probs, detail):
+    """The trained policy of the seat to act in ``s`` over its legal moves ``acts[:n]`` into ``out`` (a row's
+    probability shared evenly by the moves it describes); returns whether the table knew the position (else
+    ``out`` is uniform over the row)."""
+    m = A.row_of(s, R, s[K.ACTOR], acts, n, row, which, detail)
+    known = T.average_row(keys, avg, row, m, probs)
+    for j in range(n):
+        c = 0
+        for k in range(n):
+            if which[k] == which[j]:
+                c += 1
+        out[j] = probs[which[j]] / c
+    return known
 
 
-tie_cache_to_sources((run_iterations, policy_at, A.info_key_of), K, A, T)
+tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), K, A, T)
+
+
+def _scratch() -> dict[str, np.ndarray]:
+    return {"acts": np.zeros(K.MAXA, np.int64), "out": np.zeros(K.MAXA), "row": np.zeros(K.MAXA, np.int64),
+            "which": np.zeros(K.MAXA, np.int64), "probs": np.zeros(K.MAXA)}
 
 
 class PinocchioTrainer:
@@ -176,7 +208,8 @@ class PinocchioTrainer:
             "q": np.zeros(K.MAXA), "rets": np.zeros(n), "node_off": np.zeros(4096, np.int64),
             "node_n": np.zeros(4096, np.int64), "node_pick": np.zeros(4096, np.int64),
             "node_idx": np.zeros(NODE_BUFFER, np.int64), "node_sig": np.zeros(NODE_BUFFER),
-            "reach": np.zeros(n), "trace": np.zeros((0, n), np.int32),
+            "reach": np.zeros(n), "trace": np.zeros((0, n), np.int32), "row": np.zeros(K.MAXA, np.int64),
+            "which": np.zeros(K.MAXA, np.int64),
         }
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
@@ -187,7 +220,7 @@ class PinocchioTrainer:
         return int(run_iterations(c["R"], tables.keys, tables.regret, tables.avg, tables.used, t0, t1,
                                   np.uint64(seed & (2**64 - 1)), cfg, limit, c["s"], c["rng"], c["acts"], c["cbuf"],
                                   c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"], c["node_pick"],
-                                  c["node_idx"], c["node_sig"], c["reach"], c["trace"]))
+                                  c["node_idx"], c["node_sig"], c["reach"], c["trace"], c["row"], c["which"]))
 
 
     # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
@@ -196,33 +229,34 @@ class PinocchioTrainer:
         """What :meth:`action_probabilities` needs for ``game``: its kernel and scratch."""
         from trustme_analysis.games.pinocchio.kernel import Kernel
 
-        return {"kernel": Kernel(game), "acts": np.zeros(K.MAXA, np.int64), "out": np.zeros(K.MAXA)}
+        return {"kernel": Kernel(game), **_scratch()}
 
     def action_probabilities(self, ctx: Any, table: tuple[np.ndarray, np.ndarray], state: pyspiel.State,
-                             player: int) -> tuple[dict[int, float], bool]:
+                             player: int, detail: int = 0) -> tuple[dict[int, float], bool]:
         """The stored policy at ``state`` for ``player`` (the seat to act): ``({action: probability}, known)``,
         uniform where the table never saw the position (``known`` False)."""
         kstate = ctx["kernel"].from_history(state.history())
         legal = state.legal_actions(player)
         acts, out = ctx["acts"], ctx["out"]
         acts[:len(legal)] = legal
-        known = policy_at(kstate.s, ctx["kernel"].R, table[0], table[1], acts, len(legal), out)
+        known = policy_at(kstate.s, ctx["kernel"].R, table[0], table[1], acts, len(legal), out, ctx["row"],
+                          ctx["which"], ctx["probs"], detail)
         return {int(a): float(out[j]) for j, a in enumerate(legal)}, bool(known)
 
-    def tree_policy(self, cg: Any, table: tuple[np.ndarray, np.ndarray], states: list[np.ndarray] | None = None
-                    ) -> np.ndarray:
+    def tree_policy(self, cg: Any, table: tuple[np.ndarray, np.ndarray], states: list[np.ndarray] | None = None,
+                    detail: int = 0) -> np.ndarray:
         """The stored policy as a slot array of the compiled tree ``cg`` (every seat plays it), for cfr's exact
         evaluators. ``states``: :meth:`tree_states` of ``cg``, when already computed."""
         states = self.tree_states(cg) if states is None else states
         R = self._rules(cg.game)
         out = cg.uniform_policy().copy()
-        acts = np.zeros(K.MAXA, np.int64)
-        probs = np.zeros(K.MAXA)
+        c = _scratch()
+        acts, probs = c["acts"], c["out"]
         starts = cg.infoset_slot_start
         for i, s in enumerate(states):
             lo, hi = int(starts[i]), int(starts[i + 1])
             acts[:hi - lo] = cg.slot_action[lo:hi]
-            policy_at(s, R, table[0], table[1], acts, hi - lo, probs)
+            policy_at(s, R, table[0], table[1], acts, hi - lo, probs, c["row"], c["which"], c["probs"], detail)
             out[lo:hi] = probs[:hi - lo]
         return out
 
