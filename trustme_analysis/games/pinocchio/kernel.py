@@ -40,7 +40,8 @@ from trustme_analysis.games.pinocchio.rules import SHORT_NAME
 
 #: Seat kinds the compiled loop can play.
 SUPPORTED_SEAT_KINDS = ("random", "heuristic")
-_SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
+_SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC,
+               "trained": K.SEAT_TRAINED}  # "trained": only with a policy (Kernel(trained=...); issue 28)
 _END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
 
 #: Variants ``benchmarks/kernels.py`` measures and verifies (label -> game string).
@@ -93,11 +94,11 @@ def compile_tree(game: pyspiel.Game, max_histories: int):
     return produce(game, rules_array(game), max_histories)
 
 
-def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",)) -> str | None:
+def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",), trained: Any = None) -> str | None:
     """None if the kernel plays ``game`` with these seat kinds, else a one-line reason.
 
     Every parameter value the engine accepts is supported; only the seat kinds limit it (see
-    :data:`SUPPORTED_SEAT_KINDS`).
+    :data:`SUPPORTED_SEAT_KINDS`; ``"trained"`` too when a trained policy is given, ``trained``: see :class:`Kernel`).
     """
     if game.get_type().short_name != SHORT_NAME:
         return f"the Pinocchio kernel plays {SHORT_NAME}, not {game.get_type().short_name}"
@@ -106,7 +107,8 @@ def kernel_supports(game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",))
         return "the game object carries no parsed Rules"
     if rules.values > K.MAXV or rules.players > K.MAXP or game.codec.num_actions > K.MAXA:
         return f"the kernel's arrays hold at most {K.MAXV} values and {K.MAXP} players"
-    unsupported = sorted({k for k in seat_kinds if k not in SUPPORTED_SEAT_KINDS})
+    unsupported = sorted({k for k in seat_kinds if k not in SUPPORTED_SEAT_KINDS
+                          and not (k == "trained" and trained is not None)})
     if unsupported:
         return f"seat kinds {unsupported} are not compiled (the kernel plays: {', '.join(SUPPORTED_SEAT_KINDS)})"
     return None
@@ -381,8 +383,8 @@ class Kernel:
     """
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
-                 knobs: dict[str, Any] | None = None):
-        reason = kernel_supports(game, seat_kinds)
+                 knobs: dict[str, Any] | None = None, trained: tuple[np.ndarray, np.ndarray, int] | None = None):
+        reason = kernel_supports(game, seat_kinds, trained)
         if reason:
             raise ValueError(reason)
         kinds = list(seat_kinds)
@@ -404,6 +406,10 @@ class Kernel:
         self._buf = np.empty(int(self.R[K.R_NUM_ACTIONS]), np.int64)
         self._cbuf = np.empty(K.MAXC, np.int64)
         self._chart_column = _records_chart(game)
+        # ---- trained seats (issue 28): the policy's lookup table and abstraction level, played by
+        # trained_play.play_batch_trained in whole games only (rollouts refuse them).
+        self._trained = trained
+        # ----
 
     # ------------------------------------------------------------------ single states
     def new_state(self, seed: int | None = None) -> KernelState:
@@ -536,9 +542,19 @@ class Kernel:
             trace_off = np.empty(G + 1, np.int64)
             hist = np.empty(G * self.max_length if histories else 0, np.int32)
             hist_off = np.zeros(G + 1, np.int64)
-            K.play_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns, self.max_length,
-                         *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
-                         np.empty(K.MAXA, np.float64))
+            if self._trained is not None:  # ---- trained seats (issue 28)
+                from trustme_analysis.games.pinocchio.trained_play import play_batch_trained
+
+                tkeys, tavg, detail = self._trained
+                play_batch_trained(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
+                                   self.max_length, *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
+                                   np.empty(K.MAXA, np.float64), tkeys, tavg, int(detail),
+                                   np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
+                                   np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64), np.empty(K.MAXA))
+            else:
+                K.play_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
+                             self.max_length, *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
+                             np.empty(K.MAXA, np.float64))
             errors = finals[:, K.ERROR]
             if np.any(errors == K.ERR_TRACE_OVERFLOW):
                 raise RuntimeError("kernel error: a score trace exceeded its buffer (max_turns is too small)")
@@ -588,6 +604,8 @@ class Kernel:
             viewer: resample what this seat cannot see before each playout (a determinization); None plays from the
                 true position.
         """
+        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games only
+            raise ValueError("trained seats play whole games (play_random), not rollouts")
         out = np.zeros(2 * K.MAXP, np.float64)
         who = -1 if viewer is None else int(viewer)
         K.rollouts_seats(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out, *self._scratch(),
@@ -604,6 +622,8 @@ class Kernel:
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
         another player's is tall with the chance :meth:`teller_bluff_rate` gives, by exact rejection sampling.
         """
+        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games only
+            raise ValueError("trained seats play whole games (play_random), not rollouts")
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), K.MAXP), np.float64)
         b = self.teller_bluff_rate(state) if belief else -1.0

@@ -173,6 +173,21 @@ def policy_at(s, R, keys, avg, acts, n, out, row, which, probs, detail):
 tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), K, A, T)
 
 
+def _kernel_state(ctx: dict[str, Any], history: list[int]) -> Any:
+    """The kernel state after ``history``, extended from the last one asked for when it is a prefix (a game's
+    decisions come in order, so each costs only the steps since the previous one)."""
+    last = ctx.get("last")
+    if last is not None and len(last[0]) <= len(history) and history[:len(last[0])] == last[0]:
+        kstate = last[1]
+        kern = ctx["kernel"]
+        for a in history[len(last[0]):]:
+            K.apply_action(kstate.s, kern.R, a, kstate.trace)
+    else:
+        kstate = ctx["kernel"].from_history(history)
+    ctx["last"] = (list(history), kstate)
+    return kstate
+
+
 def _scratch() -> dict[str, np.ndarray]:
     return {"acts": np.zeros(K.MAXA, np.int64), "out": np.zeros(K.MAXA), "row": np.zeros(K.MAXA, np.int64),
             "which": np.zeros(K.MAXA, np.int64), "probs": np.zeros(K.MAXA)}
@@ -235,7 +250,7 @@ class PinocchioTrainer:
                              player: int, detail: int = 0) -> tuple[dict[int, float], bool]:
         """The stored policy at ``state`` for ``player`` (the seat to act): ``({action: probability}, known)``,
         uniform where the table never saw the position (``known`` False)."""
-        kstate = ctx["kernel"].from_history(state.history())
+        kstate = _kernel_state(ctx, state.history())
         legal = state.legal_actions(player)
         acts, out = ctx["acts"], ctx["out"]
         acts[:len(legal)] = legal
