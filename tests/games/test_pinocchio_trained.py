@@ -140,3 +140,9 @@ def test_trained_bot_states_the_stored_policy_and_replays_from_its_generator(tmp
     assert histories[0] == histories[1]
     with pytest.raises(ValueError, match="unknown knob"):
         make_bot(game, "trained", 0, np.random.default_rng(0), budget=3)
+    # exported as an OpenSpiel TabularPolicy, it is the same policy
+    from cfr.policy_io import from_tabular_policy
+    from trustme_analysis.players.trained import tabular_policy
+
+    tab = tabular_policy(game, bots[0].settings, str(tmp_path), compiled=cg)
+    assert np.allclose(from_tabular_policy(cg, tab), TRAINER.tree_policy(cg, stored.lookup(), detail=1))
