@@ -50,6 +50,7 @@ CHECKPOINT = "checkpoint.npz"
 POLICY_FILE = "policy.npz"
 SUMMARY = "summary.json"
 AVERAGING = ("simple", "unbiased")
+WEIGHTING = ("importance", "on_policy")
 
 
 class StalePolicyError(RuntimeError):
@@ -95,18 +96,23 @@ class TrainSettings:
         epoch: DCFR discounting is applied after every ``epoch`` iterations (0: never; plain averaging).
         alpha, beta, gamma: DCFR's exponents (Brown and Sandholm 2019 recommend 1.5, 0, 2).
         detail: the level of the game's abstraction (0: its coarsest; each game documents its levels).
+        weighting: ``"importance"`` (outcome sampling's unbiased regret estimate, weighted by the inverse of the
+            traverser's sampling probability of the whole game) or ``"on_policy"`` (without the inverse sampling
+            probability of the path to the decision: each decision's regrets are scaled by how likely the traverser's
+            own sampling reached it; biased, but bounded where the unbiased weights of a deep game explode).
     """
 
     iterations: int | None = 400_000
     seconds: float | None = None
     seed: int = 0
-    epsilon: float = 0.6
+    epsilon: float = 0.1
     averaging: str = "simple"
     epoch: int = 10_000
     alpha: float = 1.5
     beta: float = 0.0
     gamma: float = 2.0
     detail: int = 0
+    weighting: str = "on_policy"
 
     def __post_init__(self):
         if (self.iterations is None) == (self.seconds is None):
@@ -119,6 +125,8 @@ class TrainSettings:
             raise ValueError(f"epsilon={self.epsilon!r} is not allowed; allowed: 0 < epsilon <= 1")
         if self.averaging not in AVERAGING:
             raise ValueError(f"averaging={self.averaging!r} is not allowed; allowed: {', '.join(AVERAGING)}")
+        if self.weighting not in WEIGHTING:
+            raise ValueError(f"weighting={self.weighting!r} is not allowed; allowed: {', '.join(WEIGHTING)}")
         if not isinstance(self.detail, int) or self.detail < 0:
             raise ValueError(f"detail={self.detail!r} is not allowed; allowed: 0 (the coarsest) or more")
         if self.epoch < 0:
@@ -168,10 +176,10 @@ def trainer_for(game: pyspiel.Game) -> GameTrainer:
 
 def config_vector(settings: TrainSettings, size: int) -> np.ndarray:
     """The settings as the float64 vector a trainer's ``run`` reads: epsilon, averaging (0/1), epoch, alpha, beta,
-    gamma, detail, then zeros up to ``size``."""
-    cfg = np.zeros(max(size, 7))
-    cfg[:7] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
-               settings.gamma, settings.detail]
+    gamma, detail, weighting (0/1), then zeros up to ``size``."""
+    cfg = np.zeros(max(size, 8))
+    cfg[:8] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
+               settings.gamma, settings.detail, WEIGHTING.index(settings.weighting)]
     return cfg
 
 

@@ -11,17 +11,16 @@ The position key holds
 
 - **the decision**: Take a Turn, a trust vote, the 4-player Coin offer, or the free Use Reputation action when the
   Character deck runs out; and the seat's place at the table;
-- **the score**: your Ticket score minus the best other score, in 7 buckets (-6 or less, -5 to -3, -2 to -1, level,
-  1 to 2, 3 to 5, 6 or more), and how many different Ticket values you hold (the chart's bonus);
+- **the score**: your Ticket score minus the best other score, in 5 buckets (-3 or less, -2 to -1, level, 1 to 2,
+  3 or more);
 - **the Tickets left**: how many Ticket stacks are empty (the game ends when four are);
-- **Reputation that cashes into Tickets**: the largest set or sequence in your Reputation and the largest in any
-  other player's (each counted up to 3);
-- **the time**: Day or Night (how often the deck has run out) and how many Characters are left in the deck (exactly
-  up to 4, then "5-8" and "9 or more");
+- **Reputation that cashes into Tickets**: the largest set or sequence in your Reputation (counted up to 3);
+- **the time**: Day or Night (how often the deck has run out, up to 2) and whether the deck is empty, holds 1-4
+  Characters or more;
 - **at a trust vote or the Coin offer**: the teller (their place from you); how many Characters of the number the
   tale claims you have not seen (not in your hand, the Park, any Reputation or the discard pile, which everyone saw
   go there; up to 3); the best Ticket a tall tale on that Character could earn; the teller's revealed bluffing (their
-  tall tales and true tales so far, each counted up to 3); the teller's score minus yours (the same buckets); with
+  tall tales and true tales so far, each counted up to 2); the teller's score minus yours (the same buckets); with
   ``voting=sequential`` the trusting and distrusting votes already declared; at the Coin offer whether the majority
   trusted.
 
@@ -30,21 +29,24 @@ A move is described as
 - **a true tale** (Tell a Tale with a matching Character): the largest set or sequence your Reputation would hold
   with that number (up to 4);
 - **a tall tale**: the Ticket it would earn if trusted (the difference of the numbers, or the next lower value
-  left; 0: none), whether that Ticket value would be new to you, and how many Characters of the claimed number
-  nobody has seen (up to 3: how believable the tale is);
+  left; 0: none), whether that Ticket value would be new to you, and whether any Character of the claimed number is
+  still unseen by everyone (could the tale be true at all);
 - **Use Reputation / the free action**: the Ticket value gained and whether it is new to you;
 - **Take a Character from the Park**: the largest set or sequence your Reputation would hold with it (up to 4);
-- and for the three moves of a turn: whether the Character you keep in hand matches one in the Park (a true tale for
-  the next turn); **pass**, **decline**, **trust**, **do not trust**, **toss** and **do not toss** as themselves.
+- **pass**, **decline**, **trust**, **do not trust**, **toss** and **do not toss** as themselves.
+
+The fine level (``detail >= 1``) adds to the position your hand, the Park, your Reputation (counts up to 2, 2 and
+3) and which Ticket values you hold, and describes each move as itself: exact on the reduced variants, far too fine
+for the full game.
 
 Neither reads the deck's order or contents, another player's hand, a pending tale's face-down Character, or votes of
 a simultaneous vote not yet revealed (``tests/games/test_pinocchio_trained.py`` checks that nothing moves when
 :func:`~trustme_analysis.games.pinocchio.kernel_core.determinize` redraws all of these, and that one information set
 of a compiled tree gives one position key).
 
-The abstraction is coarse on purpose: the full game's positions merge into some hundred thousand rows, few enough to
-train in a CPU-minute or two; on the reduced variants of the solve presets the same rows are measured exactly
-(``benchmarks/trained.py``).
+The coarse level is coarse on purpose: the full two-player game's positions merge into about a hundred thousand
+rows, few enough to train in a CPU-minute or two; on the reduced variants of the solve presets the same rows are
+measured exactly (``benchmarks/trained.py``).
 """
 
 from __future__ import annotations
@@ -61,30 +63,26 @@ compiled = njit(cache=True)
 
 #: Bumped whenever :func:`info_key` or :func:`action_desc` changes meaning: stored policies of another version are
 #: stale.
-VERSION = 2
+VERSION = 3
 
 
 @inlined
 def _bucket_deck(n):
-    if n <= 4:
-        return n
-    return 5 if n <= 8 else 6
+    if n == 0:
+        return 0
+    return 1 if n <= 4 else 2
 
 
 @inlined
 def _lead(x):
-    """A score difference in 7 buckets."""
-    if x <= -6:
-        return 0
+    """A score difference in 5 buckets."""
     if x <= -3:
-        return 1
+        return 0
     if x < 0:
-        return 2
+        return 1
     if x == 0:
-        return 3
-    if x <= 2:
-        return 4
-    return 5 if x <= 5 else 6
+        return 2
+    return 3 if x <= 2 else 4
 
 
 @inlined
@@ -137,24 +135,17 @@ def info_key(s, R, p, detail):
     h = combine(h, ph)
     h = combine(h, p)
     empty = 0
-    different = 0
     for v in range(V):
         if s[K.STACKS + v] == 0:
             empty += 1
-        if s[K.TICKETS + p * K.MAXV + v] > 0:
-            different += 1
     h = combine(h, empty)
-    h = combine(h, different)
     best_other = -(1 << 20)
-    cash_other = 0
     for j in range(1, n):
         q = p + j if p + j < n else p + j - n
         best_other = max(best_other, s[K.SCORE + q])
-        cash_other = max(cash_other, _best_cash(s, R, q))
     h = combine(h, _lead(s[K.SCORE + p] - best_other))
     h = combine(h, _best_cash(s, R, p))
-    h = combine(h, cash_other)
-    h = combine(h, min(s[K.RUNOUTS], 3))
+    h = combine(h, min(s[K.RUNOUTS], 2))
     h = combine(h, _bucket_deck(s[K.DECK_TOTAL]))
     if detail >= 1:
         # The fine level: the counts themselves (exact on the reduced variants, where they are small).
@@ -178,8 +169,8 @@ def info_key(s, R, p, detail):
         h = combine(h, best_ticket)
         true_told = s[K.ROWS + teller * 4] + s[K.ROWS + teller * 4 + 1]
         tall_told = s[K.ROWS + teller * 4 + 2] + s[K.ROWS + teller * 4 + 3]
-        h = combine(h, min(true_told, 3))
-        h = combine(h, min(tall_told, 3))
+        h = combine(h, min(true_told, 2))
+        h = combine(h, min(tall_told, 2))
         h = combine(h, _lead(s[K.SCORE + teller] - s[K.SCORE + p]))
         if ph == K.VOTE and R[K.R_SEQUENTIAL]:
             trust = 0
@@ -204,17 +195,16 @@ def action_desc(s, R, p, a, detail):
     if a < R[K.R_REP_BASE]:  # Tell a Tale: Park value, hand value
         v = R[K.R_DEC_X + a]
         w = R[K.R_DEC_HAND + a]
-        keep = _keeps_match(s, R, p, w)
         if v == w:
-            return 100 + 10 * min(K.fit_k(s, p, v), 4) + keep
+            return 100 + 10 * min(K.fit_k(s, p, v), 4)
         ticket = K.ticket_for_tale_k(s, abs(v - w))
-        return 1000 + 100 * ticket + 20 * _new_value(s, p, ticket) + 4 * _public_unseen(s, R, v) + keep
+        return 1000 + 100 * ticket + 20 * _new_value(s, p, ticket) + 4 * min(_public_unseen(s, R, v), 1)
     if a < R[K.R_TAKE_BASE]:  # Use Reputation
         length = R[K.R_COMBO_LEN + R[K.R_DEC_X + a]]
-        return 2000 + 10 * length + 4 * _new_value(s, p, length) + _keeps_match(s, R, p, R[K.R_DEC_HAND + a])
+        return 2000 + 10 * length + 4 * _new_value(s, p, length)
     if a < R[K.R_FREE_BASE]:  # Take a Character from the Park
         u = R[K.R_DEC_X + a]
-        return 3000 + 10 * min(K.fit_k(s, p, u), 4) + _keeps_match(s, R, p, R[K.R_DEC_HAND + a])
+        return 3000 + 10 * min(K.fit_k(s, p, u), 4)
     if a < R[K.R_DECLINE]:  # the free Use Reputation action
         length = R[K.R_COMBO_LEN + R[K.R_DEC_X + a]]
         return 4000 + 10 * length + _new_value(s, p, length)

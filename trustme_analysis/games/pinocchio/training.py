@@ -36,8 +36,8 @@ from trustme_analysis.train import tables as T
 compiled = njit(cache=True)
 
 #: Settings vector offsets (float64) of :func:`run_iterations`.
-C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL = range(7)
-CONFIG_SIZE = 7
+C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING = range(8)
+CONFIG_SIZE = 8
 #: Entries of the per-game decision buffers (every traverser decision's legal actions).
 NODE_BUFFER = 1 << 17
 #: Slots one iteration may add at most (every decision of a game, all legal actions): the room kept free.
@@ -76,7 +76,7 @@ def _concrete(which, na, u, rng):
 
 @compiled
 def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng, acts, cbuf, sig, q, rets,
-                   node_off, node_n, node_pick, node_idx, node_sig, reach, trace, row, which):
+                   node_off, node_n, node_pick, node_idx, node_sig, reach, trace, row, which, node_q):
     """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
     ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
     ``limit`` are scratch owned by the caller."""
@@ -85,6 +85,7 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
     unbiased = cfg[C_AVERAGING] > 0.5
     epoch = np.int64(cfg[C_EPOCH])
     detail = np.int64(cfg[C_DETAIL])
+    on_policy = cfg[C_WEIGHTING] > 0.5
     for t in range(t0, t1):
         if used[0] > limit:
             return t
@@ -119,6 +120,7 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
                 node_off[m] = e
                 node_n[m] = nu
                 node_pick[m] = u
+                node_q[m] = q[u]
                 m += 1
                 e += nu
                 Q *= q[u]
@@ -137,15 +139,17 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
         K.returns_into(s, R, rets)
         ui = rets[i]
         tail = 1.0
+        ratio = 1.0  # product of sigma / q over the traverser's decisions after k (on_policy weighting)
         for k in range(m - 1, -1, -1):
             base = node_off[k]
             nu = node_n[k]
             u = node_pick[k]
             su = node_sig[base + u]
-            W = ui * tail / Q
+            W = ui * ratio / node_q[k] if on_policy else ui * tail / Q
             for b in range(nu):
                 regret[node_idx[base + b]] += W * ((1.0 if b == u else 0.0) - su)
             tail *= su
+            ratio *= su / node_q[k]
         if epoch > 0 and (t + 1) % epoch == 0:
             ep = float((t + 1) // epoch)
             pa = ep ** cfg[C_ALPHA]
@@ -224,7 +228,7 @@ class PinocchioTrainer:
             "node_n": np.zeros(4096, np.int64), "node_pick": np.zeros(4096, np.int64),
             "node_idx": np.zeros(NODE_BUFFER, np.int64), "node_sig": np.zeros(NODE_BUFFER),
             "reach": np.zeros(n), "trace": np.zeros((0, n), np.int32), "row": np.zeros(K.MAXA, np.int64),
-            "which": np.zeros(K.MAXA, np.int64),
+            "which": np.zeros(K.MAXA, np.int64), "node_q": np.zeros(4096),
         }
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
@@ -235,7 +239,8 @@ class PinocchioTrainer:
         return int(run_iterations(c["R"], tables.keys, tables.regret, tables.avg, tables.used, t0, t1,
                                   np.uint64(seed & (2**64 - 1)), cfg, limit, c["s"], c["rng"], c["acts"], c["cbuf"],
                                   c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"], c["node_pick"],
-                                  c["node_idx"], c["node_sig"], c["reach"], c["trace"], c["row"], c["which"]))
+                                  c["node_idx"], c["node_sig"], c["reach"], c["trace"], c["row"], c["which"],
+                                  c["node_q"]))
 
 
     # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
