@@ -9,8 +9,8 @@ import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.registry import PARTS, game_entry, game_names
 
 #: Modules of a game package that read the engine from outside (everything else in the package is the engine).
-#: (``abstraction`` and ``training``: the trained player's view and its traversal, built on trustme_analysis.train.)
-READERS = {"bots", "records", "stats", "strategy", "pages", "describe", "abstraction", "training"}
+#: (``abstraction``, ``training``, ``trained_play``: the trained player built on trustme_analysis.train.)
+READERS = {"bots", "records", "stats", "strategy", "pages", "describe", "abstraction", "training", "trained_play"}
 ALLOWED_FOR_ENGINES = ("trustme_analysis.engine", "trustme_analysis.registry")
 
 
