@@ -63,6 +63,8 @@ register_game(
             search_budget=1600,
             tree_producer="kernel.tree:compile_tree",
             tree_producer_name="Pinocchio kernel (numba)",
+            # The trained player's abstraction and self-play traversal (trustme_analysis.train).
+            trained="kernel.training:TRAINER",
             benchmark_variants={
                 "pinocchio 2p": "trustme_pinocchio(players=2)",
                 "pinocchio 3p": "trustme_pinocchio(players=3)",

@@ -1181,6 +1181,9 @@ PARK_PICKS = ("fit", "high", "random")
 VOTES_RULES = ("expected_value", "threshold")
 #: Seat kinds of :func:`play_out_seats`.
 SEAT_RANDOM, SEAT_HEURISTIC = 0, 1
+# ---- trained seats (issue 28): played by kernel.trained.play_batch_trained, never by this file's loops
+SEAT_TRAINED = 2
+# ----
 #: In :func:`vote_evidence`, the chance that a heuristic voter casts the vote the heuristic would not (a search
 #: player's model allows for it, so that one surprising vote does not rule the heuristic out for good).
 VOTE_NOISE = 0.05

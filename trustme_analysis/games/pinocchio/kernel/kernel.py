@@ -43,7 +43,8 @@ from trustme_analysis.games.pinocchio.kernel.records import (FIELDS, RawRecords,
                                                              rows_of_game)
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
-_SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC}
+_SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC,
+               "trained": K.SEAT_TRAINED}  # "trained": only with a policy (Kernel(trained=...))
 _END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
 
 #: Variants of the rollout figure in ``benchmarks/kernels.py``.
@@ -343,13 +344,14 @@ class Kernel:
     """
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
-                 knobs: dict[str, Any] | None = None):
+                 knobs: dict[str, Any] | None = None, trained: tuple[np.ndarray, np.ndarray, int] | None = None):
         reason = limits(game)
         if reason:
             raise ValueError(reason)
-        unknown = sorted({k for k in seat_kinds if k not in _SEAT_CODES})
+        unknown = sorted({k for k in seat_kinds if k not in _SEAT_CODES or (k == "trained" and trained is None)})
         if unknown:
-            raise ValueError(f"seat kinds {unknown} are not compiled (the kernel plays: {', '.join(_SEAT_CODES)})")
+            raise ValueError(f"seat kinds {unknown} are not compiled (the kernel plays: random, heuristic, and "
+                             "trained seats given a trained policy)")
         kinds = list(seat_kinds)
         if len(kinds) == 1:
             kinds *= game.rules.players
@@ -369,6 +371,10 @@ class Kernel:
         self._buf = np.empty(int(self.R[K.R_NUM_ACTIONS]), np.int64)
         self._cbuf = np.empty(K.MAXC, np.int64)
         self._chart_column = _records_chart(game)
+        # ---- trained seats (issue 28): the policy's lookup table and abstraction level, played by
+        # kernel.trained.play_batch_trained in whole games only (rollouts refuse them).
+        self._trained = trained
+        # ----
 
     # ------------------------------------------------------------------ single states
     def new_state(self) -> KernelState:
@@ -501,9 +507,19 @@ class Kernel:
             trace_off = np.empty(G + 1, np.int64)
             hist = np.empty(G * self.max_length if histories else 0, np.int32)
             hist_off = np.zeros(G + 1, np.int64)
-            K.play_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns, self.max_length,
-                         *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
-                         np.empty(K.MAXA, np.float64))
+            if self._trained is not None:  # ---- trained seats (issue 28)
+                from trustme_analysis.games.pinocchio.kernel.trained import play_batch_trained
+
+                tkeys, tavg, detail = self._trained
+                play_batch_trained(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
+                                   self.max_length, *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
+                                   np.empty(K.MAXA, np.float64), tkeys, tavg, int(detail),
+                                   np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
+                                   np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64), np.empty(K.MAXA))
+            else:
+                K.play_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
+                             self.max_length, *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
+                             np.empty(K.MAXA, np.float64))
             errors = finals[:, K.ERROR]
             if np.any(errors == K.ERR_TRACE_OVERFLOW):
                 raise RuntimeError("kernel error: a score trace exceeded its buffer (max_turns is too small)")
@@ -553,6 +569,8 @@ class Kernel:
             viewer: resample what this seat cannot see before each playout (a determinization); None plays from the
                 true position.
         """
+        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games only
+            raise ValueError("trained seats play whole games (play), not rollouts")
         out = np.zeros(2 * K.MAXP, np.float64)
         who = -1 if viewer is None else int(viewer)
         K.rollouts_seats(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out, *self._scratch(),
@@ -569,6 +587,8 @@ class Kernel:
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
         another player's is tall with the chance :meth:`teller_bluff_rate` gives, by exact rejection sampling.
         """
+        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games only
+            raise ValueError("trained seats play whole games (play), not rollouts")
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), K.MAXP), np.float64)
         b = self.teller_bluff_rate(state) if belief else -1.0

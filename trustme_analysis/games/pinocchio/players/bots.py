@@ -43,6 +43,7 @@ from trustme_analysis.games.pinocchio.engine import actions as A
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME, score_breakdown, ticket_for_tale
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
+from trustme_analysis.players.trained import make_trained_bot
 
 VOTE_RULES = ("expected_value", "threshold")
 
@@ -378,3 +379,5 @@ def make_heuristic(game: pyspiel.Game, player_id: int, rng: np.random.Generator,
 
 
 register_bot(SHORT_NAME, "heuristic", make_heuristic)
+# The trained player (trustme_analysis.players.trained; its abstraction and traversal: .abstraction, .training).
+register_bot(SHORT_NAME, "trained", make_trained_bot)

@@ -1,0 +1,99 @@
+"""The training driver: deterministic from the seed, resumable, stored under a fingerprint, reused, stale."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pyspiel
+import pytest
+
+from trustme_analysis.train import StalePolicyError, TrainSettings, train
+from trustme_analysis.train.driver import CHECKPOINT, POLICY_FILE, SUMMARY, fingerprint
+
+SMALL = ("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,stacks=1/1/1,chart=1/3/6,"
+         "runouts_to_end=1)")
+SETTINGS = TrainSettings(iterations=30_000, seed=5, epoch=5_000)
+
+
+def test_same_seed_same_policy_other_seed_other(tmp_path):
+    a = train(SMALL, SETTINGS, tmp_path / "a")
+    b = train(SMALL, SETTINGS, tmp_path / "b")
+    c = train(SMALL, TrainSettings(iterations=30_000, seed=6, epoch=5_000), tmp_path / "a")
+    assert a.summary["policy_digest"] == b.summary["policy_digest"]
+    assert c.summary["policy_digest"] != a.summary["policy_digest"]
+    assert a.folder.name == fingerprint(str(pyspiel.load_game(SMALL)), SETTINGS, a.summary["version"])
+    assert c.folder != a.folder and a.summary["iterations"] == 30_000 and not a.reused
+
+
+def test_interrupted_training_resumes_to_the_same_policy(tmp_path):
+    whole = train(SMALL, SETTINGS, tmp_path / "whole")
+    lines = []
+    with pytest.raises(KeyboardInterrupt):
+        train(SMALL, SETTINGS, tmp_path / "cut", lines.append, stop_after=12_345)
+    folder = tmp_path / "cut" / "train" / whole.folder.name
+    assert (folder / CHECKPOINT).is_file() and not (folder / POLICY_FILE).exists()
+    resumed = train(SMALL, SETTINGS, tmp_path / "cut", lines.append)
+    assert any("resuming at iteration 12,345" in line for line in lines)
+    assert resumed.summary["policy_digest"] == whole.summary["policy_digest"]
+    assert not (folder / CHECKPOINT).exists()
+
+
+def test_kill_9_then_resume_gives_the_same_policy(tmp_path):
+    settings = TrainSettings(iterations=3_000_000, seed=5, epoch=5_000)
+    code = (f"from trustme_analysis.train import TrainSettings, train\n"
+            f"train({SMALL!r}, TrainSettings(iterations=3_000_000, seed=5, epoch=5_000), {str(tmp_path / 'k')!r}, "
+            f"checkpoint_seconds=0.0)\n")
+    proc = subprocess.Popen([sys.executable, "-c", code], cwd=Path(__file__).parents[2],
+                            env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[2])})
+    folder = tmp_path / "k" / "train"
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list(folder.glob(f"*/{CHECKPOINT}")):
+            assert proc.poll() is None, "the training ended before a checkpoint was seen"
+            time.sleep(0.05)
+        time.sleep(0.3)
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait()
+    (ckpt,) = folder.glob(f"*/{CHECKPOINT}")
+    resumed = train(SMALL, settings, tmp_path / "k")
+    whole = train(SMALL, settings, tmp_path / "whole")
+    assert resumed.summary["policy_digest"] == whole.summary["policy_digest"]
+
+
+def test_reused_then_stale(tmp_path):
+    first = train(SMALL, SETTINGS, tmp_path)
+    again = train(SMALL, SETTINGS, tmp_path)
+    assert again.reused and again.folder == first.folder
+    summary = json.loads((first.folder / SUMMARY).read_text())
+    summary["code"] = "other"
+    (first.folder / SUMMARY).write_text(json.dumps(summary))
+    with pytest.raises(StalePolicyError):
+        train(SMALL, SETTINGS, tmp_path, retrain_stale=False)
+    lines = []
+    fresh = train(SMALL, SETTINGS, tmp_path, lines.append)
+    assert not fresh.reused and any("stale" in line for line in lines)
+    assert fresh.summary["policy_digest"] == first.summary["policy_digest"]
+
+
+def test_progress_and_evaluator(tmp_path):
+    values = []
+    result = train(SMALL, TrainSettings(iterations=20_000, seed=1), tmp_path,
+                   evaluate=lambda table: values.append(len(table[0])) or 0.5, eval_every=5_000)
+    assert [t for t, _ in result.summary["curve"]] == [5_000, 10_000, 15_000, 20_000] and len(values) == 4
+
+
+@pytest.mark.parametrize("bad", [dict(iterations=None), dict(iterations=10, seconds=1.0), dict(iterations=0),
+                                 dict(epsilon=0.0), dict(averaging="odd"), dict(epoch=-1)])
+def test_settings_refuse_nonsense(bad):
+    with pytest.raises(ValueError):
+        TrainSettings(**bad)
+
+
+def test_a_game_without_training_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="no trained player"):
+        train("trustme_liar", TrainSettings(iterations=10), tmp_path)

@@ -1,0 +1,404 @@
+"""Training a policy for one game variant: budget, progress, checkpoints, storage and reuse.
+
+:func:`train` runs a game's Monte Carlo CFR traversal (the ``trained`` part of the game's kernel entry, a
+:class:`GameTrainer`) for a budget of iterations or CPU seconds and stores the average strategy under
+``OUTDIR/train/<fingerprint>/``:
+
+- ``settings.json``: the game string, the settings, the trainer's version and code digest (written first);
+- ``checkpoint.npz``: the tables and the iteration reached, rewritten atomically every ``checkpoint_seconds`` and when
+  the training is interrupted (Ctrl-C); removed once the policy is stored;
+- ``policy.npz``: the stored policy, slot keys (sorted) and average-strategy mass;
+- ``summary.json``: what :func:`train` returns as :class:`TrainedPolicy` (iterations, CPU seconds, slots, the quality
+  proxy, the curve of the optional evaluator, the code digest, the policy's own digest).
+
+The fingerprint is 16 hex digits of the SHA-256 of the canonical game string, the settings
+(:meth:`TrainSettings.inputs`) and the trainer's version, so the same variant with the same settings finds its
+stored policy again and reuses it. A stored policy whose code digest differs (the kernel, the abstraction or the
+traversal changed since) is *stale*: :func:`train` trains it again, or refuses with :class:`StalePolicyError` when
+``retrain_stale=False``. A checkpoint is resumed only under the same code.
+
+Determinism: iteration ``t`` of a game's traversal depends only on the seed, ``t`` and the tables, so an iteration
+budget gives the same policy whether the training ran through or was resumed from any checkpoint (kill -9
+included). A seconds budget stops wherever the time runs out; the summary says how many iterations that was.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+import pyspiel
+
+from trustme_analysis.atomic import atomic_path
+from trustme_analysis.registry import find_game
+from trustme_analysis.train import tables as T
+
+TRAIN_DIR = "train"
+SETTINGS = "settings.json"
+CHECKPOINT = "checkpoint.npz"
+POLICY_FILE = "policy.npz"
+SUMMARY = "summary.json"
+AVERAGING = ("simple", "unbiased")
+WEIGHTING = ("importance", "on_policy")
+
+
+class StalePolicyError(RuntimeError):
+    """A stored policy was trained by other code than the one running now (and retraining was not allowed)."""
+
+
+class GameTrainer(Protocol):
+    """What a game supplies to get a trained player (its kernel entry's ``trained`` part, ``"kernel.training:TRAINER"``).
+
+    - ``version``: names the abstraction and traversal (bump it when their meaning changes);
+    - ``config_size``: length of the float64 settings vector :meth:`run` takes (:func:`config_vector`);
+    - ``slots_per_iteration``: the most table slots one iteration may add (room kept free);
+    - ``code_digest()``: a digest of the sources the tables depend on;
+    - ``prepare(game)``: whatever :meth:`run` needs for the variant (rules arrays, scratch);
+    - ``run(ctx, tables, t0, t1, seed, cfg) -> t``: iterations ``t0 .. t1 - 1``, each a function of ``(seed, t)``
+      and the tables alone; returns the next iteration (earlier when the tables need room).
+
+    The bot side (playing the stored tables) is the game's too: see :mod:`trustme_analysis.players.trained`.
+    """
+
+    version: str
+    config_size: int
+    slots_per_iteration: int
+
+    def code_digest(self) -> str: ...
+
+    def prepare(self, game: pyspiel.Game) -> Any: ...
+
+    def run(self, ctx: Any, tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int: ...
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """How a policy is trained.
+
+    Attributes:
+        iterations: the budget in iterations (one sampled game each; deterministic); ``None`` with ``seconds``.
+        seconds: the budget in CPU seconds instead (not reproducible: it stops where the time runs out).
+        seed: seeds every iteration's generator.
+        epsilon: the traverser's exploration (share of uniform sampling; 1: robust sampling).
+        averaging: ``"simple"`` (the other seats' average strategy takes each visit with weight 1) or
+            ``"unbiased"`` (weighted by reach over sampling probability).
+        epoch: DCFR discounting is applied after every ``epoch`` iterations (0: never; plain averaging).
+        alpha, beta, gamma: DCFR's exponents (Brown and Sandholm 2019 recommend 1.5, 0, 2).
+        detail: the level of the game's abstraction (0: its coarsest; each game documents its levels).
+        weighting: ``"importance"`` (outcome sampling's unbiased regret estimate, weighted by the inverse of the
+            traverser's sampling probability of the whole game) or ``"on_policy"`` (without the inverse sampling
+            probability of the path to the decision: each decision's regrets are scaled by how likely the traverser's
+            own sampling reached it; biased, but bounded where the unbiased weights of a deep game explode).
+    """
+
+    iterations: int | None = 400_000
+    seconds: float | None = None
+    seed: int = 0
+    epsilon: float = 0.1
+    averaging: str = "simple"
+    epoch: int = 10_000
+    alpha: float = 1.5
+    beta: float = 0.0
+    gamma: float = 2.0
+    detail: int = 0
+    weighting: str = "on_policy"
+
+    def __post_init__(self):
+        if (self.iterations is None) == (self.seconds is None):
+            raise ValueError("give exactly one budget: iterations or seconds")
+        if self.iterations is not None and (not isinstance(self.iterations, int) or self.iterations < 1):
+            raise ValueError(f"iterations={self.iterations!r} is not allowed; allowed: a positive integer")
+        if self.seconds is not None and not self.seconds > 0:
+            raise ValueError(f"seconds={self.seconds!r} is not allowed; allowed: a positive number")
+        if not 0.0 < self.epsilon <= 1.0:
+            raise ValueError(f"epsilon={self.epsilon!r} is not allowed; allowed: 0 < epsilon <= 1")
+        if self.averaging not in AVERAGING:
+            raise ValueError(f"averaging={self.averaging!r} is not allowed; allowed: {', '.join(AVERAGING)}")
+        if self.weighting not in WEIGHTING:
+            raise ValueError(f"weighting={self.weighting!r} is not allowed; allowed: {', '.join(WEIGHTING)}")
+        if not isinstance(self.detail, int) or self.detail < 0:
+            raise ValueError(f"detail={self.detail!r} is not allowed; allowed: 0 (the coarsest) or more")
+        if self.epoch < 0:
+            raise ValueError(f"epoch={self.epoch!r} is not allowed; allowed: 0 (no discounting) or more")
+
+    def inputs(self) -> dict[str, Any]:
+        """Everything the trained policy depends on, as plain data (the fingerprint's input)."""
+        return asdict(self)
+
+
+@dataclass
+class TrainedPolicy:
+    """A stored trained policy: where it is and what made it (``summary.json``)."""
+
+    folder: Path
+    summary: dict[str, Any]
+    reused: bool = False
+    _table: tuple[np.ndarray, np.ndarray] | None = field(default=None, repr=False)
+
+    @property
+    def fingerprint(self) -> str:
+        """The variant's and settings' fingerprint (the folder's name)."""
+        return str(self.summary["fingerprint"])
+
+    def lookup(self) -> tuple[np.ndarray, np.ndarray]:
+        """The policy as a hash table (``keys``, ``avg``) for :func:`trustme_analysis.train.tables.average_row`."""
+        if self._table is None:
+            self._table = load_table(self.folder)
+        return self._table
+
+
+def fingerprint(game: str, settings: TrainSettings, version: str) -> str:
+    """16 hex digits of the SHA-256 of the canonical game string, the settings and the trainer's version."""
+    text = json.dumps({"game": game, "settings": settings.inputs(), "version": version}, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+
+
+def trainer_for(game: pyspiel.Game) -> GameTrainer:
+    """The game's trainer (its kernel entry's ``trained`` part); a clear error when the game has none."""
+    short = game.get_type().short_name
+    entry = find_game(short)
+    trainer = entry.kernel_part("trained") if entry is not None else None
+    if trainer is None:
+        raise ValueError(f"game {short!r} has no trained player yet (its kernel entry gives no 'trained' part)")
+    return trainer
+
+
+def config_vector(settings: TrainSettings, size: int) -> np.ndarray:
+    """The settings as the float64 vector a trainer's ``run`` reads: epsilon, averaging (0/1), epoch, alpha, beta,
+    gamma, detail, weighting (0/1), then zeros up to ``size``."""
+    cfg = np.zeros(max(size, 8))
+    cfg[:8] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
+               settings.gamma, settings.detail, WEIGHTING.index(settings.weighting)]
+    return cfg
+
+
+def train_dir(outdir: str | Path, fp: str) -> Path:
+    """``OUTDIR/train/<fingerprint>``."""
+    return Path(outdir) / TRAIN_DIR / fp
+
+
+def _write_json(path: Path, data: Any) -> None:
+    with atomic_path(path) as tmp, open(tmp, "w", encoding="utf-8") as fh:
+        json.dump(data, fh, indent=1, sort_keys=True)
+
+
+def _save_npz(path: Path, **arrays: np.ndarray) -> None:
+    with atomic_path(path) as tmp:
+        with open(tmp, "wb") as fh:
+            np.savez(fh, **arrays)
+
+
+def load_table(folder: str | Path) -> tuple[np.ndarray, np.ndarray]:
+    """A stored policy (``policy.npz``) as a lookup hash table."""
+    with np.load(Path(folder) / POLICY_FILE) as data:
+        return T.policy_table(data["keys"], data["avg"])
+
+
+def policy_digest(keys: np.ndarray, avg: np.ndarray) -> str:
+    """16 hex digits of the SHA-256 of a policy's arrays (two equal digests: the same policy)."""
+    h = hashlib.sha256()
+    h.update(np.ascontiguousarray(keys, np.int64).tobytes())
+    h.update(np.ascontiguousarray(avg, np.float64).tobytes())
+    return h.hexdigest()[:16]
+
+
+def _quality(tables: T.Tables, t: int) -> float:
+    # Average regret per slot and iteration: CFR's bound on exploitability shrinks with it (a proxy, not a measure).
+    return T.positive_regret_sum(tables.keys, tables.regret) / max(tables.size, 1) / max(t, 1)
+
+
+def _line(game: str, t: int, end: int | None, tables: T.Tables, rate: float, cpu: float,
+          seconds: float | None, proxy: float, extra: str) -> str:
+    if end is not None:
+        left = (end - t) / rate if rate > 0 else float("nan")
+        head = f"{t:,}/{end:,} it ({100 * t / end:.0f}%)"
+    else:
+        left = max(seconds - cpu, 0.0) if seconds is not None else float("nan")
+        head = f"{t:,} it ({cpu:.0f}/{seconds:.0f} CPU s)"
+    return (f"train {game}: {head}, {tables.size:,} slots, regret proxy {proxy:.3g}{extra}, {rate:,.0f} it/s, "
+            f"ETA {left:.0f} s")
+
+
+def train(
+    game: pyspiel.Game | str,
+    settings: TrainSettings,
+    outdir: str | Path,
+    progress: Callable[[str], None] | None = None,
+    *,
+    retrain_stale: bool = True,
+    evaluate: Callable[[tuple[np.ndarray, np.ndarray]], float] | None = None,
+    eval_every: int | None = None,
+    checkpoint_seconds: float = 30.0,
+    stop_after: int | None = None,
+) -> TrainedPolicy:
+    """Train (or find stored) the policy of ``game`` under ``settings``; returns the stored policy.
+
+    Args:
+        game: a loaded game or its game string.
+        settings: the training settings (budget, seed, sampling, discounting).
+        outdir: the output folder; the policy goes to ``OUTDIR/train/<fingerprint>/``.
+        progress: called with a one-line progress report every few seconds (``print``, a logger); ``None``: quiet.
+        retrain_stale: train again when the stored policy is stale (else raise :class:`StalePolicyError`).
+        evaluate: optional judge of the current average policy (given as a lookup table), e.g. the exact
+            exploitability on a compiled tree; its values go into the progress line and the summary's curve.
+        eval_every: iterations between evaluations (default: 10 evaluations over an iteration budget).
+        checkpoint_seconds: CPU seconds between checkpoints.
+        stop_after: stop (as an interruption would, leaving a checkpoint) once this many iterations are done
+            (tests of resuming).
+
+    Raises:
+        KeyboardInterrupt: passed on after the checkpoint is written; the next call resumes.
+    """
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    game_string = str(game)
+    trainer = trainer_for(game)
+    fp = fingerprint(game_string, settings, trainer.version)
+    folder = train_dir(outdir, fp)
+    code = trainer.code_digest()
+    say = progress or (lambda _line: None)
+    label = f"{game.get_type().short_name} [{fp}]"
+    summary_path = folder / SUMMARY
+    if summary_path.is_file():
+        with open(summary_path, encoding="utf-8") as fh:
+            summary = json.load(fh)
+        if summary.get("code") == code and (folder / POLICY_FILE).is_file():
+            return TrainedPolicy(folder, summary, reused=True)
+        if not retrain_stale:
+            raise StalePolicyError(f"the trained policy at {folder} was made by other code (the kernel, abstraction "
+                                   "or traversal changed since); train it again")
+        say(f"train {game_string}: the stored policy at {folder} is stale (other code); training again")
+        shutil.rmtree(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    _write_json(folder / SETTINGS, {"game": game_string, "settings": settings.inputs(), "version": trainer.version,
+                                    "code": code, "fingerprint": fp})
+    ctx = trainer.prepare(game)
+    cfg = config_vector(settings, trainer.config_size)
+    tables, t, cpu_before, curve = _resume(folder, code)
+    if t:
+        say(f"train {label}: resuming at iteration {t:,} from {folder / CHECKPOINT}")
+    end = settings.iterations
+    if evaluate is not None and eval_every is None and end is not None:
+        eval_every = max(end // 10, 1)
+    cpu0 = time.process_time() - cpu_before
+    last_line = last_ckpt = time.process_time()
+    chunk = 256
+    rate = 0.0
+    next_eval = ((t // eval_every) + 1) * eval_every if eval_every else None
+    proxy_text = ""
+
+    def checkpoint() -> None:
+        _save_npz(folder / CHECKPOINT, keys=tables.keys, regret=tables.regret, avg=tables.avg, used=tables.used,
+                  iteration=np.array([t]), cpu=np.array([time.process_time() - cpu0]),
+                  curve=np.array(curve, dtype=np.float64).reshape(-1, 2), code=np.array([code]))
+
+    # Ctrl-C only sets a flag, read between batches: an interrupt landing between a batch and the bookkeeping after
+    # it would otherwise checkpoint tables one batch ahead of their iteration count (and the resumed policy differ).
+    interrupted: list[bool] = []
+    previous = None
+    if threading.current_thread() is threading.main_thread():
+        previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
+    try:
+        while True:
+            if interrupted:
+                raise KeyboardInterrupt
+            cpu = time.process_time() - cpu0
+            if end is not None and t >= end:
+                break
+            if settings.seconds is not None and cpu >= settings.seconds:
+                break
+            if stop_after is not None and t >= stop_after:
+                raise KeyboardInterrupt
+            stop = t + chunk
+            if end is not None:
+                stop = min(stop, end)
+            if next_eval is not None:
+                stop = min(stop, next_eval)
+            if stop_after is not None:
+                stop = min(stop, stop_after)
+            tables.ensure_room(2 * trainer.slots_per_iteration)
+            c0 = time.process_time()
+            t_new = trainer.run(ctx, tables, t, stop, settings.seed, cfg)
+            spent = time.process_time() - c0
+            if t_new > t and spent > 0:
+                rate = (t_new - t) / spent
+                # About half a CPU second a batch: progress and Ctrl-C answer quickly, the calls cost nothing.
+                chunk = int(min(max(rate * 0.5, 64), 1 << 20))
+            t = t_new
+            if next_eval is not None and t >= next_eval:
+                value = float(evaluate(T.policy_table(*tables.policy_arrays())))
+                curve.append((t, value))
+                proxy_text = f", evaluated {value:.4g}"
+                next_eval += eval_every
+            now = time.process_time()
+            if now - last_line >= 2.0:
+                say(_line(label, t, end, tables, rate, now - cpu0, settings.seconds, _quality(tables, t),
+                          proxy_text))
+                last_line = now
+            if now - last_ckpt >= checkpoint_seconds:
+                checkpoint()
+                last_ckpt = now
+    except KeyboardInterrupt:
+        checkpoint()
+        say(f"train {label}: interrupted at iteration {t:,}; checkpoint written, run again to resume")
+        raise
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+    cpu = time.process_time() - cpu0
+    keys, avg = tables.policy_arrays()
+    _save_npz(folder / POLICY_FILE, keys=keys, avg=avg)
+    summary = {
+        "game": game_string, "settings": settings.inputs(), "version": trainer.version, "code": code,
+        "fingerprint": fp, "iterations": int(t), "cpu_seconds": cpu, "slots": int(len(keys)),
+        "quality_proxy": _quality(tables, t), "curve": [[int(a), float(b)] for a, b in curve],
+        "policy_digest": policy_digest(keys, avg),
+        "versions": {"python": sys.version.split()[0], "numpy": np.__version__},
+    }
+    _write_json(summary_path, summary)
+    if (folder / CHECKPOINT).exists():
+        os.unlink(folder / CHECKPOINT)
+    say(f"train {label}: done, {t:,} iterations in {cpu:.1f} CPU s, {len(keys):,} slots -> {folder}")
+    return TrainedPolicy(folder, summary)
+
+
+def _resume(folder: Path, code: str) -> tuple[T.Tables, int, float, list[tuple[int, float]]]:
+    path = folder / CHECKPOINT
+    if path.is_file():
+        try:
+            with np.load(path) as data:
+                if str(data["code"][0]) == code:
+                    tables = T.Tables(data["keys"].copy(), data["regret"].copy(), data["avg"].copy(),
+                                      data["used"].copy())
+                    curve = [(int(a), float(b)) for a, b in data["curve"]]
+                    return tables, int(data["iteration"][0]), float(data["cpu"][0]), curve
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged checkpoint (cannot happen with atomic writes, but): start over
+    return T.Tables.empty(), 0, 0.0, []
+
+
+def stored(game: pyspiel.Game | str, settings: TrainSettings, outdir: str | Path) -> TrainedPolicy | None:
+    """The stored, current policy of ``game`` under ``settings``, or ``None`` (none stored, or stale)."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    trainer = trainer_for(game)
+    folder = train_dir(outdir, fingerprint(str(game), settings, trainer.version))
+    try:
+        with open(folder / SUMMARY, encoding="utf-8") as fh:
+            summary = json.load(fh)
+    except OSError:
+        return None
+    if summary.get("code") != trainer.code_digest() or not (folder / POLICY_FILE).is_file():
+        return None
+    return TrainedPolicy(folder, summary, reused=True)
