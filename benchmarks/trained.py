@@ -35,7 +35,8 @@ import pyspiel
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr import evaluate
-from trustme_analysis.games.pinocchio import kernel
+from trustme_analysis.games.pinocchio.kernel import kernel
+from trustme_analysis.games.pinocchio.kernel.tree import compile_tree
 from trustme_analysis.games.pinocchio.kernel.training import TRAINER
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
@@ -67,7 +68,7 @@ def stage_exact(seed: int, out: str) -> None:
     print("|---|---|---|---|---|---|")
     for name, gs in REDUCED.items():
         game = pyspiel.load_game(gs)
-        cg = kernel.compile_tree(game, 10**8)
+        cg = compile_tree(game, 10**8)
         n = cg.num_players
         span = float(cg.utilities.max() - cg.utilities.min())
         metric = evaluate.exploitability if n == 2 else evaluate.nash_conv

@@ -7,7 +7,8 @@ import pytest
 
 import cfr
 from cfr import evaluate
-from trustme_analysis.games.pinocchio import kernel
+from trustme_analysis.games.pinocchio.kernel import kernel
+from trustme_analysis.games.pinocchio.kernel.tree import compile_tree
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.games.pinocchio.kernel.abstraction import info_key_of, row_of_compiled
 from trustme_analysis.games.pinocchio.kernel.training import TRAINER
@@ -65,7 +66,7 @@ def test_key_does_not_move_when_hidden_cards_are_redrawn(game_string, detail):
 
 def test_one_information_set_one_key_and_visible_changes_change_it():
     game = pyspiel.load_game(PARK_TWO)
-    cg = kernel.compile_tree(game, 10**6)
+    cg = compile_tree(game, 10**6)
     R = kernel.rules_array(game)
     groups = TRAINER.tree_states(cg, every=True)
     for i, states in enumerate(groups):
@@ -108,7 +109,7 @@ def test_one_information_set_one_key_and_visible_changes_change_it():
 
 def test_trained_policy_is_near_equilibrium_on_the_reduced_variant(tmp_path):
     game = pyspiel.load_game(PARK_TWO)
-    cg = kernel.compile_tree(game, 10**6)
+    cg = compile_tree(game, 10**6)
     result = train(game, TrainSettings(iterations=1_000_000, seed=3, detail=1), tmp_path)
     trained = evaluate.exploitability(cg, TRAINER.tree_policy(cg, result.lookup(), detail=1))
     uniform = evaluate.exploitability(cg, cg.uniform_policy())
@@ -127,7 +128,7 @@ def test_trained_bot_states_the_stored_policy_and_replays_from_its_generator(tmp
     game = pyspiel.load_game(PARK_TWO)
     knobs = {"iterations": 20_000, "seed": 2, "detail": 1, "outdir": str(tmp_path)}
     bots = {p: make_bot(game, "trained", p, np.random.default_rng(0), **knobs) for p in range(2)}
-    cg = kernel.compile_tree(game, 10**6)
+    cg = compile_tree(game, 10**6)
     stored = bots[0].policy
     # The bot's stated distribution at each information set is the table's (the same as the exact evaluation's).
     assert np.allclose(bots_policy(cg, bots), TRAINER.tree_policy(cg, stored.lookup(), detail=1))

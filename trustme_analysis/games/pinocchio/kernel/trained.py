@@ -80,7 +80,7 @@ def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_t
         h = h0
         while s[K.PHASE] != K.TERMINAL:
             if K.is_chance_phase(s[K.PHASE]):
-                a = K.sample_chance(s, rng)
+                a = K.sample_chance(s, R, rng)
             elif kinds[s[K.ACTOR]] == K.SEAT_TRAINED:
                 a = trained_action(s, R, rng, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs)
             elif kinds[s[K.ACTOR]] == K.SEAT_HEURISTIC:

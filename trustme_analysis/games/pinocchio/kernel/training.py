@@ -100,7 +100,7 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
         e = 0
         while s[K.PHASE] != K.TERMINAL:
             if K.is_chance_phase(s[K.PHASE]):
-                K.apply_action(s, R, K.sample_chance(s, rng), trace)
+                K.apply_action(s, R, K.sample_chance(s, R, rng), trace)
                 continue
             p = s[K.ACTOR]
             na = K.legal_actions(s, R, acts, cbuf)
