@@ -577,6 +577,8 @@ class SweepRun:
     dask: Any
     quiet: bool
     stream: TextIO
+    #: Whether the progress line shows (by default: unless quiet; a check's sub-sweep shows it alone).
+    progress: bool
     #: The manifest already in the output folder (``None``: a new folder).
     stored: dict[str, Any] | None
     #: The game's records part.
@@ -605,7 +607,7 @@ class SweepRun:
 
 
 def prepare_stage(spec: Spec, *, workers: int | None = None, dask: Any = None, out: str | Path | None = None,
-                  quiet: bool = False, stream: TextIO | None = None) -> SweepRun:
+                  quiet: bool = False, stream: TextIO | None = None, progress: bool | None = None) -> SweepRun:
     """The first stage: everything checked before anything is written (the output folder, the Dask address, the
     stored policies and chunk sizes a folder was played with); raises :class:`SweepError` if the sweep cannot run."""
     stream = stream if stream is not None else sys.stderr
@@ -617,7 +619,8 @@ def prepare_stage(spec: Spec, *, workers: int | None = None, dask: Any = None, o
     # A spec without chunk_size resumes with the chunk sizes its folder was played with.
     spec = adopt_stored_chunking(spec, outdir)
     stored = check_outdir(spec, outdir)
-    return SweepRun(spec=spec, outdir=outdir, workers=workers, dask=dask, quiet=quiet, stream=stream, stored=stored,
+    return SweepRun(spec=spec, outdir=outdir, workers=workers, dask=dask, quiet=quiet, stream=stream,
+                    progress=not quiet if progress is None else progress, stored=stored,
                     records=game_entry(spec.game).part("records"))
 
 
@@ -712,7 +715,7 @@ def play_stage(run: SweepRun) -> None:
             f"{spec.total_games} games "
             f"in {total} chunks -> {outdir}" + (f" ({chunking_text(spec)})" if spec.chunk_auto else "")
         )
-        progress = Progress(spec.total_games, games_done, stream=stream, enabled=not quiet)
+        progress = Progress(spec.total_games, games_done, stream=stream, enabled=run.progress)
         runner: Any
         if dask_backend is not None:
             runner = dask_backend
@@ -860,6 +863,7 @@ def run_sweep(
     report: bool = True,
     quiet: bool = False,
     stream: TextIO | None = None,
+    progress: bool | None = None,
 ) -> SweepResult:
     """Play every chunk of ``spec`` not yet stored in the output folder, then (optionally) build the report.
 
@@ -876,6 +880,8 @@ def run_sweep(
         report: build the PDF report at the end (``build_report`` of :mod:`trustme_analysis.report`).
         quiet: no progress line or messages.
         stream: where progress and messages go (stderr by default).
+        progress: show the progress line (default: unless ``quiet``; ``quiet=True, progress=True`` shows the line
+            alone, as a check's sub-sweep does).
 
     Raises:
         SweepError: nothing can run as asked (another spec's sweep in the folder, a folder that cannot be written, a
@@ -883,7 +889,7 @@ def run_sweep(
         SweepFailed: a chunk failed, or worker processes kept dying; the chunks stored so far are kept.
         KeyboardInterrupt: after stopping the workers and recording the stored chunks (run again to resume).
     """
-    run = prepare_stage(spec, workers=workers, dask=dask, out=out, quiet=quiet, stream=stream)
+    run = prepare_stage(spec, workers=workers, dask=dask, out=out, quiet=quiet, stream=stream, progress=progress)
     solve_stage(run)
     play_stage(run)
     checks_stage(run)
@@ -925,8 +931,9 @@ def run_checks(spec: Spec, outdir: Path, *, workers: int | None, dask: Any, quie
         if not quiet:
             print(f"check {check.name} ({check.kind}): {len(sub.variants)} line-up(s) x {sub.games} games",
                   file=stream, flush=True)
+        # The check's own sweep shows its progress line (games/s, ETA) under this line, and nothing else.
         result = run_sweep(sub, workers=workers, dask=dask, out=outdir / CHECKS_DIR / check.name, report=False,
-                           quiet=True, stream=stream)
+                           quiet=True, stream=stream, progress=not quiet)
         played = played or result.games_played > 0
     write_index(outdir, checks)
     return played
