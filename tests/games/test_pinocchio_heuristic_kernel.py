@@ -3,7 +3,7 @@
 - ``Kernel.state_from(state)`` of any engine state is the kernel state the same actions reach (public and hidden
   part), also for worlds a search player samples.
 - At every decision of engine games (heuristic and random moves mixed, across variants and knob settings) the
-  compiled :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy` gives the distribution of
+  compiled :func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy` gives the distribution of
   ``PinocchioHeuristicBot.action_probabilities``: the same support, probabilities within 1e-12.
 - Rollouts with heuristic seats draw from that distribution and depend only on their seed.
 """

@@ -18,6 +18,7 @@ import pyspiel
 import pytest
 
 import trustme_analysis  # noqa: F401  (registers the games)
+from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.games.pinocchio.analysis import records
 from trustme_analysis.engine.lockstep import lockstep, same
@@ -214,7 +215,7 @@ def test_columns_hold_the_rows_values_and_types(kinds):
 def test_below_is_uniform():
     rng = np.zeros(1, np.uint64)
     for n in (2, 3, 7, 24):
-        counts = np.bincount([K.below(rng, n) for _ in range(20_000)], minlength=n)
+        counts = np.bincount([below(rng, n) for _ in range(20_000)], minlength=n)
         assert len(counts) == n
         expected = 20_000 / n
         # Each count is binomial; 5 standard deviations.

@@ -59,20 +59,39 @@ def test_kernel_tree_refuses_other_games():
 
 
 def test_kernel_tree_cache_is_keyed_by_the_kernel_source():
-    """The enumerator's cached code embeds the kernel core's, cfr.trie's and the draw primitives': its cache must go stale
-    when they change."""
+    """The enumerator's cached code embeds the compiled core's modules', cfr.trie's and the draw primitives': its cache
+    must go stale when they change. Each module of the core ties its own functions to every module they reach."""
     import cfr.trie
     from cfr.numba_cache import source_digest
+    from trustme_analysis.engine import compiled_draws
     from trustme_analysis.games.pinocchio.kernel import core as kernel_core
+    from trustme_analysis.games.pinocchio.kernel import (
+        heuristic, layout, play, queries, scoring, search, turn, worlds,
+    )
     from trustme_analysis.games.pinocchio.kernel import tree as kernel_tree
 
-    from trustme_analysis.engine import compiled_draws
-
+    sections = (layout, queries, scoring, turn, worlds, heuristic, play, search)
+    assert set(kernel_core.SOURCES) == {*sections, compiled_draws}
     stamp = kernel_tree.enumerate_tree._cache._cache_file._source_stamp
-    assert stamp[1] == source_digest(kernel_core, cfr.trie, compiled_draws)
-    # The core's own functions inline the shared draw primitives: their caches are keyed by that file too.
-    for fn in (kernel_core.play_batch, kernel_core.rollouts_seats, kernel_core.action_rollouts):
-        assert fn._cache._cache_file._source_stamp[1] == source_digest(compiled_draws)
+    assert stamp[1] == source_digest(*kernel_core.SOURCES, cfr.trie)
+    # What each module's functions compile in: the modules they call, and what those call in turn.
+    expected = {
+        queries: {layout, compiled_draws},
+        scoring: {layout},
+        turn: {layout, scoring},
+        worlds: {layout, compiled_draws},
+        heuristic: {layout, queries, compiled_draws},
+        play: {layout, queries, scoring, turn, heuristic, compiled_draws},
+        search: {layout, queries, scoring, turn, worlds, heuristic, play, compiled_draws},
+    }
+    for module, reached in expected.items():
+        sources = layout.reaches(module.__name__)
+        assert sources[0] is module and set(sources[1:]) == reached, module.__name__
+        compiled = [f for f in vars(module).values() if getattr(getattr(f, "py_func", None), "__module__", None)
+                    == module.__name__]
+        assert compiled, module.__name__
+        for fn in compiled:
+            assert fn._cache._cache_file._source_stamp[1] == source_digest(*sources), (module.__name__, fn.__name__)
 
 
 def test_solve_compiles_pinocchio_through_its_kernel_and_says_so(tmp_path):

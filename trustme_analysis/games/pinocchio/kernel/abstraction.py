@@ -1,7 +1,7 @@
 """What a trained Pinocchio player remembers of a position and of each move: the abstraction of its policy table.
 
 A slot of the trained policy is a pair (position key, move descriptor). :func:`info_key` turns a kernel state
-(:mod:`~trustme_analysis.games.pinocchio.kernel.core`) and a seat into a 64-bit *position key*;
+(:mod:`~trustme_analysis.games.pinocchio.kernel.layout`) and a seat into a 64-bit *position key*;
 :func:`action_desc` describes each legal move by what it does instead of by its numbers, so that "a tall tale that
 would earn a Kite I do not have yet" is one move whichever Characters it uses. Moves with the same description in
 one position share their row (they are the same move to the trained player). Both read only what that seat may see
@@ -41,7 +41,7 @@ for the full game.
 
 Neither reads the deck's order or contents, another player's hand, a pending tale's face-down Character, or votes of
 a simultaneous vote not yet revealed (``tests/games/test_pinocchio_trained.py`` checks that nothing moves when
-:func:`~trustme_analysis.games.pinocchio.kernel.core.determinize` redraws all of these, and that one information set
+:func:`~trustme_analysis.games.pinocchio.kernel.worlds.determinize` redraws all of these, and that one information set
 of a compiled tree gives one position key).
 
 The coarse level is coarse on purpose: the full two-player game's positions merge into about a hundred thousand

@@ -19,7 +19,7 @@ Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code
 depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
 
 Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.players.bots`
-compiled, :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy`: the same distribution at every decision, checked by
+compiled, :func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy`: the same distribution at every decision, checked by
 ``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its whole
 games (a sweep's heuristic line-ups) and its rollouts (search players' ``rollout = "heuristic"``) with them;
 :meth:`Kernel.state_from` copies any engine state (a world a search player sampled) into a kernel state.
@@ -75,7 +75,7 @@ def limits(game: pyspiel.Game) -> str | None:
 
 
 def rules_array(game: pyspiel.Game) -> np.ndarray:
-    """The rules array ``R`` of :mod:`~trustme_analysis.games.pinocchio.kernel.core`, read from the game's parsed Rules and ActionCodec."""
+    """The rules array ``R`` of :mod:`~trustme_analysis.games.pinocchio.kernel.layout`, read from the game's parsed Rules and ActionCodec."""
     rules = game.rules
     codec = game.codec
     R = np.zeros(K.RULES_SIZE, np.int64)
@@ -136,7 +136,7 @@ def max_turns(game: pyspiel.Game) -> int:
 class KernelState:
     """A kernel position with the pyspiel-like API (for lock-step tests and search players).
 
-    The state is ``self.s`` (int32, laid out as :mod:`~trustme_analysis.games.pinocchio.kernel.core` describes) plus the score trace so far.
+    The state is ``self.s`` (int32, laid out as :mod:`~trustme_analysis.games.pinocchio.kernel.layout` describes) plus the score trace so far.
     """
 
     __slots__ = ("_history", "kernel", "s", "tales_seen", "trace", "votes_seen")
@@ -202,7 +202,7 @@ class KernelState:
         return KernelState(self.kernel, self.s.copy(), self.trace.copy(), list(self._history))
 
     def determinize(self, viewer: int, seed: int) -> KernelState:
-        """A copy with what ``viewer`` cannot see resampled (see :func:`~trustme_analysis.games.pinocchio.kernel.core.determinize`)."""
+        """A copy with what ``viewer`` cannot see resampled (see :func:`~trustme_analysis.games.pinocchio.kernel.worlds.determinize`)."""
         out = self.clone()
         rng = np.array([seed], np.uint64)
         K.determinize(out.s, self.kernel.R, viewer, rng, np.empty(K.MAXV + K.MAXP, np.int64))
@@ -310,7 +310,7 @@ def _log_beta(a: float, b: float) -> float:
 
 def heuristic_knobs(knobs: dict[str, Any] | None = None) -> np.ndarray:
     """The heuristic bot's knobs (defaults for those not given) as the float64 array ``H`` of
-    :func:`~trustme_analysis.games.pinocchio.kernel.core.heuristic_policy`."""
+    :func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy`."""
     from trustme_analysis.games.pinocchio.players.bots import PinocchioKnobs  # (bots registers itself: import on use)
 
     k = PinocchioKnobs(**(knobs or {}))
@@ -581,7 +581,7 @@ class Kernel:
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats (compiled; a search player's paired
-        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel.core.action_rollouts`).
+        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel.search.action_rollouts`).
 
         A world is ``state`` with what ``viewer`` cannot see dealt anew (hidden simultaneous votes redrawn), as
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
@@ -617,7 +617,7 @@ class Kernel:
         (trusts + a) / (votes + 2a), a = :data:`HABIT_PRIOR`). ``w_q`` is the posterior chance, from even odds, that ``q`` is a heuristic voter
         rather than one who trusts each kind of tale at a fixed rate (prior Beta(a, a)): the heuristic's
         likelihood of ``q``'s votes is judged from what ``viewer`` saw (:func:`~trustme_analysis.games.pinocchio.
-        kernel_core.vote_evidence`), the other's is the Beta-Binomial one. So a table that never (or always) trusts
+        kernel.search.vote_evidence`), the other's is the Beta-Binomial one. So a table that never (or always) trusts
         is played as one in the rollouts after a few votes the heuristic would have cast otherwise, and a heuristic
         table stays the heuristic.
 

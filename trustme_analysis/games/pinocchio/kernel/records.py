@@ -1,6 +1,6 @@
 """The records of kernel games: the fields of the game's records function, computed from the final states.
 
-:class:`RawRecords` holds a batch's record fields as :func:`~trustme_analysis.games.pinocchio.kernel.core.record_rows` computes them in compiled code
+:class:`RawRecords` holds a batch's record fields as :func:`~trustme_analysis.games.pinocchio.kernel.play.record_rows` computes them in compiled code
 (one row per seat); :func:`record_columns` names them, one array per record field; :func:`rows_of_game` gives one
 game's rows as the list of dicts :func:`trustme_analysis.games.pinocchio.analysis.records.records` returns. Tests compare
 every field with the engine's records.
@@ -36,7 +36,7 @@ _TEXT_FIELDS = {"end_trigger": _END_TRIGGERS, "tie_break": _TIE_BREAKS}
 
 @dataclass
 class RawRecords:
-    """Record fields of games as :func:`~trustme_analysis.games.pinocchio.kernel.core.record_rows` writes them (row ``g * players + p``: seat ``p`` of
+    """Record fields of games as :func:`~trustme_analysis.games.pinocchio.kernel.play.record_rows` writes them (row ``g * players + p``: seat ``p`` of
     game ``g``)."""
 
     ints: np.ndarray  # (rows, len(INT_FIELDS)) int32

@@ -1,8 +1,8 @@
 """Whole games with trained seats inside the compiled kernel: :func:`play_batch_trained`.
 
-The same loop as :func:`~trustme_analysis.games.pinocchio.kernel.core.play_batch` (one game per seed, chance by its
+The same loop as :func:`~trustme_analysis.games.pinocchio.kernel.play.play_batch` (one game per seed, chance by its
 probabilities, random and heuristic seats by the kernel's own functions), with one more seat kind,
-:data:`~trustme_analysis.games.pinocchio.kernel.core.SEAT_TRAINED`: the trained policy's row at the position
+:data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED`: the trained policy's row at the position
 (:mod:`.abstraction`), read from a stored policy's lookup table (:mod:`trustme_analysis.train.tables`) and drawn
 with one uniform number by the draw protocol (and one more integer when several moves share the drawn
 description). The policy is exactly the trained bot's (:class:`trustme_analysis.players.trained.TrainedBot`): both
@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from trustme_analysis.engine import compiled_draws
 from cfr.numba_cache import tie_cache_to_sources
+from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.pinocchio.kernel import abstraction as A
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.train import tables as T
@@ -40,7 +40,7 @@ def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs
             positive += 1
             u = j
     if positive > 1:
-        x = K.uniform01(rng)
+        x = uniform01(rng)
         for j in range(m):
             if probs[j] > 0.0:
                 if x < probs[j]:
@@ -51,7 +51,7 @@ def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs
     for j in range(na):
         if which[j] == u:
             c += 1
-    k = K.below(rng, c) if c > 1 else 0
+    k = below(rng, c) if c > 1 else 0
     for j in range(na):
         if which[j] == u:
             if k == 0:
@@ -63,8 +63,8 @@ def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs
 @compiled
 def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf, kinds, H,
                        acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
-    """:func:`~trustme_analysis.games.pinocchio.kernel.core.play_batch` with trained seats (kind
-    :data:`~trustme_analysis.games.pinocchio.kernel.core.SEAT_TRAINED`) playing the policy table ``tkeys``/``tavg``
+    """:func:`~trustme_analysis.games.pinocchio.kernel.play.play_batch` with trained seats (kind
+    :data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED`) playing the policy table ``tkeys``/``tavg``
     at abstraction level ``detail``; the arguments after ``tavg`` are scratch owned by the caller."""
     n = R[K.R_PLAYERS]
     keep = hist.shape[0] > 0
@@ -104,4 +104,4 @@ def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_t
         hist_off[g + 1] = h
 
 
-tie_cache_to_sources((play_batch_trained,), K, A, T, compiled_draws)
+tie_cache_to_sources((play_batch_trained,), *K.SOURCES, A, T)

@@ -28,8 +28,8 @@ import numpy as np
 import pyspiel
 from numba import njit
 
-from trustme_analysis.engine import compiled_draws
 from cfr.numba_cache import source_digest, tie_cache_to_sources
+from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.pinocchio.kernel import abstraction as A
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.train import tables as T
@@ -66,7 +66,7 @@ def _concrete(which, na, u, rng):
     for j in range(na):
         if which[j] == u:
             c += 1
-    k = K.below(rng, c) if c > 1 else 0
+    k = below(rng, c) if c > 1 else 0
     for j in range(na):
         if which[j] == u:
             if k == 0:
@@ -112,7 +112,7 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
             for u in range(nu):
                 idx[u] = T.insert(keys, used, row[u])
             T.regret_matching(regret, idx, nu, sig)
-            x = K.uniform01(rng)
+            x = uniform01(rng)
             if p == i:
                 for u in range(nu):
                     q[u] = eps / nu + (1.0 - eps) * sig[u]
@@ -175,7 +175,7 @@ def policy_at(s, R, keys, avg, acts, n, out, row, which, probs, detail):
     return known
 
 
-tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), K, A, T, compiled_draws)
+tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), *K.SOURCES, A, T)
 
 
 def _kernel_state(ctx: dict[str, Any], history: list[int]) -> Any:
@@ -211,7 +211,7 @@ class PinocchioTrainer:
         tables): a policy trained by other code is stale."""
         import sys
 
-        return source_digest(K, A, sys.modules[__name__], T, compiled_draws)
+        return source_digest(*K.SOURCES, A, sys.modules[__name__], T)
 
     def prepare(self, game: pyspiel.Game) -> dict[str, Any]:
         """The kernel's rules array and scratch buffers for ``game``."""

@@ -13,9 +13,9 @@ engine, on request, by replaying one history of each information set (:class:`cf
 strings are the engine's own. The trie and the growing buffers are :mod:`cfr.trie`'s.
 
 Caching: numba's on-disk cache of a function is invalidated only when *its own* file changes, yet the enumerator
-compiles :mod:`.core`'s functions and constants into its own code; cached plainly it would keep a stale copy
-of the rules after that file changed. So its cache is keyed by a hash of ``kernel/core.py`` and ``cfr/trie.py`` as
-well (:func:`cfr.numba_cache.tie_cache_to_sources`): a changed kernel compiles anew (15-25 s here), an unchanged one
+compiles the compiled core's functions and constants into its own code; cached plainly it would keep a stale copy
+of the rules after one of its files changed. So its cache is keyed by a hash of the core's modules
+(:data:`.core.SOURCES`: its section modules and the draw primitives) and ``cfr/trie.py`` as well (:func:`cfr.numba_cache.tie_cache_to_sources`): a changed kernel compiles anew (15-25 s here), an unchanged one
 loads in under a second.
 """
 
@@ -40,7 +40,6 @@ from cfr.trie import (
     resolve_view,
     trie_grow,
 )
-from trustme_analysis.engine import compiled_draws
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.games.pinocchio.kernel.kernel import limits, rules_array
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
@@ -269,5 +268,5 @@ def compile_tree(game: pyspiel.Game, max_histories: int = DEFAULT_MAX_HISTORIES)
     return finish_tree(game, max_histories, t0, code == 1, arrays, num_keys)
 
 
-# The enumerator compiles kernel_core's and cfr.trie's functions into its own code; numba checks only this file.
-tie_cache_to_sources((enumerate_tree,), K, _trie, compiled_draws)
+# The enumerator compiles the core's and cfr.trie's functions into its own code; numba checks only this file.
+tie_cache_to_sources((enumerate_tree,), *K.SOURCES, _trie)
