@@ -196,3 +196,24 @@ def test_compare_to_baseline_pairs_games_by_index_and_keeps_the_unpaired_interva
     plain = compare_to_baseline(games.drop(columns="game_index"), metrics, "v00").set_index("metric")
     assert not plain["paired"].any()
     assert plain.loc["turns", "low"] == pytest.approx(turns["unpaired_low"])
+
+
+def test_no_evidence_of_a_seat_effect_names_the_edge_its_games_could_see():
+    """Silence is not balance: the test of equal seats states the smallest seat edge its games detect 80% of the
+    time (one seat above its fair share, the others below it equally), and the report's verdict says it."""
+    from trustme_analysis.report.generic import _verdict
+    from trustme_analysis.stats.balance import detectable_seat_edge
+
+    # 100 two-player games see only an edge of 14 points; four times the games halve it.
+    assert detectable_seat_edge(100, 2) == pytest.approx(0.140, abs=5e-4)
+    assert detectable_seat_edge(400, 2) == pytest.approx(0.070, abs=5e-4)
+    # The power is what it claims: simulated chi-square tests at that edge reject about 80% of the time.
+    rng = np.random.default_rng(3)
+    edge = detectable_seat_edge(300, 3)
+    wins = rng.multinomial(300, [1 / 3 + edge, 1 / 3 - edge / 2, 1 / 3 - edge / 2], size=4000)
+    expected = wins.sum(axis=1, keepdims=True) / 3
+    chi2 = ((wins - expected) ** 2 / expected).sum(axis=1)
+    assert np.mean(chi2 > 5.991) == pytest.approx(0.80, abs=0.03)
+    assert _verdict(0.42, detectable_seat_edge(100, 2)) == (
+        "no evidence of a seat effect; these games see only a seat edge of 14 points or more")
+    assert _verdict(0.01, 0.14) == "some seat wins more often (Holm p < 5%)"

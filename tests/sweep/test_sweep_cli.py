@@ -105,9 +105,13 @@ def test_check_lists_the_variants_and_writes_nothing(spec_file, tmp_path, capsys
     assert out[3:5] == ["  v00 (baseline): players=2, lineup=random  [2 players; engine pyspiel: kuhn_poker has no "
                         "compiled kernel]",
                         "  v01: players=3, lineup=random  [3 players; engine pyspiel: kuhn_poker has no compiled kernel]"]
+    # Six games are too few to see a 5-point seat edge: said per variant, with the games that would.
+    assert out[5] == ("warning: v00 (players=2, lineup=random): 6 games see a seat edge only from 57 points on (80% "
+                      "power); a 5-point edge needs about 785 games")
+    assert out[6].startswith("warning: v01 (players=3, lineup=random): 6 games see a seat edge only from ")
     # The work, estimated from a few games played in memory.
     assert re.fullmatch(r"work: 12 games in 4 chunk\(s\); (under a second|about \d+ s) of play on \d worker\(s\) and "
                         r"about [\d.]+ KB of records \(estimated from \d+ game\(s\) played in memory, [\d.]+ ms each\)",
-                        out[5]), out[5]
-    assert len(out) == 6
+                        out[7]), out[7]
+    assert len(out) == 8
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cli.toml"]

@@ -10,6 +10,7 @@ Drawn from the results set's ``headlines``, ``seat_win_rates``, ``equal_seats_te
 from __future__ import annotations
 
 import json
+import math
 from collections import defaultdict
 
 import pandas as pd
@@ -40,6 +41,7 @@ from trustme_analysis.report.words import (
     number,
     p_value,
     percent,
+    points,
     setting,
     yes_no,
 )
@@ -140,8 +142,15 @@ def seat_lines(ctx: Report) -> list[str]:
             p = float(tests.loc[v, column])
             test = ("test of equal seats, Holm-corrected over the variants" if column == "p_holm" and len(tests) > 1
                     else "test of equal seats")
-            sentence += (f" Some seat wins more often than another ({test}: p {_p(p)})." if p < 0.05
-                         else f" No evidence that any seat wins more often ({test}: p {_p(p)}).")
+            if p < 0.05:
+                sentence += f" Some seat wins more often than another ({test}: p {_p(p)})."
+            else:
+                sentence += f" No evidence that any seat wins more often ({test}: p {_p(p)})"
+                edge = tests.loc[v, "detectable_edge"] if "detectable_edge" in tests.columns else math.nan
+                # Silence is not balance: say what these games could have seen (80% power, 5% level).
+                sentence += ("." if missing(edge) else
+                             f"; {count(r['games'])} games detect a seat edge only from {points(edge)} "
+                             "on (80% power).")
         out.append(sentence)
     rest = len(ctx.variant_ids) - len(variants)
     if rest:

@@ -25,7 +25,8 @@ from trustme_analysis.report.layout import (
     table_pages,
     wrap,
 )
-from trustme_analysis.report.words import count, estimate, figure, interval, missing, number, p_value, percent
+from trustme_analysis.report.words import (count, estimate, figure, interval, missing, number, p_value, percent,
+                                           points)
 from trustme_analysis.stats.balance import LUDII_METRICS
 from trustme_analysis.stats.compare import biggest_changes
 
@@ -70,7 +71,7 @@ def add_balance_pages(ctx: Report) -> None:
         "Holm p-value": [p_value(p) for p in _holm_column(tests)],
         "first seat advantage (win rate - 1/players)": [percent(x, signed=True) for x in
                                                             tests["first_seat_advantage"]],
-        "verdict": [_verdict(p) for p in _holm_column(tests)],
+        "verdict": [_verdict(p, e) for p, e in zip(_holm_column(tests), _edges(tests))],
     })
     shown = table.head(BALANCE_ROWS)
     tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
@@ -93,10 +94,21 @@ def _holm_column(tests: pd.DataFrame) -> pd.Series:
     return tests["p_holm"] if "p_holm" in tests.columns else tests["p_value"]
 
 
-def _verdict(p: float) -> str:
+def _edges(tests: pd.DataFrame) -> list[float]:
+    # Results sets computed before the power statement have no detectable_edge: their verdicts say none.
+    return tests["detectable_edge"].tolist() if "detectable_edge" in tests.columns else [math.nan] * len(tests)
+
+
+def _verdict(p: float, edge: float = math.nan) -> str:
+    """The test's verdict; a "no evidence" one names the smallest seat edge the games could have seen (80% power),
+    so silence is not read as balance."""
     if missing(p):
         return "no test (too few games)"
-    return "some seat wins more often (Holm p < 5%)" if p < 0.05 else "no evidence of a seat effect"
+    if p < 0.05:
+        return "some seat wins more often (Holm p < 5%)"
+    if missing(edge):
+        return "no evidence of a seat effect"
+    return f"no evidence of a seat effect; these games see only a seat edge of {points(edge)} or more"
 
 
 def _ludii_page(ctx: Report, metrics: pd.DataFrame, variants: list[str]) -> None:

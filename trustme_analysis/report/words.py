@@ -115,6 +115,12 @@ def percent(value: Any, signed: bool = False) -> str:
     return f"{sign}{text}{mark}"
 
 
+def points(value: Any) -> str:
+    """A difference of shares in percentage points, unsigned, in words ("14 points", "0.5 points")."""
+    text = percent(value)
+    return text if text == DASH else text[:-1] + " points"
+
+
 def figure(value: Any, unit: str = "", signed: bool = False, with_unit: bool = True) -> str:
     """A figure in its unit's form: a percentage for a share, else a number followed by the unit."""
     if is_share(unit):

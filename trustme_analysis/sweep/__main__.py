@@ -9,6 +9,7 @@ Every failure ends in one line; an unexpected one leaves its traceback in a log 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import tempfile
@@ -78,9 +79,33 @@ def describe(spec: Spec, out: str | Path | None = None, work: str | None = None)
                  if v.id in source_of else "")
         engine = f"{v.engine}: {v.engine_note}" if v.engine_note else v.engine
         lines.append(f"  {v.id}{mark}: {v.label}  [{v.num_players} players; engine {engine}{again}]")
+    lines += power_warnings(spec)
     if work:
         lines.append(work)
     return "\n".join(lines)
+
+
+#: The seat edge a sweep's line-ups should be able to see (``--check`` warns below it): 5 percentage points.
+SEAT_EDGE = 0.05
+
+
+def power_warnings(spec: Spec) -> list[str]:
+    """``--check``'s warnings for variants whose games are too few for the chi-square test of equal seats to see a
+    seat :data:`SEAT_EDGE` above its fair share 80% of the time (:func:`~trustme_analysis.stats.balance.
+    detectable_seat_edge`): a "no evidence of a seat effect" there is silence, not balance."""
+    from trustme_analysis.stats.balance import detectable_seat_edge
+
+    out = []
+    for v in spec.variants:
+        games = spec.games_of(v)
+        edge = detectable_seat_edge(games, v.num_players)
+        if edge > SEAT_EDGE:
+            # Games needed scale as 1 / edge**2 (the test's noncentrality grows with games x edge**2).
+            needed = math.ceil(games * (edge / SEAT_EDGE) ** 2)
+            out.append(f"warning: {v.id} ({v.label}): {games:,} games see a seat edge only from "
+                       f"{100 * edge:.0f} points on (80% power); a {100 * SEAT_EDGE:.0f}-point edge needs about "
+                       f"{needed:,} games")
+    return out
 
 
 def work_line(spec: Spec, workers: int | None) -> str:
