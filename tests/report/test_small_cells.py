@@ -4,22 +4,18 @@ the tables the page draws captured (no sweep, no PDF: fast)."""
 
 from __future__ import annotations
 
-import matplotlib
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pytest
 
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt  # noqa: E402
-import numpy as np  # noqa: E402
-import pandas as pd  # noqa: E402
-import pytest  # noqa: E402
-
-from trustme_analysis.games.board1981.analysis import pages as board_pages  # noqa: E402
-from trustme_analysis.games.board1981.analysis import stats as board_stats  # noqa: E402
-from trustme_analysis.games.liar.analysis import pages as liar_pages  # noqa: E402
-from trustme_analysis.games.liar.analysis import stats as liar_stats  # noqa: E402
-from trustme_analysis.games.pinocchio.analysis import pages as pin_pages  # noqa: E402
-from trustme_analysis.games.pinocchio.analysis import stats as pin_stats  # noqa: E402
-from trustme_analysis.report import panels  # noqa: E402
+from trustme_analysis.games.board1981.analysis import pages as board_pages
+from trustme_analysis.games.board1981.analysis import stats as board_stats
+from trustme_analysis.games.liar.analysis import pages as liar_pages
+from trustme_analysis.games.liar.analysis import stats as liar_stats
+from trustme_analysis.games.pinocchio.analysis import pages as pin_pages
+from trustme_analysis.games.pinocchio.analysis import stats as pin_stats
+from trustme_analysis.report import panels
 
 
 class Ctx:
