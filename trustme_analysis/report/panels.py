@@ -14,7 +14,7 @@ from matplotlib.axes import Axes
 
 from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, foot_note, format_frame, interval_plot
-from trustme_analysis.report.words import estimate
+from trustme_analysis.report.words import MIN_CELL, estimate, missing, rate_cell
 
 #: Rows of a page's table; a longer table is cut (the results set's CSV holds it all).
 TABLE_ROWS = 12
@@ -34,6 +34,32 @@ def pct(est: float, low: float, high: float) -> str:
 def cells(table: pd.DataFrame, prefix: str, fmt=ci, **kwargs) -> list[str]:
     """Table cells of the ``prefix``/``prefix_low``/``prefix_high`` columns."""
     return [fmt(*r, **kwargs) for r in table[[prefix, f"{prefix}_low", f"{prefix}_high"]].to_numpy(dtype=float)]
+
+
+def share_cells(table: pd.DataFrame, prefix: str, cases) -> list[str]:
+    """Cells of a share (``prefix``/``prefix_low``/``prefix_high``) resting on ``cases`` each: the percentage with
+    its interval from :data:`~trustme_analysis.report.words.MIN_CELL` cases on, below it the counts ("1 of 2", see
+    :func:`~trustme_analysis.report.words.rate_cell`). ``cases``: a column of ``table`` or one number per row; a
+    column the table lacks (a results set computed before it existed) leaves every cell a percentage."""
+    shares = cells(table, prefix, pct)
+    if isinstance(cases, str):
+        if cases not in table.columns:
+            return shares
+        cases = table[cases]
+    out = []
+    for text, rate, n in zip(shares, table[prefix], list(cases)):
+        small = not missing(n) and int(n) < MIN_CELL
+        out.append(rate_cell(rate, n) if small else text)
+    return out
+
+
+def small_cell_note(*cases) -> str:
+    """The line under a table whose share cells came from :func:`share_cells`, when one of them is shown as counts
+    (any of the ``cases`` below :data:`~trustme_analysis.report.words.MIN_CELL`); else the empty string."""
+    for col in cases:
+        if any(not missing(n) and int(n) < MIN_CELL for n in list(col)):
+            return f"A share of fewer than {MIN_CELL} cases is shown as its counts (e.g. 3 of 8)."
+    return ""
 
 
 def grouped_intervals(

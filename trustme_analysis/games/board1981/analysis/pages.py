@@ -14,7 +14,15 @@ import pandas as pd
 from trustme_analysis.report.context import Report
 from trustme_analysis.report.findings import extremes, value_of
 from trustme_analysis.report.layout import LEFT, foot_note, interval_plot, new_page
-from trustme_analysis.report.panels import by_category, cells, grouped_intervals, page_table, pct
+from trustme_analysis.report.panels import (
+    by_category,
+    cells,
+    grouped_intervals,
+    page_table,
+    pct,
+    share_cells,
+    small_cell_note,
+)
 from trustme_analysis.report.words import count, estimate, figure, number
 from trustme_analysis.games.board1981.analysis.stats import ROLES
 from trustme_analysis.games.board1981.analysis.records import ROW_LABELS
@@ -169,14 +177,15 @@ def _claims_page(ctx: Report) -> None:
         "claimed after looking, per game [95%]": cells(s, "looked"),
         "taken from a player, per game [95%]": cells(s, "taken"),
         "lost, per game [95%]": cells(s, "lost"),
-        "claims made unseen [95%]": cells(s, "unseen_share", pct),
-        "claims on a briefcase the claimer had looked under [95%]": cells(s, "known_share", pct),
+        "claims made unseen [95%]": share_cells(s, "unseen_share", "claims_made"),
+        "claims on a briefcase the claimer had looked under [95%]": share_cells(s, "known_share", "claims_made"),
     })
     findings = [
         extremes(ctx, table_c, "unseen_share", "the share of claims made without looking", "share"),
         extremes(ctx, table_c, "taken", "the number of claims taken from another player per game", "claims"),
     ]
-    page_table(ctx, fig, table, title, [0.6, 1.3, 1.3, 1.3, 1.3, 1.3, 1.6], findings=findings, source="claims")
+    page_table(ctx, fig, table, title, [0.6, 1.3, 1.3, 1.3, 1.3, 1.3, 1.6], findings=findings, source="claims",
+               note=small_cell_note(s["claims_made"]) if "claims_made" in s.columns else "")
 
 
 KNOWLEDGE = ("looked", "not looked", "own claim")
@@ -250,7 +259,7 @@ def _payoff_page(ctx: Report) -> None:
         "variant": pay["variant"],
         "payoff row": pay["label"],
         "reveals": [count(x) for x in pay["reveals"]],
-        "share of reveals [95%]": cells(pay, "share", pct),
+        "share of reveals [95%]": share_cells(pay, "share", pay.groupby("variant")["reveals"].transform("sum")),
         "gain of a seat that had looked, dollars [95%]": cells(pay, "gain_known"),
         "gain of a seat that had not, dollars [95%]": cells(pay, "gain_unknown"),
         "claimant's reserve per round, dollars [95%]": cells(pay, "reserve"),
@@ -266,7 +275,7 @@ def _payoff_page(ctx: Report) -> None:
                             f"{value_of(r, 'gain_known', 'dollars')}, one that had not "
                             f"{value_of(r, 'gain_unknown', 'dollars')}.")
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.6, 1.3, 1.5, 1.5, 1.5], height=0.36, findings=findings,
-               source="payoff_rows")
+               source="payoff_rows", note=small_cell_note(pay.groupby("variant")["reveals"].transform("sum")))
 
 
 def _events_page(ctx: Report) -> None:
@@ -293,15 +302,17 @@ def _events_page(ctx: Report) -> None:
         "Bamboozled cards per game [95%]": cells(s, "cards_bamboozled"),
         "Challenge cards per game [95%]": cells(s, "cards_challenge"),
         "challenges per game [95%]": cells(s, "challenges"),
-        "challenges won by the challenger [95%]": cells(s, "challenger_wins", pct),
-        "Bamboozled escaped [95%]": cells(s, "escaped", pct),
+        # Challenges and Bamboozled rolls are rare: a share of fewer than MIN_CELL of them shows its counts.
+        "challenges won by the challenger [95%]": share_cells(s, "challenger_wins", "challenges_total"),
+        "Bamboozled escaped [95%]": share_cells(s, "escaped", "bamboozled_total"),
     })
     findings = [
         extremes(ctx, ev, "wgc_sent", "the number of opponents sent to a Wild Goose Chase per game", "sends"),
         extremes(ctx, ev, "challenger_wins", "the share of challenges the challenger wins", "share"),
     ]
+    counts = [s[c] for c in ("challenges_total", "bamboozled_total") if c in s.columns]
     page_table(ctx, fig, table, title, [0.6, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2, 1.2], findings=findings,
-               source="table_events")
+               source="table_events", note=small_cell_note(*counts))
 
 
 def _mix_of(ctx: Report, variant: str) -> str:
@@ -436,8 +447,8 @@ def draw_investment(ctx: Report) -> None:
         "seats": [count(x) for x in by_knowledge["seats"]],
         "shares bought per seat [95%]": cells(by_knowledge, "bought"),
         "shares divested per seat [95%]": cells(by_knowledge, "divested"),
-        "seats that bought [95%]": cells(by_knowledge, "buy_rate", pct),
-        "seats that divested [95%]": cells(by_knowledge, "divest_rate", pct),
+        "seats that bought [95%]": share_cells(by_knowledge, "buy_rate", "seats"),
+        "seats that divested [95%]": share_cells(by_knowledge, "divest_rate", "seats"),
         "wealth change, dollars [95%]": cells(by_knowledge, "change"),
     })
     findings = []
@@ -451,4 +462,4 @@ def draw_investment(ctx: Report) -> None:
         findings.append(f"A claimant who had looked ends {value_of(a, 'change', 'dollars', signed=True)} richer, "
                         f"one who had not {value_of(b, 'change', 'dollars', signed=True)}.")
     page_table(ctx, fig, table, title, [0.6, 1.2, 0.5, 1.3, 1.3, 1.3, 1.3, 1.4], findings=findings,
-               source="investment_by_knowledge")
+               source="investment_by_knowledge", note=small_cell_note(by_knowledge["seats"]))

@@ -190,6 +190,7 @@ def claims(records: pd.DataFrame, rng: np.random.Generator, confidence: float = 
                 **_row("looked", mean_t(pg["claims_looked"], confidence)),
                 **_row("taken", mean_t(pg["claims_taken"], confidence)),
                 **_row("lost", mean_t(pg["claims_lost"], confidence)),
+                "claims_made": int(made.sum()),
                 **_row("unseen_share", ratio_of_sums(pg["claims_unseen"], made, rng, confidence=confidence)),
                 **_row("known_share", ratio_of_sums(pg["claims_known"], made, rng, confidence=confidence)),
             }
@@ -297,6 +298,7 @@ def table_events(records: pd.DataFrame, rng: np.random.Generator, confidence: fl
                 **_row("cards_challenge", mean_t(pg["cards_challenge"], confidence)),
                 **_row("challenges", mean_t(pg["challenges_made"], confidence)),
                 "challenges_total": int(pg["challenges_made"].sum()),
+                "bamboozled_total": int(pg["cards_bamboozled"].sum()),
                 **_row("challenger_wins", ratio_of_sums(pg["challenges_won"], pg["challenges_made"], rng,
                                                                  confidence=confidence)),
                 **_row("escaped", ratio_of_sums(pg["bamboozled_escaped"], pg["cards_bamboozled"], rng,

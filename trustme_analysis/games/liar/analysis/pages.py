@@ -14,7 +14,16 @@ import pandas as pd
 from trustme_analysis.report.context import Report
 from trustme_analysis.report.findings import extremes, value_of
 from trustme_analysis.report.layout import interval_plot, new_page
-from trustme_analysis.report.panels import by_category, cells, ci, grouped_intervals, page_table, pct
+from trustme_analysis.report.panels import (
+    by_category,
+    cells,
+    ci,
+    grouped_intervals,
+    page_table,
+    pct,
+    share_cells,
+    small_cell_note,
+)
 from trustme_analysis.report.words import DASH, count, percent
 from trustme_analysis.games.liar.engine.scoring import SOURCES
 
@@ -212,8 +221,10 @@ def _claims_page(ctx: Report) -> None:
         "plays": [count(x) for x in sizes["plays"]],
         "plays per game [95%]": cells(sizes, "per_game"),
         "share of plays [95%]": cells(sizes, "share", pct),
-        "bluff rate (false cards among cards played) [95%]": cells(sizes, "bluff_rate", pct),
-        "plays with a false card [95%]": cells(sizes, "bluff_plays", pct),
+        # Per claim size the cases can be few (plays of four cards): a share of fewer than MIN_CELL shows counts.
+        "bluff rate (false cards among cards played) [95%]": share_cells(
+            sizes, "bluff_rate", sizes["cards"] if "cards" in sizes.columns else sizes["plays"] * sizes["size"]),
+        "plays with a false card [95%]": share_cells(sizes, "bluff_plays", "plays"),
     })
     findings = []
     base = sizes[(sizes["variant"] == ctx.baseline) & sizes["bluff_rate"].notna()]
@@ -227,7 +238,7 @@ def _claims_page(ctx: Report) -> None:
         findings.append(f"The most common play is {int(top['size'])} card(s): {value_of(top, 'share', 'share')} "
                         "of plays.")
     page_table(ctx, fig, table, title, [0.6, 0.5, 0.5, 1.3, 1.3, 1.6, 1.5], findings=findings, front=1,
-               source="claim_sizes")
+               source="claim_sizes", note=small_cell_note(sizes["plays"]))
 
 
 def _challenges_page(ctx: Report) -> None:
@@ -252,12 +263,12 @@ def _challenges_page(ctx: Report) -> None:
         "plays / passes per game": [f"{ci(a, np.nan, np.nan)} / {ci(b, np.nan, np.nan)}" for a, b in
                                     s[["plays", "passes"]].to_numpy(dtype=float)],
         "challenges per game [95%]": cells(s, "calls"),
-        "challenges that caught a liar [95%]": cells(s, "success", pct),
+        "challenges that caught a liar [95%]": share_cells(s, "success", "calls_total"),
         "burns per game [95%]": cells(s, "burns"),
         "cards per burn": [ci(a, np.nan, np.nan) for a in s["cards_per_burn"]],
         "pickups per game [95%]": cells(s, "pickups"),
         "cards per pickup": [ci(a, np.nan, np.nan) for a in s["cards_per_pickup"]],
-        "plays of last cards caught [95%]": cells(s, "last_caught", pct),
+        "plays of last cards caught [95%]": share_cells(s, "last_caught", "last_cards_plays"),
         "ended by the turn cap [95%]": cells(s, "cap_end", pct),
     })
     findings = [
@@ -265,5 +276,6 @@ def _challenges_page(ctx: Report) -> None:
         extremes(ctx, ch, "bluffs_challenged", "the share of bluffing plays that are challenged", "share"),
         extremes(ctx, ch, "last_caught", "the share of plays of a player's last cards that are caught", "share"),
     ]
+    counts = [s[c] for c in ("calls_total", "last_cards_plays") if c in s.columns]
     page_table(ctx, fig, table, title, [0.5, 1.0, 1.2, 1.1, 1.1, 0.7, 1.1, 0.7, 1.4, 1.0], findings=findings,
-               source="challenges")
+               source="challenges", note=small_cell_note(*counts))

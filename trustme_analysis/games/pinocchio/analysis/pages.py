@@ -25,8 +25,8 @@ from trustme_analysis.report.layout import (
     new_page,
     percent_axis,
 )
-from trustme_analysis.report.panels import ci, pct
-from trustme_analysis.report.words import DASH, count, estimate, number, percent, rate_cell
+from trustme_analysis.report.panels import ci, pct, small_cell_note
+from trustme_analysis.report.words import DASH, MIN_CELL, count, estimate, missing, number, percent, rate_cell
 
 #: Rows of a page's table; a longer table is cut there (the results set's CSV holds it all).
 TABLE_ROWS = 12
@@ -337,8 +337,14 @@ def _tickets_pages(ctx: Report) -> None:
             if r is None or np.isnan(r["tale_share"]):
                 route[f"value {val}"] = DASH
             else:
-                text = f"{percent(r['tale_share'])} / {percent(r['reputation_share'])}"
-                route[f"value {val}"] = text + (f" / {percent(r['free_share'])}" if r["free_share"] >= 0.005 else "")
+                # Shares of a value's Tickets: of fewer than MIN_CELL Tickets, the counts ("2 of 3").
+                n = r["tickets"] if "tickets" in r.index else None
+
+                def share(x, n=n):
+                    return rate_cell(x, n) if n is not None and n < MIN_CELL else percent(x)
+
+                text = f"{share(r['tale_share'])} / {share(r['reputation_share'])}"
+                route[f"value {val}"] = text + (f" / {share(r['free_share'])}" if r["free_share"] >= 0.005 else "")
             turn = r["stack_out_turn_median"] if r is not None else np.nan
             out[f"value {val}"] = DASH if np.isnan(turn) else f"{turn:.0f}"
         route_rows.append(route)
@@ -355,16 +361,22 @@ def _tickets_pages(ctx: Report) -> None:
     draw_table(tax3, outs, widths=[0.8] + [1.2] * len(values), fontsize=6.5)
     fig.text(0.47, BOTTOM + 0.335, "Median turn in which the stack of each value ran out (games where it did)",
              fontsize=8.5, fontweight="bold")
+    def tall_share(col: str) -> list[str]:
+        # A share of the trusted tall tales: of fewer than MIN_CELL of them, the counts ("1 of 2").
+        return [rate_cell(r[0], n) if not missing(n) and n < MIN_CELL else pct(*r) for r, n in
+                zip(t[[f"{col}_share", f"{col}_low", f"{col}_high"]].to_numpy(), t["tall_trusted"])]
+
     tally = pd.DataFrame({"variant": variants, "trusted tall tales": [count(x) for x in t["tall_trusted"]],
-                          "Ticket of a lower value [95%]": [pct(*r) for r in
-                                                            t[["lower_share", "lower_low", "lower_high"]].to_numpy()],
-                          "no Ticket left [95%]": [pct(*r) for r in
-                                                   t[["none_share", "none_low", "none_high"]].to_numpy()]})
+                          "Ticket of a lower value [95%]": tall_share("lower"),
+                          "no Ticket left [95%]": tall_share("none")})
     tax2 = fig.add_axes((0.05, BOTTOM + 0.02, 0.37, 0.30))
     draw_table(tax2, format_frame(tally.head(TABLE_ROWS)), widths=[0.7, 1.1, 1.3, 1.3], fontsize=7)
     if len(variants) > TABLE_ROWS:
         foot_note(fig, f"The first {TABLE_ROWS} of {len(variants)} variants; all are in stats/ticket_values.csv and "
                   "stats/tall_tale_tickets.csv.")
+    note = small_cell_note(t["tall_trusted"], tv["tickets"] if "tickets" in tv.columns else [])
+    if note:
+        foot_note(fig, note)
     findings = [extremes(ctx, tall.reset_index(drop=True), "lower_share",
                          "the share of trusted tall tales whose Ticket fell to a lower value (or none)", "share",
                          "lower_low", "lower_high")]
@@ -466,19 +478,28 @@ def _tales_page(ctx: Report) -> None:
     ax2.legend(loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, fontsize=7)
     wide = tales.pivot(index="variant", columns="row", values="per_game").reindex(variants)
     share = tales.pivot(index="variant", columns="row", values="share").reindex(variants)
+    # The cases behind each share (tales, or trusted tall tales): of fewer than MIN_CELL, the counts ("1 of 2").
+    cases = tales.pivot(index="variant", columns="row", values="out_of").reindex(variants)
+
+    def shares(row: str) -> list[str]:
+        return [rate_cell(b, n) if not missing(n) and n < MIN_CELL else percent(b)
+                for b, n in zip(share[row].to_numpy(dtype=float), cases[row].to_numpy(dtype=float))]
+
     table = pd.DataFrame({"variant": variants})
     for row in rows:
         table[TALE_ROW_LABELS[row] + " (tales per game; share of tales)"] = [
-            f"{number(a)}; {percent(b)}"
-            for a, b in zip(wide[row].to_numpy(dtype=float), share[row].to_numpy(dtype=float))
+            f"{number(a)}; {b}" for a, b in zip(wide[row].to_numpy(dtype=float), shares(row))
         ]
-    table["bluff rate (share of tales that are tall)"] = [percent(b) for b in share["tall"].to_numpy(dtype=float)]
+    table["bluff rate (share of tales that are tall)"] = shares("tall")
     if "no_ticket|tall_trusted" in wide.columns:  # (results sets computed before this row existed lack it)
         table["trusted tall tales with no Ticket left (per game; share)"] = [
-            f"{number(a)}; {percent(b)}" for a, b in zip(wide["no_ticket|tall_trusted"].to_numpy(dtype=float),
-                                                         share["no_ticket|tall_trusted"].to_numpy(dtype=float))
+            f"{number(a)}; {b}" for a, b in zip(wide["no_ticket|tall_trusted"].to_numpy(dtype=float),
+                                                shares("no_ticket|tall_trusted"))
         ]
     _table(fig, table, [0.6, 1.5, 1.5, 1.5, 1.5, 1.0, 1.3], "tale_table", height=0.31, fontsize=6.5)
+    note = small_cell_note(tales["out_of"])
+    if note:
+        foot_note(fig, note)
     findings = []
     base = tales[tales["variant"] == ctx.baseline].set_index("row")
     where = ctx.variant_name(ctx.baseline)

@@ -262,6 +262,7 @@ def ticket_values(
                     "winner_share": by_winner.estimate,
                     "winner_share_low": by_winner.low,
                     "winner_share_high": by_winner.high,
+                    "tickets": int(total),
                     "tale_share": tale[:, v].sum() / total if total else math.nan,
                     "reputation_share": rep[:, v].sum() / total if total else math.nan,
                     "free_share": free[:, v].sum() / total if total else math.nan,
