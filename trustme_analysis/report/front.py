@@ -286,9 +286,12 @@ def _chunking_text(manifest: dict) -> str:
     sizes = manifest.get("chunk_sizes")
     if manifest.get("chunk_size") != "auto" or not isinstance(sizes, dict) or not sizes:
         return str(manifest.get("chunk_size", "?"))
+    # A variant of fewer games than its chunk size was stored as one chunk of all its games.
+    games = {str(v.get("id")): v.get("games") for v in manifest.get("variants", []) if isinstance(v, dict)}
     by_size: dict[int, list[str]] = {}
     for vid, size in sorted(sizes.items()):
-        by_size.setdefault(int(size), []).append(str(vid))
+        n = games.get(str(vid))
+        by_size.setdefault(min(int(size), n) if isinstance(n, int) and n > 0 else int(size), []).append(str(vid))
     if len(by_size) == 1:
         return f"{count(next(iter(by_size)))} (chosen from the measured cost of a game)"
     parts = [f"{count(size)} ({', '.join(vids)})" for size, vids in sorted(by_size.items(), reverse=True)]

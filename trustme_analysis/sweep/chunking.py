@@ -133,10 +133,13 @@ def chunking_text(spec: Spec) -> str:
     """How the spec's variants are chunked, in words (for ``--check`` and the run's first line)."""
     if not spec.chunk_auto:
         return f"{spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant"
-    by_size: dict[int, list[str]] = {}
+    # A variant of fewer games than its chunk size is one chunk of all its games: say that, not the ceiling.
+    by_size: dict[tuple[int, bool], list[str]] = {}
     for v in spec.variants:
-        by_size.setdefault(spec.chunk_size_of(v), []).append(v.id)
-    parts = [f"{size:,} games ({_ids(ids)})" for size, ids in sorted(by_size.items())]
+        size, games = spec.chunk_size_of(v), spec.games_of(v)
+        by_size.setdefault((min(size, games), size >= games), []).append(v.id)
+    parts = [f"{'one chunk of all' if whole else 'chunks of'} {size:,} games ({_ids(ids)})"
+             for (size, whole), ids in sorted(by_size.items())]
     return "chunks chosen from the measured cost of a game (the spec sets no chunk_size): " + "; ".join(parts)
 
 
