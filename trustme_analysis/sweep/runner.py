@@ -40,6 +40,7 @@ from trustme_analysis.outdir import (
     recorded_chunk,
 )
 from trustme_analysis.registry import game_entry
+from trustme_analysis.specfile import SpecError, check_output_folder
 from trustme_analysis.sweep import engines, storage
 from trustme_analysis.sweep.chunking import adopt_stored_chunking, chunking_text, resolve_chunking
 from trustme_analysis.sweep.engines import KERNEL, seat_kinds
@@ -452,17 +453,10 @@ def check_outdir_writable(outdir: Path) -> None:
         SweepError: ``outdir`` is a file, lies under a file, or its folder (or the nearest existing parent) is not
             writable.
     """
-    if outdir.exists() and not outdir.is_dir():
-        raise SweepError(f"output folder {str(outdir)!r} exists and is not a folder")
-    existing = outdir
-    while not existing.exists() and existing != existing.parent:
-        existing = existing.parent
-    if existing != outdir and not existing.is_dir():
-        raise SweepError(f"output folder {str(outdir)!r} cannot be created: {str(existing)!r} is a file, not a folder")
-    if not os.access(existing, os.W_OK | os.X_OK):
-        what = "is not writable" if existing == outdir else f"cannot be created: {str(existing)!r} is not writable"
-        raise SweepError(f"output folder {str(outdir)!r} {what} (read-only or permission denied); choose another "
-                         "--out or change its permissions")
+    try:
+        check_output_folder(outdir)
+    except SpecError as exc:  # (the same checks as every command's --out; a sweep's own error type)
+        raise SweepError(str(exc)) from None
     if outdir.is_dir():
         records = outdir / RECORDS
         for folder in [records, *(records.iterdir() if records.is_dir() else ())]:
@@ -647,7 +641,7 @@ def solve_stage(run: SweepRun) -> None:
 def play_stage(run: SweepRun) -> None:
     """Play every chunk not yet stored (resuming what a stopped run left), writing chunks and the manifest as it
     goes; an interrupted stage records what it stored and raises."""
-    spec, outdir, workers, dask, stream, quiet = run.spec, run.outdir, run.workers, run.dask, run.stream, run.quiet
+    spec, outdir, workers, dask, stream = run.spec, run.outdir, run.workers, run.dask, run.stream
     stored, records, say = run.stored, run.records, run.say
     # Chunk sizes left open (no chunk_size in the spec, none stored) are chosen now from the measured cost of a game.
     spec, _ = resolve_chunking(spec, say)
