@@ -22,7 +22,7 @@ from trustme_analysis.games.liar.kernel.actions import count_extras, fill_hand_t
 from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance, split_count, split_ways
 from trustme_analysis.games.liar.kernel.heuristic import heuristic_sample
 from trustme_analysis.games.liar.kernel.layout import (
-    CHANCE, ERR_NO_ACTION, HEURISTIC, M, N, NREC, NSI, V, O_FALSE, O_HSIZE, O_OUT, O_START, O_TARGET, O_UNM, O_WRONG,
+    CHANCE, ERR_NO_ACTION, HEURISTIC, M, N, NREC, NSI, O_FALSE, O_HSIZE, O_OUT, O_START, O_TARGET, O_UNM, O_WRONG,
     PC, PF, PG, PU, PW, SIZE, S_CURRENT, S_END, S_FIRST, S_TURNS, TERMINAL, compiled_functions, current_player,
     init_state, rec_at, size_at,
 )

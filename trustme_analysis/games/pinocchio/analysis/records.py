@@ -43,7 +43,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME, TALE_ROWS
+from trustme_analysis.games.pinocchio.engine.rules import TALE_ROWS
 
 ScoreFn = Callable[[Sequence[int], Sequence[int]], Mapping[str, int]]
 

@@ -28,7 +28,7 @@ import pandas as pd
 import pyspiel
 
 from trustme_analysis.games.pinocchio.engine import actions as A
-from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME, ticket_for_tale
+from trustme_analysis.games.pinocchio.engine.rules import ticket_for_tale
 from trustme_analysis.solve.strategy import DecisionPoint
 
 
