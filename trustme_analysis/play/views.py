@@ -268,8 +268,8 @@ class Board1981View(SeatView):
 
 
 class InvestmentView(SeatView):
-    """``trustme_1981_investment`` (one investing round) from one seat: holdings, who saw the Payoff card (public)
-    and the card itself only if the seat saw it."""
+    """``trustme_1981_investment`` (one investing round) from one seat: holdings, who looked under the briefcase
+    (public once the investing starts) and the Payoff card itself only if the seat looked."""
 
     def lines(self, state: pyspiel.State) -> list[str]:
         """The claimant, the card if seen, holdings and the reserve."""
@@ -287,10 +287,18 @@ class InvestmentView(SeatView):
         out.append(f"reserve account: ${s['reserve']}")
         return out
 
+    _SEEN = re.compile(r"^p(\d+):(saw|did not see)$")
+
     def chance(self, state: pyspiel.State, action: int) -> str:
-        """The deal is face down; whether each investor looked is public."""
+        """The deal is face down; whether another investor looked is shown once the investing starts (the engine
+        makes it public then), whether the seat looked at once."""
         text = state.action_to_string(pyspiel.PlayerId.CHANCE, action)
-        return "deal: the Payoff card, face down" if text.startswith("deal:") else text
+        if text.startswith("deal:"):
+            return "deal: the Payoff card, face down"
+        seen = self._SEEN.match(text)
+        if seen and int(seen.group(1)) != self.seat:
+            return f"p{seen.group(1)}: looked or not (shown when the investing starts)"
+        return text
 
     def move(self, state: pyspiel.State, player: int, action: int) -> str:
         """Investing decisions are made in the open."""
