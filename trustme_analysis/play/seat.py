@@ -152,12 +152,12 @@ def final_scoring(state: pyspiel.State, view: SeatView) -> list[str]:
             else:
                 rows[p].append(f"{s:g} points")
         by_source = snap.get("points_by_source")
-        if by_source is not None:
+        if by_source is not None and scores is not None:  # the points count only where the game scores them
             rows[p].append("from " + ", ".join(f"{k.replace('_', ' ')} {v:+}" for k, v in by_source[p].items()))
         wealth = snap.get("wealth")
         if wealth is not None:
             w = wealth[p]
-            rows[p].append(f"${w['money']} and {w['shares']} shares: {w['total']}")
+            rows[p].append(f"${w['money']} + {w['shares']} shares = {w['total']}")
         if snap.get("cards_left") is not None and scores is None:
             rows[p].append(f"{snap['cards_left'][p]} cards left in hand")
         ranks = snap.get("ranks")
