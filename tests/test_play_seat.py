@@ -221,6 +221,16 @@ def test_a_full_game_reaches_the_final_scoring(game_string, seat, against):
     assert f"your view, seat {seat}:" in text
 
 
+def test_a_simultaneous_game_takes_the_seats_move_with_the_others():
+    """A game of simultaneous moves (OpenSpiel's goofspiel, viewed through its observation string): the seat bids,
+    the bots bid, the step shows all the bids at once, the game ends in its Final Scoring."""
+    status, text = _drive(["goofspiel(num_cards=3)", "--seat", "1", "--against", "random", "--seed", "1"], "1\n" * 10)
+    assert status == 0
+    steps = re.findall(r"^ +\d+  all +seat 0: \[P0\]Bid: \d; seat 1 \(you\): \[P1\]Bid: \d$", text, re.M)
+    assert len(steps) == 2  # goofspiel plays the last card of each hand by itself
+    assert "\nFinal Scoring\n  seat 0: return " in text
+
+
 def test_the_played_moves_are_the_ones_entered():
     """Entry k plays the k-th move of the list: the step printed after it is that move."""
     status, text = _drive(["trustme_pinocchio(players=2)", "--seat", "0", "--against", "heuristic", "--seed", "2"],

@@ -76,9 +76,9 @@ class SeatView:
         """The position as the seat sees it, one fact a line."""
         kind = self.game.get_type()
         if kind.provides_observation_string:
-            return [state.observation_string(self.seat)]
+            return state.observation_string(self.seat).splitlines()
         if kind.provides_information_state_string:
-            return [state.information_state_string(self.seat)]
+            return state.information_state_string(self.seat).splitlines()
         return ["(this game states no view of a seat)"]
 
     def chance(self, state: pyspiel.State, action: int) -> str:
