@@ -104,11 +104,15 @@ def ask(moves: Moves, inp: TextIO, out: TextIO) -> int:
             for line in lines:
                 print(line, file=out)
             continue
-        if entry.isdigit() and 1 <= int(entry) <= n:
-            return moves.actions[int(entry) - 1]
+        try:
+            number = int(entry)
+        except ValueError:
+            number = None
+        if number is not None and 1 <= number <= n:
+            return moves.actions[number - 1]
         if entry == "":
             why = "an empty entry is not a move"
-        elif entry.lstrip("+-").isdigit():
+        elif number is not None:
             why = f"{entry} is out of range"
         else:
             why = f"{entry!r} is not a number"
