@@ -25,7 +25,7 @@ from trustme_analysis.sweep.play import replay_game
 from trustme_analysis.sweep.policies import trainings
 from trustme_analysis.sweep.runner import SweepError, run_sweep
 from trustme_analysis.sweep.spec import parse_spec
-from trustme_analysis.train import TrainSettings, stored, train
+from trustme_analysis.train import TrainSettings, train
 
 ITERATIONS = 2_000  # a policy in well under a second (its numba code cached after the first run)
 TWO = "trustme_pinocchio(players=2)"
