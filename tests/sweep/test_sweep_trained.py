@@ -355,3 +355,30 @@ def test_kernel_trained_seat_draws_the_stored_policys_probabilities(tmp_path):
                 mixed += sum(q > 0 for q in probs.values()) > 1
             state.apply_action(a)
     assert positions > 20 and mixed > 10
+
+
+# -------------------------------------------------------------------------------------------- [trust], trained
+
+
+def test_the_trust_check_challenges_a_trained_line_up_with_its_stored_policy(tmp_path):
+    """Probes (over the trained bot) and the search player in one seat of the trained line-up: the check's sub-sweep
+    plays the main sweep's stored policy (nothing trained again under ``checks/``) and its table has every
+    challenger."""
+    from trustme_analysis.results.checks import trust_tables
+
+    data = {"game": "trustme_pinocchio", "games": 4, "seed": 2, "params": {"players": 2},
+            "lineups": {"trained": {"seats": ["trained"]}}, "train": {"iterations": ITERATIONS, "seed": 1},
+            "trust": {"games": 2, "lineups": ["trained"], "probes": ["never trust"], "search": {"budget": 4}}}
+    run_sweep(parse_spec(data, name="trust"), workers=1, out=tmp_path, report=False, quiet=True)
+    assert not list((tmp_path / "checks").rglob("train"))
+    sub = load_manifest(tmp_path / "checks" / "trust-v00")
+    seats = [seat for lu in sub["spec"]["lineups"].values() for seat in lu["seats"]]
+    trained = [s for s in seats if s["bot"] == "trained"]
+    probes = [s for s in seats if s["bot"] == "probe"]
+    assert trained and all(s["knobs"]["outdir"] == str(tmp_path.resolve()) for s in trained)
+    assert probes and all(p["knobs"]["base"] == "trained" and p["knobs"]["base_knobs"]["outdir"]
+                          == str(tmp_path.resolve()) for p in probes)
+    trust, verdicts = trust_tables(tmp_path, {"v00": "trained"})
+    assert list(trust["challenger"]) == ["never trust", "search player"]
+    assert list(trust["games"]) == [2, 2] and list(trust["lineup"]) == ["trained", "trained"]
+    assert len(verdicts) == 1
