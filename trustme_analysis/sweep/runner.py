@@ -729,11 +729,17 @@ def _train_all(run: SweepRun, todo: list[Training]) -> None:
                 run.say(line)
 
         for t in todo:
-            summary = train(t.game_string, t.settings, t.outdir, say_now_and_then).summary
+            summary = train(t.game_string, t.settings, t.outdir,
+                            lambda line, t=t: say_now_and_then(_named(line, t))).summary
             run.say(_trained_line(t, summary))
     else:
         _train_parallel(run, todo, workers, where)
     run.say(f"train: {len(todo)} trained in {time.perf_counter() - started:.0f} s")
+
+
+def _named(line: str, t: Training) -> str:
+    """A trainer's progress line with the variants it trains for in place of the game's name."""
+    return re.sub(r"^train \S+ \[", f"train {', '.join(t.variants)} [", line, count=1)
 
 
 def _trained_line(t: Training, summary: dict[str, Any]) -> str:
@@ -792,7 +798,7 @@ def _train_parallel(run: SweepRun, todo: list[Training], workers: int, where: st
                 before = shown.get(t.fingerprint)
                 if line and (before is None or (line != before[0] and now - before[1] >= TRAIN_PROGRESS_SECONDS)):
                     shown[t.fingerprint] = (line, now)
-                    run.say(line)
+                    run.say(_named(line, t))
         interrupted = False
     except KeyboardInterrupt:
         run.say("stopped while training: the trainings write checkpoints every 30 CPU s; run the same command again "
