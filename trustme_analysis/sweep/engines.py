@@ -162,8 +162,8 @@ class KernelPlayer:
             settings = seat.settings()
             self.policy = stored(self.game, settings, seat.outdir)
             if self.policy is None:
-                raise ValueError(f"the trained policy of {game_string} ({dict(seat.knobs)}) is not stored under "
-                                 f"{seat.outdir}/train (or is stale); the sweep's train stage trains it first")
+                raise ValueError(f"no current trained policy for these seats ({dict(seat.knobs)}) is stored under "
+                                 f"{seat.outdir}/train yet; the sweep's train stage trains it before the games")
             table = (*self.policy.lookup(), int(settings.detail))
         self.kernel = entry.new_kernel(self.game, tuple(str(k) for k in kinds), use="game", trained=table)
 
