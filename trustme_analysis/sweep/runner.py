@@ -671,10 +671,10 @@ def _budget_text(t: Training) -> str:
 
 
 def train_stage(run: SweepRun) -> None:
-    """Train (or reuse) the policies the spec's trained seats play, under ``OUTDIR/train/`` (:func:`trustme_analysis.
-    train.train`): one per game string and settings, the distinct ones in parallel on the sweep's workers (local
-    pool) or its Dask cluster; then resolve the trained seats (:func:`~trustme_analysis.sweep.policies.
-    resolve_trained`), whose policies' digests enter the data fingerprint.
+    """Train (or reuse) the policies the spec's trained seats play, under ``OUTDIR/train/``
+    (:func:`trustme_analysis.train.train`): one per game string and settings, the distinct ones in parallel on the
+    sweep's workers (local pool) or its Dask cluster; then resolve the trained seats
+    (:func:`~trustme_analysis.sweep.policies.resolve_trained`), whose policies' digests enter the data fingerprint.
 
     An iteration budget trains the same policy on any number of workers (each iteration depends only on the seed,
     its number and the tables), so the same spec gives the same games. A stored policy is reused; a stale one
