@@ -120,9 +120,12 @@ class GameEntry:
             return None
         return self._resolve(getattr(self.kernel, name))
 
-    def kernel_reason(self, game: pyspiel.Game, seat_kinds: Sequence[str] = (), use: str = "game") -> str | None:
+    def kernel_reason(self, game: pyspiel.Game, seat_kinds: Sequence[str] = (), use: str = "game",
+                      trained: bool = False) -> str | None:
         """``None`` when the game's kernel plays this variant for ``use`` (one of :data:`KERNEL_USES`) with these
-        seat kinds exactly as the engine would, else why not, in one line."""
+        seat kinds exactly as the engine would, else why not, in one line. ``trained``: a trained policy will be
+        handed to the kernel (:meth:`new_kernel`), so whole games also admit the entry's
+        :attr:`~trustme_analysis.engine.kernels.KernelEntry.policy_seat_kinds`."""
         if use not in KERNEL_USES:
             raise ValueError(f"use={use!r} is not allowed; allowed: {', '.join(KERNEL_USES)}")
         k = self.kernel
@@ -135,27 +138,43 @@ class GameEntry:
             return f"{self.short_name}'s kernel only produces game trees for the solvers; it plays no games"
         else:
             plays = k.game_seat_kinds if use == "game" else k.rollout_seat_kinds
-            missing = sorted(set(seat_kinds) - set(plays))
+            with_policy = tuple(k.policy_seat_kinds) if use == "game" else ()
+            allowed = (*plays, *with_policy) if trained else plays
+            missing = sorted(set(seat_kinds) - set(allowed))
             if missing:
                 what = "whole games" if use == "game" else "rollouts"
+                # A kind the kernel plays given a policy, asked for without one, says so.
+                hint = (f" ({', '.join(sorted(set(missing) & set(with_policy)))} seats only when handed a trained "
+                        "policy)") if set(missing) & set(with_policy) else ""
                 return (f"{self.short_name}'s kernel plays {what} with {', '.join(plays)} seats only, "
-                        f"not {', '.join(missing)}")
+                        f"not {', '.join(missing)}{hint}")
         reason = unplayed(k, game)
         if reason is None and k.limits is not None:
             reason = self._resolve(k.limits)(game)
         return reason
 
     def new_kernel(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",), knobs: dict | None = None,
-                   use: str = "game") -> Any:
+                   use: str = "game", trained: tuple[Any, Any, int] | None = None) -> Any:
         """The game's kernel (:class:`~trustme_analysis.engine.kernels.Kernel`) for this variant and seats.
+
+        Args:
+            trained: the policy the seats of the entry's ``policy_seat_kinds`` play: ``(keys, avg, detail)``, the
+                lookup table :meth:`trustme_analysis.train.TrainedPolicy.lookup` gives and the abstraction level the
+                policy was trained at (``TrainSettings.detail``); whole games only.
 
         Raises:
             ValueError: the kernel does not play them (the message is :meth:`kernel_reason`'s).
         """
-        reason = self.kernel_reason(game, seat_kinds, use)
+        if trained is not None and use != "game":
+            raise ValueError(f"use={use!r} is not allowed with a trained policy; allowed: 'game' (trained seats play "
+                             "whole games only)")
+        reason = self.kernel_reason(game, seat_kinds, use, trained=trained is not None)
         if reason is not None:
             raise ValueError(reason)
-        return self.kernel_part("kernel")(game, tuple(seat_kinds), knobs)
+        make = self.kernel_part("kernel")
+        if trained is None:
+            return make(game, tuple(seat_kinds), knobs)
+        return make(game, tuple(seat_kinds), knobs, trained=trained)
 
     def search_budget(self, game: pyspiel.Game) -> int | None:
         """The search player's default budget where this kernel plays its rollouts (``None``: it names none)."""

@@ -20,6 +20,7 @@ REPORTS = Path(__file__).resolve().parents[2] / "reports"
 # reports/tune_*.toml are tuning specs (python -m trustme_analysis.tune), run by tests/tune/test_tune_presets.py.
 PRESETS = sorted(p for p in REPORTS.glob("*.toml") if not p.stem.startswith("tune_"))
 GAMES, CHUNK_SIZE, ITERATIONS = 4, 2, 2
+TRAIN_ITERATIONS = 500
 
 # Compiling and analysing the solve presets' variants takes from ten seconds to over a minute per section on two
 # cores (Liar's tiny_plays2 has 134,127 histories), whatever the iteration budget. These presets are run on a smaller
@@ -53,6 +54,8 @@ def reduced(preset: Path) -> str:
     text = re.sub(r"^budgets = \[[^\]]*\]", "budgets = [2, 4]", text, flags=re.M)
     text = re.sub(r"^search = \{ budget = \d+ \}", "search = { budget = 4 }", text, flags=re.M)
     text = re.sub(r"^chunk_size = \d+", f"chunk_size = {CHUNK_SIZE}", text, flags=re.M)
+    # A trained line-up's training budget (the [train] table, written inline).
+    text = re.sub(r"^(train = \{[^}]*iterations = )\d+", rf"\g<1>{TRAIN_ITERATIONS}", text, flags=re.M)
     assert not re.search(r"^iterations\s*=", text, flags=re.M), f"{preset.name}: budget set twice"
     text = re.sub(r"^\[\[solve\]\]$", f"[[solve]]\niterations = {ITERATIONS}", text, flags=re.M)
     tomllib.loads(text)
@@ -89,7 +92,13 @@ def test_preset_runs_with_out_into_a_fresh_folder(preset, tmp_path, monkeypatch)
                 named[seat.knobs["solve"]] = load_policy(storage.solution_dir(out, seat.knobs["solve"]))
     for solve in spec.solves:
         assert (storage.solution_dir(out, solve.name) / storage.POLICY).is_file()
-    assert manifest["fingerprint"].get("policies", {}) == {f"solve:{n}": p["fingerprint"] for n, p in named.items()}
+    trained = {k: v for k, v in manifest["fingerprint"].get("policies", {}).items() if k.startswith("trained:")}
+    assert {k: v for k, v in manifest["fingerprint"].get("policies", {}).items() if k not in trained} == {
+        f"solve:{n}": p["fingerprint"] for n, p in named.items()}
+    # Trained seats: each policy they play is stored in this folder, its digest recorded.
+    assert trained == {f"trained:{s.parent.name}": json.loads(s.read_text())["policy_digest"]
+                       for s in (out / "train").glob("*/summary.json")}
+    assert bool(trained) == any(s.bot == "trained" for lu in spec.lineups.values() for s in lu.seats or lu.pool)
     played = [json.loads(k) for k in records.loc[records["bot"] == "policy", "bot_knobs"]]
     assert bool(played) == bool(named)
     for knobs in played:

@@ -6,7 +6,7 @@ trainer) uses a kernel only through what this module writes down:
 
 - :class:`KernelEntry`: the registry's kernel entry of a game (:attr:`trustme_analysis.registry.GameEntry.kernel`),
   plain data: the kernel class, the seat kinds its whole-game loop and its rollouts play, **the rule parameters and
-  values it plays** (:attr:`KernelEntry.parameters`), its limits, the search player's default budget, its tree
+  values it plays** (:attr:`KernelEntry.parameters`), the seat kinds it plays when handed a trained policy, its limits, the search player's default budget, its tree
   producer for the solvers and the trained player's hooks;
 - :class:`Kernel`, :class:`KernelState` and :class:`PlayedGames`: the Protocols the kernel class, its positions and its
   batches of played games follow (one naming for every game);
@@ -74,6 +74,11 @@ class KernelEntry:
     game_seat_kinds: tuple[str, ...] = ()
     #: Seat kinds the rollouts play (:meth:`Kernel.rollouts`: a search player's ``rollout`` knob).
     rollout_seat_kinds: tuple[str, ...] = ()
+    #: Seat kinds the whole-game loop plays only when it is handed a trained policy (``Kernel(game, seat_kinds,
+    #: knobs, trained=(keys, avg, detail))``, the stored policy's lookup table and abstraction level, see
+    #: :class:`trustme_analysis.train.TrainedPolicy`): a sweep's ``trained`` seats, alone or mixed with the kinds of
+    #: :attr:`game_seat_kinds`. Every such seat of one kernel plays the one policy it was handed.
+    policy_seat_kinds: tuple[str, ...] = ()
     #: ``limits(game) -> reason | None``: what the kernel's arrays hold (sizes, integer ranges), beyond the values.
     limits: Part = None
     #: The search player's default budget (rollouts per decision) where this kernel plays the rollouts: a number, or
@@ -158,11 +163,15 @@ class PlayedGames(Protocol):
 
 @runtime_checkable
 class Kernel(Protocol):
-    """A game's kernel for one loaded variant: ``Kernel(game, seat_kinds=("random",), knobs=None)``.
+    """A game's kernel for one loaded variant: ``Kernel(game, seat_kinds=("random",), knobs=None)``, or
+    ``Kernel(game, seat_kinds, knobs, trained=(keys, avg, detail))`` for a kernel that declares
+    :attr:`KernelEntry.policy_seat_kinds`.
 
     ``seat_kinds`` names the kind of each seat (one kind for all, or one per seat) that :meth:`play` and
-    :meth:`rollouts` play, from :attr:`KernelEntry.game_seat_kinds` / :attr:`KernelEntry.rollout_seat_kinds`;
-    ``knobs`` the heuristic seats' knobs.
+    :meth:`rollouts` play, from :attr:`KernelEntry.game_seat_kinds` / :attr:`KernelEntry.rollout_seat_kinds` (and,
+    in whole games with a trained policy handed over, :attr:`KernelEntry.policy_seat_kinds`); ``knobs`` the
+    heuristic seats' knobs; ``trained`` the policy the trained seats play (its lookup table, as
+    :meth:`trustme_analysis.train.TrainedPolicy.lookup` gives it, and the abstraction level it was trained at).
     """
 
     #: The loaded variant.

@@ -15,12 +15,22 @@ Protocols of :mod:`trustme_analysis.engine.kernels` only (``Kernel.play`` gives 
 Both engines draw a kernel-playable line-up's random numbers from one SplitMix64 stream per game, seeded by the game's
 seed, by the draw protocol of :mod:`trustme_analysis.engine.draws` (:mod:`.seeding`), so the same seed gives the same
 games, record for record, on either engine, for any worker count and backend.
+
+Trained seats (bot kind ``"trained"``, :mod:`trustme_analysis.players.trained`) play in the kernel where its entry
+declares them (:attr:`~trustme_analysis.engine.kernels.KernelEntry.policy_seat_kinds`): the line-up's trained seats
+must share one policy (the same knobs), and the kernel is handed that stored policy's lookup table
+(:class:`TrainedSeat`, :class:`KernelPlayer`); the sweep's train stage stores it first. The kernel's trained seat plays
+the stored policy's probabilities exactly, but draws them differently from the pyspiel ``TrainedBot`` (a row entry by
+one uniform number, then one of the moves the entry describes by one integer, where the bot walks the moves with one
+uniform number), so a trained line-up's games are the same for any worker count and backend but not record for record
+the same on the two engines (``tests/sweep/test_sweep_trained.py`` checks both).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -42,9 +52,44 @@ def _game(game_string: str) -> pyspiel.Game:
     return pyspiel.load_game(game_string)
 
 
-def seat_kinds(lineup: LineUp, num_players: int) -> tuple[str, ...]:
-    """The bot kind of each seat of a fixed line-up."""
-    return tuple(seat.bot for seat in lineup.seats_for(num_players))
+#: The bot kind whose seats play a stored trained policy (:mod:`trustme_analysis.players.trained`).
+TRAINED = "trained"
+#: The knob of a trained seat that says where its policies are stored (``OUTDIR/train/<fingerprint>/``).
+TRAINED_OUTDIR = "outdir"
+
+
+@dataclass(frozen=True)
+class TrainedSeat:
+    """A trained seat as a kernel plays it (an entry of :func:`seat_kinds`): the folder whose ``train/`` holds its
+    policy and the seat's training knobs, which with the variant name the stored policy."""
+
+    outdir: str
+    knobs: tuple[tuple[str, Any], ...]
+    kind: str = TRAINED
+
+    def __str__(self) -> str:
+        return self.kind
+
+    def settings(self) -> Any:
+        """The training settings the knobs name (:class:`trustme_analysis.train.TrainSettings`)."""
+        from trustme_analysis.players.trained import settings_from
+
+        return settings_from(dict(self.knobs))
+
+
+def trained_seat(knobs: Mapping[str, Any]) -> TrainedSeat:
+    """The :class:`TrainedSeat` of a trained seat's knobs (its ``outdir`` knob, or the bot's default folder)."""
+    from trustme_analysis.players.trained import DEFAULT_OUTDIR
+
+    rest = tuple(sorted((k, v) for k, v in knobs.items() if k != TRAINED_OUTDIR))
+    return TrainedSeat(str(knobs.get(TRAINED_OUTDIR, DEFAULT_OUTDIR)), rest)
+
+
+def seat_kinds(lineup: LineUp, num_players: int) -> tuple[str | TrainedSeat, ...]:
+    """Each seat of a fixed line-up as the kernel plays it: its bot kind, or for a trained seat its
+    :class:`TrainedSeat` (which policy it plays; ``str()`` of it is the kind)."""
+    return tuple(trained_seat(seat.knobs) if seat.bot == TRAINED else seat.bot
+                 for seat in lineup.seats_for(num_players))
 
 
 def kernel_reason(game_string: str, lineup: LineUp) -> str | None:
@@ -58,11 +103,15 @@ def kernel_reason(game_string: str, lineup: LineUp) -> str | None:
     if lineup.pool is not None:
         return f"line-up {lineup.name!r} draws its seats from a pool game by game; kernels play fixed seats"
     seats = lineup.seats_for(game.num_players())
-    knobbed = sorted({s.bot for s in seats if s.knobs})
+    # A trained seat's knobs name its policy, which the kernel is handed; any other kind's knobs it would not take.
+    knobbed = sorted({s.bot for s in seats if s.knobs and s.bot != TRAINED})
     if knobbed:
         # A kernel would play the kind's default settings.
         return f"seats of kind(s) {', '.join(knobbed)} set knobs, which kernels do not take"
-    return entry.kernel_reason(game, [s.bot for s in seats], use="game")
+    policies = {trained_seat(s.knobs) for s in seats if s.bot == TRAINED}
+    if len(policies) > 1:
+        return "its trained seats play different policies (different knobs); a kernel plays one trained policy"
+    return entry.kernel_reason(game, [s.bot for s in seats], use="game", trained=bool(policies))
 
 
 def resolve_engine(asked: str, game_string: str, lineup: LineUp) -> tuple[str, str]:
@@ -86,19 +135,37 @@ class KernelPlayer:
 
     Args:
         game_string: the variant's game string.
-        kinds: the bot kind of each seat.
+        kinds: each seat as :func:`seat_kinds` gives it: a bot kind, or a :class:`TrainedSeat` (the stored policy
+            it names is handed to the kernel).
 
     Raises:
-        ValueError: the game's kernel does not play the variant with these seats (the reason).
+        ValueError: the game's kernel does not play the variant with these seats, or a trained seat's policy is not
+            stored (the reason).
     """
 
-    def __init__(self, game_string: str, kinds: Sequence[str]):
+    def __init__(self, game_string: str, kinds: Sequence[str | TrainedSeat]):
         self.game = _game(game_string)
         self.players = self.game.num_players()
         entry = find_game(self.game.get_type().short_name)
         if entry is None:
             raise ValueError(f"{game_string} has no compiled kernel")
-        self.kernel = entry.new_kernel(self.game, tuple(kinds), use="game")
+        trained = {k for k in kinds if isinstance(k, TrainedSeat)}
+        if len(trained) > 1:
+            raise ValueError("the trained seats play different policies; a kernel plays one trained policy")
+        #: The stored policy the trained seats play (:class:`trustme_analysis.train.TrainedPolicy`), if any.
+        self.policy = None
+        table = None
+        if trained:
+            from trustme_analysis.train import stored
+
+            seat = next(iter(trained))
+            settings = seat.settings()
+            self.policy = stored(self.game, settings, seat.outdir)
+            if self.policy is None:
+                raise ValueError(f"no current trained policy for these seats ({dict(seat.knobs)}) is stored under "
+                                 f"{seat.outdir}/train yet; the sweep's train stage trains it before the games")
+            table = (*self.policy.lookup(), int(settings.detail))
+        self.kernel = entry.new_kernel(self.game, tuple(str(k) for k in kinds), use="game", trained=table)
 
     def play(self, seeds: Sequence[int], histories: bool = False) -> PlayedGames:
         """The kernel's batch of one game per seed."""
@@ -124,11 +191,11 @@ class KernelPlayer:
 
 
 @functools.lru_cache(maxsize=16)
-def kernel_player(game_string: str, kinds: tuple[str, ...]) -> KernelPlayer:
+def kernel_player(game_string: str, kinds: tuple[str | TrainedSeat, ...]) -> KernelPlayer:
     """:class:`KernelPlayer` once per variant and line-up per process (its compiled code is loaded once)."""
     return KernelPlayer(game_string, kinds)
 
 
-def warm_up(game_string: str, kinds: tuple[str, ...]) -> None:
+def warm_up(game_string: str, kinds: tuple[str | TrainedSeat, ...]) -> None:
     """Compile the kernel's code for this variant (or load it from numba's on-disk cache) by playing two games."""
     kernel_player(game_string, kinds).rows([1, 2])

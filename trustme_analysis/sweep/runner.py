@@ -16,6 +16,7 @@ import re
 import signal
 import socket
 import sys
+import tempfile
 import threading
 import time
 from collections import deque
@@ -46,7 +47,8 @@ from trustme_analysis.sweep.chunking import adopt_stored_chunking, chunking_text
 from trustme_analysis.sweep.engines import KERNEL, seat_kinds
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, encoded_chunk, iter_chunk_tasks
-from trustme_analysis.sweep.policies import PolicyError, resolve_policies
+from trustme_analysis.sweep.policies import (PolicyError, Training, recorded_policies, resolve_policies,
+                                             resolve_trained, trainings)
 from trustme_analysis.sweep.progress import Progress
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
 from trustme_analysis.sweep.spec import Spec, parse_spec
@@ -579,6 +581,8 @@ class SweepRun:
     records: Any
     #: Set by :func:`solve_stage`: whether a policy was solved now (not reused).
     solved_now: bool = False
+    #: Set by :func:`train_stage`: whether a trained policy was trained now (not reused).
+    trained_now: bool = False
     #: Set by :func:`play_stage`.
     chunks_total: int = 0
     chunks_run: int = 0
@@ -636,6 +640,188 @@ def solve_stage(run: SweepRun) -> None:
             raise SweepError(str(exc)) from None
         if run.stored is not None:
             check_outdir(run.spec, run.outdir)  # a policy solved again must be the one the stored games were played with
+
+
+# ------------------------------------------------------------------------------------------------------ train stage
+
+#: Seconds between two progress lines of one training (the trainer reports every two CPU seconds).
+TRAIN_PROGRESS_SECONDS = 5.0
+
+
+def _progress_file(t: Training) -> Path:
+    return Path(t.outdir) / "train" / f".progress-{t.fingerprint}.txt"
+
+
+def _train_task(t: Training, progress_file: str | None) -> dict[str, Any]:
+    """Train one policy (in a worker): its summary. Progress lines go to ``progress_file`` (read by the sweep)."""
+    from trustme_analysis.atomic import atomic_path
+    from trustme_analysis.train import train
+
+    def report(line: str) -> None:
+        if progress_file is not None:
+            with atomic_path(progress_file) as tmp:
+                Path(tmp).write_text(line, encoding="utf-8")
+
+    return train(t.game_string, t.settings, t.outdir, report).summary
+
+
+def _budget_text(t: Training) -> str:
+    s = t.settings
+    return f"{s.iterations:,} iterations" if s.iterations is not None else f"{s.seconds:g} CPU s"
+
+
+def train_stage(run: SweepRun) -> None:
+    """Train (or reuse) the policies the spec's trained seats play, under ``OUTDIR/train/``
+    (:func:`trustme_analysis.train.train`): one per game string and settings, the distinct ones in parallel on the
+    sweep's workers (local pool) or its Dask cluster; then resolve the trained seats
+    (:func:`~trustme_analysis.sweep.policies.resolve_trained`), whose policies' digests enter the data fingerprint.
+
+    An iteration budget trains the same policy on any number of workers (each iteration depends only on the seed,
+    its number and the tables), so the same spec gives the same games. A stored policy is reused; a stale one
+    (other training code) is trained again, and a stored sweep goes on only if it comes out the same.
+    """
+    needed = trainings(run.spec, run.outdir)
+    if not needed:
+        return
+    from trustme_analysis.train import stored as stored_policy
+
+    todo = [t for t in needed if stored_policy(t.game_string, t.settings, t.outdir) is None]
+    if len(todo) < len(needed):
+        run.say(f"train: {len(needed) - len(todo)} of {len(needed)} trained policies already stored under "
+                f"{run.outdir / 'train'}: reused")
+    if todo:
+        _train_all(run, todo)
+        run.trained_now = True
+        engines.kernel_player.cache_clear()  # a kernel built earlier in this process may hold an older policy
+    try:
+        run.spec = resolve_trained(run.spec, run.outdir, require=True)
+    except PolicyError as exc:
+        raise SweepError(str(exc)) from None
+    if run.stored is not None:
+        recorded = recorded_policies(run.outdir)
+        changed = sorted(k for k, v in run.spec.policies.items()
+                         if k.startswith("trained:") and k in recorded and recorded[k] != v)
+        if changed:
+            raise SweepError(
+                f"{run.outdir} holds games played by another trained policy than the one trained now "
+                f"({', '.join(changed)}: a seconds budget, or training code changed since); choose another --out "
+                "or delete the folder to start over")
+        check_outdir(run.spec, run.outdir)
+
+
+def _train_all(run: SweepRun, todo: list[Training]) -> None:
+    """Train ``todo`` in this process (one worker, or one training), on a local pool, or on the Dask cluster."""
+    from trustme_analysis.train import train
+
+    workers = min(run.workers, len(todo))
+    where = "dask" if run.dask is not None else ("local" if workers > 1 else "in-process")
+    run.say(f"train: {len(todo)} polic{'y' if len(todo) == 1 else 'ies'} to train "
+            f"({', '.join(sorted({_budget_text(t) for t in todo}))} each) "
+            + (f"on {workers} workers " if where == "local" else "on the Dask cluster " if where == "dask" else "")
+            + f"-> {run.outdir / 'train'}")
+    started = time.perf_counter()
+    if where == "in-process":
+        last = [0.0]
+
+        def say_now_and_then(line: str) -> None:
+            if ": done, " not in line and time.monotonic() - last[0] >= TRAIN_PROGRESS_SECONDS:  # (said below)
+                last[0] = time.monotonic()
+                run.say(line)
+
+        for t in todo:
+            summary = train(t.game_string, t.settings, t.outdir,
+                            lambda line, t=t: say_now_and_then(_named(line, t))).summary
+            run.say(_trained_line(t, summary))
+    else:
+        _train_parallel(run, todo, workers, where)
+    run.say(f"train: {len(todo)} trained in {time.perf_counter() - started:.0f} s")
+
+
+def _named(line: str, t: Training) -> str:
+    """A trainer's progress line with the variants it trains for in place of the game's name."""
+    return re.sub(r"^train \S+ \[", f"train {', '.join(t.variants)} [", line, count=1)
+
+
+def _trained_line(t: Training, summary: dict[str, Any]) -> str:
+    return (f"train {', '.join(t.variants)} [{t.fingerprint}]: {summary['iterations']:,} iterations in "
+            f"{summary['cpu_seconds']:.1f} CPU s, {summary['slots']:,} slots, regret proxy "
+            f"{summary['quality_proxy']:.3g}")
+
+
+def _train_parallel(run: SweepRun, todo: list[Training], workers: int, where: str) -> None:
+    from concurrent.futures import wait as wait_futures
+
+    from trustme_analysis.train import TrainSettings, train
+
+    # Compile (or load) the trainer's code here first, so the workers load it from numba's cache instead of each
+    # compiling it (a minute on a machine's first run).
+    with tempfile.TemporaryDirectory() as tmp:
+        train(todo[0].game_string, TrainSettings(iterations=1, seed=0), tmp)
+    backend: Any = None
+    pool: ProcessPoolExecutor | None = None
+    if where == "dask":
+        backend = _DaskBackend(run.dask, workers, run.say)
+        submit = lambda t: backend.client.submit(_train_task, t, str(_progress_file(t)), pure=False)  # noqa: E731
+    else:
+        pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                   initializer=_init_worker, initargs=(os.getpid(),))
+        submit = lambda t: pool.submit(_train_task, t, str(_progress_file(t)))  # noqa: E731
+    running = {submit(t): t for t in todo}
+    shown: dict[str, tuple[str, float]] = {}
+    restore_sigterm = _stop_on_sigterm()
+    interrupted = True
+    try:
+        while running:
+            if pool is not None:
+                finished = wait_futures(list(running), timeout=1.0, return_when=FIRST_COMPLETED)[0]
+            else:
+                time.sleep(1.0)
+                finished = [f for f in running if f.done()]
+            for future in finished:
+                t = running.pop(future)
+                try:
+                    summary = future.result()
+                except Exception as exc:
+                    raise SweepFailed(f"training the policy of {', '.join(t.variants)} ({t.game_string}, "
+                                      f"{_budget_text(t)}) failed: {type(exc).__name__}: {_first_line(exc)}; the "
+                                      "trainings done are stored, run the same command again to train the rest"
+                                      ) from exc
+                run.say(_trained_line(t, summary))
+                with contextlib.suppress(OSError):
+                    _progress_file(t).unlink()
+            now = time.monotonic()
+            for t in running.values():
+                try:
+                    line = _progress_file(t).read_text(encoding="utf-8").strip()
+                except OSError:
+                    continue
+                before = shown.get(t.fingerprint)
+                if line and (before is None or (line != before[0] and now - before[1] >= TRAIN_PROGRESS_SECONDS)):
+                    shown[t.fingerprint] = (line, now)
+                    run.say(_named(line, t))
+        interrupted = False
+    except KeyboardInterrupt:
+        run.say("stopped while training: the trainings write checkpoints every 30 CPU s; run the same command again "
+                "to resume them")
+        raise
+    finally:
+        restore_sigterm()
+        if pool is not None:
+            if interrupted:
+                processes = list((getattr(pool, "_processes", None) or {}).values())
+                pool.shutdown(wait=False, cancel_futures=True)
+                for proc in processes:
+                    if proc.is_alive():
+                        proc.terminate()
+                for proc in processes:
+                    proc.join(5)
+            else:
+                pool.shutdown(wait=True)
+        if backend is not None:
+            if interrupted:
+                with contextlib.suppress(Exception):
+                    backend.client.cancel(list(running))
+            backend.close(interrupted=interrupted)
 
 
 def play_stage(run: SweepRun) -> None:
@@ -862,7 +1048,8 @@ def run_sweep(
     """Play every chunk of ``spec`` not yet stored in the output folder, then (optionally) build the report.
 
     The stages, each done once and each a function of its own: :func:`prepare_stage` (check everything before
-    anything is written), :func:`solve_stage` (policies the line-ups play), :func:`play_stage` (the chunks),
+    anything is written), :func:`solve_stage` (policies the line-ups play), :func:`train_stage` (the trained policies
+    the trained seats play), :func:`play_stage` (the chunks),
     :func:`checks_stage` (the ``[trust]`` and ``[skill]`` checks) and :func:`report_stage` (the PDF).
 
     Args:
@@ -885,6 +1072,7 @@ def run_sweep(
     """
     run = prepare_stage(spec, workers=workers, dask=dask, out=out, quiet=quiet, stream=stream, progress=progress)
     solve_stage(run)
+    train_stage(run)
     play_stage(run)
     checks_stage(run)
     return run.result(report_stage(run) if report else None)

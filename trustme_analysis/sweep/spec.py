@@ -50,6 +50,7 @@ TOP_LEVEL_KEYS = (
     "trust",
     "skill",
     "engine",
+    "train",
 )
 
 #: Name of the embedded default spec (package data) and of its output folder under ``reports/out/``.
@@ -122,6 +123,9 @@ class Spec:
     chunk_auto: bool = False
     #: Variant id -> games per chunk, where chosen (:mod:`.chunking`); a variant not in it has ``chunk_size``.
     chunk_sizes: Mapping[str, int] = field(default_factory=dict)
+    #: The ``[train]`` table as given (:func:`parse_train`): the training knobs every ``trained`` seat takes where it
+    #: sets none of its own (already merged into the line-ups' seats); ``None`` when the spec has none.
+    train: Mapping[str, Any] | None = None
 
     def chunk_size_of(self, variant: Variant) -> int:
         """Games per chunk of ``variant``: the spec's ``chunk_size``, or the one chosen for it (:mod:`.chunking`)."""
@@ -189,6 +193,7 @@ class Spec:
             **({"trust": self.trust.as_dict()} if self.trust is not None else {}),
             **({"skill": self.skill.as_dict()} if self.skill is not None else {}),
             **({"engine": self.engine} if self.engine != DEFAULT_ENGINE else {}),
+            **({"train": dict(self.train)} if self.train is not None else {}),
         }
 
     def data_fingerprint(self) -> dict[str, Any]:
@@ -267,7 +272,10 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
 
     params = _parse_params(optional(data, "params", dict, {}), spec_params, game)
     grid = _parse_grid(data.get("grid"), spec_params, game, params)
+    train = parse_train(data["train"]) if "train" in data else None
     lineups = parse_lineups(data.get("lineups"))
+    if train is not None:
+        lineups = with_train_defaults(lineups, train)
     for lineup in lineups.values():
         if lineup.games is not None and lineup.games > games:
             raise SpecError(f"lineups.{lineup.name}.games", f"must be at most the spec's games ({games:,}), got "
@@ -317,7 +325,83 @@ def parse_spec(data: Mapping[str, Any], name: str = "spec", path: str | None = N
         skill=skill,
         engine=engine,
         chunk_auto="chunk_size" not in data,
+        train=train,
     )
+
+
+# ----------------------------------------------------------------------------------------------------------- [train]
+
+#: The bot kind whose seats ``[train]`` sets defaults for, and the probe knobs through which a probe plays it.
+TRAINED_KIND = "trained"
+#: The two budgets of a training: a seat that sets either takes neither of ``[train]``'s.
+BUDGET_KEYS = ("iterations", "seconds")
+#: The type of each ``[train]`` key (those the trained bot takes, but ``outdir``: a sweep stores its policies under
+#: ``OUTDIR/train/``).
+_TRAIN_TYPES = {"iterations": int, "seconds": float, "seed": int, "detail": int, "epsilon": float}
+
+
+def train_keys() -> tuple[str, ...]:
+    """The keys a ``[train]`` table may have: the trained bot's knobs but ``outdir``."""
+    from trustme_analysis.players.trained import KNOB_NAMES
+
+    return tuple(k for k in KNOB_NAMES if k != "outdir")
+
+
+def parse_train(table: Any) -> dict[str, Any]:
+    """Validate the ``[train]`` table: the training knobs (budget, seed, detail, exploration) every ``trained`` seat
+    of the spec takes unless it sets its own. Each value is checked as the trainer checks it
+    (:class:`trustme_analysis.train.TrainSettings`), so a bad one is refused here, at ``train.KEY``."""
+    from trustme_analysis.train import TrainSettings
+
+    if not isinstance(table, dict):
+        raise SpecError("train", f"must be a table of training knobs ({', '.join(train_keys())}), got {table!r}")
+    check_keys("train", table, train_keys())
+    for key, value in table.items():
+        kind = _TRAIN_TYPES.get(key)
+        if kind is not None and not type_ok(value, kind):
+            raise SpecError(f"train.{key}", f"{key}={value!r} is not allowed; allowed: "
+                            f"{'a whole number' if kind is int else 'a number'}")
+    if all(k in table for k in BUDGET_KEYS):
+        raise SpecError("train", f"iterations={table['iterations']!r} and seconds={table['seconds']!r} are both set; "
+                        "allowed: one budget, iterations (reproducible) or seconds (CPU seconds)")
+    for key, value in table.items():
+        kw = {key: value, **({"iterations": None} if key == "seconds" else {})}
+        try:
+            TrainSettings(**kw)
+        except (ValueError, TypeError) as exc:
+            raise SpecError(f"train.{key}", str(exc)) from None
+    return dict(table)
+
+
+def _with_defaults(knobs: Mapping[str, Any], train: Mapping[str, Any]) -> dict[str, Any]:
+    defaults = dict(train)
+    if any(k in knobs for k in BUDGET_KEYS):  # a seat's own budget replaces [train]'s, whichever kind it is
+        for k in BUDGET_KEYS:
+            defaults.pop(k, None)
+    return {**defaults, **dict(knobs)}
+
+
+def with_train_defaults(lineups: Mapping[str, LineUp], train: Mapping[str, Any]) -> dict[str, LineUp]:
+    """The line-ups with ``[train]``'s knobs merged into every ``trained`` seat (and every probe seat whose base is
+    ``trained``, into its ``base_knobs``); a seat's own knobs win, and a seat that sets a budget (``iterations`` or
+    ``seconds``) takes neither of ``[train]``'s."""
+
+    def seat(s: Any) -> Any:
+        if s.bot == TRAINED_KIND:
+            return replace(s, knobs=_with_defaults(s.knobs, train))
+        if s.bot == "probe" and s.knobs.get("base") == TRAINED_KIND:
+            base = s.knobs.get("base_knobs", {})
+            if isinstance(base, dict):  # (anything else: the probe's own check refuses it)
+                return replace(s, knobs={**dict(s.knobs), "base_knobs": _with_defaults(base, train)})
+        return s
+
+    out = {}
+    for name, lu in lineups.items():
+        if lu.seats is not None:
+            out[name] = replace(lu, seats=tuple(seat(s) for s in lu.seats))
+        else:
+            out[name] = replace(lu, pool=tuple(seat(s) for s in lu.pool or ()))
+    return out
 
 
 def _resolve_engines(engine: str, variants: tuple[Variant, ...]) -> tuple[Variant, ...]:

@@ -54,6 +54,7 @@ register_game(
             },
             kernel="kernel.kernel:Kernel",
             game_seat_kinds=("random", "heuristic"),
+            policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
             rollout_seat_kinds=("random", "heuristic"),
             limits="kernel.kernel:limits",
             # A search player's default budget (rollouts per decision) when this kernel plays its rollouts: about 35
