@@ -61,7 +61,7 @@ from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.liar.kernel import actions, layout
 from trustme_analysis.games.liar.kernel.actions import legal_shape, multiset_index, write_legal, fill_hand_table
 from trustme_analysis.games.liar.kernel.layout import (
-    ANN, BURN, C, FIRST_PLAY, LIAR, M, N, NREC, O_BURNBY, O_CLAIMBURN, O_DISC, O_FALSE, O_HANDS, O_HSIZE, O_KNOWN,
+    ANN, BURN, C, FIRST_PLAY, LIAR, M, MAXT, N, NREC, O_BURNBY, O_CLAIMBURN, O_DISC, O_FALSE, O_HANDS, O_HSIZE, O_KNOWN,
     O_LASTC, O_OUT, O_PC, O_PPLAYER, O_PSEAT, O_PV, O_REC, O_REVEALED, O_UNM, O_WRONG, PASS, R_BURNS, R_CALLS,
     R_CALLS_WON, R_CARDS_PLAYED, R_CAUGHT, R_PASSES, R_PICKED_UP, R_PICKUPS, R_PLAYS, S_GOING, S_LASTN,
     S_PASSES, S_PCARDS, S_PLEN, S_PN, S_RVALUE, S_TURNS, V,
@@ -74,7 +74,7 @@ compiled = njit(cache=True)
 
 #: Bumped whenever :func:`info_key` or the move descriptions change meaning: stored policies of another version are
 #: stale.
-VERSION = 1
+VERSION = 2
 
 #: The most entries of one policy row (descriptions at level 0; legal actions at level 1, where the variants are
 #: small). Level 0 needs at most 3 + (values x 3 classes) x max_play x (max_play + 1) entries.
@@ -90,22 +90,22 @@ PUBLIC_RECORDS = (R_PLAYS, R_CARDS_PLAYED, R_PASSES, R_CALLS, R_CALLS_WON, R_CAU
 
 @inlined
 def _hand_bucket(h):
-    if h <= 4:
+    """Cards in a hand in 6 buckets: 1, 2, 3, 4-5, 6-8, 9 or more (0: out)."""
+    if h <= 3:
         return h
-    if h <= 6:
-        return 5
-    return 6 if h <= 9 else 7
+    if h <= 5:
+        return 4
+    return 5 if h <= 8 else 6
 
 
 @inlined
 def _pile_bucket(c):
+    """Cards in the pile in 4 buckets: none, 1-2, 3-5, 6 or more."""
     if c == 0:
         return 0
     if c <= 2:
         return 1
-    if c <= 4:
-        return 2
-    return 3 if c <= 8 else 4
+    return 2 if c <= 5 else 3
 
 
 @inlined
@@ -150,6 +150,8 @@ def info_key(cfg, S, p, detail):
     if n > 2:
         h = combine(h, _hand_bucket(S[cfg[O_HSIZE] + (p + 1) % n]))
     h = combine(h, _pile_bucket(S[S_PCARDS]))
+    # turns left before the turn cap stops the game (it matters only near the cap: counted up to twice round the table)
+    h = combine(h, min(cfg[MAXT] - S[S_TURNS], 2 * n + 1))
     if d == D_START:
         held = 0
         most = 0
@@ -170,15 +172,13 @@ def info_key(cfg, S, p, detail):
         for w in range(values):
             own += S[cfg[O_PSEAT] + p * values + w]
         others = S[S_PCARDS] - own  # cards the other players claimed as v in this pile
-        u = unseen(cfg, S, p, v)
-        h = combine(h, min(claimed, 4))
-        h = combine(h, min(S[hand + v], 3))
-        h = combine(h, min(max(u, 0), 4))
-        h = combine(h, max(-2, min(others - u, 1)))
-        h = combine(h, (liar - p) % n)
+        h = combine(h, min(claimed, 3))
+        h = combine(h, min(S[hand + v], 2))
+        # the room the claims leave: copies you cannot place minus the others' claims (below 0: somebody lied)
+        h = combine(h, max(-1, min(unseen(cfg, S, p, v) - others, 2)))
         h = combine(h, min(S[cfg[O_REC] + liar * NREC + R_CAUGHT], 2))
-        h = combine(h, min(S[cfg[O_WRONG] + liar], 2))
         if n > 2:
+            h = combine(h, (liar - p) % n)
             h = combine(h, min(S[S_PASSES], n - 1))
     if detail >= 1:
         for v in range(values):
