@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/trained_liar.py [--stages exact,train,speed,heuristic,probes] [--out /tmp/trained_liar]
         [--seed 0] [--iterations 2000000] [--reduced-iterations 2000000] [--probe-games 400] [--screen-games 100]
-        [--kernel-games 4000]
+        [--kernel-games 4000] [--variants 2p,4p]
 
 Stages (``train`` runs, or finds stored, the full-game policies the later stages read):
 
@@ -213,7 +213,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probe-games", type=int, default=400)
     parser.add_argument("--screen-games", type=int, default=100)
     parser.add_argument("--kernel-games", type=int, default=4000)
+    parser.add_argument("--variants", default=",".join(FULL), help="full variants of the later stages: 2p,4p")
     args = parser.parse_args(argv)
+    chosen = args.variants.split(",")
+    unknown = sorted(set(chosen) - set(FULL))
+    if unknown:
+        parser.error(f"--variants {args.variants!r}: unknown {unknown}; allowed: {', '.join(FULL)}")
+    for label in list(FULL):
+        if label not in chosen:
+            del FULL[label]
     stages = args.stages.split(",")
     if "exact" in stages:
         stage_exact(args.seed, args.out, args.reduced_iterations)

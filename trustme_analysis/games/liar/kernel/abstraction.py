@@ -10,18 +10,20 @@ The position key (level 0, ``detail = 0``) holds
 
 - **the decision**: starting a round (announce a value), answering a play (call liar, pass or play on), adding to or
   burning a pile all the others passed on, answering a player's last cards;
-- **your hand**: how many cards you hold (1, 2, 3, 4, 5-6, 7-9, 10 or more); when you start a round, also how many
-  values you hold and the most cards of one value (up to 3);
+- **your hand**: how many cards you hold (1, 2, 3, 4-5, 6-8, 9 or more); when you start a round, also how many
+  values you hold (up to 6) and the most cards of one value (up to 3);
 - **the other hands**: the fewest cards another player still in the game holds (the same buckets) and, with three
   players or more, the next player's;
-- **the pile**: its size (0, 1-2, 3-4, 5-8, 9 or more);
-- **the claim** (answering a play, adding or burning): how many cards the last play claimed (up to 4); how many of
-  the announced value you hold (up to 3); how many copies of it you cannot place (*not* known gone: not among the
-  public pair discards, in your hand, among your own cards in the pile or burned, or among the cards you saw go into
-  another hand; up to 4); the cards the other players claimed of it in this pile minus those copies (-2 or less, -1,
-  0, 1 or more: above 0 somebody lied); with three players or more, the seats passed since;
-- **who has been caught**: the last player's (the one the claim belongs to) place from you, how often it was caught
-  lying and how often it was wrongly accused (each up to 2).
+- **the pile**: its size (none, 1-2, 3-5, 6 or more);
+- **the time**: the turns left before the turn cap stops the game, counted up to twice round the table (the cap
+  decides the reduced variants; in the full game, whose cap is 1,000 turns, it never shows);
+- **the claim** (answering a play, adding or burning): how many cards the last play claimed (up to 3); how many of
+  the announced value you hold (up to 2); the *room* the claims leave: the copies of the value you cannot place
+  minus the cards the other players claimed of it in this pile (-1 or less: somebody lied, 0, 1, 2 or more). The
+  copies you cannot place are those *not known gone*: not among the public pair discards, in your hand, among your
+  own cards in the pile or burned, or among the cards you saw go into another hand;
+- **who has been caught**: how often the last player (the one the claim belongs to) was caught lying (up to 2);
+  with three players or more also its place from you and how many seats passed since.
 
 The fine level (``detail >= 1``) adds your hand, the public pair discards, your cards in the pile and burned and
 the cards you know in other hands, value by value; every hand's size; the pile's plays (who played each), the round
@@ -29,14 +31,14 @@ value, the passes and the turn; each seat's public counts (plays, cards played, 
 caught, burns, pickups and cards picked up, unmaskings, wrong accusations, cards claimed in burned piles) and your
 own accepted false cards. On the reduced variants of the solve presets that is (nearly) the information set itself.
 
-A move is described (both levels) as
+A move is described (level 0; at the fine level each move is itself) as
 
 - **call liar**, **pass** and **burn** as themselves;
 - **a play** by the cards it holds (1 to ``max_play``), how many of them are true (of the announced value), and
   whether it is your last cards; when you start a round, also by the announced value's standing: how many of it you
   hold and how many of its copies you cannot place (0, 1, 2 or more).
 
-Plays described alike are one move to the trained player: a drawn description becomes a concrete play by drawing
+Plays described alike are one move to the trained player at level 0: a drawn description becomes a concrete play by drawing
 the announced value uniformly among those of that standing, then the false cards as physical cards uniformly from
 the rest of the hand (:func:`sample_play`); :func:`play_share` is the probability of one concrete play under that
 rule, so a stated policy is the trained seat's own.
