@@ -66,6 +66,8 @@ register_game(
             search_budget="kernel.kernel:search_budget",
             tree_producer="kernel.tree:compile_tree",
             tree_producer_name="Liar kernel (numba)",
+            # The trained player's abstraction and self-play traversal (trustme_analysis.train; kernel.abstraction).
+            trained="kernel.training:TRAINER",
             # The 52-card deck at 2, 4 and 6 players, and reduced ones.
             benchmark_variants={
                 "Liar 2p": "trustme_liar(players=2)",

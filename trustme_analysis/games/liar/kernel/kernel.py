@@ -39,7 +39,8 @@ from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 
 #: The seat kinds this class plays, by name: uniform random, and the heuristic bot's policy
 #: (:mod:`~trustme_analysis.games.liar.players.heuristic`); the codes of the compiled loops.
-_KIND_CODES = {"random": layout.RANDOM, "heuristic": layout.HEURISTIC}
+_KIND_CODES = {"random": layout.RANDOM, "heuristic": layout.HEURISTIC, "trained": 2}
+# "trained" (kernel.trained.TRAINED): only with a policy (Kernel(trained=...)), in whole games and action draws
 
 
 def search_budget(game: pyspiel.Game) -> int:
@@ -144,18 +145,23 @@ class Kernel:
     Args:
         game: a loaded ``trustme_liar`` game; its parsed :class:`~trustme_analysis.games.liar.engine.rules.Rules` are
             compiled into fixed-size integer arrays (the parameter string is not read again).
-        seat_kinds: ``"random"`` or ``"heuristic"``: one kind for every seat, or one per seat.
+        seat_kinds: ``"random"``, ``"heuristic"`` or ``"trained"`` (with ``trained=``): one kind for every seat, or one
+            per seat.
         knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.liar.players.heuristic.LiarKnobs` fields;
             default: the bot's defaults).
+        trained: a trained policy for ``"trained"`` seats: ``(keys, avg, detail)``, the lookup table of a stored
+            policy (``TrainedPolicy.lookup()``) and its abstraction level. Trained seats play whole games
+            (:meth:`play`) and action draws (:meth:`sample_actions`), not rollouts.
     """
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
-                 knobs: dict[str, Any] | None = None):
+                 knobs: dict[str, Any] | None = None, trained: tuple[np.ndarray, np.ndarray, int] | None = None):
         if not isinstance(game, LiarGame):
             raise ValueError(f"the Liar kernel plays only trustme_liar games, not {game}")
         for kind in seat_kinds:
-            if kind not in _KIND_CODES:
-                raise ValueError(f"seat kind {kind!r}: the Liar kernel plays only {sorted(_KIND_CODES)} seats")
+            if kind not in _KIND_CODES or (kind == "trained" and trained is None):
+                raise ValueError(f"seat kind {kind!r}: the Liar kernel plays only random, heuristic, and trained seats "
+                                 "given a trained policy (trained=)")
         n = game.rules.players
         if len(seat_kinds) not in (1, n):
             raise ValueError(f"seat_kinds: one kind, or one per seat ({n}); got {list(seat_kinds)}")
@@ -172,6 +178,14 @@ class Kernel:
         self._knobs = self.knobs.array()
         # The compiled play loops read one row of knobs per seat (a search player's worlds may model each seat apart).
         self._seat_knobs = np.ascontiguousarray(np.tile(self._knobs, (n, 1)))
+        # ---- trained seats (issue 28): the policy's lookup table, its level and the scratch its rows need
+        self._trained = None
+        if trained is not None:
+            from trustme_analysis.games.liar.kernel.abstraction import new_scratch
+
+            tkeys, tavg, detail = trained
+            self._trained = (np.ascontiguousarray(tkeys, np.int64), np.ascontiguousarray(tavg, np.float64),
+                             int(detail), new_scratch(self.cfg, self.tab))
 
     def new_state(self) -> KernelState:
         """The position before the deal, like ``game.new_initial_state()`` (a fixed first player already seated)."""
@@ -187,7 +201,14 @@ class Kernel:
             histories: also keep each game's full action sequence (deal included).
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        raw = play.play_games(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
+        if self._trained is not None:  # ---- trained seats (issue 28)
+            from trustme_analysis.games.liar.kernel.trained import play_games_trained
+
+            tkeys, tavg, detail, sc = self._trained
+            raw = play_games_trained(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories, tkeys,
+                                     tavg, detail, sc["row"], sc["descs"], sc["probs"], sc["scratch"])
+        else:
+            raw = play.play_games(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
         if raw[-1]:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return build_records(self.rules, seeds, raw, histories)
@@ -202,6 +223,7 @@ class Kernel:
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns (one per seat) of ``n`` playouts from ``state``, each seat of its kind (one stream from
         ``seed``); heuristic seats play with ``state.seat_knobs`` where the state carries them, else the kernel's."""
+        self._no_trained("rollouts")
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
         means, error = play.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds, knobs)
         if error:
@@ -214,7 +236,18 @@ class Kernel:
         if state.is_terminal():
             raise ValueError("the game is over: no action to draw")
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
+        if self._trained is not None:  # ---- trained seats (issue 28)
+            from trustme_analysis.games.liar.kernel.trained import sample_actions_trained
+
+            tkeys, tavg, detail, sc = self._trained
+            return sample_actions_trained(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds,
+                                          knobs, tkeys, tavg, detail, sc["row"], sc["descs"], sc["probs"],
+                                          sc["scratch"])
         return play.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs)
+
+    def _no_trained(self, what: str) -> None:
+        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games and action draws only
+            raise ValueError(f"trained seats play whole games (play) and action draws (sample_actions), not {what}")
 
     def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:
@@ -304,6 +337,7 @@ class Kernel:
         come from :meth:`state_from` (its worlds read the engine's events)."""
         from trustme_analysis.games.liar.kernel.search import action_means
 
+        self._no_trained("action rollouts")
         if state.origin is None or len(state.origin.history()) != len(state._history):
             raise ValueError("action_rollouts needs a state made by Kernel.state_from, of a pyspiel state that has not "
                              "moved on since (its worlds read the events)")

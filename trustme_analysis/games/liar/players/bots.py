@@ -49,6 +49,7 @@ from trustme_analysis.games.liar.engine import events as ev
 from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs, policy
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
+from trustme_analysis.players.trained import make_trained_bot
 
 __all__ = ["LiarHeuristicBot", "LiarKnobs", "PASS_HOLDING", "belief", "explain", "habits", "opponent_knobs",
            "seat_bluff_rates", "seat_model"]
@@ -260,6 +261,9 @@ def belief(state: pyspiel.State, player: int, worlds: list[pyspiel.State],
 
 
 register_bot(SHORT_NAME, "heuristic", LiarHeuristicBot)
+# The trained player (trustme_analysis.players.trained; its abstraction and traversal: kernel.abstraction,
+# kernel.training).
+register_bot(SHORT_NAME, "trained", make_trained_bot)
 
 
 # --- the moves a search player tries --------------------------------------------------------------------------------

@@ -1,0 +1,208 @@
+"""Liar's trained player: the abstraction reads only what its seat may see, the policy it states is the policy its
+kernel seats play, and the trained policy is close to equilibrium on a solved reduced variant (exact exploitability
+on the compiled tree)."""
+
+import numpy as np
+import pyspiel
+import pytest
+
+import cfr
+from cfr import evaluate
+from trustme_analysis.games.liar.kernel import abstraction as A
+from trustme_analysis.games.liar.kernel import layout
+from trustme_analysis.games.liar.kernel.kernel import Kernel
+from trustme_analysis.games.liar.kernel.training import TRAINER
+from trustme_analysis.games.liar.kernel.tree import compile_tree
+from trustme_analysis.train import TrainSettings, train
+
+#: The reduced variant of reports/solve_liar.toml (tiny_plays2), in both scorings.
+TINY = "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,first_player=seat0)"
+TINY_TRUSTME = "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme,first_player=seat0)"
+#: Games whose positions the hidden-information test redeals: small decks (the engine lists every play), the
+#: 52-card two-player game, pickups, several players, announce_gone and last_cards variants.
+VARIANTS = [
+    "trustme_liar(players=2,values=6,copies=3)",
+    "trustme_liar(players=3,values=6,copies=3,mode=trustme)",
+    "trustme_liar(players=4,values=5,copies=4,announce_gone=forbidden,last_cards=until_covered)",
+    "trustme_liar(players=2,values=8,copies=4,max_play=3)",
+]
+
+
+def positions(game_string, games, seed):
+    """(pyspiel state, kernel state) pairs at the player decisions of random games (uniform play, many pickups)."""
+    game = pyspiel.load_game(game_string)
+    kern = Kernel(game)
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(games):
+        st = game.new_initial_state()
+        ks = kern.new_state()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                outcomes = st.chance_outcomes()
+                a = outcomes[rng.choice(len(outcomes), p=[p for _, p in outcomes])][0]
+            else:
+                out.append((st.clone(), ks.clone()))
+                legal = st.legal_actions()
+                # challenge often, so piles are picked up and cards become known
+                a = 0 if 0 in legal and rng.random() < 0.4 else legal[rng.integers(len(legal))]
+            st.apply_action(a)
+            ks.apply_action(a)
+    return game, kern, out
+
+
+def row(kern, S, p, detail):
+    sc = A.new_scratch(kern.cfg, kern.tab)
+    m = A.row_of_compiled(kern.cfg, kern.tab, S.copy(), p, detail, sc["row"], sc["descs"], sc["scratch"])
+    return sc["row"][:m].tolist(), sc["descs"][:m].tolist()
+
+
+# What seat p cannot see (the test checks the redeals did change some of it).
+def hidden(kern, S, p):
+    cfg = kern.cfg
+    n, values = int(cfg[layout.N]), int(cfg[layout.V])
+    parts = []
+    for q in range(n):
+        if q != p:
+            parts.append(S[cfg[layout.O_HANDS] + q * values: cfg[layout.O_HANDS] + (q + 1) * values])
+            parts.append(S[cfg[layout.O_PSEAT] + q * values: cfg[layout.O_PSEAT] + (q + 1) * values])
+    return np.concatenate(parts)
+
+
+@pytest.mark.parametrize("detail", [0, 1])
+@pytest.mark.parametrize("game_string", VARIANTS)
+def test_key_does_not_move_when_hidden_cards_are_redealt(game_string, detail):
+    game, kern, pairs = positions(game_string, 4, 3)
+    rng = np.random.default_rng(5)
+    moved = 0
+    rec = slice(int(kern.cfg[layout.O_REC]), int(kern.cfg[layout.O_REC] + kern.cfg[layout.N] * layout.NREC))
+    for st, ks in pairs[::3]:
+        p = st.current_player()
+        key = A.info_key_of(kern.cfg, ks.array, p, detail)
+        keys = row(kern, ks.array, p, detail)
+        for _ in range(2):
+            world = kern.state_from(st.resample_from_infostate(p, rng.random))
+            # state_from starts the record counters at zero (a world is for play-outs); the abstraction reads only
+            # public ones (who was caught, ...): carry the real game's over
+            world.array[rec] = ks.array[rec]
+            assert A.info_key_of(kern.cfg, world.array, p, detail) == key
+            assert row(kern, world.array, p, detail) == keys
+            moved += int(not np.array_equal(hidden(kern, world.array, p), hidden(kern, ks.array, p)))
+    # the redeals did change hidden cards (with two players the other hand is often forced by what the seat saw)
+    assert moved >= 5
+
+
+@pytest.mark.parametrize("game_string", [TINY, "trustme_liar(players=3,values=3,copies=2,max_play=1,max_turns=6)"])
+def test_one_information_set_one_key(game_string):
+    game = pyspiel.load_game(game_string)
+    cg = compile_tree(game, 10**6)
+    cfg = layout.rules_array(game)
+    groups = TRAINER.tree_states(cg, every=True)
+    for i, states in enumerate(groups):
+        p = int(cg.infoset_player[i])
+        for detail in (0, 1):
+            assert len({int(A.info_key_of(cfg, s, p, detail)) for s in states}) == 1, cg.infoset_keys[i]
+
+
+def test_visible_things_change_the_key():
+    _, kern, pairs = positions("trustme_liar(players=3,values=6,copies=3)", 3, 2)
+    cfg = kern.cfg
+    values = int(cfg[layout.V])
+    changed = {"hand": 0, "caught": 0, "pile": 0}
+    for st, ks in pairs[:60]:
+        p = st.current_player()
+        S = ks.array
+        key = A.info_key_of(cfg, S, p, 0)
+        s = S.copy()
+        s[cfg[layout.O_HSIZE] + p] += 5  # five more cards in your hand
+        changed["hand"] += A.info_key_of(cfg, s, p, 0) != key
+        if S[layout.S_RVALUE] >= 0:
+            liar = S[cfg[layout.O_PPLAYER] + S[layout.S_PLEN] - 1]
+            s = S.copy()
+            s[cfg[layout.O_REC] + liar * layout.NREC + layout.R_CAUGHT] += 1  # the claimant caught once more
+            changed["caught"] += A.info_key_of(cfg, s, p, 0) != key
+        s = S.copy()
+        s[layout.S_PCARDS] += 9
+        changed["pile"] += A.info_key_of(cfg, s, p, 0) != key
+        # your own hand's values change the fine level
+        s = S.copy()
+        s[cfg[layout.O_HANDS] + p * values] += 1
+        assert A.info_key_of(cfg, s, p, 1) != A.info_key_of(cfg, S, p, 1)
+    assert all(v > 0 for v in changed.values()), changed
+
+
+@pytest.mark.parametrize("detail", [0, 1])
+def test_stated_probabilities_cover_the_legal_actions_and_the_kernel_seat_draws_them(tmp_path, detail):
+    # A small policy of the 52-card deck cut to 6 values: rows with many plays, starters choosing values.
+    gs = "trustme_liar(players=3,values=6,copies=4,max_play=3)"
+    game = pyspiel.load_game(gs)
+    policy = train(game, TrainSettings(iterations=3000, seed=1, detail=detail), tmp_path)
+    table = policy.lookup()
+    ctx = TRAINER.bot_context(game)
+    kern = Kernel(game, ["trained"], trained=(*table, detail))
+    _, _, pairs = positions(gs, 4, 9)
+    checked = 0
+    for st, ks in pairs[::5][:12]:
+        p = st.current_player()
+        probs, _ = TRAINER.action_probabilities(ctx, table, st, p, detail)
+        assert set(probs) == set(st.legal_actions())
+        assert sum(probs.values()) == pytest.approx(1.0)
+        draws = kern.sample_actions(ks, 4000, seed=17)
+        freq = {a: c / len(draws) for a, c in zip(*np.unique(draws, return_counts=True))}
+        assert set(freq) <= {a for a, q in probs.items() if q > 0}
+        # total variation within sampling noise (4,000 draws)
+        support = set(freq) | {a for a, q in probs.items() if q > 0}
+        tv = 0.5 * sum(abs(freq.get(a, 0.0) - probs.get(a, 0.0)) for a in support)
+        assert tv < 0.05 + 0.6 * np.sqrt(len(support) / 4000), (tv, len(support))
+        checked += 1
+    assert checked >= 6
+
+
+def test_trained_kernel_games_replay_from_their_seeds_and_mix_with_other_seats(tmp_path):
+    game = pyspiel.load_game("trustme_liar(players=4,values=6,copies=4)")
+    policy = train(game, TrainSettings(iterations=2000, seed=0), tmp_path)
+    kern = Kernel(game, ["trained", "heuristic", "random", "trained"], trained=(*policy.lookup(), 0))
+    seeds = np.arange(50, dtype=np.uint64)
+    a, b = kern.play(seeds, histories=True), kern.play(seeds, histories=True)
+    assert a.rows() == b.rows()
+    with pytest.raises(ValueError, match="trained"):
+        Kernel(game, ["trained"])
+    with pytest.raises(ValueError, match="rollouts"):
+        kern.rollouts(kern.new_state(), 3, 0)
+
+
+def test_trained_policy_is_near_equilibrium_on_the_reduced_variant(tmp_path):
+    game = pyspiel.load_game(TINY)
+    cg = compile_tree(game, 10**6)
+    # the coarse level, the one the full game trains with
+    result = train(game, TrainSettings(iterations=1_000_000, seed=3), tmp_path)
+    trained = evaluate.exploitability(cg, TRAINER.tree_policy(cg, result.lookup()))
+    uniform = evaluate.exploitability(cg, cg.uniform_policy())
+    # Rank utility with two players: range 2; the target is 3% of it.
+    assert trained <= 0.03 * 2
+    assert trained < uniform / 10
+    assert evaluate.exploitability(cg, cfr.solve(cg, "dcfr", iterations=200).average) < trained
+
+
+def test_trained_bot_states_the_stored_policy_and_replays_from_its_generator(tmp_path):
+    from cfr.policy_io import from_tabular_policy
+    from trustme_analysis.players import make_bot
+    from trustme_analysis.players.play import play_game
+    from trustme_analysis.players.trained import tabular_policy
+    from trustme_analysis.solve.profile import bots_policy
+
+    game = pyspiel.load_game(TINY_TRUSTME)
+    knobs = {"iterations": 20_000, "seed": 2, "detail": 1, "outdir": str(tmp_path)}
+    bots = {p: make_bot(game, "trained", p, np.random.default_rng(0), **knobs) for p in range(2)}
+    cg = compile_tree(game, 10**6)
+    stored = bots[0].policy
+    assert np.allclose(bots_policy(cg, bots), TRAINER.tree_policy(cg, stored.lookup(), detail=1))
+    assert bots[0].knobs()["fingerprint"] == stored.fingerprint
+    histories = []
+    for _ in range(2):
+        rng = np.random.default_rng(11)
+        seats = [make_bot(game, "trained", p, rng, **knobs) for p in range(2)]
+        histories.append(play_game(game, seats, rng).history())
+    assert histories[0] == histories[1]
+    tab = tabular_policy(game, bots[0].settings, str(tmp_path), compiled=cg)
+    assert np.allclose(from_tabular_policy(cg, tab), TRAINER.tree_policy(cg, stored.lookup(), detail=1))
