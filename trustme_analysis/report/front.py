@@ -634,7 +634,7 @@ def add_summary_page(ctx: Report) -> None:
         table = pd.DataFrame(
             {
                 "variant": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in top["variant"]],
-                "against": top["reference"],
+                "against": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in top["reference"]],
                 "held the same" if factor == "rules" else "rules (the same)": [label_words(x) for x in top["held"]],
                 "measure (unit)": [f"{m} ({u})" for m, u in zip(top["metric"], units)],
                 "reference's value": [figure(x, u, with_unit=False) for x, u in zip(top["baseline_value"], units)],
@@ -646,9 +646,9 @@ def add_summary_page(ctx: Report) -> None:
             }
         )
         ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.50))
-        draw_table(ax, table, widths=[0.6, 0.6, 1.3, 3.0, 0.9, 0.9, 1.7, 0.8, 0.7])
+        draw_table(ax, table, widths=[0.6, 0.6, 1.3, 2.9, 0.9, 0.9, 1.7, 0.8, 0.9])
         fig.text(LEFT, 0.33, wrap(glance, 175), fontsize=8.5, va="top")
-        stars = any(ctx.exploitable(v) for v in top["variant"])
+        stars = any(ctx.exploitable(v) for v in list(top["variant"]) + list(top["reference"]))
         foot_note(fig, ("* players the trust check found exploitable. " if stars else "")
                   + "Every comparison is on the pages \"One factor at a time\", and in the results set's "
                   "stats/comparisons.csv.")

@@ -263,26 +263,31 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
     else:
         note += "Also in stats/comparisons.csv."
     units = [str(u) for u in comp["unit"]]
+    paired = comp["paired"].astype(bool)
     shown = pd.DataFrame({
         "variant": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in comp["variant"]],
         "against": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in comp["reference"]],
         "measure (unit)": [f"{m} ({u})" for m, u in zip(comp["metric"], units)],
         "reference": [figure(x, u, with_unit=False) for x, u in zip(comp["baseline_value"], units)],
-        "variant's value": [figure(x, u, with_unit=False) for x, u in zip(comp["value"], units)],
+        "value": [figure(x, u, with_unit=False) for x, u in zip(comp["value"], units)],
         "change [95%]": [estimate(d, lo, hi, u, signed=True, with_unit=False)
                          for d, lo, hi, u in zip(comp["difference"], comp["low"], comp["high"], units)],
-        "unpaired 95%": [interval(lo, hi, u, signed=True) if paired else "(the same)"
-                         for lo, hi, u, paired in zip(comp["unpaired_low"], comp["unpaired_high"], units,
-                                                      comp["paired"].astype(bool))],
-        "paired": [yes_no(x) for x in comp["paired"].astype(bool)],
+        "unpaired 95%": [interval(lo, hi, u, signed=True) if pair else "(the same)"
+                         for lo, hi, u, pair in zip(comp["unpaired_low"], comp["unpaired_high"], units, paired)],
+        "paired": [yes_no(x) for x in paired],
         "Holm p-value": [p_value(p) for p in comp["p_holm"]],
         "significant": ["yes" if s else "no" for s in comp["significant"].astype(bool)],
     })
+    widths = [0.6, 0.6, 3.2, 0.9, 0.9, 1.8, 1.5, 0.7, 0.7, 0.9]
+    if not paired.any():
+        # No pair played the same games: every change is already the unpaired one.
+        shown = shown.drop(columns=["unpaired 95%", "paired"])
+        widths = widths[:6] + widths[8:]
     ctx.add_all(
         table_pages(
             f"{name}: all comparisons",
             shown,
-            widths=[0.6, 0.6, 3.8, 0.7, 0.7, 1.8, 1.5, 0.5, 0.6, 0.7],
+            widths=widths,
             rows_per_page=COMPARISON_ROWS,
             note=note,
         ),
