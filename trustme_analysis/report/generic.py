@@ -215,8 +215,8 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
     held = ("line-up" if factor == "rules" else "rules")
     findings = [f"Only the {'rules' if factor == 'rules' else 'players'} move here: {what}. Each panel shows one "
                 f"measure: each variant's value minus its reference's (a tick \"{pairs[0][0]} vs {pairs[0][1]}\": "
-                f"{pairs[0][0]} against its reference {pairs[0][1]}, the same {held}), with its 95% interval; a red dot marks a change too large to be chance (Holm's "
-                "correction within this factor's comparisons).",
+                f"{pairs[0][0]} against its reference {pairs[0][1]}, the same {held}), with its 95% interval; a red "
+                "dot marks a change too large to be chance (Holm's correction within this factor's comparisons).",
                 f"{n_sig} of the {len(comp)} comparisons are significant."]
     findings += pairing_lines(ctx, comp)
     findings += baseline_lines(ctx)

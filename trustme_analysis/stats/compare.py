@@ -1,15 +1,16 @@
 """Variants against their references: differences with confidence intervals, corrected for many comparisons.
 
-A sweep compares each variant with a reference (the baseline rules under the same line-up, or the reference line-up
-under the same rules: :mod:`trustme_analysis.results.comparisons` chooses) on several metrics at once, so some differences look "significant"
-by chance alone. Every comparison gets an unadjusted 95% interval and a p-value, and the p-values of the whole
-family (all variants x all metrics) are adjusted with Holm's method; ``significant`` is ``p_holm < alpha``.
+A sweep compares each variant with a reference (the baseline's rules under the same line-up, or the reference line-up
+under the same rules: :mod:`trustme_analysis.results.comparisons` chooses) on several metrics at once, so some
+differences look "significant" by chance alone. Every comparison gets an unadjusted 95% interval and a p-value, and the
+p-values of one family (its pairs x its metrics) are adjusted with Holm's method; ``significant`` is ``p_holm <
+alpha``.
 
 Metrics are computed per game (one value per game, so the games are the independent units): a ``rate`` metric is a
 0/1 column (e.g. "seat 0 won"); a ``mean`` metric is a numeric column (e.g. turns).
 
-A sweep plays game ``i`` of every variant from the same seed (common random numbers), so with a ``game_index``
-column two variants that played the same games are paired game by game: the interval and test are those of the per-game
+A sweep plays game ``i`` of every variant from the same seed (common random numbers), so with a ``game_index`` column
+two variants that played the same games are paired game by game: the interval and test are those of the per-game
 differences (Student's t), and the noise both variants share cancels. The unpaired interval (Newcombe's for a rate,
 Welch's for a mean) is kept beside it (``unpaired_low``, ``unpaired_high``, ``unpaired_p``) to show what pairing
 gained; without a ``game_index`` column, or when the two played different games, the comparison is unpaired.
