@@ -71,7 +71,7 @@ def test_board_game_sweep_and_report(tmp_path):
     for label in ("One Stack", "Two Stacks", "Empty", "Been Had", "gain of a seat that had looked, dollars [95%]",
                   "claimant's reserve per round"):
         assert label in payoff
-    assert "reserve per investing round" in _page(pages, "Every variant against the baseline v00: all comparisons")
+    assert "reserve per investing round" in _page(pages, "The rules, one at a time: all comparisons")
     stats = tmp_path / "stats"
     for name in ("wealth_summary", "wealth_trace", "claims", "investing", "payoff_rows", "table_events"):
         assert (stats / f"{name}.csv").is_file()
@@ -95,7 +95,7 @@ def test_investing_round_sweep_and_report(tmp_path):
                  "Been Had", "payoff gain, dollars [95%]", "stats/investment_by_row.csv"):
         assert text in row_page
     _page(pages, "Investing round: shares bought and divested by what the seat had seen")
-    assert "claimant's wealth change" in _page(pages, "Every variant against the baseline v00: all comparisons")
+    assert "claimant's wealth change" in _page(pages, "The rules, one at a time: all comparisons")
 
 
 def test_a_sweep_over_payoff_mixes_states_how_far_each_measure_moves(tmp_path):

@@ -82,7 +82,7 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
     titles = [
         "Report test sweep",
         "Contents",
-        "What changed most versus the baseline",
+        "What changed most: the rules, under the same line-up",
         "Seat balance: win rate per seat",
         "Balance metrics (after Ludii)",
         "Scores",
@@ -92,8 +92,8 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
         "Ticket routes and tall-tale Tickets",
         "Game length and what ends the game",
         "Tales: bluffing and trust per row of the tale table",
-        "Every variant against the baseline v00: differences",
-        "Every variant against the baseline v00: all comparisons",
+        "The rules, one at a time: differences",
+        "The rules, one at a time: all comparisons",
         "Report test sweep: what was run",
         "Glossary",
     ]
@@ -115,8 +115,8 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
     assert "In all variants:" in front
     # Only the 2-player variant reads the rule texts' two-player Coin sentences; it is listed apart, once.
     assert "In variants v00 also:" in front and front.count("two player tie coin") == 1
-    summary = next(p for p in pages[2:] if "What changed most versus the baseline" in p)
-    assert re.search(r"1 variant\(s\) were compared with the baseline on \d+ measures", summary)
+    summary = next(p for p in pages[2:] if "What changed most: the rules, under the same line-up" in p)
+    assert re.search(r"1 rule variant\(s\) were each compared with their reference on \d+ measures", summary)
     assert f"The baseline v00 (2 players) at a glance ({GAMES} games; 95% intervals): seat win rates" in summary
 
     stats = tmp_path / "stats"
@@ -129,6 +129,8 @@ def test_report_from_stored_records_has_the_expected_pages_and_tables(tmp_path, 
     assert rates.groupby("variant")["wins"].sum().tolist() == [GAMES, GAMES]
     comp = pd.read_csv(stats / "comparisons.csv")
     assert set(comp["variant"]) == {"v01"} and comp["p_holm"].ge(comp["p_value"] - 1e-12).all()
+    # One line-up: every comparison moves the rules only, against the baseline.
+    assert set(comp["factor"]) == {"rules"} and set(comp["reference"]) == {"v00"}
 
 
 def test_single_variant_report_and_a_folder_without_sweep(tmp_path, capsys):
@@ -136,10 +138,10 @@ def test_single_variant_report_and_a_folder_without_sweep(tmp_path, capsys):
     out.mkdir()
     write_sweep(out, {"v00": VARIANTS["v01"]})
     pages = _pages(build_report(out))
-    summary = next(p for p in pages[2:] if "What changed most versus the baseline" in p)
+    summary = next(p for p in pages[2:] if "What changed most" in p and not p.startswith("Contents"))
     assert "Only one variant was played" in summary
     assert "The baseline v00 (3 players, line-up random) at a glance" in summary
-    assert not any("Every variant against the baseline" in p for p in pages)
+    assert not any("one at a time" in p for p in pages)
     assert pd.read_csv(out / "stats" / "seat_win_rates.csv")["seat"].tolist() == [0, 1, 2]
     assert main([str(tmp_path / "empty")]) == 2
     assert "no sweep results here" in capsys.readouterr().err

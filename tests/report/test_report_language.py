@@ -113,7 +113,7 @@ def test_pdf_has_contents_outline_findings_and_glossary(solved_sweep):
     top = [title for depth, title, _ in outline if depth == 0]
     assert top[:3] == ["The answer", "Contents", "What changed most"]
     for section in ("Seat balance", "Pinocchio: the game's pages", "Solved variants", "Glossary",
-                    "Every variant against the baseline", "What was run and the rule assumptions"):
+                    "One factor at a time: every comparison", "What was run and the rule assumptions"):
         assert section in top
     # A bookmark per solved variant and per variant described, each opening the page that holds it.
     titled = {title: page for _, title, page in outline}
@@ -173,7 +173,7 @@ def test_a_partial_folder_says_what_is_missing_and_what_is_compared(tmp_path):
     front = next(p for p in pages if "what was run" in p[:80])
     assert "not finished" in front and "v03: 5 players, line-up random" in front
     assert "no records in this folder" in front
-    comparisons = next(p for p in pages[2:] if "Every variant against the baseline v00: differences" in p)
+    comparisons = next(p for p in pages[2:] if "The rules, one at a time: differences" in p)
     assert "The spec's baseline v01 has no records" in comparisons
 
 

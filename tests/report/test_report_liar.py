@@ -58,7 +58,7 @@ def test_liar_sweep_and_report(tmp_path):
     assert "bluff rate (false cards among cards played) [95%]" in claims
     challenges = _page(pages, "Challenges, burns, pickups and going out")
     assert "plays of last cards caught [95%]" in challenges and "ended by the turn cap [95%]" in challenges
-    assert "challenges per play" in _page(pages, "Every variant against the baseline v00: all comparisons")
+    assert "challenges per play" in _page(pages, "The rules, one at a time: all comparisons")
     stats = tmp_path / "stats"
     sizes = pd.read_csv(stats / "claim_sizes.csv")
     # The bluff rate per size is the pooled share of false cards among the cards played at that size.

@@ -83,9 +83,15 @@ def test_variants_that_differ_only_in_what_no_player_reads_are_marked_same_play(
     # The baseline is v00 (chart 1/3/6, random players).
     assert table.loc[by[("1/2/3", "random")], "differs_in"] == "chart"
     assert bool(table.loc[by[("1/2/3", "random")], "same_play"])  # random players never read the chart
-    # The heuristic weighs the chart when it cashes; and a line-up change is not a scoring-only change.
-    assert not bool(table.loc[by[("1/2/3", "heuristic")], "scoring_only"])
-    assert not bool(table.loc[by[("1/3/6", "heuristic")], "same_play"])
+    # Each chart is set against the baseline's chart under its own line-up.
+    assert table.loc[by[("1/2/3", "random")], "reference"] == by[("1/3/6", "random")]
+    assert table.loc[by[("1/2/3", "heuristic")], "reference"] == by[("1/3/6", "heuristic")]
+    # Under the heuristic the chart is still a scoring-only change, but the heuristic weighs the chart when it cashes,
+    # so its games are not the reference's; and a line-up change is not a rule change at all.
+    assert bool(table.loc[by[("1/2/3", "heuristic")], "scoring_only"])
+    assert not bool(table.loc[by[("1/2/3", "heuristic")], "same_play"])
+    assert not bool(table.loc[by[("1/3/6", "heuristic")], "scoring_only"])
+    assert table.loc[by[("1/3/6", "heuristic")], "reference"] == ""
 
 
 

@@ -22,7 +22,7 @@ SECTIONS: dict[str, str] = {
     "balance": "Seat balance",
     "game": "The game's own pages",
     "solve": "Solved variants",
-    "comparisons": "Every variant against the baseline",
+    "comparisons": "One factor at a time: every comparison",
     "front": "What was run and the rule assumptions",
     "glossary": "Glossary",
 }
@@ -109,6 +109,37 @@ class Report:
             return ""
         parts = [f"{v} = {self.variant_short(v)}" + (" (baseline)" if v == self.baseline else "") for v in shown]
         return "Variants: " + "; ".join(parts) + "."
+
+    def lineup_of(self, variant_id: str) -> str:
+        """The name of the line-up that played ``variant_id`` (empty when the manifest does not say)."""
+        for v in self.manifest.get("variants", []):
+            if str(v.get("id")) == str(variant_id):
+                return str(v.get("lineup", ""))
+        return ""
+
+    @property
+    def lineups(self) -> pd.DataFrame:
+        """The results set's ``lineups`` table (empty for a results set computed before it existed)."""
+        return self.results["lineups"] if "lineups" in self.results else pd.DataFrame(
+            columns=["lineup", "seats", "level", "level_name", "strength", "verdict", "games",
+                     "variant_at_baseline_rules", "role"])
+
+    @property
+    def headline_variant(self) -> str:
+        """The variant whose figures lead the report: the baseline's rules under the most competent line-up (the
+        ``lineups`` table's headline), else the baseline."""
+        head = self.lineups[self.lineups["role"] == "headline"]
+        vid = str(head["variant_at_baseline_rules"].iloc[0]) if len(head) else ""
+        return vid if vid in self.variant_ids else self.baseline
+
+    def exploitable(self, variant_id: str) -> bool:
+        """Whether the trust check found the players of ``variant_id``'s line-up exploitable."""
+        t = self.lineups
+        return bool(((t["lineup"] == self.lineup_of(variant_id)) & (t["verdict"] == "exploitable")).any())
+
+    def players_tag(self, variant_id: str) -> str:
+        """" (players found exploitable)" for a variant whose line-up the trust check found exploitable, else ""."""
+        return " (players found exploitable)" if self.exploitable(variant_id) else ""
 
     @property
     def manifest(self) -> dict:

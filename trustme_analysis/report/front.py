@@ -18,6 +18,7 @@ import pandas as pd
 from trustme_analysis.report.context import Report
 from trustme_analysis.report.findings import capital, versus
 from trustme_analysis.report.layout import (
+    BOTTOM,
     LEFT,
     RIGHT,
     SQUEEZE_LIMIT,
@@ -51,8 +52,8 @@ from trustme_analysis.stats.compare import biggest_changes
 SEAT_SENTENCES = 3
 #: Findings of the pages repeated on the first page.
 FRONT_FINDINGS = 6
-#: Significant changes versus the baseline stated on the first page (the summary page lists more).
-FRONT_CHANGES = 4
+#: Significant changes of each factor stated on the first page (the summary pages list more).
+FRONT_CHANGES = 3
 
 
 def _games_per_variant(ctx: Report) -> dict[str, int]:
@@ -114,15 +115,18 @@ def baseline_lines(ctx: Report) -> list[str]:
 # --- the answer -------------------------------------------------------------------------------------------------------
 
 
-def seat_lines(ctx: Report) -> list[str]:
+def seat_lines(ctx: Report, lead: str | None = None) -> list[str]:
     """Seat balance in sentences: each variant's first seat against its fair rate (the least balanced variants when
-    there are many), with the chi-square test of equal seats."""
+    there are many; ``lead`` first, when given), with the chi-square test of equal seats. A variant whose players the
+    trust check found exploitable says so."""
     rates = ctx["seat_win_rates"]
     tests = ctx["equal_seats_test"].set_index("variant")
     variants = list(ctx.variant_ids)
-    if len(variants) > SEAT_SENTENCES:
+    if len(variants) > SEAT_SENTENCES or lead is not None:
         # The variants where the seats differ most clearly: smallest p-value of the test of equal seats.
-        order = tests.reindex(variants)["p_value"].fillna(1.0).sort_values(kind="stable").index
+        order = list(tests.reindex(variants)["p_value"].fillna(1.0).sort_values(kind="stable").index)
+        if lead in order:
+            order = [lead] + [v for v in order if v != lead]
         variants = [v for v in order[:SEAT_SENTENCES]]
     out = []
     for v in variants:
@@ -130,7 +134,9 @@ def seat_lines(ctx: Report) -> list[str]:
         if first.empty:
             continue
         r = first.iloc[0]
-        where = f"in {ctx.variant_name(v)}" + (" (the baseline)" if v == ctx.baseline else "")
+        roles = [x for x in ("the headline" if v == lead else "", "the baseline" if v == ctx.baseline else "",
+                             "players found exploitable" if ctx.exploitable(v) else "") if x]
+        where = f"in {v} ({'; '.join([ctx.variant_short(v), *roles])})"
         if missing(r["win_rate"]):
             out.append(f"No game of {v} had a winner, so no win rate is defined.")
             continue
@@ -158,15 +164,57 @@ def seat_lines(ctx: Report) -> list[str]:
     return out
 
 
+#: How a line-up's trust verdict reads in the headline's sentence.
+TRUST_WORDS = {
+    "": "its players were not put to the trust check",
+    "no weakness found": "the trust check found no weakness in its players",
+    "inconclusive": "the trust check of its players was inconclusive (a challenger may win more than its share)",
+    "exploitable": "but the trust check found its players exploitable, so read its figures as these bots' "
+                   "behaviour, not the game's under good play",
+}
+
+
+def headline_intro(ctx: Report) -> str:
+    """Which line-up the headline figures come from, why, and its trust verdict, in one sentence."""
+    t = ctx.lineups
+    head = ctx.headline_variant
+    row = t[t["role"] == "headline"]
+    if row.empty:
+        return ""
+    r = row.iloc[0]
+    n_lineups = len(t)
+    why = ("the most competent of the spec's " + f"{n_lineups} line-ups" if n_lineups > 1
+           else "the spec's only line-up")
+    base = ""
+    if head != ctx.baseline:
+        base = (f" The spec's baseline {ctx.variant_name(ctx.baseline)} stays the reference the other line-ups are "
+                "compared with.")
+    return (f"The headline figures are those of {ctx.variant_name(head)}: the baseline's rules under line-up "
+            f"{r['lineup']} ({r['seats']}), {why}; {TRUST_WORDS.get(str(r['verdict']), str(r['verdict']))}.{base}")
+
+
 def trust_lines(ctx: Report) -> list[str]:
-    """How far the players can be trusted, where the spec asked (the headlines' ``trust`` rows): the strongest
-    challenger against each tested line-up, with the verdict."""
+    """How far the players can be trusted, where the spec asked (the headlines' ``trust`` rows): per tested line-up,
+    the strongest challenger against each of its tested variants, with the verdicts."""
     h = ctx["headlines"]
+    rows = h[h["kind"] == "trust"]
+    if "lineup" not in rows.columns:  # a results set computed before the line-up column
+        rows = rows.assign(lineup=[ctx.lineup_of(v) for v in rows["variant"]])
     out = []
-    for r in h[h["kind"] == "trust"].itertuples():
-        out.append(f"Can the players of {ctx.variant_name(r.variant)} be trusted? The strongest challenger, "
-                   f"{r.measure}, wins {estimate(r.value, r.low, r.high, 'share')} of its {count(r.games)} games "
-                   f"(fair: {percent(r.reference)}): {r.verdict}.")
+    for lineup, grp in rows.groupby("lineup", sort=False):
+        if len(grp) == 1:
+            r = next(grp.itertuples())
+            out.append(f"Can the players of {ctx.variant_name(r.variant)} be trusted? The strongest challenger, "
+                       f"{r.measure}, wins {estimate(r.value, r.low, r.high, 'share')} of its {count(r.games)} games "
+                       f"(fair: {percent(r.reference)}): {r.verdict}.")
+            continue
+        verdicts = list(dict.fromkeys(grp["verdict"]))
+        said = (f"{verdicts[0]} in all {len(grp)} tested variants" if len(verdicts) == 1 else
+                "; ".join(f"{v} {r}" for v, r in zip(grp["variant"], grp["verdict"])))
+        each = "; ".join(f"{r.variant}: {r.measure.split(' against ')[0]} {estimate(r.value, r.low, r.high, 'share')} "
+                         f"of {count(r.games)} (fair {percent(r.reference)})" for r in grp.itertuples())
+        out.append(f"Can the players of line-up {lineup} be trusted? {capital(said)}. The strongest challenger's win "
+                   f"rate: {each}.")
     return out
 
 
@@ -175,36 +223,125 @@ def _p(p: float) -> str:
     return text if text.startswith("<") else f"= {text}"
 
 
-def change_sentence(ctx: Report, r) -> str:
-    """One significant change versus the baseline: "v00 (2 players): turns per game 33.1 turns instead of the
-    baseline's 42.6 (change -9.46 [-9.62, -9.30]; significant)."""
-    unit = str(r.unit)
+#: What each factor's comparisons set against what, for the sentences that introduce them.
+FACTOR_WORDS = {
+    "rules": ("What changes with the rules (each rule variant against the baseline's rules under the same "
+              "line-up; ranked among the rule comparisons)"),
+    "line-up": ("What changes with the players (each line-up against the reference line-up {reference} under the "
+                "same rules; ranked among the line-up comparisons)"),
+}
+
+
+def _comparison_row(ctx: Report, variant: str, measure: str, factor: str) -> pd.Series | None:
     comp = ctx["comparisons"]
-    row = comp[(comp["variant"] == r.variant) & (comp["metric"] == r.measure)]
-    value = row["value"].iloc[0] if len(row) else float("nan")
-    return (f"{ctx.variant_name(r.variant)}: {r.measure} {figure(value, unit)} instead of the baseline's "
+    if "factor" not in comp.columns:
+        return None
+    row = comp[(comp["variant"] == variant) & (comp["metric"] == measure) & (comp["factor"] == factor)]
+    return row.iloc[0] if len(row) else None
+
+
+def moved_words(moved: str) -> str:
+    """The comparisons' ``moved`` text in words: "players=2 (reference players=3)" -> "2 players instead of 3
+    players"; "line-up search (reference heuristic)" -> "line-up search instead of heuristic"."""
+    if " (reference " not in moved or not moved.endswith(")"):
+        return label_words(moved)
+    now, was = moved[:-1].split(" (reference ", 1)
+    if now.startswith("line-up "):
+        return f"{now} instead of {was}"
+    return f"{label_words(now)} instead of {label_words(was)}"
+
+
+def change_sentence(ctx: Report, r) -> str:
+    """One significant change of one factor: "Under line-up heuristic (players found exploitable), 2 players
+    instead of 3 players (v00 against v02): turns per game 33.1 turns instead of 42.6 turns (change -9.46 [-9.62,
+    -9.30], paired; significant after Holm's correction)."""
+    unit = str(r.unit)
+    factor = str(getattr(r, "factor", "") or "rules")
+    reference = str(getattr(r, "compared_with", "") or ctx.baseline)
+    row = _comparison_row(ctx, r.variant, r.measure, factor)
+    value = row["value"] if row is not None else float("nan")
+    paired = bool(row["paired"]) if row is not None else False
+    moved = moved_words(str(row["moved"])) if row is not None else f"{r.variant} instead of {reference}"
+    held = str(row["held"]) if row is not None else ""
+    bad = list(dict.fromkeys(ctx.lineup_of(v) for v in (r.variant, reference) if ctx.exploitable(v)))
+    tag = ("" if not bad else " (players found exploitable)" if factor == "rules" else
+           f" ({' and '.join(bad)} players found exploitable)")
+    where = (f"Under {held}{tag}, {moved}" if factor == "rules" else f"With {label_words(held)}, {moved}{tag}")
+    return (f"{where} ({r.variant} against {reference}): {r.measure} {figure(value, unit)} instead of "
             f"{figure(r.reference, unit)} (change {figure(r.value, unit, signed=True, with_unit=False)} "
-            f"{interval(r.low, r.high, unit, signed=True)}, significant after Holm's correction).")
+            f"{interval(r.low, r.high, unit, signed=True)}, {'paired' if paired else 'independent games'}; "
+            "significant after Holm's correction).")
+
+
+def _factor_changes(ctx: Report, changes: pd.DataFrame, factor: str) -> pd.DataFrame:
+    """The changes of one factor, those under the headline line-up (rules) first, each group in rank order."""
+    mine = changes[changes["factor"] == factor] if "factor" in changes.columns else changes
+    if factor == "rules" and len(mine):
+        head = ctx.lineup_of(ctx.headline_variant)
+        under = mine["variant"].map(ctx.lineup_of) == head
+        mine = pd.concat([mine[under], mine[~under]])
+    return mine
+
+
+def stability_lines(ctx: Report, limit: int = FRONT_CHANGES) -> list[str]:
+    """"Has it stopped moving?": each headline measure under the headline line-up and a stronger one, with the
+    difference and the verdict (those that still move first); or why the question is not answered."""
+    if "stability" not in ctx.results or len(ctx.variant_ids) < 2:
+        return []
+    table = ctx["stability"]
+    t = ctx.lineups
+    head = t[t["role"] == "headline"]
+    if table.empty:
+        if head.empty or len(t) < 2:
+            return []
+        return [f"Has it stopped moving? No line-up stronger than {head['lineup'].iloc[0]} played the baseline's "
+                "rules, so whether these figures change under better play is not tested here."]
+    out = []
+    for stronger, grp in table.groupby("stronger_lineup", sort=False):
+        moving = grp[grp["verdict"] == "still moves with skill"]
+        out.append(f"Has it stopped moving? Under line-up {stronger} (stronger than {grp['lineup'].iloc[0]}), "
+                   f"{len(moving)} of {len(grp)} headline measures still move with skill; the others are stable "
+                   "under stronger play within their intervals.")
+        ordered = pd.concat([moving, grp[grp["verdict"] != "still moves with skill"]])
+        for r in ordered.head(limit).itertuples():
+            unit = str(r.unit)
+            out.append(f"{capital(r.metric)}: {figure(r.value, unit)} under {r.lineup}, "
+                       f"{figure(r.stronger_value, unit)} under {r.stronger_lineup} (change "
+                       f"{figure(r.difference, unit, signed=True, with_unit=False)} "
+                       f"{interval(r.low, r.high, unit, signed=True)}, "
+                       f"{'paired' if r.paired else 'independent games'}): {r.verdict}"
+                       + ("" if r.verdict != "stable under stronger play" else
+                          f" (a move of up to {figure(r.largest_move, unit)} is not ruled out)") + ".")
+    return out
 
 
 def headline_lines(ctx: Report) -> list[str]:
-    """The headline findings as sentences, each with its 95% interval: seat balance, then the significant changes
-    versus the baseline (from the results set's ``headlines``)."""
+    """The headline findings as sentences, each with its 95% interval: which line-up they come from with its trust
+    verdict, seat balance, the trust checks, whether the figures still move under stronger players, then the
+    significant changes of each factor (from the results set's ``headlines``, ``lineups`` and ``stability``)."""
     h = ctx["headlines"]
-    out = seat_lines(ctx)
+    intro = headline_intro(ctx)
+    out = [intro] if intro else []
+    out += seat_lines(ctx, lead=ctx.headline_variant if intro else None)
     out += trust_lines(ctx)
+    out += stability_lines(ctx)
     changes = h[h["kind"] == "change"]
     if len(ctx.variant_ids) < 2:
-        out.append("Only one variant was played, so nothing is compared with a baseline.")
-    elif not len(changes):
-        out.append(f"No variant differs significantly from the baseline {ctx.variant_name(ctx.baseline)} on any "
-                   "compared measure (Holm's correction over all comparisons).")
-    else:
-        out.append(f"What changes most against the baseline {ctx.variant_name(ctx.baseline)}:")
-        out += [change_sentence(ctx, r) for r in changes.head(FRONT_CHANGES).itertuples()]
-        if len(changes) > FRONT_CHANGES:
-            out.append(f"{len(changes) - FRONT_CHANGES} more significant changes are on the page \"What changed "
-                       "most\".")
+        out.append("Only one variant was played, so nothing is compared.")
+        return out
+    factors = [f for f in ("rules", "line-up")
+               if "factor" not in ctx["comparisons"].columns or (ctx["comparisons"]["factor"] == f).any()]
+    for factor in factors:
+        mine = _factor_changes(ctx, changes, factor)
+        family = ("rule comparisons" if factor == "rules" else "line-up comparisons")
+        if not len(mine):
+            out.append(f"No {family[:-1]} differs significantly on any compared measure (Holm's correction within "
+                       f"the {family}).")
+            continue
+        out.append(FACTOR_WORDS[factor].format(reference=ctx.lineup_of(ctx.baseline)) + ":")
+        out += [change_sentence(ctx, r) for r in mine.head(FRONT_CHANGES).itertuples()]
+        if len(mine) > FRONT_CHANGES:
+            out.append(f"{len(mine) - FRONT_CHANGES} more significant changes are on the page \"What changed most\".")
     return out
 
 
@@ -415,7 +552,7 @@ def add_front_pages(ctx: Report) -> None:
 
 
 def _baseline_at_a_glance(ctx: Report) -> str:
-    """One sentence: the baseline's seat win rates and its value on every compared measure."""
+    """One sentence: the headline variant's seat win rates and its value on every compared measure."""
     h = ctx["headlines"]
     seats = h[h["kind"] == "seat"]
     rates = " / ".join(percent(v) for v in seats["value"])
@@ -423,59 +560,128 @@ def _baseline_at_a_glance(ctx: Report) -> str:
     for r in h[h["kind"] == "baseline"].itertuples():
         parts.append(f"{r.measure} {estimate(r.value, r.low, r.high, r.unit)}")
     games = count(seats["games"].iloc[0]) if len(seats) else "0"
-    return (f"The baseline {ctx.variant_name(ctx.baseline)} at a glance ({games} games; 95% intervals): "
+    head = ctx.headline_variant
+    who = "The baseline" if head == ctx.baseline else "The headline variant"
+    return (f"{who} {ctx.variant_name(head)}{ctx.players_tag(head)} at a glance ({games} games; 95% intervals): "
             + "; ".join(parts) + ".")
 
 
+#: The summary page of each factor: its title and what the page's subtitle says is compared.
+FACTOR_PAGES = {
+    "rules": ("What changed most: the rules, under the same line-up",
+              "Each rule variant against the baseline's rules played by the same line-up (only the rules move)."),
+    "line-up": ("What changed most: the players, under the same rules",
+                "Each line-up against the reference line-up {reference} under the same rules (only the players "
+                "move)."),
+}
+
+
+def _factors(comparisons: pd.DataFrame) -> list[str]:
+    if "factor" not in comparisons.columns:  # a results set computed before the factors: one family
+        return ["rules"] if len(comparisons) else []
+    return [f for f in ("rules", "line-up") if (comparisons["factor"] == f).any()]
+
+
+def _of_factor(comparisons: pd.DataFrame, factor: str) -> pd.DataFrame:
+    if "factor" not in comparisons.columns:
+        return comparisons.assign(factor=factor, reference=comparisons.get("reference", ""), held="", moved="")
+    return comparisons[comparisons["factor"] == factor].reset_index(drop=True)
+
+
 def add_summary_page(ctx: Report) -> None:
-    """One page: the comparisons with the biggest (significant first) changes versus the baseline."""
+    """One page per factor (the rules, the players): the comparisons with the biggest (significant first) changes,
+    each against the variant that differs from it in that factor only; then, where the spec has a line-up stronger
+    than the headline's, whether the headline figures still move under it."""
     comparisons = ctx["comparisons"]
-    title = "What changed most versus the baseline"
-    fig = new_page(title, f"Baseline {ctx.variant_name(ctx.baseline)}. Each change is the variant's value minus the "
-                   "baseline's, with its 95% interval; significant = too large to be chance after Holm's correction "
-                   "over all comparisons.")
     glance = _baseline_at_a_glance(ctx)
-    if comparisons.empty:
-        fig.text(LEFT, 0.8, wrap("Only one variant was played, so there is nothing to compare with the baseline. "
-                                 "The following pages describe this variant.", 150), fontsize=10, va="top")
+    factors = _factors(comparisons)
+    if not factors:
+        title = "What changed most"
+        fig = new_page(title, "Each change is a variant's value minus its reference's, with its 95% interval.")
+        alone = ("Only one variant was played, so there is nothing to compare. The following pages describe this "
+                 "variant." if len(ctx.variant_ids) < 2 else
+                 "No two variants differ in one factor only (the rules or the players), so nothing is compared.")
+        fig.text(LEFT, 0.8, wrap(alone, 150), fontsize=10, va="top")
         fig.text(LEFT, 0.72, wrap(glance, 165), fontsize=9, va="top")
         ctx.add(fig, title, "summary", findings=baseline_lines(ctx))
         return
-    n_sig = int(comparisons["significant"].sum())
-    n = len(comparisons)
-    top = biggest_changes(comparisons, limit=14)
-    findings = [
-        f"{len(ctx.variant_ids) - 1} variant(s) were compared with the baseline on {comparisons['metric'].nunique()} "
-        f"measures: {n_sig} of the {n} comparisons differ significantly.",
-    ]
-    sig = top[top["significant"].astype(bool)]
-    if len(sig):
-        r = sig.iloc[0]
-        findings.append(
-            f"The largest change: {r['metric']} in {ctx.variant_name(r['variant'])}, "
-            f"{figure(r['value'], r['unit'])} against the baseline's {figure(r['baseline_value'], r['unit'])} "
-            f"(change {figure(r['difference'], r['unit'], signed=True, with_unit=False)} "
-            f"{interval(r['low'], r['high'], r['unit'], signed=True)}).")
-    else:
-        findings.append("No change is larger than chance allows; the table lists the largest ones anyway.")
-    findings += baseline_lines(ctx)
-    units = [str(u) for u in top["unit"]]
-    table = pd.DataFrame(
-        {
-            "variant": top["variant"],
-            "measure (unit)": [f"{m} ({u})" for m, u in zip(top["metric"], units)],
-            "baseline": [figure(x, u, with_unit=False) for x, u in zip(top["baseline_value"], units)],
-            "variant's value": [figure(x, u, with_unit=False) for x, u in zip(top["value"], units)],
-            "change [95% interval]": [estimate(d, lo, hi, u, signed=True, with_unit=False) for d, lo, hi, u in
-                                      zip(top["difference"], top["low"], top["high"], units)],
-            "Holm p-value": [p_value(p) for p in top["p_holm"]],
-            "significant": [yes_no(s) for s in top["significant"]],
-        }
-    )
-    ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.50))
-    draw_table(ax, table, widths=[0.6, 3.4, 0.9, 0.9, 1.8, 0.8, 0.7])
-    fig.text(LEFT, 0.33, wrap(glance, 175), fontsize=8.5, va="top")
-    foot_note(fig, "Every comparison is on the pages \"Every variant against the baseline\", and in the results set's "
-              "stats/comparisons.csv.")
-    ctx.add(fig, title, "summary", findings=[capital(f) for f in findings], front=0,
-            variants=list(dict.fromkeys(top["variant"])) + [ctx.baseline])
+    for factor in factors:
+        comp = _of_factor(comparisons, factor)
+        title, what = FACTOR_PAGES[factor]
+        what = what.format(reference=ctx.lineup_of(ctx.baseline))
+        fig = new_page(title, f"{what} Each change is the variant's value minus its reference's, with its 95% "
+                       "interval (paired where both played the same games); significant = too large to be chance "
+                       "after Holm's correction over this page's family of comparisons.")
+        n_sig = int(comp["significant"].astype(bool).sum())
+        top = biggest_changes(comp, limit=14)
+        kind = "rule variant(s)" if factor == "rules" else "line-up variant(s)"
+        findings = [f"{comp['variant'].nunique()} {kind} were each compared with their reference on "
+                    f"{comp['metric'].nunique()} measures: {n_sig} of the {len(comp)} comparisons differ "
+                    "significantly."]
+        sig = top[top["significant"].astype(bool)]
+        if len(sig):
+            r = sig.iloc[0]
+            findings.append(
+                f"The largest change: {r['metric']} in {ctx.variant_name(r['variant'])}{ctx.players_tag(r['variant'])}"
+                f" against {r['reference']}, {figure(r['value'], r['unit'])} against "
+                f"{figure(r['baseline_value'], r['unit'])} (change "
+                f"{figure(r['difference'], r['unit'], signed=True, with_unit=False)} "
+                f"{interval(r['low'], r['high'], r['unit'], signed=True)}; {moved_words(str(r['moved']))}).")
+        else:
+            findings.append("No change is larger than chance allows; the table lists the largest ones anyway.")
+        findings += baseline_lines(ctx)
+        units = [str(u) for u in top["unit"]]
+        table = pd.DataFrame(
+            {
+                "variant": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in top["variant"]],
+                "against": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in top["reference"]],
+                "held the same" if factor == "rules" else "rules (the same)": [label_words(x) for x in top["held"]],
+                "measure (unit)": [f"{m} ({u})" for m, u in zip(top["metric"], units)],
+                "reference's value": [figure(x, u, with_unit=False) for x, u in zip(top["baseline_value"], units)],
+                "variant's value": [figure(x, u, with_unit=False) for x, u in zip(top["value"], units)],
+                "change [95% interval]": [estimate(d, lo, hi, u, signed=True, with_unit=False) for d, lo, hi, u in
+                                          zip(top["difference"], top["low"], top["high"], units)],
+                "Holm p-value": [p_value(p) for p in top["p_holm"]],
+                "significant": [yes_no(s) for s in top["significant"]],
+            }
+        )
+        ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.50))
+        draw_table(ax, table, widths=[0.6, 0.6, 1.3, 2.9, 0.9, 0.9, 1.7, 0.8, 0.9])
+        fig.text(LEFT, 0.33, wrap(glance, 175), fontsize=8.5, va="top")
+        stars = any(ctx.exploitable(v) for v in list(top["variant"]) + list(top["reference"]))
+        foot_note(fig, ("* players the trust check found exploitable. " if stars else "")
+                  + "Every comparison is on the pages \"One factor at a time\", and in the results set's "
+                  "stats/comparisons.csv.")
+        ctx.add(fig, title, "summary", findings=[capital(f) for f in findings], front=0,
+                variants=list(dict.fromkeys(list(top["variant"]) + list(top["reference"]))))
+    _stability_page(ctx)
+
+
+def _stability_page(ctx: Report) -> None:
+    """The headline measures under the headline line-up and under each stronger one (the results set's
+    ``stability``): the difference and whether the figure has stopped moving."""
+    if "stability" not in ctx.results or ctx["stability"].empty:
+        return
+    table = ctx["stability"]
+    units = [str(u) for u in table["unit"]]
+    title = "Has it stopped moving? The headline figures under stronger players"
+    fig = new_page(title, "Under the baseline's rules: each compared measure under the headline line-up and under a "
+                   "stronger one, the change (stronger minus headline) with its unadjusted 95% interval, paired where "
+                   "both played the same games. Still moves with skill: the interval excludes no change; stable "
+                   "under stronger play: it does not, and the largest move it allows is given.")
+    shown = pd.DataFrame({
+        "measure (unit)": [f"{m} ({u})" for m, u in zip(table["metric"], units)],
+        "headline line-up": [f"{lu} ({v})" for lu, v in zip(table["lineup"], table["variant"])],
+        "its value": [figure(x, u, with_unit=False) for x, u in zip(table["value"], units)],
+        "stronger line-up": [f"{lu} ({v})" for lu, v in zip(table["stronger_lineup"], table["stronger"])],
+        "its value ": [figure(x, u, with_unit=False) for x, u in zip(table["stronger_value"], units)],
+        "change [95%]": [estimate(d, lo, hi, u, signed=True, with_unit=False) for d, lo, hi, u in
+                         zip(table["difference"], table["low"], table["high"], units)],
+        "verdict": table["verdict"],
+    })
+    findings = [s for s in stability_lines(ctx, limit=2)]
+    ax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.62))
+    draw_table(ax, shown.head(24), widths=[3.0, 1.3, 0.8, 1.3, 0.8, 1.7, 1.8])
+    foot_note(fig, "Also in the results set's stats/stability.csv.")
+    ctx.add(fig, title, "summary", findings=findings[:3],
+            variants=list(dict.fromkeys(list(table["variant"]) + list(table["stronger"]))))

@@ -26,7 +26,7 @@ from trustme_analysis.report.layout import (
     wrap,
 )
 from trustme_analysis.report.words import (count, estimate, figure, interval, missing, number, p_value, percent,
-                                           points)
+                                           points, setting, yes_no)
 from trustme_analysis.stats.balance import LUDII_METRICS
 from trustme_analysis.stats.compare import biggest_changes
 
@@ -145,103 +145,152 @@ def _ludii_page(ctx: Report, metrics: pd.DataFrame, variants: list[str]) -> None
     ctx.add(fig, title, "balance", findings=findings[:3])
 
 
-def pairing_lines(ctx: Report) -> list[str]:
-    """How the variants' games were compared: paired (the same seeds), and, in words, which variants play the
-    baseline's very games and differ only in how they are scored (the results set's ``variant_differences``)."""
-    comp = ctx["comparisons"]
+def pairing_lines(ctx: Report, comp: pd.DataFrame | None = None) -> list[str]:
+    """How the comparisons of one factor (``comp``, default all) were made: paired (the same seeds) or on
+    independent games, and, in words, which rule variants play their reference's very games and differ only in how
+    they are scored (the results set's ``variant_differences``)."""
+    comp = ctx["comparisons"] if comp is None else comp
     out = []
-    if len(comp) and comp["paired"].astype(bool).all():
+    paired = comp["paired"].astype(bool) if len(comp) else pd.Series(dtype=bool)
+    if len(comp) and paired.all():
         out.append("Game i of every variant was played from the same seed (the same deal and chance where the rules "
-                   "allow), so each change is measured game by game (paired); the unpaired interval beside it in the "
-                   "table shows how much wider it would be with independent games.")
-    if "variant_differences" in ctx.results:
+                   "and players allow), so each change is measured game by game (paired); the unpaired interval "
+                   "beside it in the table shows how much wider it would be with independent games.")
+    elif len(comp) and not paired.any():
+        out.append("Each variant played other games than its reference (fewer games, or another way of drawing "
+                   "chance), so each change is measured between independent samples (Newcombe's interval for shares "
+                   "of games, Welch's for means).")
+    elif len(comp):
+        out.append(f"{int(paired.sum())} of the {len(comp)} comparisons are paired game by game (both variants "
+                   "played the same games from the same seeds); the others compare independent games.")
+    if "variant_differences" in ctx.results and ("factor" not in comp.columns or (comp["factor"] == "rules").any()):
         diffs = ctx["variant_differences"]
         same = diffs[diffs["same_play"].astype(bool)]
         for differs_in, group in same.groupby("differs_in", sort=False):
             names = [ctx.variant_name(v) for v in group["variant"]]
             who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             verb = "differs" if len(names) == 1 else "differ"
-            out.append(f"{who} {verb} from the baseline only in {differs_in}, which changes only how a finished game "
-                       "is scored and which the players do not read: the games are the baseline's games move for "
-                       "move, scored again, so a change in play (length, choices) is exactly zero and a change in "
-                       "scoring is exact game by game.")
+            out.append(f"{who} {verb} from the baseline's rules only in {differs_in}, which changes only how a "
+                       "finished game is scored and which the players do not read: the games are the reference's "
+                       "games move for move, scored again, so a change in play (length, choices) is exactly zero and "
+                       "a change in scoring is exact game by game.")
     return out
 
 
-def add_comparison_pages(ctx: Report) -> None:
-    """Every variant against the baseline on each comparison measure (the results set's ``comparisons``)."""
-    comp = ctx["comparisons"]
-    if len(ctx.variant_ids) < 2:
-        return
-    metric_names = list(dict.fromkeys(comp["metric"]))
-    variants = [v for v in ctx.variant_ids if v != ctx.baseline]
+#: Titles of each factor's comparison pages, and what the findings say is set against what.
+COMPARISON_TITLES = {
+    "rules": ("The rules, one at a time", "each rule variant against the baseline's rules ({rules}) played by the "
+              "same line-up"),
+    "line-up": ("The players, one line-up at a time", "each line-up against the reference line-up {lineup} under "
+                "the same rules"),
+}
 
-    title = f"Every variant against the baseline {ctx.baseline}: differences"
+
+def add_comparison_pages(ctx: Report) -> None:
+    """One factor at a time (the results set's ``comparisons``): the rule variants against the baseline's rules
+    under the same line-up, then the line-ups against the reference line-up under the same rules; each kind with its
+    own panels and table."""
+    comparisons = ctx["comparisons"]
+    if len(ctx.variant_ids) < 2 or comparisons.empty:
+        return
+    if "factor" not in comparisons.columns:  # a results set computed before the factors
+        comparisons = comparisons.assign(factor="rules", reference=ctx.baseline, held="", moved="")
+    base = next((v for v in ctx.manifest.get("variants", []) if str(v.get("id")) == ctx.baseline), {})
+    rules = ", ".join(setting(k, v) for k, v in (base.get("grid") or {}).items()) or "(the spec's)"
+    for factor in ("rules", "line-up"):
+        comp = comparisons[comparisons["factor"] == factor].reset_index(drop=True)
+        if len(comp):
+            _factor_pages(ctx, comp, factor, rules)
+
+
+def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> None:
+    name, what = COMPARISON_TITLES[factor]
+    what = what.format(rules=rules, lineup=ctx.lineup_of(ctx.baseline))
+    metric_names = list(dict.fromkeys(comp["metric"]))
+    pairs = list(dict.fromkeys(zip(comp["variant"], comp["reference"])))
+    labels = [f"{v}\nvs {r}" for v, r in pairs]
+    title = f"{name}: differences"
     per_page = 8
     n_sig = int(comp["significant"].astype(bool).sum())
-    findings = [f"Each panel shows one measure: each variant's value minus the baseline "
-                f"{ctx.variant_name(ctx.baseline)}'s, with its 95% interval; a red dot marks a change too large to "
-                "be chance (Holm's correction).",
+    held = ("line-up" if factor == "rules" else "rules")
+    findings = [f"Only the {'rules' if factor == 'rules' else 'players'} move here: {what}. Each panel shows one "
+                f"measure: each variant's value minus its reference's (a tick \"{pairs[0][0]} vs {pairs[0][1]}\": "
+                f"{pairs[0][0]} against its reference {pairs[0][1]}, the same {held}), with its 95% interval; a red "
+                "dot marks a change too large to be chance (Holm's correction within this factor's comparisons).",
                 f"{n_sig} of the {len(comp)} comparisons are significant."]
-    findings += pairing_lines(ctx)
+    findings += pairing_lines(ctx, comp)
     findings += baseline_lines(ctx)
-    kind = "paired" if comp["paired"].astype(bool).any() else "unpaired"
+    bad = sorted({ctx.lineup_of(v) for pair in pairs for v in pair if ctx.exploitable(v)})
+    if bad:
+        findings.append(f"The trust check found the players of line-up {', '.join(bad)} exploitable: their figures "
+                        "describe these bots, not the game under good play (marked * in the table).")
+    kind = "paired" if comp["paired"].astype(bool).all() else (
+        "unpaired" if not comp["paired"].astype(bool).any() else "paired or unpaired")
     for start in range(0, len(metric_names), per_page):
         names = metric_names[start : start + per_page]
-        fig = new_page(title, f"Variant minus baseline with unadjusted {kind} 95% intervals; red dot: significant "
-                       "after Holm's correction over all comparisons (5% risk of any false alarm).")
-        for i, name in enumerate(names):
+        fig = new_page(title, f"Variant minus its reference with unadjusted {kind} 95% intervals; red dot: "
+                       "significant after Holm's correction over this factor's comparisons (5% risk of any false "
+                       "alarm).")
+        for i, metric in enumerate(names):
             r, c = divmod(i, 4)
             ax = fig.add_axes((0.07 + c * 0.235, 0.50 - r * 0.41, 0.17, 0.29))
-            sub = comp[comp["metric"] == name].set_index("variant").reindex(variants)
+            sub = comp[comp["metric"] == metric].set_index(["variant", "reference"]).reindex(pairs)
             unit = str(sub["unit"].dropna().iloc[0]) if sub["unit"].notna().any() else ""
-            interval_plot(ax, variants, sub["difference"], sub["low"], sub["high"],
-                          f"change ({unit})" if unit else "change", title=wrap(name, 34), reference=0.0)
+            interval_plot(ax, labels, sub["difference"], sub["low"], sub["high"],
+                          f"change ({unit})" if unit else "change", title=wrap(metric, 34), reference=0.0)
             if np.nanmax(np.abs(sub[["difference", "low", "high"]].to_numpy(dtype=float)), initial=0.0) == 0.0:
                 # Exactly no change (the same games): a plain zero axis, not one scaled to rounding noise.
                 ax.set_ylim(-1.0, 1.0)
                 ax.set_yticks([0.0])
             sig = sub["significant"].fillna(False).to_numpy(dtype=bool)
-            x = np.arange(len(variants))
+            x = np.arange(len(pairs))
             ax.plot(x[sig], sub["difference"].to_numpy()[sig], "o", color="C3", markersize=6)
-            ax.set_xlabel("variant")
-        ctx.add(fig, title, "comparisons", findings=findings if start == 0 else ())
+            # The tick labels say "v00 vs v02"; the findings say what each side is.
+            ax.set_xlabel("")
+        ctx.add(fig, title, "comparisons", findings=findings if start == 0 else (),
+                variants=list(dict.fromkeys(v for pair in pairs for v in pair)))
 
     limit = 2 * COMPARISON_ROWS
-    note = ("Change: paired over the games both variants played from the same seeds (t interval on the per-game "
-            "differences); unpaired: the same change treating the two variants' games as independent samples "
-            "(Newcombe for shares of games, Welch for means), shown to give the gain of pairing. Both unadjusted 95%. "
-            f"Holm p-value: the paired test adjusted over all {len(comp)} comparisons; significant when below 5%. ")
-    if len(comp) > limit:
+    note = ("Change: paired (t on the per-game differences) where both played the same games from the same seeds, "
+            "else between independent games; unpaired: Newcombe for shares, Welch for means, to show what pairing "
+            f"gains. Unadjusted 95%. Holm p-value: over this factor's {len(comp)} comparisons; significant below 5%. "
+            "* players the trust check found exploitable. ")
+    full = len(comp)
+    if full > limit:
         # A long family is cut to the changes that matter; the CSV holds every comparison.
         comp = biggest_changes(comp, limit=limit)
-        note += (f"The {limit} largest changes (significant first) of {len(ctx['comparisons'])}; all are in "
-                 "stats/comparisons.csv.")
+        note += f"The {limit} largest changes (significant first) of {full}; all are in stats/comparisons.csv."
     else:
         note += "Also in stats/comparisons.csv."
     units = [str(u) for u in comp["unit"]]
+    paired = comp["paired"].astype(bool)
     shown = pd.DataFrame({
-        "variant": comp["variant"],
+        "variant": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in comp["variant"]],
+        "against": [f"{v}{' *' if ctx.exploitable(v) else ''}" for v in comp["reference"]],
         "measure (unit)": [f"{m} ({u})" for m, u in zip(comp["metric"], units)],
-        "baseline": [figure(x, u, with_unit=False) for x, u in zip(comp["baseline_value"], units)],
-        "variant's value": [figure(x, u, with_unit=False) for x, u in zip(comp["value"], units)],
-        "change [paired 95%]": [estimate(d, lo, hi, u, signed=True, with_unit=False)
-                                for d, lo, hi, u in zip(comp["difference"], comp["low"], comp["high"], units)],
-        "unpaired 95%": [interval(lo, hi, u, signed=True) if paired else "(the same)"
-                         for lo, hi, u, paired in zip(comp["unpaired_low"], comp["unpaired_high"], units,
-                                                      comp["paired"].astype(bool))],
-        "p-value": [p_value(p) for p in comp["p_value"]],
+        "reference": [figure(x, u, with_unit=False) for x, u in zip(comp["baseline_value"], units)],
+        "value": [figure(x, u, with_unit=False) for x, u in zip(comp["value"], units)],
+        "change [95%]": [estimate(d, lo, hi, u, signed=True, with_unit=False)
+                         for d, lo, hi, u in zip(comp["difference"], comp["low"], comp["high"], units)],
+        "unpaired 95%": [interval(lo, hi, u, signed=True) if pair else "(the same)"
+                         for lo, hi, u, pair in zip(comp["unpaired_low"], comp["unpaired_high"], units, paired)],
+        "paired": [yes_no(x) for x in paired],
         "Holm p-value": [p_value(p) for p in comp["p_holm"]],
         "significant": ["yes" if s else "no" for s in comp["significant"].astype(bool)],
     })
+    widths = [0.6, 0.6, 3.2, 0.9, 0.9, 1.8, 1.5, 0.7, 0.7, 0.9]
+    if not paired.any():
+        # No pair played the same games: every change is already the unpaired one.
+        shown = shown.drop(columns=["unpaired 95%", "paired"])
+        widths = widths[:6] + widths[8:]
     ctx.add_all(
         table_pages(
-            f"Every variant against the baseline {ctx.baseline}: all comparisons",
+            f"{name}: all comparisons",
             shown,
-            widths=[0.7, 3.2, 0.8, 0.8, 1.9, 1.5, 0.7, 0.7, 0.85],
+            widths=widths,
             rows_per_page=COMPARISON_ROWS,
             note=note,
         ),
-        f"Every variant against the baseline {ctx.baseline}: all comparisons",
+        f"{name}: all comparisons",
         "comparisons",
     )

@@ -33,8 +33,16 @@ TERMS: dict[str, str] = {
                             "last seat).",
     "95% interval": "The range the true figure lies in with 95% confidence, given the games played (in brackets "
                     "after each figure); more games make it narrower.",
-    "Significant": "A difference from the baseline too large to be chance, even allowing for the many comparisons "
-                   "a sweep makes (Holm's correction, 5% risk of any false alarm).",
+    "Significant": "A difference from the reference too large to be chance, even allowing for the many comparisons "
+                   "a sweep makes (Holm's correction within each factor, 5% risk of any false alarm).",
+    "One factor at a time": "A rule variant is compared with the baseline's rules played by the same line-up; a "
+                            "line-up with the reference line-up (the baseline's) under the same rules; so each "
+                            "change has one cause.",
+    "Headline line-up": "The most competent line-up the spec has (trained seats, else search, else heuristic, else "
+                        "random; one the trust check found exploitable gives way): page 1's figures are its, under "
+                        "the baseline's rules.",
+    "Stable under stronger play": "A headline figure whose change under a stronger line-up has a 95% interval that "
+                                  "includes no change; still moves with skill: the interval excludes it.",
     "pp (percentage points)": "The difference of two percentages: from 30% to 33% is +3 pp.",
     "p-value": "How often chance alone would give a difference at least this large; small means real.",
     "Chi-square test of equal seats": "Asks whether the seats' win counts differ more than chance allows; a "
@@ -52,13 +60,13 @@ TERMS: dict[str, str] = {
              "means comebacks.",
     "Decisiveness": "The share of the game played after the winner took a lead it never lost.",
     "Paired comparison": "Game i of every variant starts from the same seed (the same deal and chance where the "
-                         "rules allow), so a change is measured game by game; the unpaired interval treats the two "
-                         "variants' games as independent and is wider.",
-    "Same games, scored again": "A variant that differs from the baseline only in a rule that changes the scoring "
+                         "rules allow), so two variants that played the same games are compared game by game; the "
+                         "unpaired interval treats the two variants' games as independent and is wider.",
+    "Same games, scored again": "A variant that differs from its reference only in a rule that changes the scoring "
                                 "of a finished game (a chart) and that its players do not read: its games are the "
-                                "baseline's, move for move, with the final scores counted under its own rule.",
-    "Holm p-value": "A p-value adjusted for the many tests a sweep makes (Holm's method): over all comparisons with "
-                    "the baseline, or over the variants for the test of equal seats; verdicts use it.",
+                                "reference's, move for move, with the final scores counted under its own rule.",
+    "Holm p-value": "A p-value adjusted for the many tests a sweep makes (Holm's method): over one factor's "
+                    "comparisons, or over the variants for the test of equal seats; verdicts use it.",
     "Set-bonus share of all points": "Pinocchio: the set bonuses of all seats in all games over all their points, "
                                      "pooled (a long game weighs more).",
     "Set-bonus share per game (mean)": "Pinocchio: in each game, the set bonuses of all seats over all their "

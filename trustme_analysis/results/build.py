@@ -8,7 +8,6 @@ records always give the same tables.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,15 @@ from trustme_analysis.stats.balance import (
     seat_tallies,
     seat_win_rates,
 )
-from trustme_analysis.stats.compare import GameMetric, biggest_changes, compare_to_baseline
+from trustme_analysis.results.comparisons import (
+    RULES,
+    comparison_pairs,
+    factor_comparisons,
+    headline_rows,
+    lineup_table,
+    stability,
+)
+from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import mean_t, wilson
 
 #: Compared with the baseline when the game's statistics set no metrics of their own.
@@ -289,12 +296,18 @@ def _balance(b: Builder) -> None:
 
 
 def _comparisons(b: Builder) -> pd.DataFrame:
+    """One factor at a time (:mod:`trustme_analysis.results.comparisons`): rule variants against the baseline's rules
+    under the same line-up, line-ups against the reference line-up under the same rules."""
     metrics = b.comparison_metrics if len(b.variant_ids) >= 2 else []
-    comp = compare_to_baseline(b.comparison_games, metrics, b.baseline)
-    b.add("comparisons", comp, f"Every variant against the baseline {b.baseline}",
-          "Variant minus baseline on each per-game measure; p_holm adjusts the p-values over all comparisons "
-          "(Holm); significant when p_holm < 0.05; effect = difference / the baseline's standard deviation.",
-          "unadjusted 95%: Newcombe for shares of games, Welch for means")
+    comp = factor_comparisons(b.comparison_games, metrics, b.manifest, b.variant_ids, b.baseline)
+    b.add("comparisons", comp, "One factor at a time: each variant against its reference",
+          "factor: what moved. rules: the variant against the baseline's rules under the same line-up (held); "
+          "line-up: the variant against the reference line-up (the baseline's) under the same rules (held). "
+          "reference: the variant compared with; baseline_value: its value; difference: variant minus reference, "
+          "paired game by game where both played the same games (same seeds), else unpaired; p_holm adjusts the "
+          "p-values within each factor (Holm); significant when p_holm < 0.05; effect = difference / the "
+          "reference's standard deviation.",
+          "unadjusted 95%: paired t on per-game differences; unpaired: Newcombe for shares of games, Welch for means")
     return comp
 
 
@@ -311,30 +324,35 @@ def _seat_reads(game: pyspiel.Game, seats: Any) -> tuple[str, ...] | None:
 
 
 def _what_differs(b: Builder, entry: Any) -> None:
-    """For every variant: the rule parameters that set it apart from the baseline, and whether they only change the
-    scoring and go unread by its players (then it is the same play as the baseline's, scored differently)."""
+    """For every variant: the rule parameters that set it apart from the baseline's rules, and whether they only
+    change the scoring and go unread by its players (then it plays the games of its rule reference, the baseline's
+    rules under the same line-up, move for move, scored differently)."""
     variants = {str(v.get("id")): v for v in b.manifest.get("variants", [])}
     base = variants.get(b.baseline, {})
     scoring_only = set(entry.scoring_only) if entry is not None else set()
+    reference = dict(comparison_pairs(b.manifest, b.variant_ids, b.baseline)[RULES])
     rows = []
     for vid in b.variant_ids:
         v = variants.get(vid, {})
         params, base_params = v.get("params") or {}, base.get("params") or {}
         differs = sorted(k for k in set(params) | set(base_params) if params.get(k) != base_params.get(k))
-        only_scoring = bool(differs) and set(differs) <= scoring_only and v.get("lineup") == base.get("lineup")
+        # Same play needs a reference of the same players: the baseline's rules under this variant's line-up.
+        only_scoring = bool(differs) and set(differs) <= scoring_only and vid in reference
         read = None
         if only_scoring and v.get("game_string"):
             read = _seat_reads(pyspiel.load_game(str(v["game_string"])), v.get("seats"))
         unread = only_scoring and read is not None and not set(differs) & set(read)
-        rows.append({"variant": vid, "differs_in": ", ".join(differs), "scoring_only": only_scoring,
-                     "read_by_players": "" if read is None else ", ".join(read), "same_play": unread})
-    b.add("variant_differences", pd.DataFrame(rows, columns=["variant", "differs_in", "scoring_only",
+        rows.append({"variant": vid, "reference": reference.get(vid, ""), "differs_in": ", ".join(differs),
+                     "scoring_only": only_scoring, "read_by_players": "" if read is None else ", ".join(read),
+                     "same_play": unread})
+    b.add("variant_differences", pd.DataFrame(rows, columns=["variant", "reference", "differs_in", "scoring_only",
                                                              "read_by_players", "same_play"]),
-          "What sets each variant apart from the baseline",
-          "The rule parameters whose values differ from the baseline's; scoring_only: they change only how a "
-          "finished game is scored (the game's declaration); same_play: and no player of the line-up reads them, so "
-          "the variant's games are played as the baseline's would be and only the scoring differs (a difference in "
-          "game length or play between them is then chance, not the rule).")
+          "What sets each variant apart from the baseline's rules",
+          "The rule parameters whose values differ from the baseline's; reference: the variant of the baseline's "
+          "rules under the same line-up, what the rule comparisons set it against (empty: none); scoring_only: they "
+          "change only how a finished game is scored (the game's declaration), and a reference of the same players "
+          "exists; same_play: and no player of the line-up reads them, so the variant's games are its reference's "
+          "games scored again (a difference in game length or play between them is then chance, not the rule).")
 
 
 def _lineup_comparison(b: Builder) -> None:
@@ -396,49 +414,36 @@ def _checks(b: Builder, outdir: str | Path) -> None:
 
 
 def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
-    """The findings the first page states: the baseline's seat balance and measures, then the biggest changes."""
-    rows: list[dict[str, Any]] = []
-    base = b.baseline
-    rates = b.results["seat_win_rates"]
-    for r in rates[rates["variant"] == base].itertuples():
-        rows.append({"kind": "seat", "variant": base, "measure": f"seat {r.seat} wins", "unit": "share of games",
-                     "value": r.win_rate, "low": r.low, "high": r.high, "reference": r.fair, "p": math.nan,
-                     "games": r.games})
-    test = b.results["equal_seats_test"]
-    test = test[test["variant"] == base]
-    if len(test):
-        rows.append({"kind": "balance test", "variant": base, "measure": "all seats win equally often",
-                     "unit": "p-value", "value": float(test["p_value"].iloc[0]), "low": math.nan, "high": math.nan,
-                     "reference": math.nan, "p": float(test["p_holm"].iloc[0]), "games": int(test["games"].iloc[0])})
-    games = b.comparison_games[b.comparison_games["variant"] == base]
-    for metric in b.comparison_metrics:
-        if metric.column not in games.columns:
-            continue
-        values = games[metric.column].to_numpy(dtype=float)
-        values = values[~np.isnan(values)]
-        if metric.kind == "rate":
-            est, low, high = wilson(int(values.sum()), values.size)
-        else:
-            iv = mean_t(values)
-            est, low, high = iv.estimate, iv.low, iv.high
-        rows.append({"kind": "baseline", "variant": base, "measure": metric.name, "unit": metric.unit,
-                     "value": est, "low": low, "high": high, "reference": math.nan, "p": math.nan,
-                     "games": int(values.size)})
-    if "trust_verdicts" in b.results:
-        for r in b.results["trust_verdicts"].itertuples():
-            rows.append({"kind": "trust", "variant": r.variant, "measure": f"{r.best_challenger} against {r.lineup}",
-                         "unit": "share of games", "value": r.win_rate, "low": r.low, "high": r.high,
-                         "reference": r.fair, "p": math.nan, "games": r.games, "verdict": r.verdict})
-    top = biggest_changes(comparisons, limit=HEADLINE_CHANGES)
-    for r in top[top["significant"].astype(bool)].itertuples() if len(top) else []:
-        rows.append({"kind": "change", "variant": r.variant, "measure": r.metric, "unit": r.unit,
-                     "value": r.difference, "low": r.low, "high": r.high, "reference": r.baseline_value,
-                     "p": r.p_holm, "games": math.nan})
-    columns = ["kind", "variant", "measure", "unit", "value", "low", "high", "reference", "p", "games", "verdict"]
-    b.add("headlines", pd.DataFrame(rows, columns=columns), "Headline findings",
-          "The baseline's seat win rates (reference: the fair rate), the chi-square test of equal seats (value: its "
-          "p-value; p: Holm-adjusted over the variants), "
-          "the baseline's value on every compared measure, and the significant changes versus the baseline "
-          "(value: variant minus baseline; reference: the baseline's value; p: Holm-adjusted), and for each line-up "
-          "tested, the strongest challenger's win rate (reference: the fair share) with the verdict.",
-          "Wilson 95% for shares of games, t 95% for means; changes: Newcombe / Welch 95%")
+    """The line-ups ranked (which carries the headline), each headline measure under a stronger line-up, and the
+    findings the first page states (:mod:`trustme_analysis.results.comparisons`)."""
+    games = b.games.groupby("variant").size().to_dict()
+    verdicts = b.results["trust_verdicts"] if "trust_verdicts" in b.results else None
+    lineups = lineup_table(b.manifest, b.variant_ids, games, verdicts, b.baseline)
+    b.add("lineups", lineups, "The line-ups, most competent first in role",
+          "One row per line-up: its seats, competence level (from the weakest seat's bot kind: 0 random, 1 "
+          "heuristic or probe, 2 search, 3 trained or a stored policy), strength (level / rollout level / search "
+          "budget of the weakest seat; search over trained rollouts counts two levels above search), the trust "
+          "check's verdict (empty: not checked), games, the variant under the baseline's rules, and its role: "
+          "headline (the figures page 1 leads with: not found exploitable first, then the highest level, then the "
+          "most games), stronger (stronger than the headline's: the headline figures are weighed against it), "
+          "reference (the baseline's line-up, what the line-up comparisons set the others against).")
+    stable = stability(b.comparison_games, b.comparison_metrics if len(b.variant_ids) >= 2 else [], lineups)
+    b.add("stability", stable, "Has it stopped moving?",
+          "Under the baseline's rules, each compared measure under the headline line-up and under each stronger "
+          "line-up; difference: stronger minus headline (paired where both played the same games); verdict: still "
+          "moves with skill when the 95% interval excludes 0, else stable under stronger play; largest_move: the "
+          "largest move the interval allows.",
+          "unadjusted 95%: paired t, else Newcombe for shares of games, Welch for means")
+    lineup_of = {str(v.get("id")): str(v.get("lineup", "")) for v in b.manifest.get("variants", [])}
+    rows = headline_rows(b.results, b.comparison_games, b.comparison_metrics, comparisons, lineups, stable,
+                         b.baseline, HEADLINE_CHANGES, lineup_of)
+    b.add("headlines", rows, "Headline findings",
+          "Under the headline variant (the baseline's rules under the headline line-up, see lineups): the seat win "
+          "rates (reference: the fair rate), the chi-square test of equal seats (value: its p-value; p: "
+          "Holm-adjusted over the variants) and the value of every compared measure (kind baseline); for each "
+          "line-up tested, the strongest challenger's win rate (reference: the fair share) with the verdict; per "
+          "factor (rules, line-up), the largest significant changes (value: variant minus compared_with; "
+          "reference: compared_with's value; p: Holm-adjusted within the factor); and each measure under a "
+          "stronger line-up (kind stability: value = stronger minus headline, reference = the headline's value, "
+          "with the verdict). exploitable: the players behind the row were found exploitable by the trust check.",
+          "Wilson 95% for shares of games, t 95% for means; changes: paired t, else Newcombe / Welch 95%")

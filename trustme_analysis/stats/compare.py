@@ -1,17 +1,19 @@
-"""Each variant against the baseline variant: differences with confidence intervals, corrected for many comparisons.
+"""Variants against their references: differences with confidence intervals, corrected for many comparisons.
 
-A sweep compares every variant with the baseline on several metrics at once, so some differences look "significant"
-by chance alone. Every comparison gets an unadjusted 95% interval and a p-value, and the p-values of the whole
-family (all variants x all metrics) are adjusted with Holm's method; ``significant`` is ``p_holm < alpha``.
+A sweep compares each variant with a reference (the baseline's rules under the same line-up, or the reference line-up
+under the same rules: :mod:`trustme_analysis.results.comparisons` chooses) on several metrics at once, so some
+differences look "significant" by chance alone. Every comparison gets an unadjusted 95% interval and a p-value, and the
+p-values of one family (its pairs x its metrics) are adjusted with Holm's method; ``significant`` is ``p_holm <
+alpha``.
 
 Metrics are computed per game (one value per game, so the games are the independent units): a ``rate`` metric is a
 0/1 column (e.g. "seat 0 won"); a ``mean`` metric is a numeric column (e.g. turns).
 
-A sweep plays game ``i`` of every variant from the same seed (common random numbers), so with a ``game_index``
-column each variant's games are paired with the baseline's: the interval and test are those of the per-game
+A sweep plays game ``i`` of every variant from the same seed (common random numbers), so with a ``game_index`` column
+two variants that played the same games are paired game by game: the interval and test are those of the per-game
 differences (Student's t), and the noise both variants share cancels. The unpaired interval (Newcombe's for a rate,
 Welch's for a mean) is kept beside it (``unpaired_low``, ``unpaired_high``, ``unpaired_p``) to show what pairing
-gained; without a ``game_index`` column the comparison is unpaired.
+gained; without a ``game_index`` column, or when the two played different games, the comparison is unpaired.
 """
 
 from __future__ import annotations
@@ -55,42 +57,62 @@ class GameMetric:
             raise ValueError(f"GameMetric {self.name!r}: kind={self.kind!r} is not allowed; allowed: {KINDS}")
 
 
-def compare_to_baseline(
+COLUMNS = (
+    "variant", "reference", "metric", "unit", "kind", "baseline_value", "value", "difference", "low", "high",
+    "p_value", "p_holm", "significant", "effect", "paired", "pairs", "unpaired_low", "unpaired_high", "unpaired_p",
+)
+
+
+def compare_pairs(
     games: pd.DataFrame,
     metrics: Sequence[GameMetric],
-    baseline: str,
+    pairs: Sequence[tuple[str, str]],
     alpha: float = 1.0 - CONFIDENCE,
 ) -> pd.DataFrame:
-    """Differences of every variant from ``baseline`` on each metric, with Holm-adjusted p-values.
+    """Differences of each ``(variant, reference)`` pair on each metric, with Holm-adjusted p-values over the family.
+
+    The family is every pair x every metric given here: a report that compares two kinds of thing (rule variants
+    under one line-up, line-ups under one set of rules) calls this once per kind, so each kind is corrected and
+    ranked on its own.
+
+    A pair is compared game by game (paired) when both variants have one row per game (a ``game_index`` column,
+    unique) and played the same games (the same set of indices: game ``i`` of every variant of a sweep starts from
+    the same seed). Otherwise, or with fewer than two pairs, the interval and test are the unpaired ones (Newcombe's
+    for a rate, Welch's for a mean): a 100-game line-up set against a 1,000-game one uses all 1,100 games
+    independently rather than the 100 pairs.
 
     Args:
         games: one row per game with a ``variant`` column and the metrics' columns.
         metrics: what to compare; metrics whose column is missing are skipped.
-        baseline: the baseline variant id (must be present in ``games``).
+        pairs: ``(variant, reference)`` ids, each present in ``games``.
         alpha: family-wise error rate for ``significant``; intervals are at level ``1 - alpha``.
 
     Returns:
-        Columns: variant, metric, unit, kind, baseline_value, value, difference, low, high, p_value, p_holm,
-        significant, effect (difference over the baseline's standard deviation, to rank what changed most), paired
-        (whether difference, low, high and p_value are the paired ones), pairs (games paired), unpaired_low,
-        unpaired_high, unpaired_p (the unpaired interval and test).
+        Columns :data:`COLUMNS`: variant, reference (what it is compared with), metric, unit, kind, baseline_value
+        (the reference's value), value, difference (variant minus reference), low, high, p_value, p_holm,
+        significant, effect (difference over the reference's standard deviation, or a rate's pooled one, to rank
+        what changed most), paired (whether difference, low, high and p_value are the paired ones), pairs (games
+        paired), unpaired_low, unpaired_high, unpaired_p (the unpaired interval and test).
+
+    Raises:
+        ValueError: a pair names a variant ``games`` does not hold.
     """
-    variants = sorted(games["variant"].unique())
-    if baseline not in variants:
-        raise ValueError(f"baseline={baseline!r} is not allowed; allowed: one of the variants {variants}")
-    base = games[games["variant"] == baseline]
-    by_game = "game_index" in games.columns and base["game_index"].is_unique
+    present = sorted(games["variant"].unique()) if len(games) else []
+    for variant, reference in pairs:
+        for vid in (variant, reference):
+            if vid not in present:
+                raise ValueError(f"comparison {variant!r} against {reference!r}: variant {vid!r} is not allowed; "
+                                 f"allowed: one of the variants {present}")
+    has_index = "game_index" in games.columns
+    by_variant = {vid: grp for vid, grp in games.groupby("variant", sort=False)} if len(games) else {}
     rows = []
     for metric in metrics:
         if metric.column not in games.columns:
             continue
-        y = base[metric.column].to_numpy(dtype=float)
-        y = y[~np.isnan(y)]
-        base_sd = float(y.std(ddof=1)) if y.size > 1 else math.nan
-        for variant in variants:
-            if variant == baseline:
-                continue
-            rows_v = games[games["variant"] == variant]
+        for variant, reference in pairs:
+            base, rows_v = by_variant[reference], by_variant[variant]
+            y = base[metric.column].to_numpy(dtype=float)
+            y = y[~np.isnan(y)]
             x = rows_v[metric.column].to_numpy(dtype=float)
             x = x[~np.isnan(x)]
             if metric.kind == "rate":
@@ -100,22 +122,25 @@ def compare_to_baseline(
                 scale = math.sqrt(pooled * (1 - pooled))
             else:
                 diff = difference_of_means(x, y, 1.0 - alpha)
-                scale = base_sd
-            pairs = 0
+                scale = float(y.std(ddof=1)) if y.size > 1 else math.nan
+            n_pairs = 0
             paired = None
-            # Pairs are games: a table of several rows per game (rounds, seats) is compared unpaired.
-            if by_game and rows_v["game_index"].is_unique:
+            # Pairs are games: a table of several rows per game (rounds, seats) is compared unpaired, and so are two
+            # variants that played different games (a line-up of fewer games than its reference).
+            if (has_index and base["game_index"].is_unique and rows_v["game_index"].is_unique
+                    and set(base["game_index"]) == set(rows_v["game_index"])):
                 both = rows_v[["game_index", metric.column]].merge(
                     base[["game_index", metric.column]], on="game_index", suffixes=("", "_base"))
                 both = both.dropna()
-                pairs = len(both)
-                if pairs >= 2:
+                n_pairs = len(both)
+                if n_pairs >= 2:
                     paired = paired_difference(both[metric.column].to_numpy(dtype=float),
                                                both[f"{metric.column}_base"].to_numpy(dtype=float), 1.0 - alpha)
             main = paired if paired is not None else diff
             rows.append(
                 {
                     "variant": variant,
+                    "reference": reference,
                     "metric": metric.name,
                     "unit": metric.unit,
                     "kind": metric.kind,
@@ -126,28 +151,38 @@ def compare_to_baseline(
                     "high": main.high,
                     "p_value": main.p_value,
                     "paired": paired is not None,
-                    "pairs": pairs,
+                    "pairs": n_pairs if paired is not None else 0,
                     "unpaired_low": diff.low,
                     "unpaired_high": diff.high,
                     "unpaired_p": diff.p_value,
                     "effect": main.estimate / scale if scale and scale > 0 else math.nan,
                 }
             )
-    out = pd.DataFrame(
-        rows,
-        columns=[
-            "variant", "metric", "unit", "kind", "baseline_value", "value", "difference", "low", "high", "p_value",
-            "paired", "pairs", "unpaired_low", "unpaired_high", "unpaired_p", "effect",
-        ],
-    )
+    out = pd.DataFrame(rows, columns=[c for c in COLUMNS if c not in ("p_holm", "significant")])
     out["p_holm"] = holm(out["p_value"].to_numpy(dtype=float)) if len(out) else []
     out["significant"] = out["p_holm"] < alpha
-    return out[
-        [
-            "variant", "metric", "unit", "kind", "baseline_value", "value", "difference", "low", "high", "p_value",
-            "p_holm", "significant", "effect", "paired", "pairs", "unpaired_low", "unpaired_high", "unpaired_p",
-        ]
-    ]
+    return out[list(COLUMNS)]
+
+
+def compare_to_baseline(
+    games: pd.DataFrame,
+    metrics: Sequence[GameMetric],
+    baseline: str,
+    alpha: float = 1.0 - CONFIDENCE,
+) -> pd.DataFrame:
+    """Every other variant against ``baseline`` on each metric (:func:`compare_pairs` with one reference), with
+    Holm-adjusted p-values over the whole family.
+
+    A sweep report compares one factor at a time instead (:mod:`trustme_analysis.results.comparisons`); this is the
+    plain form, for a table whose variants differ in one factor only.
+
+    Raises:
+        ValueError: ``baseline`` is not one of the variants of ``games``.
+    """
+    variants = sorted(games["variant"].unique())
+    if baseline not in variants:
+        raise ValueError(f"baseline={baseline!r} is not allowed; allowed: one of the variants {variants}")
+    return compare_pairs(games, metrics, [(v, baseline) for v in variants if v != baseline], alpha)
 
 
 def biggest_changes(comparisons: pd.DataFrame, limit: int = 12) -> pd.DataFrame:
