@@ -11,6 +11,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trustme_analysis.outdir import RECORDS, read_chunk, stored_chunk_files
@@ -63,6 +64,8 @@ class ChunkSource:
         """One variant's records chunk by chunk (only ``columns`` when given), in chunk order."""
         for path in self.files.get(variant_id, []):
             yield self._read(path, columns)
+            # Arrow keeps the buffers of a read chunk for the next; handing them back keeps memory at one chunk's.
+            pa.default_memory_pool().release_unused()
 
     def read_all(self) -> pd.DataFrame:
         """Every record, as :func:`trustme_analysis.outdir.load_records` reads them."""

@@ -104,6 +104,24 @@ def _div(total: int, n: int) -> float:
     return float(total) / n
 
 
+#: Above this many games a bootstrap resamples blocks of consecutive games (:func:`blocks`) instead of single games,
+#: so its cost and memory stay bounded however many games a sweep plays; at or below it, it resamples games.
+MAX_BOOTSTRAP_UNITS = 10_000
+
+
+def blocks(n: int, max_units: int = MAX_BOOTSTRAP_UNITS) -> np.ndarray | None:
+    """The first unit of each block a bootstrap over ``n`` independent units resamples when ``n > max_units``:
+    ``max_units`` blocks of consecutive units, of sizes differing by at most one (``None``: resample the units).
+
+    Games of a sweep are independent and identically distributed, so the sums over blocks of them are too, and
+    resampling blocks with replacement estimates the spread of a statistic of sums (a ratio of sums, the seats' win
+    rates) as resampling the games does, at a cost bounded by ``max_units``.
+    """
+    if n <= max_units:
+        return None
+    return (np.arange(max_units, dtype=np.int64) * n) // max_units
+
+
 def _resample_indices(n: int, rng: np.random.Generator, n_resamples: int) -> np.ndarray:
     return rng.integers(0, n, size=(n_resamples, n))
 
@@ -155,12 +173,16 @@ def ratio_of_sums(
     """``sum(numerators) / sum(denominators)`` with a bootstrap interval that resamples games (the pairs).
 
     Used for shares pooled over games (e.g. the share of all points that came from the set bonus), where the units
-    inside one game are not independent.
+    inside one game are not independent. Of more than :data:`MAX_BOOTSTRAP_UNITS` games, the resamples draw blocks
+    of consecutive games (:func:`blocks`); the estimate is the ratio of all sums either way.
     """
     num = np.asarray(numerators, dtype=float)
     den = np.asarray(denominators, dtype=float)
     if num.shape != den.shape:
         raise ValueError(f"numerators and denominators differ in length: {num.shape} vs {den.shape}")
+    starts = blocks(num.size)
+    if starts is not None:
+        num, den = np.add.reduceat(num, starts), np.add.reduceat(den, starts)
 
     def stat(idx: np.ndarray) -> np.ndarray:
         d = den[idx].sum(axis=1)

@@ -58,6 +58,10 @@ def trace_bands(
     return pd.DataFrame(rows)
 
 
+#: Traces whose turns are summed together in :func:`trace_part` (their values are held at once, several times over).
+TRACE_ROWS = 4096
+
+
 def trace_part(records: pd.DataFrame) -> dict[str, np.ndarray]:
     """What one chunk of a variant's records adds to its trace bands (:func:`trace_rows`): per group (winners,
     others) and turn, the traces running, their sum and sum of squares, and how many traces have each length.
@@ -65,10 +69,19 @@ def trace_part(records: pd.DataFrame) -> dict[str, np.ndarray]:
     Integer traces (scores) are summed as integers, exactly, so the chunks' parts add up to the variant's in any
     order.
     """
-    traces = [np.asarray(t) for t in records["score_trace"]]
-    won = records["win"].to_numpy(dtype=bool)
+    cells = records["score_trace"].to_numpy()
+    won_all = records["win"].to_numpy(dtype=bool)
+    pieces = [_trace_piece(cells[a:a + TRACE_ROWS], won_all[a:a + TRACE_ROWS])
+              for a in range(0, len(cells), TRACE_ROWS)] or [_trace_piece(cells[:0], won_all[:0])]
+    out = {key: _added(pieces, key) for key in pieces[0] if key != "exact"}
+    out["exact"] = np.array(all(bool(p["exact"]) for p in pieces))
+    return out
+
+
+def _trace_piece(cells: np.ndarray, won: np.ndarray) -> dict[str, np.ndarray]:
+    traces = [np.asarray(t) for t in cells]
     lengths = np.fromiter((t.size for t in traces), dtype=np.int64, count=len(traces))
-    values = np.concatenate(traces) if traces else np.zeros(0)
+    values = np.concatenate(traces) if traces else np.zeros(0, dtype=np.int64)
     exact = values.dtype.kind in "iub" or bool(np.all(np.mod(values, 1) == 0))
     turn = np.arange(values.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     winner_value = np.repeat(won, lengths)
@@ -81,7 +94,7 @@ def trace_part(records: pd.DataFrame) -> dict[str, np.ndarray]:
         out[f"{name}_n"] = np.bincount(t, minlength=size)
         if exact:
             v = v.astype(np.int64)
-            # Per turn sums as Python integers would be exact but slow; int64 holds a million seats' sums exactly.
+            # Float sums of integers below 2**53 are exact; int64 keeps them so when added over the chunks.
             out[f"{name}_sum"] = np.bincount(t, weights=v, minlength=size).astype(np.int64)
             out[f"{name}_sq"] = np.bincount(t, weights=v * v, minlength=size).astype(np.int64)
         else:

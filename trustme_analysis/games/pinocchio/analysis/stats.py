@@ -44,7 +44,13 @@ COMPARISON_METRICS = (
 
 def _stack(series: pd.Series) -> np.ndarray:
     """A list column as a 2-D array (rows x values); all rows of one variant have the same length."""
-    return np.vstack([np.asarray(v, dtype=float) for v in series]) if len(series) else np.zeros((0, 0))
+    if not len(series):
+        return np.zeros((0, 0))
+    cells = series.to_numpy()
+    width = len(cells[0])
+    if all(len(c) == width for c in cells):
+        return np.concatenate(cells).astype(float, copy=False).reshape(len(cells), width)
+    return np.vstack([np.asarray(v, dtype=float) for v in cells])  # (vstack names the rows that differ)
 
 
 def variants(records: pd.DataFrame) -> list[str]:
@@ -289,13 +295,14 @@ def _tickets_part(rv: pd.DataFrame) -> dict:
     held = _stack(rv["tickets_per_value"])
     game_id = rv["game_index"].to_numpy()
     won = rv["win"].to_numpy(dtype=bool)
-    _, inverse = np.unique(game_id, return_inverse=True)
-    n_games = int(inverse.max()) + 1 if inverse.size else 0
+    # Rows are in game order: each game's rows are consecutive, summed from its first row (integer counts: exact).
+    starts = np.flatnonzero(np.r_[True, game_id[1:] != game_id[:-1]]) if game_id.size else np.zeros(0, dtype=int)
     values = held.shape[1] if held.ndim == 2 else 0
-    per_game = np.zeros((n_games, values))
-    per_game_winner = np.zeros((n_games, values))
-    np.add.at(per_game, inverse, held)
-    np.add.at(per_game_winner, inverse[won], held[won])
+    if starts.size and values:
+        per_game = np.add.reduceat(held, starts, axis=0)
+        per_game_winner = np.add.reduceat(np.where(won[:, None], held, 0.0), starts, axis=0)
+    else:
+        per_game = per_game_winner = np.zeros((starts.size, values))
     first = rv.drop_duplicates("game_index")
     return {
         "per_game": per_game.astype(np.float32),
