@@ -125,3 +125,23 @@ def test_the_per_game_table_of_all_games_at_once_is_the_one_game_at_a_time():
     pd.testing.assert_frame_equal(games_table(records), _games_table_by_game(records), check_exact=True)
     plain = records.drop(columns=["score_trace"])
     pd.testing.assert_frame_equal(games_table(plain), _games_table_by_game(plain), check_exact=True)
+
+
+def test_a_bootstrap_of_many_games_resamples_blocks_with_the_same_estimate_and_a_like_spread(monkeypatch):
+    from trustme_analysis.stats import intervals
+    from trustme_analysis.stats.intervals import blocks, ratio_of_sums
+
+    assert blocks(10) is None and blocks(intervals.MAX_BOOTSTRAP_UNITS) is None
+    starts = blocks(25, max_units=4)
+    assert starts.tolist() == [0, 6, 12, 18]
+    rng = np.random.default_rng(8)
+    den = rng.integers(0, 20, size=6000).astype(float)
+    num = rng.binomial(den.astype(int), 0.3).astype(float)
+    by_game = ratio_of_sums(num, den, np.random.default_rng(1))
+    monkeypatch.setattr(intervals, "MAX_BOOTSTRAP_UNITS", 500)
+    by_block = ratio_of_sums(num, den, np.random.default_rng(1))
+    assert by_block.estimate == pytest.approx(num.sum() / den.sum(), rel=1e-15)
+    width_game, width_block = by_game.high - by_game.low, by_block.high - by_block.low
+    assert width_block == pytest.approx(width_game, rel=0.2)
+    assert by_block.low < by_block.estimate < by_block.high
+    assert (by_block.low, by_block.high) != (by_game.low, by_game.high)  # blocks were drawn, not games

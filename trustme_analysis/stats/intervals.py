@@ -109,7 +109,7 @@ def _div(total: int, n: int) -> float:
 MAX_BOOTSTRAP_UNITS = 10_000
 
 
-def blocks(n: int, max_units: int = MAX_BOOTSTRAP_UNITS) -> np.ndarray | None:
+def blocks(n: int, max_units: int | None = None) -> np.ndarray | None:
     """The first unit of each block a bootstrap over ``n`` independent units resamples when ``n > max_units``:
     ``max_units`` blocks of consecutive units, of sizes differing by at most one (``None``: resample the units).
 
@@ -117,6 +117,7 @@ def blocks(n: int, max_units: int = MAX_BOOTSTRAP_UNITS) -> np.ndarray | None:
     resampling blocks with replacement estimates the spread of a statistic of sums (a ratio of sums, the seats' win
     rates) as resampling the games does, at a cost bounded by ``max_units``.
     """
+    max_units = MAX_BOOTSTRAP_UNITS if max_units is None else max_units
     if n <= max_units:
         return None
     return (np.arange(max_units, dtype=np.int64) * n) // max_units
