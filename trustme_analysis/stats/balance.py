@@ -375,7 +375,10 @@ def _balance_interval(winners: np.ndarray, seats: int, rng: np.random.Generator,
     starts = blocks(winners.size)
     if starts is None:
         def stat(idx: np.ndarray) -> np.ndarray:
-            rates = onehot[idx].mean(axis=1)  # (resamples, seats)
+            # Each seat's share of the resampled games it won: a count over n, as the mean of its one-hot column
+            # gives it, without the (resamples x games x seats) array that would take.
+            drawn = winners[idx]
+            rates = np.stack([(drawn == seat).mean(axis=1) for seat in range(seats)], axis=1)  # (resamples, seats)
             return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
 
         return bootstrap(winners.size, stat, rng, confidence=confidence)
