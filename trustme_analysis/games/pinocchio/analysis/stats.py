@@ -126,7 +126,9 @@ def _score_part(records: pd.DataFrame) -> np.ndarray:
 def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame,
                 confidence: float = CONFIDENCE) -> pd.DataFrame:
     seats = np.concatenate(parts).astype(float) if parts else np.zeros(0)
-    gv = game_rows[game_rows["variant"] == variant]
+    # Only the columns read here: a copy of every per-game column of a variant of many games is large.
+    read = [c for c in ("mean_score", "winner_score", "margin", "lead_changes") if c in game_rows.columns]
+    gv = game_rows.loc[(game_rows["variant"] == variant).to_numpy(), read]
     mean = mean_t(gv["mean_score"], confidence)
     win = mean_t(gv["winner_score"], confidence)
     margin = mean_t(gv["margin"], confidence)
@@ -416,7 +418,9 @@ def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.D
     """Per variant: turns per game (mean with t interval, quantiles), how games ended and how many reached the night
     (Wilson intervals), and bonus turns and Coin tosses per game (t intervals)."""
     rows = []
-    for variant, gv in game_rows.groupby("variant", sort=True):
+    read = [c for c in ("variant", "turns", "end_trigger", "reached_night", "bonus_turns", "coin_tosses")
+            if c in game_rows.columns]
+    for variant, gv in game_rows[read].groupby("variant", sort=True):
         turns = gv["turns"].to_numpy(dtype=float)
         mean = mean_t(turns, confidence)
         n = len(gv)
