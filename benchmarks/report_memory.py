@@ -1,23 +1,23 @@
-"""Peak memory of building a sweep's results set (``results.build.compute``) as the number of games grows.
+"""Peak memory of building a sweep's results set and its PDF report as the number of games grows.
 
-Run: ``python benchmarks/report_memory.py [--sizes 1000,10000,100000] [--no-at-once]``.
+Run: ``PYTHONPATH=. python benchmarks/report_memory.py [--sizes 10000,100000,1000000] [--chunk 20000] [--no-pdf]
+[--at-once]``.
 
-A small Pinocchio sweep (two variants, heuristic bots) is played once; its chunks are then tiled (copied with new game
-and chunk numbers, and their checksums recorded in the manifest) into sweeps of each size, so the large sizes cost
-no simulation. Each figure comes from a fresh process: its peak resident memory (VmHWM) minus its resident memory
-once the libraries are imported, i.e. what computing the results set itself added.
+A small Pinocchio sweep (two variants, heuristic bots) is played once; its records are then tiled (copied with new
+game and chunk numbers into chunks of ``--chunk`` games, the size the automatic chunking picks for kernel line-ups,
+their checksums recorded in the manifest) into sweeps of each size, so the large sizes cost no simulation. Each
+figure comes from a fresh process:
 
-Two ways of computing are measured on the same folders:
+- **results MB**: ``results.load(outdir)`` (computing the results set from the chunks and storing it), its peak
+  resident memory (VmHWM) minus its resident memory once the libraries are imported, i.e. what the results set
+  itself added; **peak MB** beside it is the process's whole peak (libraries included);
+- **PDF MB**: then drawing the report from the stored set (``report.build.build_report``), the peak again (what
+  the results and the PDF together added);
+- **all at once** (``--at-once``): ``compute_from(manifest, load_records(outdir))`` with every table computed from
+  all records in one frame, the way results sets were computed before (identical tables), for reference.
 
-- **compute**: ``compute(outdir)`` as the report runs it (the tables every game gets a variant at a time from the
-  columns they need; the records read whole only when the game's statistics ask for them);
-- **all at once**: ``compute_from(manifest, load_records(outdir))`` with every table computed from all records at
-  once (``Builder.per_variant`` replaced by one call on the whole frame): the way results sets were computed before,
-  kept as the reference (both give identical tables; see ``tests/report/test_report_failures.py``).
-
-The first size is the reference: the "x ref" columns divide each figure by the reference's; "KB/game" is the growth
-per added game from the previous size (fixed costs, such as the bootstrap's resampling blocks of up to 2,000,000
-indices, are paid once the variants have a few thousand games, so the growth between the larger sizes is the slope).
+The first size is the reference: "x ref" divides each figure by the reference's; "KB/game" is the growth per added
+game from the previous size (the slope; 0 is flat).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from trustme_analysis.sweep.spec import parse_spec
 SEED_SPEC = {
     "title": "report memory",
     "game": "trustme_pinocchio",
-    "games": 100,
-    "chunk_size": 50,
+    "games": 200,
+    "chunk_size": 200,
     "seed": 2026,
     "params": {"chart": [1, 3, 6, 10, 15, 21]},
     "grid": {"players": [2, 3]},
@@ -50,8 +50,11 @@ SEED_SPEC = {
 
 CHILD = r"""
 import json, sys
-import trustme_analysis, scipy.stats, trustme_analysis.games.pinocchio.analysis.stats  # noqa: F401 (imports not measured)
-from trustme_analysis.results.build import Builder, compute, compute_from
+import trustme_analysis, scipy.stats, matplotlib  # noqa: F401 (imports not measured)
+import trustme_analysis.games.pinocchio.analysis.stats, trustme_analysis.games.pinocchio.analysis.pages  # noqa: F401
+import trustme_analysis.report.build
+from trustme_analysis import results
+from trustme_analysis.results.build import Builder, compute_from
 from trustme_analysis.outdir import load_manifest, load_records
 
 def status(key):
@@ -61,80 +64,108 @@ def status(key):
 
 base = status("VmRSS")
 out, how = sys.argv[1], sys.argv[2]
+figures = {"base_mb": base}
 if how == "compute":
-    res = compute(out)
+    res = results.load(out, recompute=True)
+    figures["results_mb"] = status("VmHWM")
+    if sys.argv[3] == "pdf":
+        del res
+        trustme_analysis.report.build.build_report(out)
+        figures["pdf_mb"] = status("VmHWM")
 else:  # as before: every record in one frame, each table computed from all of it
     Builder.per_variant = lambda self, table, columns=None, variants=None: table(self.records)
     res = compute_from(load_manifest(out), load_records(out), outdir=out)
-print(json.dumps({"base_mb": base, "peak_mb": status("VmHWM"), "tables": len(list(res))}))
+    figures["results_mb"] = status("VmHWM")
+print(json.dumps(figures))
 """
 
 
-def tile(seed: Path, out: Path, games: int) -> None:
-    """A sweep folder of ``games`` games (split over the seed's variants) made of copies of the seed's chunks."""
+def tile(seed: Path, out: Path, games: int, size: int) -> None:
+    """A sweep folder of ``games`` games (split over the seed's variants), in chunks of ``size`` games, made of
+    copies of the seed's records."""
     manifest = load_manifest(seed)
     per_variant = games // len(manifest["variants"])
-    size = int(manifest["chunk_size"])
     shutil.rmtree(out, ignore_errors=True)
     entries: dict[str, dict[str, dict]] = {}
     for v in manifest["variants"]:
         vid = v["id"]
-        source = [pd.read_parquet(p) for p in sorted((seed / RECORDS / vid).glob("chunk-*.parquet"))]
+        source = pd.concat([pd.read_parquet(p) for p in sorted((seed / RECORDS / vid).glob("chunk-*.parquet"))],
+                           ignore_index=True)
+        source["game_index"] -= source["game_index"].min()
+        seed_games = int(source["game_index"].max()) + 1
+        copies = -(-size // seed_games)
+        block = pd.concat([source.assign(game_index=source["game_index"] + k * seed_games) for k in range(copies)],
+                          ignore_index=True)
         entries[vid] = {}
         for c in range(-(-per_variant // size)):
-            frame = source[c % len(source)].copy()
             first = c * size
-            frame["game_index"] = frame["game_index"] - frame["game_index"].min() + first
+            frame = block[block["game_index"] < min(size, per_variant - first)].copy()
+            frame["game_index"] += first
             frame["chunk"] = c
-            frame = frame[frame["game_index"] < per_variant]
             path = chunk_path(out, vid, c)
             path.parent.mkdir(parents=True, exist_ok=True)
             frame.to_parquet(path, index=False)
             entries[vid][str(c)] = chunk_entry(path.read_bytes(), frame["game_index"].nunique())
     manifest["games_per_variant"] = per_variant
+    manifest["chunk_size"] = size
     manifest["fingerprint"] = {**manifest["fingerprint"], "games": per_variant}
     manifest[CHUNKS] = entries
     (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
 
-def measure(out: Path, how: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(out), how], capture_output=True, text=True, check=True)
+def measure(out: Path, how: str, pdf: bool) -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(out), how, "pdf" if pdf else "-"], capture_output=True,
+                          text=True)
+    if done.returncode:
+        raise SystemExit(f"measuring {out} ({how}) failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sizes", default="1000,10000,100000", help="games per sweep, the first is the reference")
-    parser.add_argument("--no-at-once", action="store_true", help="skip the all-at-once reference computation")
+    parser.add_argument("--sizes", default="10000,100000,1000000", help="games per sweep, the first is the reference")
+    parser.add_argument("--chunk", type=int, default=20_000, help="games per tiled chunk")
+    parser.add_argument("--no-pdf", action="store_true", help="measure the results set only, not the PDF")
+    parser.add_argument("--at-once", action="store_true", help="also the all-at-once reference (large memory)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
-    ways = ["compute"] + ([] if args.no_at_once else ["at_once"])
     with tempfile.TemporaryDirectory() as tmp:
         seed = Path(tmp) / "seed"
         run_sweep(parse_spec(SEED_SPEC, name="seed"), workers=1, out=seed, report=False, quiet=True)
         rows = []
         for games in sizes:
             folder = Path(tmp) / f"g{games}"
-            tile(seed, folder, games)
-            row = {"games": games}
-            for how in ways:
-                m = measure(folder, how)
-                row[f"{how}_mb"] = m["peak_mb"] - m["base_mb"]
+            tile(seed, folder, games, args.chunk)
+            m = measure(folder, "compute", not args.no_pdf)
+            row = {"games": games, "base": m["base_mb"], "results": m["results_mb"] - m["base_mb"],
+                   "results_peak": m["results_mb"]}
+            if "pdf_mb" in m:
+                row["pdf"], row["pdf_peak"] = m["pdf_mb"] - m["base_mb"], m["pdf_mb"]
+            if args.at_once:
+                a = measure(folder, "at_once", False)
+                row["at_once"] = a["results_mb"] - a["base_mb"]
             rows.append(row)
+            print(f"  {games:,} games: " + ", ".join(f"{k} {v:.1f}" for k, v in row.items() if k != "games"),
+                  flush=True)
             shutil.rmtree(folder)
     ref = rows[0]
-    print(f"peak memory added by computing the results set (MB); reference: {ref['games']:,} games")
+    ways = [w for w in ("results", "pdf", "at_once") if w in ref]
+    print(f"peak memory added (MB) over the imported libraries ({ref['base']:.0f} MB); reference: "
+          f"{ref['games']:,} games; peak = the whole process")
     header = f"{'games':>9}"
     for how in ways:
-        header += f" | {how + ' MB':>14} {'x ref':>7} {'KB/game':>8}"
+        header += f" | {how + ' MB':>12} {'x ref':>6} {'KB/game':>8}"
+        if how + "_peak" in ref:
+            header += f" {'peak MB':>8}"
     print(header)
     for i, row in enumerate(rows):
         line = f"{row['games']:>9,}"
         for how in ways:
-            mb = row[f"{how}_mb"]
-            slope = ((mb - rows[i - 1][f"{how}_mb"]) * 1024 / (row["games"] - rows[i - 1]["games"])
-                     if i else float("nan"))
-            line += f" | {mb:>14.1f} {mb / ref[f'{how}_mb']:>7.2f} {slope:>8.2f}"
+            mb = row[how]
+            slope = (mb - rows[i - 1][how]) * 1024 / (row["games"] - rows[i - 1]["games"]) if i else float("nan")
+            line += f" | {mb:>12.1f} {mb / ref[how]:>6.2f} {slope:>8.3f}"
+            if how + "_peak" in row:
+                line += f" {row[how + '_peak']:>8.0f}"
         print(line)
 
 

@@ -8,7 +8,8 @@ records always give the same tables.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +22,7 @@ from trustme_analysis.players import make_bot
 from trustme_analysis.registry import find_game
 from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
 from trustme_analysis.results.source import ChunkSource
-from trustme_analysis.results.table import ResultSet, Table
+from trustme_analysis.results.table import LazyTable, ResultSet, Table, common_dtypes
 from trustme_analysis.stats.balance import (
     equal_seats_test,
     games_table,
@@ -74,6 +75,7 @@ class Builder:
         self.rng = rng
         self._records = records
         self._source = source
+        self._games_at: dict[str, tuple[int, int]] | None = None
         if records is not None:
             self.games = games_table(records)
             #: What the seat tables read: games and wins per variant and seat (:func:`seat_tallies`), summed over the
@@ -83,8 +85,104 @@ class Builder:
             assert source is not None
             self.games, self.seat_tallies = _generic_rows(source)
         self.results = ResultSet(manifest=manifest)
-        self.comparison_games: pd.DataFrame = _default_comparison_games(self.games)
+        self._comparison_games: pd.DataFrame | None = None
         self.comparison_metrics: tuple[GameMetric, ...] = DEFAULT_METRICS
+
+    @property
+    def comparison_games(self) -> pd.DataFrame:
+        """One row per game with a ``variant`` (and ``game_index``) column and the columns of
+        :attr:`comparison_metrics`: what the variants are compared on (the generic per-game table with ``seat0_win``
+        unless the game's statistics set their own, :meth:`set_comparisons`). Made on first use, so a game that sets
+        its own never holds a copy of the generic one."""
+        if self._comparison_games is None:
+            self._comparison_games = _default_comparison_games(self.games)
+        return self._comparison_games
+
+    @comparison_games.setter
+    def comparison_games(self, games: pd.DataFrame) -> None:
+        self._comparison_games = games
+
+    @property
+    def streaming(self) -> bool:
+        """Whether the records are read from chunk files (one chunk at a time) rather than held as one frame."""
+        return self._records is None and self._source is not None
+
+    def chunks(self, variant_id: str, columns: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
+        """One variant's records (only ``columns`` present) one chunk at a time, in game order; from a records frame,
+        the variant's records as one piece. A game's rows are all in one chunk."""
+        cols = self._present(columns)
+        if not self.streaming:
+            yield self.variant_records(variant_id, cols)
+            return
+        assert self._source is not None
+        yield from self._source.iter_chunks(variant_id, cols)
+
+    def fold_variants(self, partial: Callable[[pd.DataFrame], Any], finish: Callable[[str, list[Any]], pd.DataFrame],
+                      columns: Sequence[str] | None = None, variants: Sequence[str] | None = None) -> pd.DataFrame:
+        """A table computed from per-chunk partial aggregates, a variant at a time: for each variant (in
+        ``variants`` order, default :attr:`variant_ids`), ``finish(variant, [partial(chunk), ...])`` over its chunks
+        (only ``columns``), the variants' rows joined in order.
+
+        ``partial`` keeps what the table needs of a chunk (integer tallies, per-game sums as compact arrays), so
+        only one chunk's records are in memory at a time; ``finish`` computes the rows (bootstrap draws in variant
+        order, as :meth:`per_variant` gives them). With exact pieces the table is the one from all records at once.
+        """
+        pieces = []
+        for vid in variants if variants is not None else self.variant_ids:
+            pieces.append(finish(vid, [partial(chunk) for chunk in self.chunks(vid, columns)]))
+        filled = [p for p in pieces if len(p)]
+        if not filled:
+            return pieces[0] if pieces else pd.DataFrame()
+        return pd.concat(filled, ignore_index=True) if len(filled) > 1 else filled[0].reset_index(drop=True)
+
+    def games_of(self, variant_id: str, game_indices: np.ndarray | None = None) -> pd.DataFrame:
+        """The rows of :attr:`games` of one variant (only those of ``game_indices``' range when given: a chunk's)."""
+        if self._games_at is None:
+            variant = self.games["variant"].to_numpy()
+            change = np.flatnonzero(variant[1:] != variant[:-1]) + 1
+            starts = np.concatenate([[0], change])
+            ends = np.concatenate([change, [len(variant)]])
+            self._games_at = {variant[a]: (int(a), int(b)) for a, b in zip(starts, ends)} if len(variant) else {}
+        a, b = self._games_at.get(variant_id, (0, 0))
+        rows = self.games.iloc[a:b]
+        if game_indices is not None and len(game_indices):
+            index = rows["game_index"].to_numpy()
+            lo = int(np.searchsorted(index, np.min(game_indices), side="left"))
+            hi = int(np.searchsorted(index, np.max(game_indices), side="right"))
+            rows = rows.iloc[lo:hi]
+        return rows
+
+    def add_pieces(self, name: str, pieces: Iterable[pd.DataFrame], title: str, definition: str,
+                   interval: str = "", units: Mapping[str, str] | None = None) -> Table:
+        """Add a table given in pieces (a per-game table, chunk by chunk). Reading chunk files, the pieces go to a
+        temporary folder as they come and the table is read back only when asked for (the store writes it piece by
+        piece), so a per-game table of a million games is never in memory; from a records frame, they are joined."""
+        if not self.streaming:
+            parts = [p for p in pieces]
+            frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else (parts[0] if parts else pd.DataFrame())
+            return self.results.add(Table(name, frame, title, definition, interval, dict(units or {})))
+        folder = tempfile.TemporaryDirectory(prefix=f"trustme-{name}-")
+        paths: list[str] = []
+        dtypes: list[dict[str, Any]] = []
+        rows = 0
+        columns: list[str] = []
+        for piece in pieces:
+            if not len(piece):
+                continue
+            path = f"{folder.name}/part-{len(paths):06d}.parquet"
+            piece.to_parquet(path, index=False)
+            paths.append(path)
+            dtypes.append(dict(piece.dtypes))
+            rows += len(piece)
+            columns = columns or [str(c) for c in piece.columns]
+
+        def read() -> Iterator[pd.DataFrame]:
+            for path in paths:
+                yield pd.read_parquet(path)
+
+        table = LazyTable(name, read, title, definition, interval, units, rows=rows, columns=columns,
+                          dtypes=common_dtypes(dtypes), keep=folder)
+        return self.results.add(table)
 
     @property
     def seat_rows(self) -> pd.DataFrame:

@@ -11,9 +11,28 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pandas as pd
+import pyarrow as pa
 import pyarrow.parquet as pq
 
 from trustme_analysis.outdir import RECORDS, read_chunk, stored_chunk_files
+
+
+def _load_trim():
+    try:
+        import ctypes
+
+        return ctypes.CDLL("libc.so.6").malloc_trim
+    except (OSError, AttributeError):  # not glibc: nothing to trim
+        return None
+
+
+_MALLOC_TRIM = _load_trim()
+
+
+def _trim_heap() -> None:
+    """Give the C heap's free pages back to the system (glibc keeps those of freed small blocks)."""
+    if _MALLOC_TRIM is not None:
+        _MALLOC_TRIM(0)
 
 
 class ChunkSource:
@@ -63,6 +82,10 @@ class ChunkSource:
         """One variant's records chunk by chunk (only ``columns`` when given), in chunk order."""
         for path in self.files.get(variant_id, []):
             yield self._read(path, columns)
+            # Arrow keeps the buffers of a read chunk for the next, and the C heap the many small arrays of its list
+            # cells (one per row); handing both back keeps memory at one chunk's, not at the sum of their leftovers.
+            pa.default_memory_pool().release_unused()
+            _trim_heap()
 
     def read_all(self) -> pd.DataFrame:
         """Every record, as :func:`trustme_analysis.outdir.load_records` reads them."""

@@ -5,18 +5,24 @@ key of the records the tables were computed from).
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
 
 from trustme_analysis.atomic import atomic_path
 from trustme_analysis.outdir import STATS, DamagedFileError
-from trustme_analysis.results.table import ResultSet, Table
+from trustme_analysis.results.table import LazyTable, ResultSet, Table
 
 INDEX = "index.json"
+#: Stored tables of more rows than this are read when a page asks for them, not when the set is loaded: the per-game
+#: tables of a large sweep (no page draws from them) would otherwise fill the memory of every report.
+LAZY_ROWS = 50_000
 #: Bumped whenever a statistic's definition changes, so stored results sets of older code are recomputed.
 RESULTS_VERSION = 1
 
@@ -44,10 +50,7 @@ def save(results: ResultSet, outdir: str | Path, records_key: dict[str, Any]) ->
     folder.mkdir(parents=True, exist_ok=True)
     remove_temp_files(folder)
     for table in results.tables.values():
-        with atomic_path(folder / f"{table.name}.parquet") as tmp:
-            table.frame.to_parquet(tmp, index=False)
-        with atomic_path(folder / f"{table.name}.csv") as tmp:
-            _csv_frame(table.frame).to_csv(tmp, index=False)
+        _write_table(table, folder)
     index = {
         "results_version": RESULTS_VERSION,
         "records": records_key,
@@ -58,6 +61,29 @@ def save(results: ResultSet, outdir: str | Path, records_key: dict[str, Any]) ->
     with atomic_path(path) as tmp:
         Path(tmp).write_text(json.dumps(index, indent=1, default=str) + "\n", encoding="utf-8")
     return path
+
+
+def _write_table(table: Table, folder: Path) -> None:
+    """``<name>.parquet`` and ``<name>.csv`` of ``table``, written piece by piece (:meth:`Table.frames`), so a table
+    kept on disk in pieces is never whole in memory; the CSV is the one ``to_csv`` of the whole frame writes."""
+    pieces = iter(table.frames())
+    first = next(pieces, None)
+    second = next(pieces, None) if first is not None else None
+    with atomic_path(folder / f"{table.name}.parquet") as tmp_parquet, \
+            atomic_path(folder / f"{table.name}.csv") as tmp_csv:
+        if second is None:  # one piece: exactly what pandas writes for the frame
+            whole = table.frame if first is None else first
+            whole.to_parquet(tmp_parquet, index=False)
+            _csv_frame(whole).to_csv(tmp_csv, index=False)
+            return
+        arrow = pa.Table.from_pandas(first, preserve_index=False)
+        with pq.ParquetWriter(tmp_parquet, arrow.schema) as writer, \
+                open(tmp_csv, "w", encoding="utf-8", newline="") as csv:
+            writer.write_table(arrow)
+            _csv_frame(first).to_csv(csv, index=False)
+            for part in itertools.chain((second,), pieces):
+                writer.write_table(pa.Table.from_pandas(part, schema=arrow.schema, preserve_index=False))
+                _csv_frame(part).to_csv(csv, index=False, header=False)
 
 
 def remove_temp_files(folder: str | Path) -> int:
@@ -106,9 +132,17 @@ def load(outdir: str | Path) -> ResultSet:
     except (KeyError, TypeError) as exc:
         raise DamagedFileError(f"{index_path(outdir)} is damaged (no {exc}); delete {folder} to compute the "
                                "results set again from the records") from None
+    rows = {m["name"]: m for m in index["tables"]}
     for name, title, definition, interval, units in tables:
         path = folder / f"{name}.parquet"
+        meta = rows[name]
         try:
+            if int(meta.get("rows", 0)) > LAZY_ROWS:
+                # Checked now (its footer), read when a page asks for it.
+                pq.read_metadata(path)
+                results.add(LazyTable(name, _reader(path), title, definition, interval, units, rows=meta["rows"],
+                                      columns=meta.get("columns")))
+                continue
             frame = pd.read_parquet(path)
         except (OSError, ValueError) as exc:
             first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
@@ -116,3 +150,9 @@ def load(outdir: str | Path) -> ResultSet:
                                    "again from the records") from None
         results.add(Table(name, frame, title, definition, interval, units))
     return results
+
+
+def _reader(path: Path):
+    def pieces():
+        yield pd.read_parquet(path)
+    return pieces

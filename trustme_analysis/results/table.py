@@ -9,7 +9,7 @@ manifest (what was asked, the variants, the assumptions in force).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +47,90 @@ class Table:
             "rows": int(len(self.frame)),
             "columns": [str(c) for c in self.frame.columns],
         }
+
+    def frames(self) -> Iterable[pd.DataFrame]:
+        """The table's rows in pieces, in order (their concatenation is :attr:`frame`): what a store writes from."""
+        return (self.frame,)
+
+
+class LazyTable(Table):
+    """A table whose frame is read only when asked for (:attr:`frame`): a per-game table of a large sweep, kept on
+    disk in pieces while the results set is computed, or a stored table no page reads.
+
+    ``pieces`` gives the rows in order, one frame at a time (each piece's columns as computed; :meth:`frames`
+    casts them to one dtype per column, what :func:`pandas.concat` of all of them gives for the usual cases:
+    integers with floats become floats); ``rows`` and ``columns`` describe it without reading it.
+    """
+
+    def __init__(self, name: str, pieces: Callable[[], Iterable[pd.DataFrame]], title: str, definition: str,
+                 interval: str = "", units: Mapping[str, str] | None = None, rows: int = 0,
+                 columns: list[str] | None = None, dtypes: Mapping[str, object] | None = None,
+                 keep: object = None):
+        self.name, self.title, self.definition, self.interval = name, title, definition, interval
+        self.units = dict(units or {})
+        self._pieces = pieces
+        self._rows = int(rows)
+        self._columns = list(columns or [])
+        self._dtypes = dict(dtypes or {})
+        self._frame: pd.DataFrame | None = None
+        self._keep = keep  # what the pieces live in (a temporary folder), kept as long as the table
+
+    @property
+    def frame(self) -> pd.DataFrame:  # type: ignore[override]
+        """The whole table, read (and kept) on first use."""
+        if self._frame is None:
+            parts = list(self.frames())
+            if not parts:
+                self._frame = pd.DataFrame({c: pd.Series(dtype=self._dtypes.get(c, object)) for c in self._columns})
+            else:
+                self._frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+        return self._frame
+
+    @frame.setter
+    def frame(self, value: pd.DataFrame) -> None:
+        self._frame = value
+
+    def frames(self) -> Iterable[pd.DataFrame]:
+        """The rows piece by piece, each cast to the table's dtypes."""
+        if self._frame is not None:
+            yield self._frame
+            return
+        for piece in self._pieces():
+            casts = {c: t for c, t in self._dtypes.items() if c in piece.columns and piece[c].dtype != t}
+            yield piece.astype(casts) if casts else piece
+
+    def describe(self) -> dict[str, Any]:
+        """As :meth:`Table.describe`, without reading the table."""
+        if self._frame is not None:
+            return super().describe()
+        return {"name": self.name, "title": self.title, "definition": self.definition, "interval": self.interval,
+                "units": dict(self.units), "rows": self._rows, "columns": list(self._columns)}
+
+    def __repr__(self) -> str:
+        return f"LazyTable(name={self.name!r}, rows={self._rows}, columns={self._columns!r})"
+
+
+def common_dtypes(pieces_dtypes: Iterable[Mapping[str, object]]) -> dict[str, object]:
+    """One dtype per column for pieces of one table: a column's own when every piece has it, ``float64`` for
+    numbers of several kinds (integers, floats: what :func:`pandas.concat` gives), ``object`` otherwise."""
+    import numpy as np
+
+    seen: dict[str, set] = {}
+    for dtypes in pieces_dtypes:
+        for col, dtype in dtypes.items():
+            seen.setdefault(col, set()).add(np.dtype(dtype) if not isinstance(dtype, pd.api.extensions.ExtensionDtype)
+                                             else dtype)
+    out: dict[str, object] = {}
+    for col, kinds in seen.items():
+        if len(kinds) == 1:
+            out[col] = next(iter(kinds))
+        elif all(isinstance(k, np.dtype) and k.kind in "iu" for k in kinds):
+            out[col] = np.dtype("int64")
+        elif all(isinstance(k, np.dtype) and k.kind in "iuf" for k in kinds):
+            out[col] = np.dtype("float64")
+        else:
+            out[col] = np.dtype("object")
+    return out
 
 
 @dataclass

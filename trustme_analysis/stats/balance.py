@@ -30,7 +30,7 @@ import pandas as pd
 from scipy import stats as sps
 from scipy.optimize import brentq
 
-from trustme_analysis.stats.intervals import CONFIDENCE, bootstrap, holm, mean_t, wilson
+from trustme_analysis.stats.intervals import CONFIDENCE, blocks, bootstrap, holm, mean_t, wilson
 
 GAME_KEY = ["variant", "game_index"]
 
@@ -117,11 +117,109 @@ def decisiveness(trace: np.ndarray, winner: int) -> float:
 def games_table(records: pd.DataFrame) -> pd.DataFrame:
     """One row per game: variant, game_index, seats, winner (-1 if none), and the game-level columns present.
 
-    Adds ``lead_changes``, ``lead_change_rate``, ``drama`` and ``decisiveness`` when the records carry score traces.
+    Adds ``lead_changes``, ``lead_change_rate``, ``drama`` and ``decisiveness`` when the records carry score traces
+    (the values :func:`lead_changes`, :func:`lead_change_rate`, :func:`drama` and :func:`decisiveness` give for each
+    game's traces cut to its shortest, computed for all games of the records at once).
     """
     _require(records, ["variant", "game_index", "seat", "win"])
+    if not len(records):
+        return pd.DataFrame()
     ordered = records.sort_values(GAME_KEY + ["seat"], kind="stable").reset_index(drop=True)
-    # Plain arrays and group boundaries: iterating a pandas groupby costs milliseconds per game on big sweeps.
+    # Plain arrays and group boundaries: no Python object per game (a sweep has millions of them).
+    variant = ordered["variant"].to_numpy()
+    game_index = ordered["game_index"].to_numpy()
+    seat = ordered["seat"].to_numpy()
+    win = ordered["win"].to_numpy(dtype=bool)
+    new_game = np.ones(len(ordered), dtype=bool)
+    new_game[1:] = (variant[1:] != variant[:-1]) | (game_index[1:] != game_index[:-1])
+    starts = np.flatnonzero(new_game)
+    ends = np.append(starts[1:], len(ordered))
+    seats = ends - starts
+    wins = np.add.reduceat(win.astype(np.int64), starts)
+    winner_seat = np.add.reduceat(np.where(win, seat, 0).astype(np.int64), starts)
+    winner = np.where(wins == 1, winner_seat, -1).astype(np.int64)
+    out = {"variant": variant[starts], "game_index": game_index[starts].astype(np.int64),
+           "seats": seats.astype(np.int64), "winner": winner}
+    for col in ("turns", "completed", "top_shared"):
+        if col in ordered.columns:
+            out[col] = ordered[col].to_numpy()[starts]
+    if "score_trace" in ordered.columns:
+        traces = ordered["score_trace"].to_numpy()
+        parts = []
+        # Batches of games: the traces' grid (games x seats x turns) of a whole chunk would be large.
+        for first in range(0, starts.size, TRACE_BATCH):
+            last = min(first + TRACE_BATCH, starts.size)
+            a, b = int(starts[first]), int(ends[last - 1])
+            parts.append(_trace_metrics(traces[a:b], starts[first:last] - a, seats[first:last], seat[a:b],
+                                        winner[first:last]))
+        for key in ("lead_changes", "lead_change_rate", "drama", "decisiveness"):
+            out[key] = np.concatenate([p[key] for p in parts])
+    return pd.DataFrame(out)
+
+
+#: Games whose trace metrics are computed together (their grid of seats x turns is held at once).
+TRACE_BATCH = 2048
+
+
+def _trace_metrics(traces: np.ndarray, starts: np.ndarray, seats: np.ndarray, seat: np.ndarray,
+                   winner: np.ndarray) -> dict[str, np.ndarray]:
+    """LeadChange, Drama and Decisiveness of every game from its seats' traces (rows in game, seat order)."""
+    games = starts.size
+    game_of_row = np.repeat(np.arange(games), seats)
+    lengths = np.fromiter((len(t) for t in traces), dtype=np.int64, count=len(traces))
+    # Each game's traces are cut to the shortest of them (what stacking them needs).
+    length = np.minimum.reduceat(lengths, starts) if len(lengths) else np.zeros(0, dtype=np.int64)
+    width, height = int(seats.max(initial=0)), int(length.max(initial=0))
+    grid = np.full((games, width, max(height, 1)), -np.inf)
+    if len(traces):
+        values = np.concatenate([np.asarray(t, dtype=float) for t in traces])
+        row = np.repeat(np.arange(len(traces)), lengths)
+        turn = np.arange(values.size) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        keep = turn < length[game_of_row[row]]
+        slot = seat - np.repeat(seat[starts], seats)  # a seat's place within its game
+        grid[game_of_row[row[keep]], slot[row[keep]], turn[keep]] = values[keep]
+    valid = np.arange(grid.shape[2])[None, :] < length[:, None]  # (games, turns)
+    best = grid.max(axis=1)
+    at_best = (grid == best[:, None, :]).sum(axis=1)
+    leaders = np.where(at_best == 1, np.argmax(grid, axis=1), -1)
+    leaders = np.where(valid, leaders, -2)  # -2: after the game's (cut) end
+    # Lead changes: consecutive sole leaders (shared-lead turns skipped) that differ, counted per game.
+    sole = leaders >= 0
+    g_idx, t_idx = np.nonzero(sole)
+    flat = leaders[g_idx, t_idx]
+    change = (flat[1:] != flat[:-1]) & (g_idx[1:] == g_idx[:-1])
+    changes = np.bincount(g_idx[1:][change], minlength=games).astype(np.int64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.where(length > 1, changes / np.maximum(length - 1, 1), 0.0)
+    has_winner = winner >= 0
+    w = np.where(has_winner, winner, 0)
+    # The winner's slot (seats are numbered from the game's first seat row's seat).
+    w_slot = w - seat[starts]
+    w_slot = np.clip(w_slot, 0, max(width - 1, 0))
+    mine = np.take_along_axis(grid, w_slot[:, None, None], axis=1)[:, 0, :]  # (games, turns)
+    with np.errstate(invalid="ignore"):  # -inf - -inf past a game's end, masked out
+        deficit = np.where(valid, best - mine, -np.inf).max(axis=1)
+    last = np.maximum(length - 1, 0)
+    final = mine[np.arange(games), last]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        dr = np.where(deficit == 0.0, 0.0, np.where(final > 0, deficit / np.where(final > 0, final, 1.0), np.nan))
+    dr = np.where(has_winner & (length > 0), dr, np.nan)
+    # Decisiveness: from the turn after the winner last failed to be sole leader, to the end.
+    not_leading = valid & (leaders != w[:, None])
+    turns_axis = np.arange(grid.shape[2])[None, :]
+    last_not = np.where(not_leading, turns_axis, -1).max(axis=1)
+    ends_leading = (length > 0) & (leaders[np.arange(games), last] == w)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        dec = np.where(ends_leading, (length - (last_not + 1)) / np.maximum(length, 1), 0.0)
+    dec = np.where(has_winner, dec, 0.0)
+    return {"lead_changes": changes, "lead_change_rate": rate.astype(float), "drama": dr.astype(float),
+            "decisiveness": dec.astype(float)}
+
+
+def _games_table_by_game(records: pd.DataFrame) -> pd.DataFrame:
+    """:func:`games_table` one game at a time from the one-game functions (the reference its tests compare with)."""
+    _require(records, ["variant", "game_index", "seat", "win"])
+    ordered = records.sort_values(GAME_KEY + ["seat"], kind="stable").reset_index(drop=True)
     variant = ordered["variant"].to_numpy()
     game_index = ordered["game_index"].to_numpy()
     seat = ordered["seat"].to_numpy()
@@ -274,12 +372,25 @@ def _balance_interval(winners: np.ndarray, seats: int, rng: np.random.Generator,
     onehot = np.zeros((winners.size, seats))
     has_winner = winners >= 0
     onehot[np.flatnonzero(has_winner), winners[has_winner]] = 1.0
+    starts = blocks(winners.size)
+    if starts is None:
+        def stat(idx: np.ndarray) -> np.ndarray:
+            # Each seat's share of the resampled games it won: a count over n, as the mean of its one-hot column
+            # gives it, without the (resamples x games x seats) array that would take.
+            drawn = winners[idx]
+            rates = np.stack([(drawn == seat).mean(axis=1) for seat in range(seats)], axis=1)  # (resamples, seats)
+            return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
 
-    def stat(idx: np.ndarray) -> np.ndarray:
-        rates = onehot[idx].mean(axis=1)  # (resamples, seats)
+        return bootstrap(winners.size, stat, rng, confidence=confidence)
+    # Many games: resample blocks of consecutive games (wins per seat and games of each block).
+    wins = np.add.reduceat(onehot, starts, axis=0)
+    sizes = np.diff(np.append(starts, winners.size)).astype(float)
+
+    def block_stat(idx: np.ndarray) -> np.ndarray:
+        rates = wins[idx].sum(axis=1) / sizes[idx].sum(axis=1)[:, None]
         return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
 
-    return bootstrap(winners.size, stat, rng, confidence=confidence)
+    return bootstrap(starts.size, block_stat, rng, confidence=confidence)
 
 
 def ludii_metrics(

@@ -16,7 +16,7 @@ import pandas as pd
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import CONFIDENCE, mean_t, ratio_of_sums, wilson
-from trustme_analysis.stats.traces import trace_bands
+from trustme_analysis.stats.traces import trace_part, trace_rows
 from trustme_analysis.engine.params import int_list
 from trustme_analysis.games.pinocchio.analysis.records import TALE_ROWS
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
@@ -44,7 +44,13 @@ COMPARISON_METRICS = (
 
 def _stack(series: pd.Series) -> np.ndarray:
     """A list column as a 2-D array (rows x values); all rows of one variant have the same length."""
-    return np.vstack([np.asarray(v, dtype=float) for v in series]) if len(series) else np.zeros((0, 0))
+    if not len(series):
+        return np.zeros((0, 0))
+    cells = series.to_numpy()
+    width = len(cells[0])
+    if all(len(c) == width for c in cells):
+        return np.concatenate(cells).astype(float, copy=False).reshape(len(cells), width)
+    return np.vstack([np.asarray(v, dtype=float) for v in cells])  # (vstack names the rows that differ)
 
 
 def variants(records: pd.DataFrame) -> list[str]:
@@ -107,38 +113,49 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
 def score_summary(records: pd.DataFrame, game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant: seat score mean (t interval over games of the seats' mean), spread and quantiles, winner's score,
     winner's margin and lead changes per game (t intervals)."""
-    rows = []
-    for variant in variants(records):
-        seats = records.loc[records["variant"] == variant, "score"].to_numpy(dtype=float)
-        gv = game_rows[game_rows["variant"] == variant]
-        mean = mean_t(gv["mean_score"], confidence)
-        win = mean_t(gv["winner_score"], confidence)
-        margin = mean_t(gv["margin"], confidence)
-        q = np.quantile(seats, [0.1, 0.25, 0.5, 0.75, 0.9]) if seats.size else [math.nan] * 5
-        row = {
-            "variant": variant,
-            "games": len(gv),
-            "score_mean": mean.estimate,
-            "score_low": mean.low,
-            "score_high": mean.high,
-            "score_sd": float(seats.std(ddof=1)) if seats.size > 1 else math.nan,
-            "score_q10": q[0],
-            "score_q25": q[1],
-            "score_median": q[2],
-            "score_q75": q[3],
-            "score_q90": q[4],
-            "winner_score_mean": win.estimate,
-            "winner_score_low": win.low,
-            "winner_score_high": win.high,
-            "margin_mean": margin.estimate,
-            "margin_low": margin.low,
-            "margin_high": margin.high,
-        }
-        if "lead_changes" in gv.columns:
-            lc = mean_t(gv["lead_changes"], confidence)
-            row.update(lead_changes_mean=lc.estimate, lead_changes_low=lc.low, lead_changes_high=lc.high)
-        rows.append(row)
-    return pd.DataFrame(rows)
+    parts = [_score_rows(v, [_score_part(records[records["variant"] == v])], game_rows, confidence)
+             for v in variants(records)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def _score_part(records: pd.DataFrame) -> np.ndarray:
+    # Seat scores in record order (integer points: kept in their own, compact, type; read as floats below).
+    return records["score"].to_numpy()
+
+
+def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame,
+                confidence: float = CONFIDENCE) -> pd.DataFrame:
+    seats = np.concatenate(parts).astype(float) if parts else np.zeros(0)
+    # Only the columns read here: a copy of every per-game column of a variant of many games is large.
+    read = [c for c in ("mean_score", "winner_score", "margin", "lead_changes") if c in game_rows.columns]
+    gv = game_rows.loc[(game_rows["variant"] == variant).to_numpy(), read]
+    mean = mean_t(gv["mean_score"], confidence)
+    win = mean_t(gv["winner_score"], confidence)
+    margin = mean_t(gv["margin"], confidence)
+    q = np.quantile(seats, [0.1, 0.25, 0.5, 0.75, 0.9]) if seats.size else [math.nan] * 5
+    row = {
+        "variant": variant,
+        "games": len(gv),
+        "score_mean": mean.estimate,
+        "score_low": mean.low,
+        "score_high": mean.high,
+        "score_sd": float(seats.std(ddof=1)) if seats.size > 1 else math.nan,
+        "score_q10": q[0],
+        "score_q25": q[1],
+        "score_median": q[2],
+        "score_q75": q[3],
+        "score_q90": q[4],
+        "winner_score_mean": win.estimate,
+        "winner_score_low": win.low,
+        "winner_score_high": win.high,
+        "margin_mean": margin.estimate,
+        "margin_low": margin.low,
+        "margin_high": margin.high,
+    }
+    if "lead_changes" in gv.columns:
+        lc = mean_t(gv["lead_changes"], confidence)
+        row.update(lead_changes_mean=lc.estimate, lead_changes_low=lc.low, lead_changes_high=lc.high)
+    return pd.DataFrame([row])
 
 
 def chart_shares(
@@ -148,27 +165,49 @@ def chart_shares(
 
     Shares are pooled over games (all points of the group) with a bootstrap interval over games.
     """
+    parts = [_shares_rows(v, [_shares_part(records[records["variant"] == v])], rng, confidence)
+             for v in variants(records)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+_SHARE_SUMS = ["score", "score_set_bonus", "score_ticket_face"]
+
+
+def _shares_part(rv: pd.DataFrame) -> dict:
+    out = {}
+    for group, sel in (("all seats", rv), ("winners", rv[rv["win"].astype(bool)])):
+        # Per-game sums (integer points) and the seat rows' totals: a group's mean over seats is total / seats.
+        out[group] = (sel.groupby("game_index")[_SHARE_SUMS].sum(), len(sel),
+                      int(sel["score_set_bonus"].sum()), int(sel["score_ticket_face"].sum()))
+    return out
+
+
+def _shares_rows(variant: str, parts: list[dict], rng: np.random.Generator,
+                 confidence: float = CONFIDENCE) -> pd.DataFrame:
     rows = []
-    for variant in variants(records):
-        rv = records[records["variant"] == variant]
-        for group, sel in (("all seats", rv), ("winners", rv[rv["win"].astype(bool)])):
-            per_game = sel.groupby("game_index")[["score", "score_set_bonus", "score_ticket_face"]].sum()
-            bonus = ratio_of_sums(per_game["score_set_bonus"], per_game["score"], rng, confidence=confidence)
-            rows.append(
-                {
-                    "variant": variant,
-                    "group": group,
-                    "set_bonus_share": bonus.estimate,
-                    "set_bonus_low": bonus.low,
-                    "set_bonus_high": bonus.high,
-                    # The face share is the complement, so its interval is the mirrored bonus interval.
-                    "ticket_face_share": 1.0 - bonus.estimate,
-                    "ticket_face_low": 1.0 - bonus.high,
-                    "ticket_face_high": 1.0 - bonus.low,
-                    "mean_set_bonus": float(sel["score_set_bonus"].mean()),
-                    "mean_ticket_face": float(sel["score_ticket_face"].mean()),
-                }
-            )
+    for group in ("all seats", "winners"):
+        pieces = [p[group] for p in parts]
+        per_game = pd.concat([x[0] for x in pieces]) if pieces else pd.DataFrame(columns=_SHARE_SUMS)
+        seats = sum(x[1] for x in pieces)
+        bonus_total = sum(x[2] for x in pieces)
+        face_total = sum(x[3] for x in pieces)
+        bonus = ratio_of_sums(per_game["score_set_bonus"], per_game["score"], rng, confidence=confidence)
+        rows.append(
+            {
+                "variant": variant,
+                "group": group,
+                "set_bonus_share": bonus.estimate,
+                "set_bonus_low": bonus.low,
+                "set_bonus_high": bonus.high,
+                # The face share is the complement, so its interval is the mirrored bonus interval.
+                "ticket_face_share": 1.0 - bonus.estimate,
+                "ticket_face_low": 1.0 - bonus.high,
+                "ticket_face_high": 1.0 - bonus.low,
+                # Integer totals over the seat rows, divided once: the mean pandas gives over all of them.
+                "mean_set_bonus": bonus_total / seats if seats else math.nan,
+                "mean_ticket_face": face_total / seats if seats else math.nan,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -180,38 +219,59 @@ def different_values(records: pd.DataFrame, confidence: float = CONFIDENCE) -> p
     that reached at least k values, so ``step_points x reached`` is what that step added to an average seat.
     Seats of one game are counted as separate trials (Wilson intervals), which slightly understates the width.
     """
+    parts = [_values_rows(v, [_values_part(records[records["variant"] == v])], confidence)
+             for v in variants(records)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def _values_part(rv: pd.DataFrame) -> tuple[str, np.ndarray, np.ndarray]:
+    # Seats per number of values held, and of them the winners: integer tallies.
+    k_held = rv["different_values"].to_numpy(dtype=int)
+    won = rv["win"].to_numpy(dtype=bool)
+    size = int(k_held.max()) + 1 if k_held.size else 0
+    chart = str(rv["chart"].iloc[0]) if len(rv) else ""
+    return chart, np.bincount(k_held, minlength=size), np.bincount(k_held[won], minlength=size)
+
+
+def _values_rows(variant: str, parts: list[tuple[str, np.ndarray, np.ndarray]],
+                 confidence: float = CONFIDENCE) -> pd.DataFrame:
+    parts = [p for p in parts if p[0]]
+    if not parts:
+        return pd.DataFrame()
+    # The records write the chart as "/"-joined text; the engine's own parser reads it back.
+    chart = int_list(SHORT_NAME, {"chart": parts[0][0]}, "chart")
+    size = max(len(chart) + 1, *(p[1].size for p in parts))
+    held = np.zeros(size, dtype=np.int64)
+    held_won = np.zeros(size, dtype=np.int64)
+    for _, h, w in parts:
+        held[: h.size] += h
+        held_won[: w.size] += w
+    n = int(held.sum())
     rows = []
-    for variant in variants(records):
-        rv = records[records["variant"] == variant]
-        # The records write the chart as "/"-joined text; the engine's own parser reads it back.
-        chart = int_list(SHORT_NAME, {"chart": str(rv["chart"].iloc[0])}, "chart")
-        n = len(rv)
-        k_held = rv["different_values"].to_numpy(dtype=int)
-        won = rv["win"].to_numpy(dtype=bool)
-        for k in range(0, len(chart) + 1):
-            exactly = k_held == k
-            share = wilson(int(exactly.sum()), n, confidence)
-            reached = wilson(int((k_held >= k).sum()), n, confidence)
-            win = wilson(int((won & exactly).sum()), int(exactly.sum()), confidence)
-            step = chart[k - 1] - (chart[k - 2] if k >= 2 else 0) if k >= 1 else 0
-            rows.append(
-                {
-                    "variant": variant,
-                    "k": k,
-                    "share": share.estimate,
-                    "share_low": share.low,
-                    "share_high": share.high,
-                    "reached": reached.estimate,
-                    "reached_low": reached.low,
-                    "reached_high": reached.high,
-                    "win_rate": win.estimate,
-                    "win_low": win.low,
-                    "win_high": win.high,
-                    "seats": int(exactly.sum()),
-                    "step_points": step,
-                    "step_points_per_seat": step * reached.estimate,
-                }
-            )
+    for k in range(0, len(chart) + 1):
+        exactly = int(held[k])
+        share = wilson(exactly, n, confidence)
+        reached = wilson(int(held[k:].sum()), n, confidence)
+        win = wilson(int(held_won[k]), exactly, confidence)
+        step = chart[k - 1] - (chart[k - 2] if k >= 2 else 0) if k >= 1 else 0
+        rows.append(
+            {
+                "variant": variant,
+                "k": k,
+                "share": share.estimate,
+                "share_low": share.low,
+                "share_high": share.high,
+                "reached": reached.estimate,
+                "reached_low": reached.low,
+                "reached_high": reached.high,
+                "win_rate": win.estimate,
+                "win_low": win.low,
+                "win_high": win.high,
+                "seats": exactly,
+                "step_points": step,
+                "step_points_per_seat": step * reached.estimate,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -225,56 +285,84 @@ def ticket_values(
     (share of games in which the stack ran out, Wilson), stack_out_turn_median (median turn it ran out, in games where
     it did), end_trigger_share (share of games ended by the stacks in which this value's stack emptied last).
     """
+    parts = [_tickets_rows(v, [_tickets_part(records[records["variant"] == v])], rng, confidence)
+             for v in variants(records)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+def _tickets_part(rv: pd.DataFrame) -> dict:
+    # Per game (in game order): Tickets per value, and those the winner held; the first seat row's stack facts;
+    # the route totals per value. Counts are small integers, kept as float32 (exact) to halve the memory.
+    rv = rv.sort_values(GAME_KEY + ["seat"], kind="stable")
+    held = _stack(rv["tickets_per_value"])
+    game_id = rv["game_index"].to_numpy()
+    won = rv["win"].to_numpy(dtype=bool)
+    # Rows are in game order: each game's rows are consecutive, summed from its first row (integer counts: exact).
+    starts = np.flatnonzero(np.r_[True, game_id[1:] != game_id[:-1]]) if game_id.size else np.zeros(0, dtype=int)
+    values = held.shape[1] if held.ndim == 2 else 0
+    if starts.size and values:
+        per_game = np.add.reduceat(held, starts, axis=0)
+        per_game_winner = np.add.reduceat(np.where(won[:, None], held, 0.0), starts, axis=0)
+    else:
+        per_game = per_game_winner = np.zeros((starts.size, values))
+    first = rv.drop_duplicates("game_index")
+    return {
+        "per_game": per_game.astype(np.float32),
+        "per_game_winner": per_game_winner.astype(np.float32),
+        "held": held.sum(axis=0),
+        "tale": _stack(rv["tickets_tale_per_value"]).sum(axis=0),
+        "rep": _stack(rv["tickets_reputation_per_value"]).sum(axis=0),
+        "free": _stack(rv["tickets_free_per_value"]).sum(axis=0),
+        "empty_turn": _stack(first["stack_empty_turn"]).astype(np.float32),
+        "ended_stacks": (first["end_trigger"] == "stacks").to_numpy(),
+        "end_value": first["end_stack_value"].to_numpy(dtype=int),
+    }
+
+
+def _tickets_rows(variant: str, parts: list[dict], rng: np.random.Generator,
+                  confidence: float = CONFIDENCE) -> pd.DataFrame:
+    parts = [p for p in parts if p["per_game"].size]
+    if not parts:
+        return pd.DataFrame()
+    per_game = np.concatenate([p["per_game"] for p in parts]).astype(float)
+    per_game_winner = np.concatenate([p["per_game_winner"] for p in parts]).astype(float)
+    empty_turn = np.concatenate([p["empty_turn"] for p in parts]).astype(float)
+    ended_stacks = np.concatenate([p["ended_stacks"] for p in parts])
+    end_value = np.concatenate([p["end_value"] for p in parts])
+    # Integer counts stored as floats: their sums are exact, in any order.
+    held, tale, rep, free = (np.sum([p[k] for p in parts], axis=0) for k in ("held", "tale", "rep", "free"))
+    n_games = per_game.shape[0]
     rows = []
-    for variant in variants(records):
-        rv = records[records["variant"] == variant].sort_values(GAME_KEY + ["seat"], kind="stable")
-        held = _stack(rv["tickets_per_value"])
-        tale = _stack(rv["tickets_tale_per_value"])
-        rep = _stack(rv["tickets_reputation_per_value"])
-        free = _stack(rv["tickets_free_per_value"])
-        game_id = rv["game_index"].to_numpy()
-        won = rv["win"].to_numpy(dtype=bool)
-        uniq, inverse = np.unique(game_id, return_inverse=True)
-        n_games = uniq.size
-        values = held.shape[1]
-        per_game = np.zeros((n_games, values))
-        per_game_winner = np.zeros((n_games, values))
-        np.add.at(per_game, inverse, held)
-        np.add.at(per_game_winner, inverse[won], held[won])
-        first = rv.drop_duplicates("game_index")
-        empty_turn = _stack(first["stack_empty_turn"])
-        ended_stacks = (first["end_trigger"] == "stacks").to_numpy()
-        end_value = first["end_stack_value"].to_numpy(dtype=int)
-        for v in range(values):
-            taken = mean_t(per_game[:, v], confidence)
-            by_winner = ratio_of_sums(per_game_winner[:, v], per_game[:, v], rng, confidence=confidence)
-            total = held[:, v].sum()
-            out = ~np.isnan(empty_turn[:, v])
-            stack_out = wilson(int(out.sum()), n_games, confidence)
-            trig = wilson(int((end_value[ended_stacks] == v + 1).sum()), int(ended_stacks.sum()), confidence)
-            rows.append(
-                {
-                    "variant": variant,
-                    "value": v + 1,
-                    "per_game": taken.estimate,
-                    "per_game_low": taken.low,
-                    "per_game_high": taken.high,
-                    "winner_share": by_winner.estimate,
-                    "winner_share_low": by_winner.low,
-                    "winner_share_high": by_winner.high,
-                    "tickets": int(total),
-                    "tale_share": tale[:, v].sum() / total if total else math.nan,
-                    "reputation_share": rep[:, v].sum() / total if total else math.nan,
-                    "free_share": free[:, v].sum() / total if total else math.nan,
-                    "stack_out": stack_out.estimate,
-                    "stack_out_low": stack_out.low,
-                    "stack_out_high": stack_out.high,
-                    "stack_out_turn_median": float(np.median(empty_turn[out, v])) if out.any() else math.nan,
-                    "end_trigger_share": trig.estimate,
-                    "end_trigger_low": trig.low,
-                    "end_trigger_high": trig.high,
-                }
-            )
+    for v in range(per_game.shape[1]):
+        taken = mean_t(per_game[:, v], confidence)
+        by_winner = ratio_of_sums(per_game_winner[:, v], per_game[:, v], rng, confidence=confidence)
+        total = held[v]
+        out = ~np.isnan(empty_turn[:, v])
+        stack_out = wilson(int(out.sum()), n_games, confidence)
+        trig = wilson(int((end_value[ended_stacks] == v + 1).sum()), int(ended_stacks.sum()), confidence)
+        rows.append(
+            {
+                "variant": variant,
+                "value": v + 1,
+                "per_game": taken.estimate,
+                "per_game_low": taken.low,
+                "per_game_high": taken.high,
+                "winner_share": by_winner.estimate,
+                "winner_share_low": by_winner.low,
+                "winner_share_high": by_winner.high,
+                "tickets": int(total),
+                "tale_share": tale[v] / total if total else math.nan,
+                "reputation_share": rep[v] / total if total else math.nan,
+                "free_share": free[v] / total if total else math.nan,
+                "stack_out": stack_out.estimate,
+                "stack_out_low": stack_out.low,
+                "stack_out_high": stack_out.high,
+                "stack_out_turn_median": float(np.median(empty_turn[out, v])) if out.any() else math.nan,
+                "end_trigger_share": trig.estimate,
+                "end_trigger_low": trig.low,
+                "end_trigger_high": trig.high,
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -285,33 +373,54 @@ def tall_tale_tickets(
 
     Pooled over games, bootstrap interval over games.
     """
-    rows = []
-    for variant in variants(records):
-        per_game = records[records["variant"] == variant].groupby("game_index")[
-            ["row_tall_trusted", "tall_ticket_lower", "tall_ticket_none"]
-        ].sum()
-        lower = ratio_of_sums(per_game["tall_ticket_lower"], per_game["row_tall_trusted"], rng, confidence=confidence)
-        none = ratio_of_sums(per_game["tall_ticket_none"], per_game["row_tall_trusted"], rng, confidence=confidence)
-        rows.append(
-            {
-                "variant": variant,
-                "tall_trusted": int(per_game["row_tall_trusted"].sum()),
-                "lower_share": lower.estimate,
-                "lower_low": lower.low,
-                "lower_high": lower.high,
-                "none_share": none.estimate,
-                "none_low": none.low,
-                "none_high": none.high,
-            }
-        )
-    return pd.DataFrame(rows)
+    parts = [_tall_rows(v, [_per_game_sums(records[records["variant"] == v], _TALL_SUMS)], rng, confidence)
+             for v in variants(records)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+_TALL_SUMS = ["row_tall_trusted", "tall_ticket_lower", "tall_ticket_none"]
+
+
+def _per_game_sums(rv: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
+    """Per game (sorted by game_index) the sums of integer ``columns`` over its seats: what a chunk keeps for a
+    table pooled over games (a game's rows are all in one chunk, so the chunks' pieces join into the variant's)."""
+    out = rv.groupby("game_index")[columns].sum()
+    # Small counts: int32 holds them exactly at half the memory (every use reads them as floats or sums them).
+    if len(out) and all(out[c].dtype.kind == "i" for c in columns) and int(out.to_numpy().max(initial=0)) < 2**31:
+        out = out.astype(np.int32)
+    return out
+
+
+def _joined(parts: list[pd.DataFrame]) -> pd.DataFrame:
+    return pd.concat(parts) if len(parts) > 1 else parts[0]
+
+
+def _tall_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator,
+               confidence: float = CONFIDENCE) -> pd.DataFrame:
+    per_game = _joined(parts)
+    lower = ratio_of_sums(per_game["tall_ticket_lower"], per_game["row_tall_trusted"], rng, confidence=confidence)
+    none = ratio_of_sums(per_game["tall_ticket_none"], per_game["row_tall_trusted"], rng, confidence=confidence)
+    return pd.DataFrame([
+        {
+            "variant": variant,
+            "tall_trusted": int(per_game["row_tall_trusted"].sum()),
+            "lower_share": lower.estimate,
+            "lower_low": lower.low,
+            "lower_high": lower.high,
+            "none_share": none.estimate,
+            "none_low": none.low,
+            "none_high": none.high,
+        }
+    ])
 
 
 def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant: turns per game (mean with t interval, quantiles), how games ended and how many reached the night
     (Wilson intervals), and bonus turns and Coin tosses per game (t intervals)."""
     rows = []
-    for variant, gv in game_rows.groupby("variant", sort=True):
+    read = [c for c in ("variant", "turns", "end_trigger", "reached_night", "bonus_turns", "coin_tosses")
+            if c in game_rows.columns]
+    for variant, gv in game_rows[read].groupby("variant", sort=True):
         turns = gv["turns"].to_numpy(dtype=float)
         mean = mean_t(turns, confidence)
         n = len(gv)
@@ -362,36 +471,44 @@ def tale_table(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
     trusted tall tales, the share that gained no Ticket because none of the difference's value or lower was left;
     ``per_game``: such tales per game).
     """
+    parts = [_tale_rows(v, [_per_game_sums(records[records["variant"] == v], _TALE_SUMS)], rng, confidence)
+             for v in variants(records)]
+    return pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+
+
+_TALE_SUMS = [f"row_{r}" for r in TALE_ROWS] + ["tales_told", "tales_tall", "tales_true", "votes_cast",
+                                                 "votes_correct", "tall_ticket_none"]
+
+
+def _tale_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator,
+               confidence: float = CONFIDENCE) -> pd.DataFrame:
+    per_game = _joined(parts)
+    n_games = len(per_game)
     rows = []
-    cols = [f"row_{r}" for r in TALE_ROWS] + ["tales_told", "tales_tall", "tales_true", "votes_cast", "votes_correct",
-                                              "tall_ticket_none"]
-    for variant in variants(records):
-        per_game = records[records["variant"] == variant].groupby("game_index")[cols].sum()
-        n_games = len(per_game)
 
-        def add(row: str, num: pd.Series, den: pd.Series) -> None:
-            share = ratio_of_sums(num, den, rng, confidence=confidence)
-            per = mean_t(num.to_numpy(dtype=float), confidence)
-            rows.append(
-                {
-                    "variant": variant,
-                    "row": row,
-                    "count": int(num.sum()),
-                    "out_of": int(den.sum()),
-                    "share": share.estimate,
-                    "low": share.low,
-                    "high": share.high,
-                    "per_game": per.estimate if n_games else math.nan,
-                }
-            )
+    def add(row: str, num: pd.Series, den: pd.Series) -> None:
+        share = ratio_of_sums(num, den, rng, confidence=confidence)
+        per = mean_t(num.to_numpy(dtype=float), confidence)
+        rows.append(
+            {
+                "variant": variant,
+                "row": row,
+                "count": int(num.sum()),
+                "out_of": int(den.sum()),
+                "share": share.estimate,
+                "low": share.low,
+                "high": share.high,
+                "per_game": per.estimate if n_games else math.nan,
+            }
+        )
 
-        for r in TALE_ROWS:
-            add(r, per_game[f"row_{r}"], per_game["tales_told"])
-        add("tall", per_game["tales_tall"], per_game["tales_told"])
-        add("trusted|true", per_game["row_true_trusted"], per_game["tales_true"])
-        add("trusted|tall", per_game["row_tall_trusted"], per_game["tales_tall"])
-        add("votes_correct", per_game["votes_correct"], per_game["votes_cast"])
-        add("no_ticket|tall_trusted", per_game["tall_ticket_none"], per_game["row_tall_trusted"])
+    for r in TALE_ROWS:
+        add(r, per_game[f"row_{r}"], per_game["tales_told"])
+    add("tall", per_game["tales_tall"], per_game["tales_told"])
+    add("trusted|true", per_game["row_true_trusted"], per_game["tales_true"])
+    add("trusted|tall", per_game["row_tall_trusted"], per_game["tales_tall"])
+    add("votes_correct", per_game["votes_correct"], per_game["votes_cast"])
+    add("no_ticket|tall_trusted", per_game["tall_ticket_none"], per_game["row_tall_trusted"])
     return pd.DataFrame(rows)
 
 
@@ -408,48 +525,97 @@ TALE_COLUMNS = (*GAME_KEY, *(f"row_{r}" for r in TALE_ROWS), "tales_told", "tale
                 "votes_correct", "tall_ticket_none")
 
 
+#: The columns of the per-game table kept in memory while the results set is computed: what the comparisons with
+#: the baseline and the tables drawn from the per-game rows read (the whole table goes to disk piece by piece).
+KEPT_GAME_COLUMNS = tuple(dict.fromkeys((*GAME_KEY, *(m.column for m in COMPARISON_METRICS), "mean_score",
+                                         "winner_score", "margin", "turns", "end_trigger", "reached_night",
+                                         "bonus_turns", "coin_tosses")))
+
+
+#: Kept per-game columns whose values are whole numbers (or NaN) of a few digits: stored as float32, which holds
+#: them exactly, so every use (each reads them as float64, or counts them) sees the same numbers at half the memory.
+_WHOLE_COLUMNS = ("top_shared", "end_by_stacks", "turns", "lead_changes", "margin", "winner_score", "reached_night",
+                  "bonus_turns", "coin_tosses")
+
+
+def _compact(frame: pd.DataFrame) -> pd.DataFrame:
+    casts = {}
+    for col in _WHOLE_COLUMNS:
+        if col in frame.columns and frame[col].dtype.kind in "if":
+            values = frame[col].to_numpy(dtype=float)
+            finite = values[~np.isnan(values)]
+            if finite.size == 0 or (np.all(finite == np.round(finite)) and np.abs(finite).max() < 2**24):
+                casts[col] = np.float32
+    return frame.astype(casts) if casts else frame
+
+
+def _chart_rows(variant: str, parts: list) -> pd.DataFrame:
+    charts = [c for c in parts if c is not None]
+    return pd.DataFrame({"variant": [variant], "chart": [charts[0]]}) if charts else pd.DataFrame()
+
+
 def compute(b: Builder) -> None:
     """Add the Pinocchio tables to a results set being computed (the game's registry ``statistics`` part).
 
     Tables, in the order of the report's pages: ``pinocchio_games`` (per game; also what the variants are compared
     on), ``score_summary``, ``score_trace``, ``charts``, ``chart_shares``, ``different_values``, ``ticket_values``,
     ``tall_tale_tickets``, ``game_length`` and ``tale_table``.
+
+    Every table is computed in passes over one variant's chunks at a time (:meth:`Builder.fold_variants`): a chunk
+    gives integer tallies and per-game sums (compact arrays), merged exactly, so memory holds one chunk's records
+    plus a few numbers per game of one variant; the per-game table goes to disk as it is made, and only the columns
+    the comparisons and the game-length table read stay in memory.
     """
-    # Each table reads one variant's columns at a time (Builder.per_variant), never every record at once.
     order = [b.baseline] + [v for v in b.variant_ids if v != b.baseline]
-    game_rows = b.add("pinocchio_games", b.per_variant(lambda r: games(r, b.games), GAMES_COLUMNS),
-                      "One row per Pinocchio game",
-                      "The per-game measures the variants are compared on (seat advantages, scores, set-bonus share, "
-                      "tall tales, lead changes, end trigger).")
+    kept: list[pd.DataFrame] = []
+
+    def game_pieces():
+        for vid in b.variant_ids:
+            for chunk in b.chunks(vid, GAMES_COLUMNS):
+                if not len(chunk):
+                    continue
+                piece = games(chunk, b.games_of(vid, chunk["game_index"].to_numpy()))
+                kept.append(_compact(piece[[c for c in KEPT_GAME_COLUMNS if c in piece.columns]]))
+                yield piece
+
+    b.add_pieces("pinocchio_games", game_pieces(), "One row per Pinocchio game",
+                 "The per-game measures the variants are compared on (seat advantages, scores, set-bonus share, "
+                 "tall tales, lead changes, end trigger).")
+    game_rows = pd.concat(kept, ignore_index=True) if len(kept) > 1 else kept[0]
+    kept.clear()
     b.set_comparisons(game_rows, COMPARISON_METRICS)
-    b.add("score_summary", b.per_variant(lambda r: score_summary(r, game_rows), ("variant", "score")), "Final scores",
+    b.add("score_summary", b.fold_variants(_score_part, lambda v, parts: _score_rows(v, parts, game_rows),
+                                           ("variant", "score")), "Final scores",
           "Per variant: mean score per seat (the mean of each game's seat mean), spread and quantiles of seat scores, "
           "the winner's score, the winner's margin over the best other seat, lead changes per game.",
           "t 95% over games", {"score_mean": "points", "winner_score_mean": "points", "margin_mean": "points",
                                "lead_changes_mean": "changes per game"})
-    b.add("score_trace", b.per_variant(lambda r: trace_bands(r, order), ("variant", "win", "score_trace"), order),
+    b.add("score_trace", b.fold_variants(trace_part, trace_rows, ("variant", "win", "score_trace"), order),
           "Score over the game",
           "Mean score after each turn (bonus turns count as turns) of the winner and of the other seats, up to the "
           "turn half of the winners' games reached; seats = traces still running at that turn.",
           "t 95% over seats", {"mean": "points", "turn": "turn"})
-    charts = b.per_variant(lambda r: r.groupby("variant", sort=True)["chart"].first().reset_index(),
-                           ("variant", "chart"))
+    charts = b.fold_variants(lambda r: str(r["chart"].iloc[0]) if len(r) else None, _chart_rows, ("variant", "chart"))
     b.add("charts", charts, "Scoring chart of each variant",
           "The chart as the game parameter writes it: the set bonus for 1, 2, ... different Ticket values held.")
-    b.add("chart_shares", b.per_variant(lambda r: chart_shares(r, b.rng), SHARE_COLUMNS), "Points from the set bonus",
+    b.add("chart_shares", b.fold_variants(_shares_part, lambda v, parts: _shares_rows(v, parts, b.rng),
+                                          SHARE_COLUMNS), "Points from the set bonus",
           "Of all points scored (all seats, or winners only), the share from the set bonus and from Ticket face "
           "value, pooled over games.", "bootstrap 95% over games", {"set_bonus_share": "share of points"})
-    b.add("different_values", b.per_variant(different_values, ("variant", "chart", "different_values", "win")),
+    b.add("different_values", b.fold_variants(_values_part, _values_rows,
+                                              ("variant", "chart", "different_values", "win")),
           "Different Ticket values held at the end",
           "Per variant and k: share of seats ending with exactly k different values, the share reaching at least k, "
           "the chart's step to k, and the win rate of seats ending with exactly k.", "Wilson 95%",
           {"share": "share of seats", "reached": "share of seats", "win_rate": "share of seats"})
-    b.add("ticket_values", b.per_variant(lambda r: ticket_values(r, b.rng), TICKET_COLUMNS), "Ticket values",
+    b.add("ticket_values", b.fold_variants(_tickets_part, lambda v, parts: _tickets_rows(v, parts, b.rng),
+                                           TICKET_COLUMNS), "Ticket values",
           "Per variant and Ticket value: Tickets taken per game, the share held by the winner, by which route they "
           "were gained, how often and when the stack ran out, and which stack emptied last when the stacks ended the "
           "game.", "t 95% for per-game means, bootstrap 95% over games for shares, Wilson 95% for shares of games",
           {"per_game": "Tickets per game"})
-    b.add("tall_tale_tickets", b.per_variant(lambda r: tall_tale_tickets(r, b.rng), TALL_COLUMNS),
+    b.add("tall_tale_tickets", b.fold_variants(lambda r: _per_game_sums(r, _TALL_SUMS),
+                                               lambda v, parts: _tall_rows(v, parts, b.rng), TALL_COLUMNS),
           "Tall tales' Tickets",
           "Of the trusted tall tales: the share whose Ticket was of a lower value than the card difference (no Ticket "
           "counts as lower), and the share with no Ticket left.", "bootstrap 95% over games",
@@ -458,7 +624,9 @@ def compute(b: Builder) -> None:
           "Turns per game (bonus turns included) with quantiles; share of games ended by the deck's run-out or by the "
           "emptied stacks; share reaching the night; bonus turns and Coin tosses per game.",
           "t 95% for means, Wilson 95% for shares of games", {"turns_mean": "turns"})
-    b.add("tale_table", b.per_variant(lambda r: tale_table(r, b.rng), TALE_COLUMNS), "Tales per row of the tale table",
+    b.add("tale_table", b.fold_variants(lambda r: _per_game_sums(r, _TALE_SUMS),
+                                        lambda v, parts: _tale_rows(v, parts, b.rng), TALE_COLUMNS),
+          "Tales per row of the tale table",
           "Per variant and row (true/tall x trusted/not): share of all tales and tales per game; also the bluff rate "
           "(tall), trust given the truth, the share of votes that were right, and (no_ticket|tall_trusted) the "
           "trusted tall tales that gained no Ticket because none of the difference's value or lower was left (share "
