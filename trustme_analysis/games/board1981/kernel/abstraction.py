@@ -11,7 +11,8 @@ The position key holds
 
 - **the decision**: the turn start (roll, claim the property looked at last turn, or start the investing round on
   the Company), a move, the choice on a colored space (look, claim, decline), a Hot Tip or the optional peek, a
-  Wild Goose Chase send, a Challenge card, an investing decision; and the seat;
+  Wild Goose Chase send, a Challenge card, an investing decision (not the seat: the coarse level shares its rows
+  between the seats, whose positions it describes relative to the seat anyway);
 - **your claim**: none, or the claimed briefcase with what you saw under it (One Stack, Two Stacks, Empty, You've
   Been Had!) or that you never looked;
 - **the briefcases left** on the board (3, 4-5, 6-8, 9 or more: the game ends when two are left);
@@ -21,12 +22,13 @@ The position key holds
 - **on a colored space**: what you saw under its briefcase (or that you never looked) and whether another player
   looked under it;
 - **on a Wild Goose Chase send**: whether the player you send holds a claim;
-- **at an investing decision**: where the claimant sits (you, or how far to your left); what you saw under the
-  claimed briefcase or that you never looked; whether the claimant looked under it and how many other players did
-  (up to 2); each earlier decision of the round (buy, hold or divest) with whether that investor looked; your money
-  and your shares (0, 1-4, 5-9, 10-19, 20-49, 50 or more); and, when you never looked, the Payoff cards you cannot
-  locate (the mix less the cards revealed and the ones you saw under briefcases still on the board): the share of
-  You've Been Had! and of One or Two Stacks among them, in thirds.
+- **at an investing decision** instead of your claim and the other claims (the round's rows are the many ones):
+  the briefcases left; the money race in 3 buckets (behind by 5 or more, level, ahead by 5 or more); where the
+  claimant sits (you, or how far to your left); what you saw under the claimed briefcase or that you never looked;
+  whether the claimant looked under it and how many other players did (up to 2); each earlier decision of the round
+  (buy, hold or divest) with whether that investor looked; your money and your shares (0, 1-9, 10-29, 30 or more);
+  and, when you never looked, the share of You've Been Had! among the Payoff cards you cannot locate (the mix less
+  the cards revealed and the ones you saw under briefcases still on the board), in thirds.
 
 A move is described as
 
@@ -41,10 +43,16 @@ A move is described as
 - **look, claim, decline, roll, claim the property looked at, invest now, a Wild Goose Chase space, each investing
   decision** (hold, buy a lot, buy max, divest a lot, divest all) as themselves.
 
-The fine level (``detail >= 1``) adds to the position every player's money and shares, the reserve, everyone's
-looks under the claimed briefcase and the pieces' spaces, and describes each move as itself: exact on the investing
-round alone (``trustme_1981_investment``, where every decision's amounts show in money and shares), far too fine for
-the whole game.
+The fine level (``detail >= 1``) adds to the position the seat, every player's money and shares (exactly), the
+reserve, everyone's looks under the claimed briefcase, the pieces' spaces, your claim and the other claims at the
+investing decision too, and at the investing decision the share of One and Two Stacks among the cards you cannot
+locate; it describes each move as itself: exact on the investing round alone (``trustme_1981_investment``, where
+every decision's amounts show in money and shares), far too fine for the whole game.
+
+How coarse (measured on 300 heuristic two-player games, 26,000 decisions; ``docs/games/board1981.rst``): the first
+version (seat, your claim and the other claims at every decision, 6 money and share buckets, 5 race buckets and both
+card shares at the investing decision) met 2,225 distinct investing rows in 6,000 investing decisions (1,326 once);
+this version meets 695 (244 once), and 166 move rows in 12,500 moves.
 
 Neither reads a Payoff card the seat has not looked under: every card is read through :func:`seen_kind`, which
 gives "never looked" for the others (``tests/games/test_1981_trained.py`` checks that no key moves when
@@ -77,7 +85,7 @@ compiled = njit(cache=True)
 
 #: Bumped whenever :func:`info_key` or :func:`action_desc` changes meaning: stored policies of another version are
 #: stale.
-VERSION = 1
+VERSION = 2
 
 #: What :func:`seen_kind` gives for a briefcase the seat never looked under.
 UNSEEN = NUM_PAYOFF_KINDS
@@ -114,6 +122,16 @@ def _amount(x):
     if x < 20:
         return 3
     return 4 if x < 50 else 5
+
+
+@inlined
+def _coarse_amount(x):
+    """Money or shares in 4 buckets (the coarse level's investing rows)."""
+    if x <= 0:
+        return 0
+    if x < 10:
+        return 1
+    return 2 if x < 30 else 3
 
 
 @inlined
@@ -166,9 +184,12 @@ def info_key(st, r, p, detail):
     ph = st[PHASE]
     h = np.uint64(0x1981C0FFEE15BAD5)
     h = combine(h, ph)
-    h = combine(h, p)
+    if detail >= 1:
+        h = combine(h, p)  # the seat itself only at the fine level: the coarse one shares rows between the seats
     mine = st[CLAIM + p]
-    h = combine(h, 0 if mine < 0 else 1 + seen_kind(st, p, mine))
+    coarse_round = ph == INVEST_CHOICE and detail == 0
+    if not coarse_round:  # (in the round, the claimed briefcase is described below; one's own claim waits)
+        h = combine(h, 0 if mine < 0 else 1 + seen_kind(st, p, mine))
     h = combine(h, _left(st, r))
     best = -(1 << 40)
     claims = 0
@@ -177,8 +198,12 @@ def info_key(st, r, p, detail):
         best = max(best, wealth(st, o))
         if st[CLAIM + o] >= 0:
             claims = 1
-    h = combine(h, _lead(wealth(st, p) - best))
-    h = combine(h, claims)
+    lead = _lead(wealth(st, p) - best)
+    if coarse_round:
+        lead = 0 if lead <= 1 else (1 if lead == 2 else 2)  # behind, level, ahead: the round's rows are many
+    h = combine(h, lead)
+    if not coarse_round:
+        h = combine(h, claims)
     if detail >= 1:
         # The fine level: money, shares and pieces as they are (exact on the investing round alone).
         for o in range(n):
@@ -209,8 +234,8 @@ def info_key(st, r, p, detail):
         for i in range(st[INVEST_IDX]):
             o = (c + 1 + i) % n
             h = combine(h, 10 + 2 * st[ROUND_SIGNALS + i] + has_looked(st, o, q))
-        h = combine(h, _amount(st[MONEY + p]))
-        h = combine(h, _amount(st[SHARES + p]))
+        h = combine(h, _amount(st[MONEY + p]) if detail >= 1 else _coarse_amount(st[MONEY + p]))
+        h = combine(h, _amount(st[SHARES + p]) if detail >= 1 else _coarse_amount(st[SHARES + p]))
         if detail >= 1:
             for o in range(n):
                 h = combine(h, has_looked(st, o, q))
@@ -231,7 +256,8 @@ def info_key(st, r, p, detail):
                 elif kind == ONE_STACK or kind == TWO_STACKS:
                     good += left
             h = combine(h, _thirds(had, total))
-            h = combine(h, _thirds(good, total))
+            if detail >= 1:
+                h = combine(h, _thirds(good, total))
     key = np.int64(h)
     return np.int64(1) if key == np.int64(-(2**63)) else key
 
