@@ -20,8 +20,9 @@ Use:
   :class:`~trustme_analysis.games.board1981.kernel.records.KernelGames` (``rows()`` gives exactly the rows of
   ``records.records``, ``columns()`` the same as columns). With ``trained=(keys, avg, detail)`` (a stored trained
   policy's lookup table, :mod:`trustme_analysis.train`) seats of kind ``"trained"`` play it (:mod:`.trained`).
-  ``new_state()`` gives a :class:`KernelState` with the pyspiel state API, ``state_from(state)`` one with the position of any engine state (a search player's world), and
-  ``rollouts(state, n, seed)`` the mean returns of playouts from it.
+  ``new_state()`` gives a :class:`KernelState` with the pyspiel state API, ``state_from(state)`` one with the
+  position of any engine state (a search player's world), and ``rollouts(state, n, seed)`` the mean returns of
+  playouts from it.
 - ``action_rollouts(state, actions, worlds, per_world, seed, viewer, belief)`` is a search player's round of sequential
   halving in one compiled call: worlds dealt from what ``viewer`` has seen (the engine's ``resample_from_infostate``
   deal, weighted by ``bots.belief`` when ``belief``), every candidate action played out from each.

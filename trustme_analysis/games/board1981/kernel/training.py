@@ -1,4 +1,5 @@
-"""Trust Me (1981)'s Monte Carlo CFR traversal over the compiled kernel: the game's part of :mod:`trustme_analysis.train`.
+"""Trust Me (1981)'s Monte Carlo CFR traversal over the compiled kernel: the game's part of
+:mod:`trustme_analysis.train`.
 
 One iteration plays one game in the kernel (:mod:`.step`) and updates the tables of
 :mod:`trustme_analysis.train.tables`, keyed by the abstraction of :mod:`.abstraction`. The method is Pinocchio's
