@@ -71,6 +71,8 @@ register_game(
             limits="kernel.kernel:limits",
             # What about 50 ms a decision affords on one core (docs/games/board1981.rst).
             search_budget=1600,
+            # The trained player's abstraction and self-play traversal (trustme_analysis.train).
+            trained="kernel.training:TRAINER",
             benchmark_variants={"1981 2p": "trustme_1981(players=2)", "1981 4p": "trustme_1981(players=4)"},
         ),
         parameter_examples=EXAMPLES,
@@ -110,6 +112,8 @@ register_game(
             kernel=None,
             tree_producer="kernel.investment:compile_tree",
             tree_producer_name="Trust Me (1981) investing-round kernel (numba)",
+            # The same trained player, the round embedded in the board game's kernel (kernel.training.embed_round).
+            trained="kernel.training:INVESTMENT_TRAINER",
         ),
         parameter_examples=investment.EXAMPLES,
     )

@@ -18,9 +18,11 @@ Use:
   ``play(seeds)`` plays one game per seed in compiled code (seats by the kernel's seat kinds: uniform random, or the
   heuristic of :mod:`~trustme_analysis.games.board1981.players.heuristic`) and returns
   :class:`~trustme_analysis.games.board1981.kernel.records.KernelGames` (``rows()`` gives exactly the rows of
-  ``records.records``, ``columns()`` the same as columns). ``new_state()`` gives a :class:`KernelState` with the
-  pyspiel state API, ``state_from(state)`` one with the position of any engine state (a search player's world), and
-  ``rollouts(state, n, seed)`` the mean returns of playouts from it.
+  ``records.records``, ``columns()`` the same as columns). With ``trained=(keys, avg, detail)`` (a stored trained
+  policy's lookup table, :mod:`trustme_analysis.train`) seats of kind ``"trained"`` play it (:mod:`.trained`).
+  ``new_state()`` gives a :class:`KernelState` with the pyspiel state API, ``state_from(state)`` one with the
+  position of any engine state (a search player's world), and ``rollouts(state, n, seed)`` the mean returns of
+  playouts from it.
 - ``action_rollouts(state, actions, worlds, per_world, seed, viewer, belief)`` is a search player's round of sequential
   halving in one compiled call: worlds dealt from what ``viewer`` has seen (the engine's ``resample_from_infostate``
   deal, weighted by ``bots.belief`` when ``belief``), every candidate action played out from each.
@@ -56,11 +58,15 @@ from trustme_analysis.games.board1981.kernel import layout as L
 from trustme_analysis.games.board1981.kernel import play, step
 from trustme_analysis.games.board1981.kernel import worlds as search_worlds
 from trustme_analysis.games.board1981.kernel.records import KernelGames
+from trustme_analysis.games.board1981.kernel.trained import SEAT_TRAINED, play_games_trained
 from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs, distances_to
 
 #: Seat kinds the compiled loop and its rollouts play: uniform random, and the heuristic
 #: (:mod:`~trustme_analysis.games.board1981.players.heuristic`, its knobs given to :class:`Kernel`).
 SEAT_KINDS = {"random": play.SEAT_RANDOM, "heuristic": play.SEAT_HEURISTIC}
+#: The trained seat (issue 28), played only by a kernel given a trained policy (``Kernel(..., trained=...)``), in whole
+#: games (:mod:`.trained`), never in rollouts.
+TRAINED_SEAT = "trained"
 
 _KIND_CODES = {
     PROPERTY: L.K_PROPERTY, WHITE: L.K_WHITE, HOT_TIP: L.K_HOT_TIP, WILD_GOOSE_CHASE: L.K_WILD_GOOSE_CHASE,
@@ -172,13 +178,15 @@ def rules_array(game: pyspiel.Game) -> np.ndarray:
     return L.pack_rules(scalars, tables)
 
 
-def _seat_codes(kinds: Sequence[str], n: int) -> np.ndarray:
+def _seat_codes(kinds: Sequence[str], n: int, trained: bool = False) -> np.ndarray:
     if len(kinds) not in (1, n):
         raise ValueError(f"seat_kinds: give one kind for all seats or one per seat ({n}), not {len(kinds)}")
-    unknown = sorted(set(kinds) - set(SEAT_KINDS))
+    allowed = {**SEAT_KINDS, **({TRAINED_SEAT: SEAT_TRAINED} if trained else {})}
+    unknown = sorted(set(kinds) - set(allowed))
     if unknown:
-        raise ValueError(f"the kernel plays only {', '.join(sorted(SEAT_KINDS))} seats, not {', '.join(unknown)}")
-    codes = [SEAT_KINDS[k] for k in kinds]
+        raise ValueError(f"the kernel plays only {', '.join(sorted(SEAT_KINDS))} seats (and trained seats given a "
+                         f"trained policy), not {', '.join(unknown)}")
+    codes = [allowed[k] for k in kinds]
     return np.asarray(codes * n if len(codes) == 1 else codes, np.int64)
 
 
@@ -190,20 +198,26 @@ class Kernel:
         seat_kinds: one kind for every seat or one per seat (:data:`SEAT_KINDS`: ``"random"``, ``"heuristic"``).
         knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.board1981.players.heuristic.HeuristicKnobs`
             fields; the defaults when omitted).
+        trained: a stored trained policy's lookup table and abstraction level ``(keys, avg, detail)``
+            (:meth:`trustme_analysis.train.TrainedPolicy.lookup`): seats of kind ``"trained"`` play it in
+            :meth:`play` (:mod:`.trained`); rollouts refuse them.
 
     Raises:
         ValueError: the game is beyond the kernel's limits (the message says why), or a seat kind or a knob is not
             allowed.
     """
 
-    def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",), knobs: dict | None = None):
+    def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",), knobs: dict | None = None,
+                 trained: tuple[np.ndarray, np.ndarray, int] | None = None):
         reason = limits(game)
         if reason is not None:
             raise ValueError(f"{game}: {reason}")
         self.game = game
         self.num_players = game.rules.players
         self.rules = rules_array(game)
-        self.seat_kinds = _seat_codes(seat_kinds, self.num_players)
+        self.seat_kinds = _seat_codes(seat_kinds, self.num_players, trained is not None)
+        # ---- trained seats (issue 28): the policy's lookup table and abstraction level
+        self._trained = trained
         settings = HeuristicKnobs(**(knobs or {}))
         self.knobs = np.asarray([float(getattr(settings, name)) for name in L.KNOBS], np.float64)
 
@@ -234,8 +248,13 @@ class Kernel:
             every seat's records; ``rows()`` gives exactly ``records.records(game, state)`` per game.
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        finals, trace, trace_off, hist, hist_off = play.play_games(self.rules, seeds, self.seat_kinds, self.knobs,
-                                                                   histories)
+        if self._trained is not None:  # ---- trained seats (issue 28)
+            tkeys, tavg, detail = self._trained
+            finals, trace, trace_off, hist, hist_off = play_games_trained(
+                self.rules, seeds, self.seat_kinds, self.knobs, histories, tkeys, tavg, int(detail))
+        else:
+            finals, trace, trace_off, hist, hist_off = play.play_games(self.rules, seeds, self.seat_kinds,
+                                                                       self.knobs, histories)
         return KernelGames(
             self.game, seeds, finals, trace, trace_off, hist if histories else None, hist_off if histories else None
         )
@@ -243,6 +262,7 @@ class Kernel:
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns of ``n`` playouts from ``state`` by the kernel's seat kinds; playout ``i`` depends on ``seed``
         and ``i``."""
+        self._no_trained_rollouts()
         return play.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs)
 
     def state_from(self, state: pyspiel.State) -> KernelState:
@@ -305,11 +325,16 @@ class Kernel:
         ``resample_from_infostate`` deals them; with ``belief``, drawn in proportion to ``bots.belief`` (this kernel's
         heuristic knobs as the model of an informed player) by exact rejection sampling.
         """
+        self._no_trained_rollouts()
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), self.num_players), np.float64)
         search_worlds.action_rollouts(self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed),
                                       int(viewer), bool(belief), self.seat_kinds, self.knobs, out)
         return out / max(int(worlds) * int(per_world), 1)
+
+    def _no_trained_rollouts(self) -> None:
+        if np.any(self.seat_kinds == SEAT_TRAINED):  # ---- trained seats (issue 28): whole games only
+            raise ValueError("trained seats play whole games (play), not rollouts")
 
     def sample_worlds(self, state: KernelState, viewer: int, worlds: int, seed: int,
                       belief: bool = False) -> list[KernelState]:

@@ -33,6 +33,7 @@ from trustme_analysis.games.board1981.engine.investment import SHORT_NAME as INV
 from trustme_analysis.games.board1981.engine.rules import SHORT_NAME
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
+from trustme_analysis.players.trained import make_trained_bot
 
 #: The investing knobs (what the round alone reads).
 INVESTING_KNOBS = ("invest_threshold", "divest_threshold", "stake", "signal_weight")
@@ -184,3 +185,7 @@ def make_heuristic(game: pyspiel.Game, player_id: int, rng: np.random.Generator,
 
 register_bot(SHORT_NAME, "heuristic", make_heuristic)
 register_bot(INVESTMENT_SHORT_NAME, "heuristic", InvestmentHeuristicBot1981)
+# The trained player (trustme_analysis.players.trained; its abstraction and traversal: kernel.abstraction,
+# kernel.training), for the board game and the investing round alone.
+register_bot(SHORT_NAME, "trained", make_trained_bot)
+register_bot(INVESTMENT_SHORT_NAME, "trained", make_trained_bot)

@@ -1,0 +1,148 @@
+"""Whole games with trained seats inside the compiled ``trustme_1981`` kernel: :func:`play_games_trained`.
+
+The loop of :func:`~trustme_analysis.games.board1981.kernel.play.play_games` (one game per seed, chance by its
+probabilities, random and heuristic seats by the kernel's own functions) with one more seat kind,
+:data:`SEAT_TRAINED`: the trained policy's row at the position (:mod:`.abstraction`), read from a stored policy's
+lookup table (:mod:`trustme_analysis.train.tables`) and drawn with one uniform number (none when one entry holds all
+the mass), then one of the legal moves it describes, uniformly. The probabilities are those of
+:func:`.training.policy_at`, which the trained bot (:class:`trustme_analysis.players.trained.TrainedBot`) states and
+the exact evaluation reads: the same table through the same functions (``tests/games/test_1981_trained.py`` checks
+the draws against them).
+
+It lives in its own file so that the lock-step-proven loop of :mod:`.play` stays as it is; the kernel offers the
+seat kind through :class:`~trustme_analysis.games.board1981.kernel.kernel.Kernel` with ``trained=``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from trustme_analysis.engine.compiled_draws import below, uniform01
+from trustme_analysis.games.board1981.kernel.abstraction import row_of
+from trustme_analysis.games.board1981.kernel.layout import (
+    DECIDER, OVER, PHASE, R_N, R_NUM_ACTIONS, STATE_SIZE, TURNS, tie_module,
+)
+from trustme_analysis.games.board1981.kernel.play import SEAT_HEURISTIC, choose, grown, push_trace, scratch_sizes
+from trustme_analysis.games.board1981.kernel.step import apply_action, init_state, is_chance, legal_actions, \
+    sample_chance
+from trustme_analysis.train.tables import average_row
+
+#: The seat kind of a trained seat (after :data:`~.play.SEAT_RANDOM` and :data:`~.play.SEAT_HEURISTIC`).
+SEAT_TRAINED = 2
+
+
+@njit(cache=True, inline="always")
+def trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs):
+    """The trained seat's move at ``st``: a row entry drawn from the stored average strategy, then one of the legal
+    moves it describes, uniformly."""
+    na = legal_actions(st, r, legal)
+    m = row_of(st, r, st[DECIDER], legal, na, row, which, detail)
+    average_row(tkeys, tavg, row, m, probs)
+    u = m - 1
+    positive = 0
+    for j in range(m):
+        if probs[j] > 0.0:
+            positive += 1
+            u = j
+    if positive > 1:
+        x = uniform01(rng)
+        for j in range(m):
+            if probs[j] > 0.0:
+                if x < probs[j]:
+                    u = j
+                    break
+                x -= probs[j]
+    c = 0
+    for j in range(na):
+        if which[j] == u:
+            c += 1
+    k = below(rng, c) if c > 1 else 0
+    for j in range(na):
+        if which[j] == u:
+            if k == 0:
+                return legal[j]
+            k -= 1
+    return legal[0]
+
+
+@njit(cache=True)
+def trained_action_compiled(st, r, rng, tkeys, tavg, detail, legal, row, which, probs):
+    """:func:`trained_action` as a compiled function (tests: its draws follow the stated policy)."""
+    return trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs)
+
+
+@njit(cache=True)
+def play_out_trained(st, r, rng, seat_kinds, kn, legal, weights, probs, trace, history, tkeys, tavg, detail, row,
+                     which, tprobs):
+    """:func:`~.play.play_out` (with the trace and history kept) where seats of kind :data:`SEAT_TRAINED` play the
+    policy table ``tkeys``/``tavg`` at abstraction level ``detail``; returns the trace's and history's lengths."""
+    turns = st[TURNS]
+    used = 0
+    hused = 0
+    while st[PHASE] != OVER:
+        if is_chance(st):
+            a = sample_chance(st, r, rng, legal, weights)
+        elif seat_kinds[st[DECIDER]] == SEAT_TRAINED:
+            a = trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, tprobs)
+        else:
+            a = choose(st, r, rng, seat_kinds, kn, legal, probs)
+        apply_action(st, r, a)
+        if hused == history.shape[0]:
+            raise IndexError("a game ran past the engine's max_game_length")
+        history[hused] = a
+        hused += 1
+        if st[TURNS] != turns:
+            if turns >= 1:
+                used = push_trace(st, r, trace, used)
+            turns = st[TURNS]
+    if turns >= 1:
+        used = push_trace(st, r, trace, used)
+    return used, hused
+
+
+@njit(cache=True)
+def play_games_trained(r, seeds, seat_kinds, kn, keep_history, tkeys, tavg, detail):
+    """:func:`~.play.play_games` with trained seats: the same outputs (final states, score traces, histories)."""
+    games = seeds.shape[0]
+    trace_size, history_size = scratch_sizes(r)
+    st = np.empty(STATE_SIZE, np.int64)
+    rng = np.empty(1, np.uint64)
+    size = r[R_NUM_ACTIONS] + 1
+    legal = np.empty(size, np.int64)
+    weights = np.empty(size, np.int64)
+    probs = np.empty(2 * size, np.float64)
+    row = np.empty(size, np.int64)
+    which = np.empty(size, np.int64)
+    tprobs = np.empty(size, np.float64)
+    game_trace = np.empty(trace_size, np.int64)
+    game_history = np.empty(history_size, np.int64)
+    finals = np.empty((games, STATE_SIZE), np.int64)
+    trace = np.empty(max(1024, games * r[R_N] * 32), np.int64)
+    trace_off = np.zeros(games + 1, np.int64)
+    history = np.empty(max(1024, games * 64) if keep_history else 0, np.int64)
+    hist_off = np.zeros(games + 1, np.int64)
+    used = 0
+    hused = 0
+    for g in range(games):
+        init_state(st, r)
+        rng[0] = seeds[g]
+        t, h = play_out_trained(st, r, rng, seat_kinds, kn, legal, weights, probs, game_trace, game_history, tkeys,
+                                tavg, detail, row, which, tprobs)
+        trace = grown(trace, used + t)
+        trace[used:used + t] = game_trace[:t]
+        used += t
+        if keep_history:
+            history = grown(history, hused + h)
+            history[hused:hused + h] = game_history[:h]
+            hused += h
+        finals[g] = st
+        trace_off[g + 1] = used
+        hist_off[g + 1] = hused
+    return finals, trace[:used].copy(), trace_off, history[:hused].copy(), hist_off
+
+
+# SEAT_HEURISTIC is read by choose(); named here so that a change of the seat codes shows in this file's review.
+assert SEAT_TRAINED not in (0, SEAT_HEURISTIC)
+
+tie_module(__name__)

@@ -1,0 +1,464 @@
+"""Trust Me (1981)'s Monte Carlo CFR traversal over the compiled kernel: the game's part of
+:mod:`trustme_analysis.train`.
+
+One iteration plays one game in the kernel (:mod:`.step`) and updates the tables of
+:mod:`trustme_analysis.train.tables`, keyed by the abstraction of :mod:`.abstraction`. The method is Pinocchio's
+(``docs/guide/trained.rst``): outcome-sampling MCCFR (Lanctot, Waugh, Zinkevich and Bowling, NeurIPS 2009) with
+alternating traversers,
+
+- chance by its own probabilities (the kernel's draws), so chance probabilities cancel out of every estimate;
+- the traverser ``t mod players`` samples ``eps * uniform + (1 - eps) * current strategy``; the other seats play
+  their current strategy and their average strategy takes the visit (weight 1, or the unbiased reach weight);
+- at the end each traverser decision ``k`` with sampled action ``a`` gets ``W_k * ([b == a] - sigma_k(a))`` for
+  every action ``b``: ``W_k = u * T_k / Q`` (``weighting = "importance"``: the unbiased estimate) or ``u * prod_{j >
+  k} sigma_j / q_j / q_k`` (``"on_policy"``, the default: bounded weights on a deep game);
+- DCFR discounting once per epoch.
+
+Two games train here. ``trustme_1981`` (the whole board game, :data:`TRAINER`) from its start, and
+``trustme_1981_investment`` (the investing round alone, the solved presets' game, :data:`INVESTMENT_TRAINER`) through
+the *same* kernel and abstraction: its position is embedded in a ``trustme_1981`` state of the same players, money,
+shares, lots, buy max, Payoff mix and utility (:func:`embed_round`: one briefcase left on the board, claimed by the
+claimant, its card dealt by the mix, each player's look under it by its ``seen`` chance), so the board kernel plays
+the round and its reveal ends the game with the round's returns. That is what makes the exact evaluation on the
+solved trees a proof about the abstraction and traversal the full game trains with.
+
+Iteration ``t`` draws from a generator seeded by ``(seed, t)`` alone: a resumed training equals an uninterrupted one.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import numpy as np
+import pyspiel
+from numba import njit
+
+from cfr.numba_cache import source_digest
+from trustme_analysis.engine.compiled_draws import below, uniform01
+from trustme_analysis.games.board1981.kernel import abstraction as A
+from trustme_analysis.games.board1981.kernel.abstraction import row_of
+from trustme_analysis.games.board1981.kernel import layout as L
+from trustme_analysis.games.board1981.kernel.investing import start_investing
+from trustme_analysis.games.board1981.kernel.layout import (
+    CARDS, CLAIM, CLAIM_KNEW, DEALT, DECIDER, FIRST_PLAYER, LOOKED, OVER, PHASE, POS, R_A_FIRST_INVEST, R_COMPANY, R_N,
+    R_NUM_ACTIONS, R_NUM_PROPS, R_PAYOFF_MIX, REMOVED, STATE_SIZE, TURN_PLAYER, TURNS, NUM_PAYOFF_KINDS, tie_module,
+)
+from trustme_analysis.games.board1981.kernel.step import apply_action, init_state, is_chance, legal_actions, returns, \
+    sample_chance
+from trustme_analysis.train import tables as T
+from trustme_analysis.train.tables import average_row, discount, insert, mix64, regret_matching
+
+compiled = njit(cache=True)
+inlined = njit(cache=True, inline="always")
+
+#: Settings vector offsets (float64) of :func:`run_iterations` (:func:`trustme_analysis.train.driver.config_vector`).
+C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING = range(8)
+CONFIG_SIZE = 8
+#: Traverser decisions one game may hold in the buffers, and their legal actions.
+NODES = 1 << 13
+NODE_BUFFER = 1 << 17
+#: Slots one iteration may add at most (a game's decisions, all legal actions; the longest games of the 400-turn cap
+#: make about 2,000 decisions of at most 13 moves): the room kept free.
+SLOTS_PER_ITERATION = 1 << 15
+
+#: What a traversal starts from (``start[0]``): the board game's start, or an investing round embedded in it.
+MODE_GAME, MODE_ROUND = 0, 1
+#: ``start``: mode, claimant, then each player's percent chance of having looked under the claimed briefcase.
+S_MODE, S_CLAIMANT, S_SEEN = 0, 1, 2
+
+
+@inlined
+def embed_round(st, r, claimant, card, seen_mask):
+    """The investing round of ``trustme_1981_investment`` as a ``trustme_1981`` kernel state: briefcase 0, holding
+    ``card``, is the one left on the board and the claimant's claim; player ``p`` looked under it when bit ``p`` of
+    ``seen_mask`` is set (public, as at the table); the round starts at the claimant's left. The reveal leaves no
+    briefcase, so the game ends there with wealth as the round's (the utility is the same parameter)."""
+    init_state(st, r)
+    for q in range(r[R_NUM_PROPS]):
+        st[CARDS + q] = 0
+        st[REMOVED + q] = 1
+    st[CARDS] = card
+    st[REMOVED] = 0
+    st[DEALT] = r[R_NUM_PROPS]
+    st[FIRST_PLAYER] = claimant
+    st[TURN_PLAYER] = claimant
+    st[TURNS] = 1
+    for p in range(r[R_N]):
+        if (seen_mask >> p) & 1:
+            st[LOOKED + p] = 1
+    st[CLAIM + claimant] = 0
+    st[CLAIM_KNEW + claimant] = seen_mask >> claimant & 1
+    st[POS + claimant] = r[R_COMPANY]
+    start_investing(st, r, claimant)
+
+
+@compiled
+def embed_round_compiled(st, r, claimant, card, seen_mask):
+    """:func:`embed_round` as a compiled function (the bot, the exact evaluation, tests)."""
+    embed_round(st, r, claimant, card, seen_mask)
+
+
+@inlined
+def start_state(st, r, start, rng):
+    """The start of one iteration: the board game's (chance deals in the loop), or an embedded investing round with
+    the card and the looks drawn by their probabilities (the mix; each ``seen`` percent)."""
+    if start[S_MODE] == MODE_GAME:
+        init_state(st, r)
+        return
+    total = 0
+    for kind in range(NUM_PAYOFF_KINDS):
+        total += r[r[R_PAYOFF_MIX] + kind]
+    x = below(rng, total)
+    card = 0
+    while x >= r[r[R_PAYOFF_MIX] + card]:
+        x -= r[r[R_PAYOFF_MIX] + card]
+        card += 1
+    mask = 0
+    for p in range(r[R_N]):
+        pct = start[S_SEEN + p]
+        if pct >= 100 or (pct > 0 and below(rng, 100) < pct):
+            mask |= 1 << p
+    embed_round(st, r, start[S_CLAIMANT], card, mask)
+
+
+@inlined
+def _pick(probs, n, u):
+    """The index drawn by uniform ``u`` walking ``probs[:n]`` (the last positive one if rounding runs past)."""
+    last = 0
+    for j in range(n):
+        if probs[j] > 0.0:
+            last = j
+            if u < probs[j]:
+                return j
+            u -= probs[j]
+    return last
+
+
+@inlined
+def _concrete(which, na, u, rng):
+    """One of the legal moves whose description is row entry ``u``, uniformly."""
+    c = 0
+    for j in range(na):
+        if which[j] == u:
+            c += 1
+    k = below(rng, c) if c > 1 else 0
+    for j in range(na):
+        if which[j] == u:
+            if k == 0:
+                return j
+            k -= 1
+    return 0
+
+
+@compiled
+def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, st, rng, acts, weights, sig, q, rets,
+                   node_off, node_n, node_pick, node_idx, node_sig, reach, row, which, node_q):
+    """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
+    ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
+    ``limit`` are scratch owned by the caller."""
+    n = r[R_N]
+    eps = cfg[C_EPSILON]
+    unbiased = cfg[C_AVERAGING] > 0.5
+    epoch = np.int64(cfg[C_EPOCH])
+    detail = np.int64(cfg[C_DETAIL])
+    on_policy = cfg[C_WEIGHTING] > 0.5
+    for t in range(t0, t1):
+        if used[0] > limit:
+            return t
+        i = t % n
+        rng[0] = mix64(np.uint64(seed) ^ mix64(np.uint64(t) + np.uint64(0x1981F00D5EED0001)))
+        start_state(st, r, start, rng)
+        Q = 1.0
+        for p in range(n):
+            reach[p] = 1.0
+        m = 0
+        e = 0
+        while st[PHASE] != OVER:
+            if is_chance(st):
+                apply_action(st, r, sample_chance(st, r, rng, acts, weights))
+                continue
+            p = st[DECIDER]
+            na = legal_actions(st, r, acts)
+            nu = row_of(st, r, p, acts, na, row, which, detail)
+            if e + nu > node_idx.shape[0] or m >= node_off.shape[0]:
+                e = 0  # beyond any game of the turn cap; stay in bounds (the oldest decisions are dropped)
+                m = 0
+            idx = node_idx[e:e + nu]
+            for u in range(nu):
+                idx[u] = insert(keys, used, row[u])
+            regret_matching(regret, idx, nu, sig)
+            x = uniform01(rng)
+            if p == i:
+                for u in range(nu):
+                    q[u] = eps / nu + (1.0 - eps) * sig[u]
+                    node_sig[e + u] = sig[u]
+                u = _pick(q, nu, x)
+                node_off[m] = e
+                node_n[m] = nu
+                node_pick[m] = u
+                node_q[m] = q[u]
+                m += 1
+                e += nu
+                Q *= q[u]
+            else:
+                w = 1.0
+                if unbiased:
+                    w = 1.0 / Q
+                    for o in range(n):
+                        if o != i and o != p:
+                            w /= reach[o]
+                for b in range(nu):
+                    avg[idx[b]] += w * sig[b]
+                u = _pick(sig, nu, x)
+                reach[p] *= sig[u]
+            apply_action(st, r, acts[_concrete(which, na, u, rng)])
+        returns(st, r, rets)
+        ui = rets[i]
+        tail = 1.0
+        ratio = 1.0  # product of sigma / q over the traverser's decisions after k (on_policy weighting)
+        for k in range(m - 1, -1, -1):
+            base = node_off[k]
+            nu = node_n[k]
+            u = node_pick[k]
+            su = node_sig[base + u]
+            W = ui * ratio / node_q[k] if on_policy else ui * tail / Q
+            for b in range(nu):
+                regret[node_idx[base + b]] += W * ((1.0 if b == u else 0.0) - su)
+            tail *= su
+            ratio *= su / node_q[k]
+        if epoch > 0 and (t + 1) % epoch == 0:
+            ep = float((t + 1) // epoch)
+            pa = ep ** cfg[C_ALPHA]
+            pb = ep ** cfg[C_BETA]
+            discount(keys, regret, avg, pa / (pa + 1.0), pb / (pb + 1.0), (ep / (ep + 1.0)) ** cfg[C_GAMMA])
+    return t1
+
+
+@compiled
+def policy_at(st, r, keys, avg, acts, n, out, row, which, probs, detail):
+    """The trained policy of the seat to act in ``st`` over its legal moves ``acts[:n]`` into ``out`` (a row's
+    probability shared evenly by the moves it describes); returns whether the table knew the position (else
+    ``out`` is uniform over the row)."""
+    m = row_of(st, r, st[DECIDER], acts, n, row, which, detail)
+    known = average_row(keys, avg, row, m, probs)
+    for j in range(n):
+        c = 0
+        for k in range(n):
+            if which[k] == which[j]:
+                c += 1
+        out[j] = probs[which[j]] / c
+    return known
+
+
+tie_module(__name__)
+#: Every source the compiled functions above contain (the kernel's modules, the abstraction, the tables, this file).
+SOURCES = L._REACHES[__name__]
+
+
+def _scratch(r: np.ndarray) -> dict[str, np.ndarray]:
+    size = int(r[R_NUM_ACTIONS]) + 1
+    return {"acts": np.zeros(size, np.int64), "out": np.zeros(size), "row": np.zeros(size, np.int64),
+            "which": np.zeros(size, np.int64), "probs": np.zeros(size), "st": np.zeros(STATE_SIZE, np.int64)}
+
+
+def board_game_of(game: pyspiel.Game) -> pyspiel.Game:
+    """The ``trustme_1981`` game whose kernel plays ``game``: itself, or for an investing round alone the board game
+    of the same players, money, shares, lots, buy max, Payoff mix and utility (:func:`embed_round`)."""
+    from trustme_analysis.games.board1981.engine.investment import SHORT_NAME as ROUND
+
+    if game.get_type().short_name != ROUND:
+        return game
+    for name, values in (("money_each", game.start_money), ("shares_each", game.start_shares)):
+        if len(set(values)) != 1:
+            raise ValueError(f"{name}={'/'.join(map(str, values))} is not allowed for the trained player; allowed: "
+                             "the same amount for every player (the board game's money and shares)")
+    lots = "/".join(str(x) for x in game.investing.lots)
+    mix = "/".join(str(x) for x in game.payoff_mix)
+    text = (f"trustme_1981(players={game.n},money={game.start_money[0]},shares={game.start_shares[0]},lots={lots},"
+            f"buy_max={game.investing.buy_max},payoff_mix={mix},utility={game.utility})")
+    try:
+        return pyspiel.load_game(text)
+    except Exception as exc:  # the board game checks its own parameters
+        raise ValueError(f"{game}: no board game embeds this investing round ({text}: {exc})") from exc
+
+
+def _start_array(game: pyspiel.Game) -> np.ndarray:
+    from trustme_analysis.games.board1981.engine.investment import SHORT_NAME as ROUND
+
+    start = np.zeros(S_SEEN + L.MAX_PLAYERS, np.int64)
+    if game.get_type().short_name == ROUND:
+        start[S_MODE] = MODE_ROUND
+        start[S_CLAIMANT] = game.claimant
+        start[S_SEEN:S_SEEN + game.n] = game.seen_pct
+    return start
+
+
+class Board1981Trainer:
+    """The training hooks :mod:`trustme_analysis.train` asks a game for (``trustme_analysis.train.GameTrainer``), and
+    the trained bot's and the exact evaluation's (``trustme_analysis.players.trained``), for ``trustme_1981`` and, with
+    ``mode = MODE_ROUND``, for ``trustme_1981_investment``."""
+
+    config_size = CONFIG_SIZE
+    slots_per_iteration = SLOTS_PER_ITERATION
+
+    def __init__(self, mode: int):
+        self.mode = mode
+        what = "1981" if mode == MODE_GAME else "1981-round"
+        #: Names the abstraction and traversal; a stored policy of another version is stale.
+        self.version = f"{what}-os-mccfr/abstraction-{A.VERSION}"
+
+    def code_digest(self) -> str:
+        """A digest of the sources the trained tables depend on (the kernel, the abstraction, this file, the
+        tables): a policy trained by other code is stale."""
+        return source_digest(*SOURCES, sys.modules[__name__])
+
+    def _rules(self, game: pyspiel.Game) -> np.ndarray:
+        from trustme_analysis.games.board1981.kernel.kernel import rules_array
+
+        return rules_array(board_game_of(game))
+
+    def prepare(self, game: pyspiel.Game) -> dict[str, Any]:
+        """The kernel's rules array, the start and scratch buffers for ``game``."""
+        from trustme_analysis.games.board1981.kernel.kernel import limits
+
+        board = board_game_of(game)
+        reason = limits(board)
+        if reason is not None:
+            raise TypeError(f"{board}: {reason}")
+        if self.mode == MODE_GAME:
+            from trustme_analysis.registry import game_entry
+
+            # The kernel must play the variant's rules exactly (its declared parameters and limits).
+            reason = game_entry(game.get_type().short_name).kernel_reason(game, use="game")
+            if reason is not None:
+                raise TypeError(reason)
+        r = self._rules(game)
+        n = int(r[R_N])
+        size = int(r[R_NUM_ACTIONS]) + 1
+        return {
+            "r": r, "start": _start_array(game), "st": np.zeros(STATE_SIZE, np.int64),
+            "rng": np.zeros(1, np.uint64), "acts": np.zeros(size, np.int64), "weights": np.zeros(size, np.int64),
+            "sig": np.zeros(size), "q": np.zeros(size), "rets": np.zeros(n),
+            "node_off": np.zeros(NODES, np.int64), "node_n": np.zeros(NODES, np.int64),
+            "node_pick": np.zeros(NODES, np.int64), "node_idx": np.zeros(NODE_BUFFER, np.int64),
+            "node_sig": np.zeros(NODE_BUFFER), "reach": np.zeros(n), "row": np.zeros(size, np.int64),
+            "which": np.zeros(size, np.int64), "node_q": np.zeros(NODES),
+        }
+
+    def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
+        """Iterations ``t0 .. t1 - 1`` into ``tables``; returns the next iteration (earlier when the tables need
+        room)."""
+        limit = int(T.MAX_LOAD * tables.capacity) - SLOTS_PER_ITERATION
+        c = ctx
+        return int(run_iterations(c["r"], c["start"], tables.keys, tables.regret, tables.avg, tables.used, t0, t1,
+                                  np.uint64(seed & (2**64 - 1)), cfg, limit, c["st"], c["rng"], c["acts"],
+                                  c["weights"], c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"],
+                                  c["node_pick"], c["node_idx"], c["node_sig"], c["reach"], c["row"], c["which"],
+                                  c["node_q"]))
+
+    # ---- positions as kernel states
+
+    def state_of(self, game: pyspiel.Game, r: np.ndarray, history: list[int]) -> np.ndarray:
+        """The kernel state (``trustme_1981``'s) after ``history`` of ``game`` (its own action numbers)."""
+        st = np.zeros(STATE_SIZE, np.int64)
+        if self.mode == MODE_GAME:
+            init_state(st, r)
+            for a in history:
+                apply_action(st, r, int(a))
+            return st
+        # An investing round: the card, the looks chance decided (seen_chance order), then the decisions.
+        card = int(history[0])
+        mask = sum(1 << p for p in range(game.n) if game.seen_pct[p] >= 100)
+        k = len(game.seen_chance)
+        for q, outcome in zip(game.seen_chance, history[1:1 + k]):
+            mask |= int(outcome) << q
+        embed_round_compiled(st, r, int(game.claimant), card, mask)
+        for a in history[1 + k:]:
+            apply_action(st, r, int(a) + int(r[R_A_FIRST_INVEST]))
+        return st
+
+    def _board_actions(self, r: np.ndarray, actions) -> np.ndarray:
+        acts = np.asarray(actions, np.int64)
+        return acts + int(r[R_A_FIRST_INVEST]) if self.mode == MODE_ROUND else acts
+
+    # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
+
+    def bot_context(self, game: pyspiel.Game) -> Any:
+        """What :meth:`action_probabilities` needs for ``game``: its rules array, scratch, the last state met."""
+        r = self._rules(game)
+        return {"game": game, "r": r, **_scratch(r), "last": None}
+
+    def _kernel_state(self, ctx: dict[str, Any], history: list[int]) -> np.ndarray:
+        # A game's decisions come in order: extend the last state met when its history is a prefix.
+        last = ctx["last"]
+        if self.mode == MODE_GAME and last is not None and len(last[0]) <= len(history) \
+                and history[:len(last[0])] == last[0]:
+            st = last[1]
+            for a in history[len(last[0]):]:
+                apply_action(st, ctx["r"], int(a))
+        else:
+            st = self.state_of(ctx["game"], ctx["r"], history)
+        ctx["last"] = (list(history), st)
+        return st
+
+    def action_probabilities(self, ctx: Any, table: tuple[np.ndarray, np.ndarray], state: pyspiel.State,
+                             player: int, detail: int = 0) -> tuple[dict[int, float], bool]:
+        """The stored policy at ``state`` for ``player`` (the seat to act): ``({action: probability}, known)``,
+        uniform over the described moves where the table never saw the position (``known`` False)."""
+        st = self._kernel_state(ctx, state.history())
+        legal = state.legal_actions(player)
+        acts, out = ctx["acts"], ctx["out"]
+        acts[:len(legal)] = self._board_actions(ctx["r"], legal)
+        known = policy_at(st, ctx["r"], table[0], table[1], acts, len(legal), out, ctx["row"], ctx["which"],
+                          ctx["probs"], detail)
+        return {int(a): float(out[j]) for j, a in enumerate(legal)}, bool(known)
+
+    def tree_policy(self, cg: Any, table: tuple[np.ndarray, np.ndarray], states: list[np.ndarray] | None = None,
+                    detail: int = 0) -> np.ndarray:
+        """The stored policy as a slot array of the compiled tree ``cg`` (every seat plays it), for cfr's exact
+        evaluators. ``states``: :meth:`tree_states` of ``cg``, when already computed."""
+        states = self.tree_states(cg) if states is None else states
+        r = self._rules(cg.game)
+        out = cg.uniform_policy().copy()
+        c = _scratch(r)
+        acts, probs = c["acts"], c["out"]
+        starts = cg.infoset_slot_start
+        for i, st in enumerate(states):
+            lo, hi = int(starts[i]), int(starts[i + 1])
+            acts[:hi - lo] = self._board_actions(r, cg.slot_action[lo:hi])
+            policy_at(st, r, table[0], table[1], acts, hi - lo, probs, c["row"], c["which"], c["probs"], detail)
+            out[lo:hi] = probs[:hi - lo]
+        return out
+
+    def tree_states(self, cg: Any, every: bool = False) -> list[np.ndarray] | list[list[np.ndarray]]:
+        """Kernel states of the compiled tree's information sets: one per information set (its first history), or
+        with ``every`` all of its histories (tests: one information set, one abstract key)."""
+        r = self._rules(cg.game)
+        decision = np.flatnonzero(cg.infoset >= 0)
+        infos = cg.infoset[decision]
+        if every:
+            groups: list[list[int]] = [[] for _ in range(cg.num_infosets)]
+            for node, i in zip(decision.tolist(), infos.tolist()):
+                groups[i].append(node)
+        else:
+            _, first = np.unique(infos, return_index=True)
+            groups = [[int(decision[f])] for f in first]
+        parent, action = cg.parent, cg.edge_action
+
+        def state_of(node: int) -> np.ndarray:
+            path = []
+            v = node
+            while parent[v] >= 0:
+                path.append(int(action[v]))
+                v = int(parent[v])
+            return self.state_of(cg.game, r, path[::-1])
+
+        out = [[state_of(v) for v in nodes] for nodes in groups]
+        return out if every else [g[0] for g in out]
+
+
+#: The whole board game's trainer (the registry entry's ``trained`` part of ``trustme_1981``).
+TRAINER = Board1981Trainer(MODE_GAME)
+#: The investing round's (``trustme_1981_investment``): the same kernel, abstraction and traversal, embedded.
+INVESTMENT_TRAINER = Board1981Trainer(MODE_ROUND)
