@@ -17,25 +17,29 @@ The position key holds
 - **Reputation that cashes into Tickets**: the largest set or sequence in your Reputation (counted up to 3);
 - **the time**: Day or Night (how often the deck has run out, up to 2) and whether the deck is empty, holds 1-4
   Characters or more;
-- **at a trust vote or the Coin offer**: the teller (their place from you); how many Characters of the number the
-  tale claims you have not seen (not in your hand, the Park, any Reputation or the discard pile, which everyone saw
-  go there; up to 3); the best Ticket a tall tale on that Character could earn; the teller's revealed bluffing (their
-  tall tales and true tales so far, each counted up to 2); the teller's score minus yours (the same buckets); with
-  ``voting=sequential`` the trusting and distrusting votes already declared; at the Coin offer whether the majority
-  trusted.
+- **at a trust vote or the Coin offer** (instead of your seat, your score and your Reputation, so that each vote row
+  gathers many samples): the teller (their place from you); how many Ticket stacks are empty; the time; how likely
+  the teller held a Character of the number the tale claims among the Characters it chose from, were the Characters
+  you have not seen (not in your hand, the Park, any Reputation or the discard pile, which everyone saw go there)
+  dealt at random (0 when none is left, else in sixths); the best Ticket a tall tale on that Character could earn;
+  the teller's revealed bluffing (their tall tales and true tales so far, each counted up to 2); the teller's score
+  minus yours (the same buckets); with ``voting=sequential`` the trusting and distrusting votes already declared; at
+  the Coin offer whether the majority trusted.
 
 A move is described as
 
 - **a true tale** (Tell a Tale with a matching Character): the largest set or sequence your Reputation would hold
   with that number (up to 4);
 - **a tall tale**: the Ticket it would earn if trusted (the difference of the numbers, or the next lower value
-  left; 0: none), whether that Ticket value would be new to you, and whether any Character of the claimed number is
-  still unseen by everyone (could the tale be true at all);
+  left; 0: none), whether that Ticket value would be new to you, and how many Characters of the claimed number are
+  still unseen by everyone (up to 3: could the tale be true at all, how believable is it);
+- a tale, Use Reputation and a take also by whether the hand Character you keep matches one in the Park;
 - **Use Reputation / the free action**: the Ticket value gained and whether it is new to you;
 - **Take a Character from the Park**: the largest set or sequence your Reputation would hold with it (up to 4);
 - **pass**, **decline**, **trust**, **do not trust**, **toss** and **do not toss** as themselves.
 
-The fine level (``detail >= 1``) adds to the position your hand, the Park, your Reputation (counts up to 2, 2 and
+The fine level (``detail >= 1``) keeps version 3's position key (the turn key above at votes too, with the count of
+the claimed number you have not seen instead of the chance) and adds your hand, the Park, your Reputation (counts up to 2, 2 and
 3) and which Ticket values you hold, and describes each move as itself: exact on the reduced variants, far too fine
 for the full game.
 
