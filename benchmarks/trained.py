@@ -1,33 +1,41 @@
-"""The targets of issue 28 for Pinocchio's trained player: one table, stage by stage.
+"""The targets of issue 28 for the trained players, game by game: one table, stage by stage.
 
 Usage::
 
-    python benchmarks/trained.py [--stages exact,train,speed,probes,search] [--out /tmp/trained_bench]
-        [--seed 0] [--iterations 800000] [--probe-games 400] [--screen-games 100] [--search-games 200]
+    python benchmarks/trained.py [--stages exact,train,speed,probes,search] [--games trustme_pinocchio,...]
+        [--variants 2p,3p] [--out /tmp/trained_bench] [--seed 0] [--iterations 800000] [--reduced-iterations 2000000]
+        [--probe-games 400] [--screen-games 1000] [--search-games 200]
 
-Stages (each prints its rows; ``train`` must have run, or runs, before ``speed``, ``probes`` and ``search``):
+It walks the registry's games whose kernel entry has a ``trained`` part (:class:`trustme_analysis.train.GameTrainer`;
+games without one are listed as skipped), each with its full variants (:data:`FULL_VARIANTS`) and the ``[[solve]]``
+sections of its solve presets (``reports/solve_*.toml``). Stages (each prints its rows; ``train`` runs first
+wherever a later stage needs a policy):
 
-- ``exact``: the trainer on the reduced variants of ``reports/solve_pinocchio.toml`` (park_two, park_one) and
-  ``reports/solve_pinocchio_three.toml`` (two_days), its policy evaluated exactly on the compiled tree
-  (exploitability for 2 players, NashConv for 3; in % of the utility range, NashConv per player), beside CFR's
-  (DCFR, 1,000 full-tree iterations) and the heuristic's. Both abstraction levels (``detail`` 0 and 1).
-- ``train``: training CPU seconds per full variant (Pinocchio 2/3/4p) at ``--iterations`` (goal <= 120).
-- ``speed``: kernel games per CPU second with trained seats against random seats, 2p, in this process (goal
-  >= 25%).
-- ``probes``: each probe in one seat (rotating) against the trained line-up; every probe is screened on
-  ``--screen-games`` games, then the best one is measured on ``--probe-games`` fresh seeds (goal: its win rate <=
-  fair share + 5 points).
-- ``search``: the search player (budget 1,600) against the trained line-up, 2p, ``--search-games`` games (goal <=
-  fair share + 10 points). Slow: about a CPU-second a game.
+- ``exact``: the trainer on every solve preset's variant, its policy evaluated exactly on the compiled tree
+  (exploitability for 2 players, NashConv for more; in % of the utility range, NashConv per player), beside CFR's
+  (DCFR, 1,000 full-tree iterations) and the heuristic's, at every abstraction level the trainer names
+  (``detail_levels``, default ``(0,)``).
+- ``train``: training CPU seconds per full variant at ``--iterations`` and ``--shaping`` (goal <= 120); the
+  full-game stages below play these policies.
+- ``speed``: kernel games per CPU second with trained seats against random seats, 2 players, in this process (goal
+  >= 25%), where the game's kernel takes ``trained=``.
+- ``probes``: each probe (the game's simple strategies) in one seat, rotating, against the trained line-up. The
+  probes are screened on ``--screen-games`` games each (in the kernel where the trainer offers ``screen_probes``,
+  else by the Python bots), then the best one is measured by the Python bots on ``--probe-games`` fresh seeds
+  (goal: its win rate <= fair share + 5 points).
+- ``search``: the search player (budget 1,600) against the trained line-up, ``--search-games`` games, on the
+  2-player full variant (goal <= fair share + 10 points). Slow: about a CPU-second a game.
 
-Win rates carry 95% Wilson intervals. A seat wins when it has the best return (Pinocchio's returns include the
-tie-break chain).
+Win rates carry 95% Wilson intervals; the challenger's seat rotates. A seat wins when it has the best return. The
+last table is the issue's targets, filled with what this run measured.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+import tomllib
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -35,91 +43,161 @@ import pyspiel
 import cfr
 import trustme_analysis  # noqa: F401  (registers the games)
 from cfr import evaluate
-from trustme_analysis.games.pinocchio.kernel import kernel
-from trustme_analysis.games.pinocchio.kernel.tree import compile_tree
-from trustme_analysis.games.pinocchio.kernel.training import TRAINER
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
 from trustme_analysis.players.probe import probe_strategies
+from trustme_analysis.registry import find_game, game_names
 from trustme_analysis.solve.profile import bots_policy
+from trustme_analysis.solve.run import tree_producer
 from trustme_analysis.stats.intervals import wilson
-from trustme_analysis.train import TrainSettings, train
+from trustme_analysis.train import TrainSettings, train, trainer_for
 
-REDUCED = {
-    "park_two": "trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,stacks=1/1/1,"
-                "chart=1/3/6,runouts_to_end=1)",
-    "park_one": "trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=1,stacks=1/1/1,"
-                "chart=1/3/6,runouts_to_end=1)",
-    "two_days": "trustme_pinocchio(players=3,values=3,copies=2,park_size=2,stacks=1/1/1,chart=1/3/6,"
-                "runouts_to_end=2)",
+#: The full variants of each game the targets name (label -> game string); games not listed get their default.
+FULL_VARIANTS = {
+    "trustme_pinocchio": {"2p": "trustme_pinocchio(players=2)", "3p": "trustme_pinocchio(players=3)",
+                          "4p": "trustme_pinocchio(players=4)"},
+    "trustme_liar": {"2p": "trustme_liar(players=2)", "4p": "trustme_liar(players=4)"},
+    "trustme_1981": {"2p": "trustme_1981(players=2)"},
 }
-FULL = {"2p": "trustme_pinocchio(players=2)", "3p": "trustme_pinocchio(players=3)",
-        "4p": "trustme_pinocchio(players=4)"}
-REDUCED_ITERATIONS = 2_000_000
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
 def pct(x: float) -> str:
     return f"{100 * x:.2f}%"
 
 
-def stage_exact(seed: int, out: str) -> None:
-    print("\n## exact exploitability on the solve presets' variants (win/loss utility)")
-    print("| variant | metric | trained detail=1 | trained detail=0 | CFR (DCFR 1,000 it) | heuristic |")
-    print("|---|---|---|---|---|---|")
-    for name, gs in REDUCED.items():
+def trained_games(only: list[str] | None) -> list[str]:
+    """Short names of the registered games with a trainer (those of ``only`` when given); prints the others."""
+    out = []
+    for name in game_names():
+        if only and name not in only:
+            continue
+        entry = find_game(name)
+        if entry is None or entry.kernel is None or entry.kernel.trained is None:
+            print(f"(skipped {name}: no trained part in its kernel entry)")
+            continue
+        out.append(name)
+    return out
+
+
+def solve_presets(short: str) -> list[tuple[str, str, str]]:
+    """``(preset file, section name, game string)`` of every ``[[solve]]`` section of ``reports/solve_*.toml``
+    whose game is ``short``."""
+    out = []
+    for path in sorted(REPORTS.glob("solve_*.toml")):
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+        for section in data.get("solve", []):
+            gs = section.get("game") or data.get("game")
+            if gs and pyspiel.load_game(gs).get_type().short_name == short:
+                out.append((path.name, section.get("name", "?"), gs))
+    return out
+
+
+class Results:
+    """The figures the targets table reads, collected while the stages run."""
+
+    def __init__(self):
+        self.exact: list[tuple[str, str, int, float]] = []  # game, variant, detail, share of the range
+        self.train: dict[tuple[str, str], float] = {}
+        self.speed: dict[str, float] = {}
+        self.probes: dict[tuple[str, str], tuple[str, float, float, float, int]] = {}
+        self.search: dict[tuple[str, str], tuple[float, float, float, int]] = {}
+
+
+def stage_exact(short: str, seed: int, out: str, iterations: int, res: Results) -> None:
+    print(f"\n## {short}: exact exploitability on the solve presets' variants")
+    trainer = trainer_for(pyspiel.load_game(short))
+    levels = tuple(getattr(trainer, "detail_levels", (0,)))
+    heads = " | ".join(f"trained detail={d}" for d in levels)
+    print(f"| preset | variant | metric | {heads} | CFR (DCFR 1,000 it) | heuristic |")
+    print("|---|---|---|" + "---|" * len(levels) + "---|---|")
+    for preset, name, gs in solve_presets(short):
         game = pyspiel.load_game(gs)
-        cg = compile_tree(game, 10**8)
+        produce, _ = tree_producer(game)
+        cg = produce(game, 10**8) if produce is not None else cfr.compile_game(game, max_histories=10**8)
         n = cg.num_players
         span = float(cg.utilities.max() - cg.utilities.min())
         metric = evaluate.exploitability if n == 2 else evaluate.nash_conv
-        per = 1 if n == 2 else n  # NashConv per player for 3+
+        per = 1 if n == 2 else n
 
         def share(value: float) -> str:
             return f"{value:.4f} ({pct(value / per / span)})"
 
-        states = TRAINER.tree_states(cg)
+        states = trainer.tree_states(cg) if hasattr(trainer, "tree_states") else None
         cells = []
-        for detail in (1, 0):
+        for detail in levels:
             t0 = time.process_time()
-            policy = train(game, TrainSettings(iterations=REDUCED_ITERATIONS, seed=seed, detail=detail), out)
-            value = metric(cg, TRAINER.tree_policy(cg, policy.lookup(), states, detail=detail))
+            policy = train(game, TrainSettings(iterations=iterations, seed=seed, detail=detail), out)
+            kw = {"states": states} if states is not None else {}
+            value = metric(cg, trainer.tree_policy(cg, policy.lookup(), detail=detail, **kw))
+            res.exact.append((short, name, detail, value / per / span))
             cells.append(f"{share(value)}, {time.process_time() - t0:.0f} CPU s")
         solved = cfr.solve(cg, "dcfr", iterations=1000).average
-        bots = {p: make_bot(game, "heuristic", p, np.random.default_rng(0)) for p in range(n)}
-        heuristic = metric(cg, bots_policy(cg, bots))
+        try:
+            bots = {p: make_bot(game, "heuristic", p, np.random.default_rng(0)) for p in range(n)}
+            heuristic = share(metric(cg, bots_policy(cg, bots)))
+        except (ValueError, KeyError) as exc:  # a game without a heuristic bot
+            heuristic = f"({exc})"
         label = "exploitability" if n == 2 else "NashConv (per player in %)"
-        print(f"| {name} | {label} | {cells[0]} | {cells[1]} | {share(metric(cg, solved))} | {share(heuristic)} |")
+        print(f"| {preset} | {name} | {label} | {' | '.join(cells)} | {share(metric(cg, solved))} | {heuristic} |",
+              flush=True)
 
 
-def trained_settings(iterations: int, seed: int) -> TrainSettings:
-    return TrainSettings(iterations=iterations, seed=seed)
+#: The full games train with this much of the score-margin signal (``--shaping``; TrainSettings.shaping).
+SHAPING = [1.0]
 
 
-def stage_train(iterations: int, seed: int, out: str) -> None:
-    print(f"\n## training CPU time per full variant ({iterations:,} iterations, detail 0; goal <= 120 CPU s)")
+def settings(iterations: int, seed: int) -> TrainSettings:
+    return TrainSettings(iterations=iterations, seed=seed, shaping=SHAPING[0])
+
+
+def stage_train(short: str, iterations: int, seed: int, out: str, res: Results) -> None:
+    print(f"\n## {short}: training CPU time per full variant ({iterations:,} iterations, detail 0; goal <= 120 CPU s)")
     print("| variant | CPU s | slots stored | reused |")
     print("|---|---|---|---|")
-    for label, gs in FULL.items():
-        policy = train(gs, trained_settings(iterations, seed), out)
+    for label, gs in FULL_VARIANTS.get(short, {"default": short}).items():
+        policy = train(gs, settings(iterations, seed), out)
         s = policy.summary
-        print(f"| Pinocchio {label} | {s['cpu_seconds']:.1f} | {s['slots']:,} | {policy.reused} |", flush=True)
+        res.train[(short, label)] = s["cpu_seconds"]
+        print(f"| {label} | {s['cpu_seconds']:.1f} | {s['slots']:,} | {policy.reused} |", flush=True)
 
 
-def stage_speed(iterations: int, seed: int, out: str) -> None:
-    print("\n## kernel games per CPU second, Pinocchio 2p (goal: trained >= 25% of random)")
-    game = pyspiel.load_game(FULL["2p"])
-    policy = train(game, trained_settings(iterations, seed), out)
+def two_player(short: str) -> str | None:
+    for label, gs in FULL_VARIANTS.get(short, {}).items():
+        if pyspiel.load_game(gs).num_players() == 2:
+            return gs
+    return None
+
+
+def stage_speed(short: str, iterations: int, seed: int, out: str, res: Results) -> None:
+    gs = two_player(short)
+    if gs is None:
+        return
+    print(f"\n## {short}: kernel games per CPU second, 2 players (goal: trained >= 25% of random)")
+    game = pyspiel.load_game(gs)
+    entry = find_game(short)
+    policy = train(game, settings(iterations, seed), out)
+    kernel_class = entry.kernel_part("kernel")
     seeds = np.arange(20_000, dtype=np.uint64)
     rates = {}
-    for label, k in (("random", kernel.Kernel(game, ["random"])),
-                     ("heuristic", kernel.Kernel(game, ["heuristic"])),
-                     ("trained", kernel.Kernel(game, ["trained"], trained=(*policy.lookup(), 0)))):
+    for label in ("random", "heuristic", "trained"):
+        try:
+            if label == "trained":
+                k = kernel_class(game, ["trained"], trained=(*policy.lookup(), 0))
+            else:
+                k = kernel_class(game, [label])
+        except (TypeError, ValueError) as exc:
+            print(f"| {label} seats | not in the kernel: {exc} |")
+            continue
         k.play(seeds[:64])  # compile / load the cache first
         t0 = time.process_time()
         k.play(seeds)
         rates[label] = len(seeds) / (time.process_time() - t0)
     for label, r in rates.items():
         print(f"| {label} seats | {r:,.0f} games/CPU s | {pct(r / rates['random'])} of random |")
+    if "trained" in rates:
+        res.speed[short] = rates["trained"] / rates["random"]
 
 
 def play(game: pyspiel.Game, seat_bot, others, seed: int) -> bool:
@@ -149,63 +227,118 @@ def fmt(wins: int, games: int, n: int) -> str:
             f"{games} games)")
 
 
-def stage_probes(iterations: int, seed: int, out: str, screen: int, games: int) -> None:
-    print("\n## best probe vs the trained line-up (goal <= fair share + 5 points)")
-    print("| variant | screened (win rate each) | best probe, fresh seeds |")
+def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, games: int, res: Results) -> None:
+    print(f"\n## {short}: best probe vs the trained line-up (goal <= fair share + 5 points)")
+    print("| variant | screened (win rate each) | best probe, fresh seeds, Python bots |")
     print("|---|---|---|")
-    for label, gs in FULL.items():
+    for label, gs in FULL_VARIANTS.get(short, {"default": short}).items():
         game = pyspiel.load_game(gs)
         n = game.num_players()
-        train(game, trained_settings(iterations, seed), out)
-        knobs = {"iterations": iterations, "seed": seed, "outdir": out}
+        trainer = trainer_for(game)
+        policy = train(game, settings(iterations, seed), out)
+        knobs = {"iterations": iterations, "seed": seed, "shaping": SHAPING[0], "outdir": out}
 
         def others(p, rng):
             return make_bot(game, "trained", p, rng, **knobs)
 
+        names = list(probe_strategies(game))
         screened = {}
-        for name in probe_strategies(game):
-            wins, m = rate(game, lambda p, rng, s=name: make_bot(game, "probe", p, rng, strategy=s), others,
-                           np.arange(screen) + 1_000_000)
-            screened[name] = wins / m
+        where = "Python"
+        if hasattr(trainer, "screen_probes"):
+            screened = trainer.screen_probes(game, policy.lookup(), names, screen, seed=1_000_000)
+            where = "kernel"
+        for name in names:
+            if name not in screened:  # what the kernel does not play: the Python bots
+                wins, m = rate(game, lambda p, rng, s=name: make_bot(game, "probe", p, rng, strategy=s), others,
+                               np.arange(screen) + 1_000_000)
+                screened[name] = wins / m
         best = max(screened, key=screened.get)
         wins, m = rate(game, lambda p, rng: make_bot(game, "probe", p, rng, strategy=best), others,
                        np.arange(games) + 2_000_000)
-        cells = ", ".join(f"{k} {100 * v:.0f}%" for k, v in screened.items())
-        print(f"| Pinocchio {label} | {cells} | {best}: {fmt(wins, m, n)} |", flush=True)
+        iv = wilson(wins, m)
+        res.probes[(short, label)] = (best, wins / m, iv.low, iv.high, n)
+        cells = ", ".join(f"{k} {100 * v:.1f}%" for k, v in screened.items())
+        print(f"| {label} | ({where}, {screen} games each) {cells} | {best}: {fmt(wins, m, n)} |", flush=True)
 
 
-def stage_search(iterations: int, seed: int, out: str, games: int) -> None:
-    print("\n## search player (budget 1,600) vs the trained line-up (goal <= fair share + 10 points)")
-    game = pyspiel.load_game(FULL["2p"])
-    train(game, trained_settings(iterations, seed), out)
-    knobs = {"iterations": iterations, "seed": seed, "outdir": out}
+def stage_search(short: str, iterations: int, seed: int, out: str, games: int, res: Results) -> None:
+    gs = two_player(short)
+    if gs is None:
+        return
+    print(f"\n## {short}: search player (budget 1,600) vs the trained line-up (goal <= fair share + 10 points)")
+    game = pyspiel.load_game(gs)
+    train(game, settings(iterations, seed), out)
+    knobs = {"iterations": iterations, "seed": seed, "shaping": SHAPING[0], "outdir": out}
     t0 = time.process_time()
     wins, m = rate(game, lambda p, rng: make_bot(game, "search", p, rng, budget=1600),
                    lambda p, rng: make_bot(game, "trained", p, rng, **knobs), np.arange(games) + 3_000_000)
-    print(f"| Pinocchio 2p | search-1600: {fmt(wins, m, 2)} | {time.process_time() - t0:.0f} CPU s |")
+    iv = wilson(wins, m)
+    res.search[(short, "2p")] = (wins / m, iv.low, iv.high, 2)
+    print(f"| 2p | search-1600: {fmt(wins, m, 2)} | {time.process_time() - t0:.0f} CPU s |", flush=True)
+
+
+def targets(res: Results) -> None:
+    """The issue's targets table, filled with this run's figures (blank where a stage did not run)."""
+    print("\n## issue 28 targets (this run)")
+    print("| figure | goal | measured | met |")
+    print("|---|---|---|---|")
+
+    def row(figure, goal, measured, met):
+        print(f"| {figure} | {goal} | {measured} | {'yes' if met else 'NO'} |")
+
+    for short, name, detail, share in res.exact:
+        row(f"exact, {short} {name}, detail={detail}", "<= 3% of the range", pct(share), share <= 0.03)
+    for (short, label), (best, r, lo, hi, n) in res.probes.items():
+        fair = 1 / n
+        row(f"best probe vs trained, {short} {label}", f"<= {100 * (fair + 0.05):.1f}%",
+            f"{best}: {100 * r:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]", r <= fair + 0.05)
+    for (short, label), (r, lo, hi, n) in res.search.items():
+        fair = 1 / n
+        row(f"search-1600 vs trained, {short} {label}", f"<= {100 * (fair + 0.10):.1f}%",
+            f"{100 * r:.1f}% [{100 * lo:.1f}, {100 * hi:.1f}]", r <= fair + 0.10)
+    for short, ratio in res.speed.items():
+        row(f"trained/random kernel games/s, {short} 2p", ">= 25%", pct(ratio), ratio >= 0.25)
+    for (short, label), cpu in res.train.items():
+        row(f"training CPU s, {short} {label}", "<= 120 s", f"{cpu:.1f} s", cpu <= 120)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--stages", default="exact,train,speed,probes,search")
+    parser.add_argument("--games", default="", help="comma-separated short names (default: every trained game)")
+    parser.add_argument("--variants", default="", help="comma-separated labels of FULL_VARIANTS (default: all)")
     parser.add_argument("--out", default="/tmp/trained_bench")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=800_000)
+    parser.add_argument("--reduced-iterations", type=int, default=2_000_000)
+    parser.add_argument("--shaping", type=float, default=1.0, help="TrainSettings.shaping of the full games")
     parser.add_argument("--probe-games", type=int, default=400)
-    parser.add_argument("--screen-games", type=int, default=100)
+    parser.add_argument("--screen-games", type=int, default=1000)
     parser.add_argument("--search-games", type=int, default=200)
     args = parser.parse_args(argv)
     stages = args.stages.split(",")
-    if "exact" in stages:
-        stage_exact(args.seed, args.out)
-    if "train" in stages:
-        stage_train(args.iterations, args.seed, args.out)
-    if "speed" in stages:
-        stage_speed(args.iterations, args.seed, args.out)
-    if "probes" in stages:
-        stage_probes(args.iterations, args.seed, args.out, args.screen_games, args.probe_games)
-    if "search" in stages:
-        stage_search(args.iterations, args.seed, args.out, args.search_games)
+    allowed = {"exact", "train", "speed", "probes", "search"}
+    if set(stages) - allowed:
+        parser.error(f"--stages {args.stages!r} is not allowed; allowed: a comma-separated list of "
+                     f"{', '.join(sorted(allowed))}")
+    res = Results()
+    SHAPING[0] = args.shaping
+    if args.variants:
+        keep = set(args.variants.split(","))
+        for short, table in FULL_VARIANTS.items():
+            FULL_VARIANTS[short] = {k: v for k, v in table.items() if k in keep}
+    for short in trained_games([g for g in args.games.split(",") if g] or None):
+        if "exact" in stages:
+            stage_exact(short, args.seed, args.out, args.reduced_iterations, res)
+        if "train" in stages:
+            stage_train(short, args.iterations, args.seed, args.out, res)
+        if "speed" in stages:
+            stage_speed(short, args.iterations, args.seed, args.out, res)
+        if "probes" in stages:
+            stage_probes(short, args.iterations, args.seed, args.out, args.screen_games, args.probe_games, res)
+        if "search" in stages:
+            stage_search(short, args.iterations, args.seed, args.out, args.search_games, res)
+    targets(res)
     return 0
 
 

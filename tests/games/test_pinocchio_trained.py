@@ -83,21 +83,32 @@ def test_one_information_set_one_key_and_visible_changes_change_it():
             s = st.s.copy()
             s[offset] = 0 if s[offset] else 1
             assert key_of(s, kern.R, p, 1) != key_of(st.s, kern.R, p, 1)
-        for mine in (K.REPS + p * K.MAXV,):
-            # your Reputation counts as the largest set or sequence it could cash
+        voting = int(st.s[K.PHASE]) in (K.VOTE, K.COIN_OFFER)
+        if not voting:
+            # your Reputation counts as the largest set or sequence it could cash (at a vote: not read)
             s = st.s.copy()
             s[K.REPS:K.REPS + K.MAXP * K.MAXV] = 0
             empty = key_of(s, kern.R, p, 0)
-            s[mine] = 2
+            s[K.REPS + p * K.MAXV] = 2
             assert key_of(s, kern.R, p, 0) != empty
         s = st.s.copy()
         s[K.STACKS:K.STACKS + K.MAXV] = 0
         assert key_of(s, kern.R, p, 0) != key_of(st.s, kern.R, p, 0)
         s = st.s.copy()
-        s[K.SCORE + p] = max(s[K.SCORE + (p + 1) % 3], s[K.SCORE + (p + 2) % 3])
+        # the score: yours against the best other at a turn, the teller's against yours at a vote
+        against = int(st.s[K.ACTIVE]) if voting else None
+        s[K.SCORE + p] = s[K.SCORE + against] if voting else max(s[K.SCORE + (p + 1) % 3], s[K.SCORE + (p + 2) % 3])
         level = key_of(s, kern.R, p, 0)
         s[K.SCORE + p] += 7
         assert key_of(s, kern.R, p, 0) != level
+        if voting:
+            # how likely the teller held the claimed Character: your own hand's Characters of it change it
+            target = int(st.s[K.TALE_PARK])
+            s = st.s.copy()
+            s[K.HANDS + p * K.MAXV + target - 1] = 0
+            before = key_of(s, kern.R, p, 0)
+            s[K.HANDS + p * K.MAXV + target - 1] = 5
+            assert key_of(s, kern.R, p, 0) != before
         if int(st.s[K.PHASE]) == K.VOTE:
             rows = K.ROWS + int(st.s[K.ACTIVE]) * 4
             s = st.s.copy()
@@ -147,3 +158,36 @@ def test_trained_bot_states_the_stored_policy_and_replays_from_its_generator(tmp
 
     tab = tabular_policy(game, bots[0].settings, str(tmp_path), compiled=cg)
     assert np.allclose(from_tabular_policy(cg, tab), TRAINER.tree_policy(cg, stored.lookup(), detail=1))
+
+
+@pytest.mark.parametrize("game_string", ["trustme_pinocchio(players=2)", "trustme_pinocchio(players=3)"])
+def test_kernel_probes_play_their_rule(tmp_path, game_string):
+    """The kernel's probe seats (the benchmark's fast screen) follow their rule: never trust casts no trusting
+    vote, always trust no other, never tell a tall tale tells none; the trained seats play their table."""
+    from trustme_analysis.games.pinocchio.kernel import trained as TR
+
+    game = pyspiel.load_game(game_string)
+    n = game.num_players()
+    policy = train(game, TrainSettings(iterations=3_000, seed=1, epoch=1_000), tmp_path)
+    keys, avg = policy.lookup()
+    kern = kernel.Kernel(game, ["heuristic"])
+    seeds = np.arange(60, dtype=np.uint64)
+    talls = {}
+    for name, code in TR.PROBE_KINDS.items():
+        kinds = np.full(n, K.SEAT_TRAINED, np.int64)
+        kinds[0] = code
+        finals = np.zeros((len(seeds), K.STATE_SIZE), np.int32)
+        rets = np.zeros((len(seeds), n))
+        TR.play_probe_games(kern.R, seeds, kinds, kern.H, keys, avg, 0, finals, rets)
+        cast, trust = finals[:, K.VOTES_CAST].sum(), finals[:, K.VOTES_TRUST].sum()
+        tall = finals[:, K.ROWS + 2].sum() + finals[:, K.ROWS + 3].sum()
+        assert cast > 0 and np.all(finals[:, K.PHASE] == K.TERMINAL)
+        if name == "never trust":
+            assert trust == 0
+        elif name == "always trust":
+            assert trust == cast
+        talls[name] = tall
+    # (where every legal move is a tall tale, "never tell a tall tale" says nothing: rare, so few)
+    assert talls["never tell a tall tale"] * 20 < talls["always tell a tall tale"]
+    rates = TRAINER.screen_probes(game, (keys, avg), list(TR.PROBE_KINDS) + ["unknown"], 40, seed=5)
+    assert set(rates) == set(TR.PROBE_KINDS) and all(0.0 <= r <= 1.0 for r in rates.values())

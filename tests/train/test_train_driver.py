@@ -88,7 +88,8 @@ def test_progress_and_evaluator(tmp_path):
 
 
 @pytest.mark.parametrize("bad", [dict(iterations=None), dict(iterations=10, seconds=1.0), dict(iterations=0),
-                                 dict(epsilon=0.0), dict(averaging="odd"), dict(epoch=-1)])
+                                 dict(epsilon=0.0), dict(averaging="odd"), dict(epoch=-1),
+                                 dict(shaping=-1.0)])
 def test_settings_refuse_nonsense(bad):
     with pytest.raises(ValueError):
         TrainSettings(**bad)
@@ -97,3 +98,48 @@ def test_settings_refuse_nonsense(bad):
 def test_a_game_without_training_is_refused(tmp_path):
     with pytest.raises(ValueError, match="no trained player"):
         train("trustme_liar", TrainSettings(iterations=10), tmp_path)
+
+
+OTHER = SMALL.replace("park_size=2", "park_size=1")
+
+
+def test_warm_start_from_the_nearest_stored_variant(tmp_path):
+    warm = TrainSettings(iterations=20_000, seed=5, epoch=5_000, warm_start=True)
+    alone = train(SMALL, warm, tmp_path / "empty")  # nothing else stored: starts empty, says so
+    assert alone.summary["warm_start_from"] is None
+    cold = train(SMALL, TrainSettings(iterations=20_000, seed=5, epoch=5_000), tmp_path)
+    other = train(OTHER, SETTINGS, tmp_path)
+    lines = []
+    started = train(SMALL, warm, tmp_path, lines.append)
+    source = started.summary["warm_start_from"]
+    # Two policies stored: the same variant under other settings (no parameter differs) is nearer than the variant
+    # with another park_size, so it is the source.
+    assert source["fingerprint"] == cold.fingerprint and source["game"] == cold.summary["game"]
+    assert any("warm start from" in line for line in lines)
+    assert started.fingerprint == alone.fingerprint  # the same settings: the folder name does not name the source
+    assert started.summary["policy_digest"] not in (cold.summary["policy_digest"], alone.summary["policy_digest"])
+    # Only the other variant stored: it is the source.
+    only_other = tmp_path / "other"
+    other2 = train(OTHER, SETTINGS, only_other)
+    assert train(SMALL, warm, only_other).summary["warm_start_from"]["fingerprint"] == other2.fingerprint
+    assert other.fingerprint == other2.fingerprint
+
+
+def test_warm_started_training_resumes_to_the_same_policy(tmp_path):
+    warm = TrainSettings(iterations=20_000, seed=5, epoch=5_000, warm_start=True)
+    for folder in (tmp_path / "a", tmp_path / "b"):
+        train(OTHER, SETTINGS, folder)
+    whole = train(SMALL, warm, tmp_path / "a")
+    with pytest.raises(KeyboardInterrupt):
+        train(SMALL, warm, tmp_path / "b", stop_after=7_000)
+    resumed = train(SMALL, warm, tmp_path / "b")
+    assert resumed.summary["policy_digest"] == whole.summary["policy_digest"]
+    assert resumed.summary["warm_start_from"] == whole.summary["warm_start_from"]
+
+
+def test_baseline_and_shaping_change_the_policy(tmp_path):
+    base = train(SMALL, SETTINGS, tmp_path)
+    plain = train(SMALL, TrainSettings(iterations=30_000, seed=5, epoch=5_000, baseline=False), tmp_path)
+    shaped = train(SMALL, TrainSettings(iterations=30_000, seed=5, epoch=5_000, shaping=1.0), tmp_path)
+    digests = {r.summary["policy_digest"] for r in (base, plain, shaped)}
+    assert len(digests) == 3

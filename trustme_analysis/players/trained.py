@@ -28,7 +28,7 @@ import pyspiel
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.train import TrainedPolicy, TrainSettings, train, trainer_for
 
-KNOB_NAMES = ("iterations", "seconds", "seed", "detail", "epsilon", "outdir")
+KNOB_NAMES = ("iterations", "seconds", "seed", "detail", "epsilon", "baseline", "shaping", "warm_start", "outdir")
 #: Where policies are stored when no ``outdir`` knob is given.
 DEFAULT_OUTDIR = "reports/out/trained"
 
@@ -41,7 +41,7 @@ def settings_from(knobs: dict[str, Any]) -> TrainSettings:
     unknown = sorted(set(knobs) - set(KNOB_NAMES))
     if unknown:
         raise ValueError(f"unknown knob(s) {unknown} for the trained bot; valid knobs: {', '.join(KNOB_NAMES)}")
-    kw = {k: knobs[k] for k in ("iterations", "seconds", "seed", "detail", "epsilon") if k in knobs}
+    kw = {k: knobs[k] for k in KNOB_NAMES if k in knobs and k != "outdir"}
     if "seconds" in kw and "iterations" not in kw:
         kw["iterations"] = None
     return TrainSettings(**kw)

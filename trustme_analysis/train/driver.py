@@ -100,6 +100,12 @@ class TrainSettings:
             traverser's sampling probability of the whole game) or ``"on_policy"`` (without the inverse sampling
             probability of the path to the decision: each decision's regrets are scaled by how likely the traverser's
             own sampling reached it; biased, but bounded where the unbiased weights of a deep game explode).
+        baseline: with ``"on_policy"`` weighting, cut the variance of the sampled values by a learned baseline per
+            slot (VR-MCCFR, Schmid et al. AAAI 2019), where the game's traversal offers one.
+        shaping: weight of a game's denser training signal added to its returns (Pinocchio: the Ticket-score
+            margin over 10 points), where the game's traversal offers one; 0: the returns alone.
+        warm_start: start from the nearest stored policy of another variant of the same game (same trainer version,
+            code and abstraction level) instead of from nothing; the summary names the policy it started from.
     """
 
     iterations: int | None = 400_000
@@ -113,6 +119,9 @@ class TrainSettings:
     gamma: float = 2.0
     detail: int = 0
     weighting: str = "on_policy"
+    baseline: bool = True
+    shaping: float = 0.0
+    warm_start: bool = False
 
     def __post_init__(self):
         if (self.iterations is None) == (self.seconds is None):
@@ -129,6 +138,8 @@ class TrainSettings:
             raise ValueError(f"weighting={self.weighting!r} is not allowed; allowed: {', '.join(WEIGHTING)}")
         if not isinstance(self.detail, int) or self.detail < 0:
             raise ValueError(f"detail={self.detail!r} is not allowed; allowed: 0 (the coarsest) or more")
+        if not self.shaping >= 0.0:
+            raise ValueError(f"shaping={self.shaping!r} is not allowed; allowed: 0 (the returns alone) or more")
         if self.epoch < 0:
             raise ValueError(f"epoch={self.epoch!r} is not allowed; allowed: 0 (no discounting) or more")
 
@@ -176,10 +187,11 @@ def trainer_for(game: pyspiel.Game) -> GameTrainer:
 
 def config_vector(settings: TrainSettings, size: int) -> np.ndarray:
     """The settings as the float64 vector a trainer's ``run`` reads: epsilon, averaging (0/1), epoch, alpha, beta,
-    gamma, detail, weighting (0/1), then zeros up to ``size``."""
-    cfg = np.zeros(max(size, 8))
-    cfg[:8] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
-               settings.gamma, settings.detail, WEIGHTING.index(settings.weighting)]
+    gamma, detail, weighting (0/1), baseline (0/1), shaping, then zeros up to ``size``."""
+    cfg = np.zeros(max(size, 10))
+    cfg[:10] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
+                settings.gamma, settings.detail, WEIGHTING.index(settings.weighting), float(settings.baseline),
+                settings.shaping]
     return cfg
 
 
@@ -285,9 +297,16 @@ def train(
                                     "code": code, "fingerprint": fp})
     ctx = trainer.prepare(game)
     cfg = config_vector(settings, trainer.config_size)
-    tables, t, cpu_before, curve = _resume(folder, code)
+    tables, t, cpu_before, curve, warm = _resume(folder, code)
     if t:
         say(f"train {label}: resuming at iteration {t:,} from {folder / CHECKPOINT}")
+    elif settings.warm_start:
+        source = nearest_stored(game, settings, outdir, exclude=fp)
+        if source is not None:
+            warm = warm_start_tables(tables, source)
+            say(f"train {label}: warm start from {warm['game']} [{warm['fingerprint']}]")
+        else:
+            say(f"train {label}: warm start asked for, but no other variant of the game is stored; starting empty")
     end = settings.iterations
     if evaluate is not None and eval_every is None and end is not None:
         eval_every = max(end // 10, 1)
@@ -300,7 +319,9 @@ def train(
 
     def checkpoint() -> None:
         _save_npz(folder / CHECKPOINT, keys=tables.keys, regret=tables.regret, avg=tables.avg, used=tables.used,
+                  base=tables.base, visits=tables.visits,
                   iteration=np.array([t]), cpu=np.array([time.process_time() - cpu0]),
+                  warm=np.array([json.dumps(warm)]),
                   curve=np.array(curve, dtype=np.float64).reshape(-1, 2), code=np.array([code]))
 
     # Ctrl-C only sets a flag, read between batches: an interrupt landing between a batch and the bookkeeping after
@@ -363,7 +384,7 @@ def train(
         "game": game_string, "settings": settings.inputs(), "version": trainer.version, "code": code,
         "fingerprint": fp, "iterations": int(t), "cpu_seconds": cpu, "slots": int(len(keys)),
         "quality_proxy": _quality(tables, t), "curve": [[int(a), float(b)] for a, b in curve],
-        "policy_digest": policy_digest(keys, avg),
+        "policy_digest": policy_digest(keys, avg), "warm_start_from": warm,
         "versions": {"python": sys.version.split()[0], "numpy": np.__version__},
     }
     _write_json(summary_path, summary)
@@ -373,19 +394,77 @@ def train(
     return TrainedPolicy(folder, summary)
 
 
-def _resume(folder: Path, code: str) -> tuple[T.Tables, int, float, list[tuple[int, float]]]:
+def _resume(folder: Path, code: str) -> tuple[T.Tables, int, float, list[tuple[int, float]], dict | None]:
     path = folder / CHECKPOINT
     if path.is_file():
         try:
             with np.load(path) as data:
                 if str(data["code"][0]) == code:
+                    extra = [data[k].copy() if k in data.files else None for k in ("base", "visits")]
                     tables = T.Tables(data["keys"].copy(), data["regret"].copy(), data["avg"].copy(),
-                                      data["used"].copy())
+                                      data["used"].copy(), *extra)
                     curve = [(int(a), float(b)) for a, b in data["curve"]]
-                    return tables, int(data["iteration"][0]), float(data["cpu"][0]), curve
+                    warm = json.loads(str(data["warm"][0])) if "warm" in data.files else None
+                    return tables, int(data["iteration"][0]), float(data["cpu"][0]), curve, warm
         except (OSError, ValueError, KeyError):
             pass  # a damaged checkpoint (cannot happen with atomic writes, but): start over
-    return T.Tables.empty(), 0, 0.0, []
+    return T.Tables.empty(), 0, 0.0, [], None
+
+
+#: A warm start's stored average-strategy mass, as regret and as average mass, is scaled to this share of its
+#: total (so the prior steers the first iterations, and the new training's own regrets soon outweigh it).
+WARM_WEIGHT = 1.0
+
+
+def _game_parameters(game_string: str) -> tuple[str, dict[str, Any]]:
+    game = pyspiel.load_game(game_string)
+    return game.get_type().short_name, dict(game.get_parameters())
+
+
+def nearest_stored(game: pyspiel.Game | str, settings: TrainSettings, outdir: str | Path,
+                   exclude: str | None = None) -> TrainedPolicy | None:
+    """The stored, current policy of another variant of ``game`` nearest to it: same game, trainer version, code and
+    abstraction level (``settings.detail``); nearest by the number of game parameters that differ, then the most
+    iterations, then the fingerprint (so the choice is deterministic for a given store). ``None`` when there is none."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    trainer = trainer_for(game)
+    code = trainer.code_digest()
+    short, params = game.get_type().short_name, dict(game.get_parameters())
+    best: tuple[Any, ...] | None = None
+    for path in sorted((Path(outdir) / TRAIN_DIR).glob(f"*/{SUMMARY}")):
+        try:
+            with open(path, encoding="utf-8") as fh:
+                summary = json.load(fh)
+        except (OSError, ValueError):
+            continue
+        folder = path.parent
+        if (summary.get("fingerprint") == exclude or summary.get("version") != trainer.version
+                or summary.get("code") != code or summary.get("settings", {}).get("detail") != settings.detail
+                or not (folder / POLICY_FILE).is_file()):
+            continue
+        other_short, other = _game_parameters(summary["game"])
+        if other_short != short:
+            continue
+        distance = sum(1 for k in set(params) | set(other) if params.get(k) != other.get(k))
+        rank = (distance, -int(summary.get("iterations", 0)), summary["fingerprint"])
+        if best is None or rank < best[0]:
+            best = (rank, TrainedPolicy(folder, summary, reused=True))
+    return None if best is None else best[1]
+
+
+def warm_start_tables(tables: T.Tables, source: TrainedPolicy) -> dict[str, Any]:
+    """Seed empty ``tables`` with a stored policy: each slot's stored average mass as its regret (so regret
+    matching starts from the stored average strategy, row by row) and as its average mass, both scaled so that the
+    prior's total is :data:`WARM_WEIGHT` per slot on average. Returns what the summary records of the source."""
+    with np.load(source.folder / POLICY_FILE) as data:
+        keys, avg = data["keys"], data["avg"]
+    tables.ensure_room(len(keys))
+    scale = WARM_WEIGHT * len(keys) / max(float(avg.sum()), 1e-300)
+    T.seed_slots(tables.keys, tables.used, tables.regret, tables.avg, np.asarray(keys, np.int64),
+                 np.asarray(avg, np.float64) * scale)
+    return {"fingerprint": source.fingerprint, "game": source.summary["game"],
+            "policy_digest": source.summary.get("policy_digest"), "slots": int(len(keys))}
 
 
 def stored(game: pyspiel.Game | str, settings: TrainSettings, outdir: str | Path) -> TrainedPolicy | None:

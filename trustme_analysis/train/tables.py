@@ -10,7 +10,11 @@ Arrays (created by :class:`Tables`):
 - ``keys`` (int64, a power of two long): the slot's 64-bit key (:func:`slot_key`), :data:`EMPTY` where free;
 - ``regret`` (float64): cumulative (discounted) counterfactual regret of the slot;
 - ``avg`` (float64): cumulative (weighted) average-strategy mass of the slot;
-- ``used`` (int64, one entry): slots in use.
+- ``used`` (int64, one entry): slots in use;
+- ``base`` and ``visits`` (float64, optional: games whose traversal uses a baseline): the slot's baseline, the
+  running mean of the traverser's sampled value after that move (VR-MCCFR, Schmid, Burch, Lanctot, Moravcik, Kadlec
+  and Bowling, "Variance Reduction in Monte Carlo Counterfactual Regret Minimization", AAAI 2019), and how many
+  samples it averages.
 
 Regret matching (Hart and Mas-Colell 2000; its use in CFR: Zinkevich et al. 2007) turns a key's regrets into the
 current strategy; the average strategy is the normalised ``avg``. Discounting (DCFR, Brown and Sandholm,
@@ -156,6 +160,15 @@ def rehash(keys, values, new_keys, new_values):
 
 
 @compiled
+def seed_slots(keys, used, regret, avg, slot_keys, mass):
+    """Add slots ``slot_keys`` with ``mass`` as both their regret and their average mass (a warm start)."""
+    for j in range(slot_keys.shape[0]):
+        i = insert(keys, used, slot_keys[j])
+        regret[i] += mass[j]
+        avg[i] += mass[j]
+
+
+@compiled
 def positive_regret_sum(keys, regret):
     """Sum of the positive regrets of the used slots (the driver's quality proxy)."""
     total = 0.0
@@ -186,6 +199,15 @@ class Tables:
     regret: np.ndarray
     avg: np.ndarray
     used: np.ndarray
+    base: np.ndarray | None = None
+    visits: np.ndarray | None = None
+
+    def __post_init__(self):
+        # Tables made before baselines existed (old checkpoints, other games' code) get empty ones.
+        if self.base is None:
+            self.base = np.zeros(self.keys.shape[0])
+        if self.visits is None:
+            self.visits = np.zeros(self.keys.shape[0])
 
     @classmethod
     def empty(cls, capacity: int = 1 << 16) -> Tables:
@@ -216,11 +238,11 @@ class Tables:
         if cap == self.capacity:
             return
         new_keys = np.full(cap, EMPTY, np.int64)
-        values = np.stack([self.regret, self.avg], axis=1)
-        new_values = np.zeros((cap, 2))
+        values = np.stack([self.regret, self.avg, self.base, self.visits], axis=1)
+        new_values = np.zeros((cap, 4))
         self.used[0] = rehash(self.keys, values, new_keys, new_values)
-        self.keys, self.regret, self.avg = new_keys, np.ascontiguousarray(new_values[:, 0]), \
-            np.ascontiguousarray(new_values[:, 1])
+        self.keys = new_keys
+        self.regret, self.avg, self.base, self.visits = (np.ascontiguousarray(new_values[:, c]) for c in range(4))
 
     def discount(self, positive: float, negative: float, average: float) -> None:
         """Apply one set of DCFR multipliers to every slot."""

@@ -17,25 +17,29 @@ The position key holds
 - **Reputation that cashes into Tickets**: the largest set or sequence in your Reputation (counted up to 3);
 - **the time**: Day or Night (how often the deck has run out, up to 2) and whether the deck is empty, holds 1-4
   Characters or more;
-- **at a trust vote or the Coin offer**: the teller (their place from you); how many Characters of the number the
-  tale claims you have not seen (not in your hand, the Park, any Reputation or the discard pile, which everyone saw
-  go there; up to 3); the best Ticket a tall tale on that Character could earn; the teller's revealed bluffing (their
-  tall tales and true tales so far, each counted up to 2); the teller's score minus yours (the same buckets); with
-  ``voting=sequential`` the trusting and distrusting votes already declared; at the Coin offer whether the majority
-  trusted.
+- **at a trust vote or the Coin offer** (instead of your seat, your score and your Reputation, so that each vote row
+  gathers many samples): the teller (their place from you); how many Ticket stacks are empty; the time; how likely
+  the teller held a Character of the number the tale claims among the Characters it chose from, were the Characters
+  you have not seen (not in your hand, the Park, any Reputation or the discard pile, which everyone saw go there)
+  dealt at random (0 when none is left, else in sixths); the best Ticket a tall tale on that Character could earn;
+  the teller's revealed bluffing (their tall tales and true tales so far, each counted up to 2); the teller's score
+  minus yours (the same buckets); with ``voting=sequential`` the trusting and distrusting votes already declared; at
+  the Coin offer whether the majority trusted.
 
 A move is described as
 
 - **a true tale** (Tell a Tale with a matching Character): the largest set or sequence your Reputation would hold
   with that number (up to 4);
 - **a tall tale**: the Ticket it would earn if trusted (the difference of the numbers, or the next lower value
-  left; 0: none), whether that Ticket value would be new to you, and whether any Character of the claimed number is
-  still unseen by everyone (could the tale be true at all);
+  left; 0: none), whether that Ticket value would be new to you, and how many Characters of the claimed number are
+  still unseen by everyone (up to 3: could the tale be true at all, how believable is it);
+- a tale, Use Reputation and a take also by whether the hand Character you keep matches one in the Park;
 - **Use Reputation / the free action**: the Ticket value gained and whether it is new to you;
 - **Take a Character from the Park**: the largest set or sequence your Reputation would hold with it (up to 4);
 - **pass**, **decline**, **trust**, **do not trust**, **toss** and **do not toss** as themselves.
 
-The fine level (``detail >= 1``) adds to the position your hand, the Park, your Reputation (counts up to 2, 2 and
+The fine level (``detail >= 1``) keeps version 3's position key (the turn key above at votes too, with the count of
+the claimed number you have not seen instead of the chance) and adds your hand, the Park, your Reputation (counts up to 2, 2 and
 3) and which Ticket values you hold, and describes each move as itself: exact on the reduced variants, far too fine
 for the full game.
 
@@ -63,7 +67,7 @@ compiled = njit(cache=True)
 
 #: Bumped whenever :func:`info_key` or :func:`action_desc` changes meaning: stored policies of another version are
 #: stale.
-VERSION = 3
+VERSION = 4
 
 
 @inlined
@@ -121,13 +125,41 @@ def _keeps_match(s, R, p, played):
 
 
 @inlined
+def _holds_chance(s, R, p, target):
+    """How likely, from seat ``p``'s view, the teller held a Character of ``target`` among the Characters it chose
+    from (its hand after the draw), were the unseen Characters dealt at random: 0 when none is unseen, else 1-6 in
+    sixths of the probability."""
+    V = R[K.R_VALUES]
+    n = R[K.R_PLAYERS]
+    total = 0
+    mine = 0
+    for v in range(V):
+        seen = s[K.PARK + v] + s[K.HANDS + p * K.MAXV + v] + s[K.DISCARD + v]
+        for q in range(n):
+            seen += s[K.REPS + q * K.MAXV + v]
+        k = max(R[K.R_PER_VALUE] - seen, 0)
+        total += k
+        if v + 1 == target:
+            mine = k
+    if mine == 0 or total == 0:
+        return 0
+    miss = 1.0
+    for j in range(R[K.R_HAND_SIZE] + 1):
+        if total - j <= 0:
+            miss = 0.0
+            break
+        miss *= max(total - mine - j, 0) / (total - j)
+    return 1 + min(int((1.0 - miss) * 6.0), 5)
+
+
+@inlined
 def _new_value(s, p, value):
     return 1 if value >= 1 and s[K.TICKETS + p * K.MAXV + value - 1] == 0 else 0
 
 
 @inlined
-def info_key(s, R, p, detail):
-    """The position key of seat ``p`` (the seat to act) in kernel state ``s`` (see the module docstring)."""
+def _fine_key(s, R, p, detail):
+    """The position key at the fine level (``detail >= 1``; abstraction version 3's coarse key and the counts)."""
     V = R[K.R_VALUES]
     n = R[K.R_PLAYERS]
     ph = s[K.PHASE]
@@ -147,8 +179,7 @@ def info_key(s, R, p, detail):
     h = combine(h, _best_cash(s, R, p))
     h = combine(h, min(s[K.RUNOUTS], 2))
     h = combine(h, _bucket_deck(s[K.DECK_TOTAL]))
-    if detail >= 1:
-        # The fine level: the counts themselves (exact on the reduced variants, where they are small).
+    if detail >= 1:  # the counts themselves (exact on the reduced variants, where they are small)
         for v in range(V):
             h = combine(h, min(s[K.HANDS + p * K.MAXV + v], 2))
             h = combine(h, min(s[K.PARK + v], 2))
@@ -187,6 +218,55 @@ def info_key(s, R, p, detail):
 
 
 @inlined
+def info_key(s, R, p, detail):
+    """The position key of seat ``p`` (the seat to act) in kernel state ``s`` (see the module docstring)."""
+    ph = s[K.PHASE]
+    if detail >= 1:
+        return _fine_key(s, R, p, detail)
+    if ph != K.VOTE and ph != K.COIN_OFFER:
+        return _fine_key(s, R, p, 0)
+    # A trust vote or the Coin offer: what the voter sees of the tale and the teller, little of its own position
+    # (so each row gathers many samples).
+    V = R[K.R_VALUES]
+    n = R[K.R_PLAYERS]
+    teller = s[K.ACTIVE]
+    target = s[K.TALE_PARK]
+    h = np.uint64(0x2F6B1D93C4A8E057)
+    h = combine(h, ph)
+    h = combine(h, teller - p if teller >= p else teller - p + n)
+    empty = 0
+    for v in range(V):
+        if s[K.STACKS + v] == 0:
+            empty += 1
+    h = combine(h, empty)
+    h = combine(h, min(s[K.RUNOUTS], 2))
+    h = combine(h, _bucket_deck(s[K.DECK_TOTAL]))
+    h = combine(h, _holds_chance(s, R, p, target))
+    best_ticket = 0
+    for w in range(1, V + 1):
+        if w != target:
+            best_ticket = max(best_ticket, K.ticket_for_tale_k(s, abs(target - w)))
+    h = combine(h, best_ticket)
+    true_told = s[K.ROWS + teller * 4] + s[K.ROWS + teller * 4 + 1]
+    tall_told = s[K.ROWS + teller * 4 + 2] + s[K.ROWS + teller * 4 + 3]
+    h = combine(h, min(true_told, 2))
+    h = combine(h, min(tall_told, 2))
+    h = combine(h, _lead(s[K.SCORE + teller] - s[K.SCORE + p]))
+    if ph == K.VOTE and R[K.R_SEQUENTIAL]:
+        trust = 0
+        distrust = 0
+        for q in range(n):
+            trust += 1 if s[K.VOTES + q] == 1 else 0
+            distrust += 1 if s[K.VOTES + q] == 0 else 0
+        h = combine(h, trust)
+        h = combine(h, distrust)
+    if ph == K.COIN_OFFER:
+        h = combine(h, s[K.TRUSTED] + 1)
+    k = np.int64(h)
+    return np.int64(1) if k == np.int64(-(2**63)) else k
+
+
+@inlined
 def action_desc(s, R, p, a, detail):
     """The description of legal move ``a`` of seat ``p`` (see the module docstring), as a small integer; at the fine
     level (``detail >= 1``) the move itself."""
@@ -195,16 +275,17 @@ def action_desc(s, R, p, a, detail):
     if a < R[K.R_REP_BASE]:  # Tell a Tale: Park value, hand value
         v = R[K.R_DEC_X + a]
         w = R[K.R_DEC_HAND + a]
+        keeps = _keeps_match(s, R, p, w)
         if v == w:
-            return 100 + 10 * min(K.fit_k(s, p, v), 4)
+            return 100 + 10 * min(K.fit_k(s, p, v), 4) + keeps
         ticket = K.ticket_for_tale_k(s, abs(v - w))
-        return 1000 + 100 * ticket + 20 * _new_value(s, p, ticket) + 4 * min(_public_unseen(s, R, v), 1)
+        return 1000 + 100 * ticket + 50 * _new_value(s, p, ticket) + 10 * _public_unseen(s, R, v) + keeps
     if a < R[K.R_TAKE_BASE]:  # Use Reputation
         length = R[K.R_COMBO_LEN + R[K.R_DEC_X + a]]
-        return 2000 + 10 * length + 4 * _new_value(s, p, length)
+        return 2000 + 10 * length + 4 * _new_value(s, p, length) + _keeps_match(s, R, p, R[K.R_DEC_HAND + a])
     if a < R[K.R_FREE_BASE]:  # Take a Character from the Park
         u = R[K.R_DEC_X + a]
-        return 3000 + 10 * min(K.fit_k(s, p, u), 4)
+        return 3000 + 10 * min(K.fit_k(s, p, u), 4) + _keeps_match(s, R, p, R[K.R_DEC_HAND + a])
     if a < R[K.R_DECLINE]:  # the free Use Reputation action
         length = R[K.R_COMBO_LEN + R[K.R_DEC_X + a]]
         return 4000 + 10 * length + _new_value(s, p, length)

@@ -15,6 +15,7 @@ it inlines.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from cfr.numba_cache import tie_cache_to_sources
@@ -104,4 +105,101 @@ def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_t
         hist_off[g + 1] = h
 
 
-tie_cache_to_sources((play_batch_trained,), *K.SOURCES, A, T)
+
+
+
+#: Seat kinds :func:`play_probe_games` adds over the kernel's (random, heuristic, trained): the probes of
+#: ``analysis.strategy.simple_strategies`` over the heuristic base, as the Python probe plays them (the base's mixed
+#: strategy restricted to the rule's moves, uniform when it gives them no weight).
+PROBE_NEVER_TRUST, PROBE_ALWAYS_TRUST, PROBE_NEVER_TALL, PROBE_ALWAYS_TALL = 10, 11, 12, 13
+PROBE_KINDS = {"never trust": PROBE_NEVER_TRUST, "always trust": PROBE_ALWAYS_TRUST,
+               "never tell a tall tale": PROBE_NEVER_TALL, "always tell a tall tale": PROBE_ALWAYS_TALL}
+
+
+@njit(cache=True, inline="always")
+def _prefers(R, kind, a):
+    """Whether probe ``kind`` prefers move ``a``."""
+    if kind == PROBE_NEVER_TRUST:
+        return a == R[K.R_DISTRUST]
+    if kind == PROBE_ALWAYS_TRUST:
+        return a == R[K.R_TRUST]
+    tall = a < R[K.R_REP_BASE] and R[K.R_DEC_X + a] != R[K.R_DEC_HAND + a]
+    return tall if kind == PROBE_ALWAYS_TALL else not tall
+
+
+@njit(cache=True, inline="always")
+def probe_action(s, R, H, rng, kind, acts, probs, buf):
+    """The probe's move: the heuristic's distribution restricted to the moves the rule prefers (where it prefers
+    some; "never tell a tall tale" says something only where a tall tale is legal)."""
+    n = K.heuristic_policy(s, R, H[s[K.ACTOR]], acts, probs, buf)
+    some = 0
+    tall_legal = False
+    for j in range(n):
+        if _prefers(R, kind, acts[j]):
+            some += 1
+        a = acts[j]
+        if a < R[K.R_REP_BASE] and R[K.R_DEC_X + a] != R[K.R_DEC_HAND + a]:
+            tall_legal = True
+    if some == 0 or some == n or (kind == PROBE_NEVER_TALL and not tall_legal):
+        return K.heuristic_action(s, R, H[s[K.ACTOR]], rng, acts, probs, buf)
+    total = 0.0
+    for j in range(n):
+        if not _prefers(R, kind, acts[j]):
+            probs[j] = 0.0
+        total += probs[j]
+    if total <= 0.0:
+        k = below(rng, some)
+        for j in range(n):
+            if _prefers(R, kind, acts[j]):
+                if k == 0:
+                    return acts[j]
+                k -= 1
+    x = uniform01(rng) * total
+    last = 0
+    for j in range(n):
+        if probs[j] > 0.0:
+            last = j
+            if x < probs[j]:
+                return acts[j]
+            x -= probs[j]
+    return acts[last]
+
+
+@compiled
+def play_probe_games(R, seeds, kinds, H, tkeys, tavg, detail, finals, rets):
+    """Whole games (one per seed) with seats of ``kinds`` (the kernel's codes and :data:`PROBE_KINDS`), trained seats
+    reading ``tkeys``/``tavg``: final states into ``finals`` and returns into ``rets`` (games x players). A fast
+    screen for development and tests; the benchmark's figures come from the Python bots."""
+    n = R[K.R_PLAYERS]
+    s = np.zeros(K.STATE_SIZE, np.int32)
+    rng = np.zeros(1, np.uint64)
+    trace = np.zeros((0, n), np.int32)
+    acts = np.zeros(K.MAXA, np.int64)
+    cbuf = np.zeros(K.MAXC, np.int64)
+    row = np.zeros(K.MAXA, np.int64)
+    which = np.zeros(K.MAXA, np.int64)
+    probs = np.zeros(K.MAXA)
+    buf = np.zeros(K.scratch_size(R), np.int64)
+    out = np.zeros(n)
+    for g in range(seeds.shape[0]):
+        K.init_state(s, R)
+        rng[0] = seeds[g]
+        while s[K.PHASE] != K.TERMINAL:
+            k = kinds[s[K.ACTOR]]
+            if K.is_chance_phase(s[K.PHASE]):
+                a = K.sample_chance(s, R, rng)
+            elif k == K.SEAT_TRAINED:
+                a = trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs)
+            elif k == K.SEAT_HEURISTIC:
+                a = K.heuristic_action(s, R, H[s[K.ACTOR]], rng, acts, probs, buf)
+            elif k >= PROBE_NEVER_TRUST:
+                a = probe_action(s, R, H, rng, k, acts, probs, buf)
+            else:
+                a = K.random_action(s, R, rng, buf)
+            K.step(s, R, a, trace)
+        for i in range(K.STATE_SIZE):
+            finals[g, i] = s[i]
+        K.returns_into(s, R, out)
+        for p in range(n):
+            rets[g, p] = out[p]
+tie_cache_to_sources((play_batch_trained, play_probe_games), *K.SOURCES, A, T)

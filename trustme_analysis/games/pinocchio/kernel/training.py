@@ -37,8 +37,10 @@ from trustme_analysis.train import tables as T
 compiled = njit(cache=True)
 
 #: Settings vector offsets (float64) of :func:`run_iterations`.
-C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING = range(8)
-CONFIG_SIZE = 8
+C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING = range(10)
+CONFIG_SIZE = 10
+#: Ticket points per unit of the shaped return (``shaping``): the seat's score minus the others' mean, over this.
+SHAPING_SCALE = 10.0
 #: Entries of the per-game decision buffers (every traverser decision's legal actions).
 NODE_BUFFER = 1 << 17
 #: Slots one iteration may add at most (every decision of a game, all legal actions): the room kept free.
@@ -77,7 +79,8 @@ def _concrete(which, na, u, rng):
 
 @compiled
 def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng, acts, cbuf, sig, q, rets,
-                   node_off, node_n, node_pick, node_idx, node_sig, reach, trace, row, which, node_q):
+                   node_off, node_n, node_pick, node_idx, node_sig, reach, trace, row, which, node_q, base, visits,
+                   uhat):
     """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
     ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
     ``limit`` are scratch owned by the caller."""
@@ -87,6 +90,8 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
     epoch = np.int64(cfg[C_EPOCH])
     detail = np.int64(cfg[C_DETAIL])
     on_policy = cfg[C_WEIGHTING] > 0.5
+    baseline = cfg[C_BASELINE] > 0.5 and on_policy
+    shaping = cfg[C_SHAPING]
     for t in range(t0, t1):
         if used[0] > limit:
             return t
@@ -139,16 +144,48 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
             K.apply_action(s, R, acts[_concrete(which, na, u, rng)], trace)
         K.returns_into(s, R, rets)
         ui = rets[i]
+        if shaping > 0.0:
+            # The Ticket-score margin as a second, denser signal (a point changes it, a win changes the other).
+            others = 0.0
+            for r in range(n):
+                if r != i:
+                    others += s[K.SCORE + r]
+            ui += shaping * (s[K.SCORE + i] - others / (n - 1)) / SHAPING_SCALE
+        if baseline:
+            # VR-MCCFR: each move's value is its baseline, the sampled move's corrected by the sampled value over
+            # its sampling probability; the decision's value (the strategy's mean of them) is what the decision
+            # before it sampled. The baseline of the sampled move then takes the sampled value into its mean.
+            v = ui
+            for k in range(m - 1, -1, -1):
+                off = node_off[k]
+                nu = node_n[k]
+                u = node_pick[k]
+                iu = node_idx[off + u]
+                vi = 0.0
+                for b in range(nu):
+                    ib = node_idx[off + b]
+                    x = base[ib]
+                    if b == u:
+                        x += (v - base[iu]) / node_q[k]
+                    uhat[b] = x
+                    vi += node_sig[off + b] * x
+                for b in range(nu):
+                    regret[node_idx[off + b]] += uhat[b] - vi
+                visits[iu] += 1.0
+                base[iu] += (v - base[iu]) / visits[iu]
+                v = vi
         tail = 1.0
         ratio = 1.0  # product of sigma / q over the traverser's decisions after k (on_policy weighting)
         for k in range(m - 1, -1, -1):
-            base = node_off[k]
+            if baseline:
+                break
+            off = node_off[k]
             nu = node_n[k]
             u = node_pick[k]
-            su = node_sig[base + u]
+            su = node_sig[off + u]
             W = ui * ratio / node_q[k] if on_policy else ui * tail / Q
             for b in range(nu):
-                regret[node_idx[base + b]] += W * ((1.0 if b == u else 0.0) - su)
+                regret[node_idx[off + b]] += W * ((1.0 if b == u else 0.0) - su)
             tail *= su
             ratio *= su / node_q[k]
         if epoch > 0 and (t + 1) % epoch == 0:
@@ -205,6 +242,8 @@ class PinocchioTrainer:
     version = f"pinocchio-os-mccfr/abstraction-{A.VERSION}"
     config_size = CONFIG_SIZE
     slots_per_iteration = SLOTS_PER_ITERATION
+    #: The abstraction's levels, finest first (the benchmark's exact stage measures each).
+    detail_levels = (1, 0)
 
     def code_digest(self) -> str:
         """A digest of the sources the trained tables depend on (the kernel, the abstraction, this file, the
@@ -231,7 +270,7 @@ class PinocchioTrainer:
             "node_n": np.zeros(4096, np.int64), "node_pick": np.zeros(4096, np.int64),
             "node_idx": np.zeros(NODE_BUFFER, np.int64), "node_sig": np.zeros(NODE_BUFFER),
             "reach": np.zeros(n), "trace": np.zeros((0, n), np.int32), "row": np.zeros(K.MAXA, np.int64),
-            "which": np.zeros(K.MAXA, np.int64), "node_q": np.zeros(4096),
+            "which": np.zeros(K.MAXA, np.int64), "node_q": np.zeros(4096), "uhat": np.zeros(K.MAXA),
         }
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
@@ -243,7 +282,7 @@ class PinocchioTrainer:
                                   np.uint64(seed & (2**64 - 1)), cfg, limit, c["s"], c["rng"], c["acts"], c["cbuf"],
                                   c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"], c["node_pick"],
                                   c["node_idx"], c["node_sig"], c["reach"], c["trace"], c["row"], c["which"],
-                                  c["node_q"]))
+                                  c["node_q"], tables.base, tables.visits, c["uhat"]))
 
 
     # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
@@ -310,6 +349,35 @@ class PinocchioTrainer:
 
         out = [[state_of(v) for v in nodes] for nodes in groups]
         return out if every else [g[0] for g in out]
+
+    def screen_probes(self, game: pyspiel.Game, table: tuple[np.ndarray, np.ndarray], names: list[str], games: int,
+                      seed: int = 0, detail: int = 0) -> dict[str, float]:
+        """Each named probe's win rate in one seat (rotating, ``games`` games in all) against trained seats playing
+        ``table``, played in the kernel (:func:`~.trained.play_probe_games`); probes the kernel does not play are
+        left out."""
+        from trustme_analysis.games.pinocchio.kernel import trained as TR
+        from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
+
+        R = self._rules(game)
+        n = int(R[K.R_PLAYERS])
+        H = Kernel(game, ["heuristic"]).H
+        out = {}
+        for name in names:
+            code = TR.PROBE_KINDS.get(name)
+            if code is None:
+                continue
+            wins = 0
+            for rot in range(n):
+                kinds = np.full(n, K.SEAT_TRAINED, np.int64)
+                kinds[rot] = code
+                m = games // n + (1 if rot < games % n else 0)
+                seeds = np.arange(seed + rot * games, seed + rot * games + m, dtype=np.uint64)
+                finals = np.zeros((m, K.STATE_SIZE), np.int32)
+                rets = np.zeros((m, n))
+                TR.play_probe_games(R, seeds, kinds, H, table[0], table[1], detail, finals, rets)
+                wins += int((rets[:, rot] == rets.max(axis=1)).sum())
+            out[name] = wins / games
+        return out
 
     def _rules(self, game: pyspiel.Game) -> np.ndarray:
         from trustme_analysis.games.pinocchio.kernel.kernel import rules_array
