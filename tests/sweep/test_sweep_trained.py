@@ -134,6 +134,19 @@ def test_trained_line_ups_play_in_the_kernel_when_they_share_one_policy():
     assert engine["with_search"][0] == "pyspiel"
 
 
+@pytest.mark.parametrize("game", ["trustme_liar", "trustme_1981"])
+def test_liar_and_1981_trained_line_ups_play_in_their_kernels(game):
+    """Both games' kernels take trained seats with a policy handed over (their entries' ``policy_seat_kinds``)."""
+    spec = parse_spec({
+        "game": game, "params": {"players": 2},
+        "lineups": {"trained": {"seats": ["trained"]}, "mixed": {"seats": ["trained", "heuristic"]}},
+        "train": {"iterations": ITERATIONS},
+    })
+    assert {v.lineup.name: (v.engine, v.engine_note) for v in spec.variants} == {
+        "trained": ("kernel", ""), "mixed": ("kernel", "")}
+    assert game_entry(game).kernel.policy_seat_kinds == ("trained",)
+
+
 def test_the_kernel_contract_admits_trained_seats_only_with_a_policy(tmp_path):
     game = pyspiel.load_game(TWO)
     entry = game_entry("trustme_pinocchio")

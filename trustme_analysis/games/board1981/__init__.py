@@ -68,6 +68,7 @@ register_game(
             kernel="kernel.kernel:Kernel",
             game_seat_kinds=("random", "heuristic"),
             rollout_seat_kinds=("random", "heuristic"),
+            policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
             limits="kernel.kernel:limits",
             # What about 50 ms a decision affords on one core (docs/games/board1981.rst).
             search_budget=1600,

@@ -63,6 +63,7 @@ register_game(
             kernel="kernel.kernel:Kernel",
             game_seat_kinds=("random", "heuristic"),
             rollout_seat_kinds=("random", "heuristic"),
+            policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
             search_budget="kernel.kernel:search_budget",
             tree_producer="kernel.tree:compile_tree",
             tree_producer_name="Liar kernel (numba)",
