@@ -50,7 +50,7 @@ def probs(game, state, seat, **knobs):
 
 def test_registered_with_knobs_checked():
     game = pyspiel.load_game(G2)
-    assert bot_kinds("trustme_liar") == ["heuristic", "policy", "probe", "random", "search"]
+    assert bot_kinds("trustme_liar") == ["heuristic", "policy", "probe", "random", "search", "trained"]
     b = bot(game, 0, bluff_rate=0.5)
     assert isinstance(b, LiarHeuristicBot) and b.knobs()["bluff_rate"] == 0.5 and b.reads == ()
     with pytest.raises(ValueError, match=r"bluff_rate=1.5 is not allowed; allowed: a number 0..1"):

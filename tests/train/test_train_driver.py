@@ -97,7 +97,7 @@ def test_settings_refuse_nonsense(bad):
 
 def test_a_game_without_training_is_refused(tmp_path):
     with pytest.raises(ValueError, match="no trained player"):
-        train("trustme_liar", TrainSettings(iterations=10), tmp_path)
+        train("kuhn_poker", TrainSettings(iterations=10), tmp_path)  # every Trust Me game has one now
 
 
 OTHER = SMALL.replace("park_size=2", "park_size=1")
