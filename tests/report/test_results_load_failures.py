@@ -16,6 +16,7 @@ import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis import results
 from trustme_analysis.outdir import MANIFEST, STATS, chunk_path
 from trustme_analysis.results import ResultsError
+from trustme_analysis.results.store import RESULTS_VERSION
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.spec import parse_spec
 
@@ -60,7 +61,7 @@ def _table_damaged_records_gone(out: Path) -> None:
 
 def _index_damaged_records_gone(out: Path) -> None:
     shutil.rmtree(out / "records")
-    (out / STATS / "index.json").write_text('{"results_version": 1, "records": null}')
+    (out / STATS / "index.json").write_text(json.dumps({"results_version": RESULTS_VERSION, "records": None}))
 
 
 def _first_chunk(out: Path, entries) -> None:
