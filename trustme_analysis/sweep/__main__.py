@@ -46,9 +46,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--quiet", action="store_true", help="no progress line or messages")
     parser.add_argument(
         "--until-ci", type=float_option(0, above=True, high=1, below=True), default=None, metavar="WIDTH",
-        help="grow the sweep (more games per variant, the stored ones kept) until every headline figure given as a "
-        "share has a 95%% interval at most WIDTH wide (0.02: +-1 percentage point); afterwards set games in the spec "
-        "to the number reached",
+        help="grow the sweep (every line-up's games, its own games included, by one factor; the stored games kept) "
+        "until every headline figure given as a share has a 95%% interval at most WIDTH wide (0.02: +-1 percentage "
+        "point); afterwards set games and the line-ups' games in the spec to the numbers the last line names",
     )
     parser.add_argument(
         "--check", action="store_true",
