@@ -215,5 +215,5 @@ def test_no_evidence_of_a_seat_effect_names_the_edge_its_games_could_see():
     chi2 = ((wins - expected) ** 2 / expected).sum(axis=1)
     assert np.mean(chi2 > 5.991) == pytest.approx(0.80, abs=0.03)
     assert _verdict(0.42, detectable_seat_edge(100, 2)) == (
-        "no evidence of a seat effect; these games see only a seat edge of 14 points or more")
+        "no evidence of a seat effect; these games see only a seat edge of 14 points or more (80% power)")
     assert _verdict(0.01, 0.14) == "some seat wins more often (Holm p < 5%)"

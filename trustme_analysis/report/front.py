@@ -32,6 +32,7 @@ from trustme_analysis.report.layout import (
     wrap,
 )
 from trustme_analysis.report.words import (
+    change_size,
     count,
     estimate,
     figure,
@@ -47,6 +48,7 @@ from trustme_analysis.report.words import (
     yes_no,
 )
 from trustme_analysis.stats.compare import biggest_changes
+from trustme_analysis.stats.power import detectable_change
 
 #: Variants whose seat balance the first page states one by one; with more, the least balanced ones.
 SEAT_SENTENCES = 3
@@ -311,8 +313,32 @@ def stability_lines(ctx: Report, limit: int = FRONT_CHANGES) -> list[str]:
                        f"{interval(r.low, r.high, unit, signed=True)}, "
                        f"{'paired' if r.paired else 'independent games'}): {r.verdict}"
                        + ("" if r.verdict != "stable under stronger play" else
-                          f" (a move of up to {figure(r.largest_move, unit)} is not ruled out)") + ".")
+                          f" (a move of up to {change_size(r.largest_move, unit)} is not ruled out; these games detect one "
+                          f"80% of the time only from {change_size(detectable_change(r.low, r.high), unit)} on)") + ".")
     return out
+
+
+#: The column naming the smallest change a comparison's games detect (:func:`~trustme_analysis.stats.power.
+#: detectable_change`): a "not significant" or "stable" is no evidence of no change below it.
+DETECTABLE = "detectable (80% power)"
+
+
+def _quiet_power(ctx: Report, factor: str) -> str:
+    """For a factor none of whose comparisons is significant: what the largest of them could have seen ("; the
+    largest, ..., is below the 7 points these games detect 80% of the time"); empty without comparisons."""
+    comparisons = ctx["comparisons"]
+    comp = comparisons[comparisons["factor"] == factor] if "factor" in comparisons.columns else comparisons
+    if comp.empty:
+        return ""
+    r = biggest_changes(comp, limit=1).iloc[0]
+    unit = str(r["unit"])
+    detect = detectable_change(r["low"], r["high"])
+    if missing(detect) or detect <= 0 or missing(r["difference"]):
+        return ""  # nothing to say of a zero-width interval (the same games, the same values)
+    return (f"; the largest, {r['metric']} in {r['variant']} against {r['reference']} (change "
+            f"{figure(r['difference'], unit, signed=True, with_unit=False)} "
+            f"{interval(r['low'], r['high'], unit, signed=True)}), is no evidence of no change: these games detect "
+            f"one 80% of the time only from {change_size(detect, unit)} on")
 
 
 def headline_lines(ctx: Report) -> list[str]:
@@ -336,7 +362,7 @@ def headline_lines(ctx: Report) -> list[str]:
         family = ("rule comparisons" if factor == "rules" else "line-up comparisons")
         if not len(mine):
             out.append(f"No {family[:-1]} differs significantly on any compared measure (Holm's correction within "
-                       f"the {family}).")
+                       f"the {family}){_quiet_power(ctx, factor)}.")
             continue
         out.append(FACTOR_WORDS[factor].format(reference=ctx.lineup_of(ctx.baseline)) + ":")
         out += [change_sentence(ctx, r) for r in mine.head(FRONT_CHANGES).itertuples()]
@@ -628,7 +654,8 @@ def add_summary_page(ctx: Report) -> None:
                 f"{figure(r['difference'], r['unit'], signed=True, with_unit=False)} "
                 f"{interval(r['low'], r['high'], r['unit'], signed=True)}; {moved_words(str(r['moved']))}).")
         else:
-            findings.append("No change is larger than chance allows; the table lists the largest ones anyway.")
+            findings.append("No change is larger than chance allows; the table lists the largest ones anyway"
+                            f"{_quiet_power(ctx, factor)}.")
         findings += baseline_lines(ctx)
         units = [str(u) for u in top["unit"]]
         table = pd.DataFrame(
@@ -643,14 +670,17 @@ def add_summary_page(ctx: Report) -> None:
                                           zip(top["difference"], top["low"], top["high"], units)],
                 "Holm p-value": [p_value(p) for p in top["p_holm"]],
                 "significant": [yes_no(s) for s in top["significant"]],
+                DETECTABLE: [change_size(detectable_change(lo, hi), u, with_unit=False)
+                             for lo, hi, u in zip(top["low"], top["high"], units)],
             }
         )
         ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.50))
-        draw_table(ax, table, widths=[0.6, 0.6, 1.3, 2.9, 0.9, 0.9, 1.7, 0.8, 0.9])
+        draw_table(ax, table, widths=[0.6, 0.6, 1.3, 2.9, 0.9, 0.9, 1.7, 0.8, 0.9, 1.0])
         fig.text(LEFT, 0.33, wrap(glance, 175), fontsize=8.5, va="top")
         stars = any(ctx.exploitable(v) for v in list(top["variant"]) + list(top["reference"]))
         foot_note(fig, ("* players the trust check found exploitable. " if stars else "")
-                  + "Every comparison is on the pages \"One factor at a time\", and in the results set's "
+                  + f"{DETECTABLE}: the smallest change the comparison's games see 80% of the time (5% level). "
+                  "Every comparison is on the pages \"One factor at a time\", and in the results set's "
                   "stats/comparisons.csv.")
         ctx.add(fig, title, "summary", findings=[capital(f) for f in findings], front=0,
                 variants=list(dict.fromkeys(list(top["variant"]) + list(top["reference"]))))
@@ -667,8 +697,8 @@ def _stability_page(ctx: Report) -> None:
     title = "Has it stopped moving? The headline figures under stronger players"
     fig = new_page(title, "Under the baseline's rules: each compared measure under the headline line-up and under a "
                    "stronger one, the change (stronger minus headline) with its unadjusted 95% interval, paired where "
-                   "both played the same games. Still moves with skill: the interval excludes no change; stable "
-                   "under stronger play: it does not, and the largest move it allows is given.")
+                   "both played the same games. Still moves with skill: the interval excludes no change; stable: "
+                   "it does not (the largest move it allows is given).")
     shown = pd.DataFrame({
         "measure (unit)": [f"{m} ({u})" for m, u in zip(table["metric"], units)],
         "headline line-up": [f"{lu} ({v})" for lu, v in zip(table["lineup"], table["variant"])],
@@ -678,10 +708,13 @@ def _stability_page(ctx: Report) -> None:
         "change [95%]": [estimate(d, lo, hi, u, signed=True, with_unit=False) for d, lo, hi, u in
                          zip(table["difference"], table["low"], table["high"], units)],
         "verdict": table["verdict"],
+        DETECTABLE: [change_size(detectable_change(lo, hi), u, with_unit=False)
+                     for lo, hi, u in zip(table["low"], table["high"], units)],
     })
     findings = [s for s in stability_lines(ctx, limit=2)]
     ax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.62))
-    draw_table(ax, shown.head(24), widths=[3.0, 1.3, 0.8, 1.3, 0.8, 1.7, 1.8])
-    foot_note(fig, "Also in the results set's stats/stability.csv.")
+    draw_table(ax, shown.head(24), widths=[3.0, 1.3, 0.8, 1.3, 0.8, 1.7, 1.8, 1.0])
+    foot_note(fig, f"{DETECTABLE}: the smallest move these games see 80% of the time (5% level). Also in the results "
+              "set's stats/stability.csv.")
     ctx.add(fig, title, "summary", findings=findings[:3],
             variants=list(dict.fromkeys(list(table["variant"]) + list(table["stronger"]))))

@@ -25,10 +25,11 @@ from trustme_analysis.report.layout import (
     table_pages,
     wrap,
 )
-from trustme_analysis.report.words import (count, estimate, figure, interval, missing, number, p_value, percent,
-                                           points, setting, yes_no)
+from trustme_analysis.report.words import (change_size, count, estimate, figure, interval, is_share, missing, number,
+                                           p_value, percent, points, setting, yes_no)
 from trustme_analysis.stats.balance import LUDII_METRICS
 from trustme_analysis.stats.compare import biggest_changes
+from trustme_analysis.stats.power import detectable_change
 
 #: Rows of the equal-seats table on the seat-balance page; the rest go on their own pages.
 BALANCE_ROWS = 12
@@ -108,7 +109,40 @@ def _verdict(p: float, edge: float = math.nan) -> str:
         return "some seat wins more often (Holm p < 5%)"
     if missing(edge):
         return "no evidence of a seat effect"
-    return f"no evidence of a seat effect; these games see only a seat edge of {points(edge)} or more"
+    return f"no evidence of a seat effect; these games see only a seat edge of {points(edge)} or more (80% power)"
+
+
+#: The column naming the smallest change each comparison's games detect (:func:`~trustme_analysis.stats.power.
+#: detectable_change`), so that a "not significant" is not read as "no change".
+DETECTABLE = "detectable (80% power)"
+#: Units whose range of detectable changes the comparison pages' findings name (the rest: in the tables).
+POWER_UNITS = 2
+
+
+def _power_lines(comp: pd.DataFrame) -> list[str]:
+    """What the comparisons found not significant could have seen: per unit (shares first, at most
+    :data:`POWER_UNITS` of them), the range of the smallest changes their games detect 80% of the time; each
+    comparison's is in the tables' column :data:`DETECTABLE`."""
+    quiet = comp[~comp["significant"].astype(bool)]
+    sizes = [(detectable_change(r.low, r.high), str(r.unit), str(r.metric)) for r in quiet.itertuples()]
+    # A zero-width interval (the same games, the same values) has nothing to detect against: left out.
+    sizes = [x for x in sizes if not missing(x[0]) and x[0] > 0]
+    if not sizes:
+        return []
+    units = sorted(dict.fromkeys(u for _, u, _ in sizes), key=lambda u: not is_share(u))
+    spans = []
+    for unit in units[:POWER_UNITS]:
+        mine = sorted(x for x in sizes if x[1] == unit)
+        low, high = mine[0], mine[-1]
+        spans.append(f"{change_size(low[0], unit)} ({low[2]})" if len(mine) == 1 else
+                     f"between {change_size(low[0], unit)} ({low[2]}) and {change_size(high[0], unit)} ({high[2]})")
+    rest = len(units) - len(spans)
+    if rest:
+        spans.append(f"for {rest} more unit(s), see the tables")
+    text = (f"Not significant is not \"no change\": the smallest change the {len(quiet)} comparison(s) found not "
+            f"significant see 80% of the time is {'; '.join(spans)} (at the 5% level before Holm's correction, which "
+            f"only raises it; each comparison's is in the tables' column \"{DETECTABLE}\").")
+    return [text]
 
 
 def _ludii_page(ctx: Report, metrics: pd.DataFrame, variants: list[str]) -> None:
@@ -217,7 +251,7 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
                 f"measure: each variant's value minus its reference's (a tick \"{pairs[0][0]} vs {pairs[0][1]}\": "
                 f"{pairs[0][0]} against its reference {pairs[0][1]}, the same {held}), with its 95% interval; a red "
                 "dot marks a change too large to be chance (Holm's correction within this factor's comparisons).",
-                f"{n_sig} of the {len(comp)} comparisons are significant."]
+                f"{n_sig} of the {len(comp)} comparisons are significant.", *_power_lines(comp)]
     findings += pairing_lines(ctx, comp)
     findings += baseline_lines(ctx)
     bad = sorted({ctx.lineup_of(v) for pair in pairs for v in pair if ctx.exploitable(v)})
@@ -254,6 +288,7 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
     note = ("Change: paired (t on the per-game differences) where both played the same games from the same seeds, "
             "else between independent games; unpaired: Newcombe for shares, Welch for means, to show what pairing "
             f"gains. Unadjusted 95%. Holm p-value: over this factor's {len(comp)} comparisons; significant below 5%. "
+            f"{DETECTABLE}: the smallest change the comparison's games see 80% of the time (5% level). "
             "* players the trust check found exploitable. ")
     full = len(comp)
     if full > limit:
@@ -277,8 +312,10 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
         "paired": [yes_no(x) for x in paired],
         "Holm p-value": [p_value(p) for p in comp["p_holm"]],
         "significant": ["yes" if s else "no" for s in comp["significant"].astype(bool)],
+        DETECTABLE: [change_size(detectable_change(lo, hi), u, with_unit=False)
+                     for lo, hi, u in zip(comp["low"], comp["high"], units)],
     })
-    widths = [0.6, 0.6, 3.2, 0.9, 0.9, 1.8, 1.5, 0.7, 0.7, 0.9]
+    widths = [0.7, 0.7, 2.7, 0.9, 0.9, 1.8, 1.5, 0.7, 0.7, 0.9, 0.9]
     if not paired.any():
         # No pair played the same games: every change is already the unpaired one.
         shown = shown.drop(columns=["unpaired 95%", "paired"])

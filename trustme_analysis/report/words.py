@@ -121,6 +121,16 @@ def points(value: Any) -> str:
     return text if text == DASH else text[:-1] + " points"
 
 
+def change_size(value: Any, unit: str = "", with_unit: bool = True) -> str:
+    """The size of a change, unsigned: percentage points for shares ("7 points"; in a table cell, ``with_unit``
+    false, "7 pp"), else the number with the unit ("2.35 turns"; in a cell "2.35")."""
+    if missing(value):
+        return DASH
+    if is_share(unit):
+        return points(value) if with_unit else percent(abs(float(value)))[:-1] + " pp"
+    return figure(abs(float(value)), unit, with_unit=with_unit)
+
+
 def figure(value: Any, unit: str = "", signed: bool = False, with_unit: bool = True) -> str:
     """A figure in its unit's form: a percentage for a share, else a number followed by the unit."""
     if is_share(unit):
