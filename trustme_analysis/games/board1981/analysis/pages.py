@@ -144,14 +144,15 @@ def _length_page(ctx: Report) -> None:
         "turns per game [95%]": cells(s, "turns"),
         "10% / median / 90% of games, turns": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
                                                s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
-        "ended with two briefcases left [95%]": cells(s, "end_cases", pct),
-        "ended by the turn cap [95%]": cells(s, "end_cap", pct),
+        "ended with two briefcases left [95%]": share_cells(s, "end_cases", "games"),
+        "ended by the turn cap [95%]": share_cells(s, "end_cap", "games"),
     })
     findings = [
         extremes(ctx, length, "turns", "the length of a game", "turns"),
         extremes(ctx, length, "end_cap", "the share of games stopped by the turn cap instead of the rules", "share"),
     ]
-    page_table(ctx, fig, table, title, [0.6, 0.5, 1.4, 1.3, 1.5, 1.5], findings=findings, source="game_length")
+    page_table(ctx, fig, table, title, [0.6, 0.5, 1.4, 1.3, 1.5, 1.5], findings=findings, source="game_length",
+               note=small_cell_note(s["games"]))
 
 
 def _claims_page(ctx: Report) -> None:

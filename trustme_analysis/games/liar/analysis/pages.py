@@ -49,6 +49,15 @@ def draw(ctx: Report) -> None:
     _challenges_page(ctx)
 
 
+def _games_of(ctx: Report, variants: list[str]) -> list[float]:
+    """Each variant's games (from the game-length table), for a share of games; NaN where it is not known."""
+    try:
+        length = ctx["game_length"]
+    except KeyError:  # a results set without it: every share of games stays a percentage
+        return [np.nan] * len(variants)
+    return list(length.set_index("variant")["games"].reindex(variants).astype(float))
+
+
 def _starter_page(ctx: Report) -> None:
     st = ctx["starter"]
     variants = ctx.variant_ids
@@ -65,7 +74,8 @@ def _starter_page(ctx: Report) -> None:
     first = st[st["turn_order"] == 0].set_index("variant").reindex(variants).reset_index()
     table = pd.DataFrame({
         "variant": variants,
-        "first player wins [95%]": cells(first, "win", pct),
+        # One first player per game: the share rests on the variant's games, shown as counts below MIN_CELL.
+        "first player wins [95%]": share_cells(first, "win", "games"),
         "fair share": [f"{100 * x:.0f}%" for x in first["fair"]],
         "advantage [95%]": cells(first, "advantage", pct),
         "in words": first["sentence"],
@@ -74,7 +84,7 @@ def _starter_page(ctx: Report) -> None:
     findings = [extremes(ctx, first, "advantage", "the advantage of playing first (win rate minus the fair share)",
                          "share of games")]
     page_table(ctx, fig, table, title, [0.6, 1.3, 0.7, 1.3, 6.0], fontsize=6.5, findings=findings, front=1,
-               source="starter")
+               source="starter", note=small_cell_note(first["games"]) if "games" in first.columns else "")
 
 
 def _ranks_page(ctx: Report) -> None:
@@ -103,10 +113,10 @@ def _ranks_page(ctx: Report) -> None:
         "scoring": [MODE_WORDS.get(m, m) for m in rp["mode"]],
         "seat": rp["seat"],
         "mean rank (1 = first out) [95%]": cells(rp, "rank"),
-        "went out first [95%]": cells(rp, "went_out", pct),
+        "went out first [95%]": share_cells(rp, "went_out", "games"),
         "Trust Me points per game [95%]": [c if m == "trustme" else DASH for c, m in
                                            zip(cells(rp, "points"), rp["mode"])],
-        "most points [95%]": [c if m == "trustme" else DASH for c, m in zip(cells(rp, "points_win", pct),
+        "most points [95%]": [c if m == "trustme" else DASH for c, m in zip(share_cells(rp, "points_win", "games"),
                                                                              rp["mode"])],
     })
     findings = []
@@ -115,7 +125,7 @@ def _ranks_page(ctx: Report) -> None:
     findings.append(extremes(ctx, seat0, "went_out", "the share of games seat 0 goes out first", "share"))
     findings.append(extremes(ctx, seat0, "rank", "seat 0's mean rank (1 = best)", "rank"))
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.4, 1.3, 1.3, 1.4, 1.3], findings=findings, front=1,
-               source="ranks_points")
+               source="ranks_points", note=small_cell_note(rp["games"]) if "games" in rp.columns else "")
 
 
 def _sources_page(ctx: Report) -> None:
@@ -182,16 +192,16 @@ def _length_page(ctx: Report) -> None:
         "turns per game [95%]": cells(s, "turns"),
         "10% / median / 90% of games, turns": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
                                                s[["turns_q10", "turns_median", "turns_q90"]].to_numpy(dtype=float)],
-        "ended by a player going out [95%]": cells(s, "end_out", pct),
-        "ended at the set-up [95%]": cells(s, "end_setup", pct),
-        "ended by the turn cap [95%]": cells(s, "end_turn_cap", pct),
+        "ended by a player going out [95%]": share_cells(s, "end_out", "games"),
+        "ended at the set-up [95%]": share_cells(s, "end_setup", "games"),
+        "ended by the turn cap [95%]": share_cells(s, "end_turn_cap", "games"),
     })
     findings = [
         extremes(ctx, length, "turns", "the length of a game", "turns"),
         extremes(ctx, length, "end_turn_cap", "the share of games stopped by the turn cap", "share"),
     ]
     page_table(ctx, fig, table, title, [0.6, 0.8, 0.5, 1.3, 1.3, 1.2, 1.2, 1.2], findings=findings,
-               source="game_length")
+               source="game_length", note=small_cell_note(s["games"]))
 
 
 def _claims_page(ctx: Report) -> None:
@@ -220,7 +230,7 @@ def _claims_page(ctx: Report) -> None:
         "cards played": sizes["size"],
         "plays": [count(x) for x in sizes["plays"]],
         "plays per game [95%]": cells(sizes, "per_game"),
-        "share of plays [95%]": cells(sizes, "share", pct),
+        "share of plays [95%]": share_cells(sizes, "share", sizes.groupby("variant")["plays"].transform("sum")),
         # Per claim size the cases can be few (plays of four cards): a share of fewer than MIN_CELL shows counts.
         "bluff rate (false cards among cards played) [95%]": share_cells(
             sizes, "bluff_rate", sizes["cards"] if "cards" in sizes.columns else sizes["plays"] * sizes["size"]),
@@ -238,7 +248,8 @@ def _claims_page(ctx: Report) -> None:
         findings.append(f"The most common play is {int(top['size'])} card(s): {value_of(top, 'share', 'share')} "
                         "of plays.")
     page_table(ctx, fig, table, title, [0.6, 0.5, 0.5, 1.3, 1.3, 1.6, 1.5], findings=findings, front=1,
-               source="claim_sizes", note=small_cell_note(sizes["plays"]))
+               source="claim_sizes", note=small_cell_note(sizes["plays"],
+                                                          sizes.groupby("variant")["plays"].transform("sum")))
 
 
 def _challenges_page(ctx: Report) -> None:
@@ -258,6 +269,8 @@ def _challenges_page(ctx: Report) -> None:
     grouped_intervals(ax2, variants, s, [("last_caught", "last cards caught"), ("last_held", "last cards held")],
                       "share of last-card plays", "Going out")
     ax2.set_ylim(-0.02, 1.02)
+    # The turn cap's share rests on the games, counted in the game-length table (this one counts plays).
+    games = _games_of(ctx, variants)
     table = pd.DataFrame({
         "variant": variants,
         "plays / passes per game": [f"{ci(a, np.nan, np.nan)} / {ci(b, np.nan, np.nan)}" for a, b in
@@ -269,13 +282,13 @@ def _challenges_page(ctx: Report) -> None:
         "pickups per game [95%]": cells(s, "pickups"),
         "cards per pickup": [ci(a, np.nan, np.nan) for a in s["cards_per_pickup"]],
         "plays of last cards caught [95%]": share_cells(s, "last_caught", "last_cards_plays"),
-        "ended by the turn cap [95%]": cells(s, "cap_end", pct),
+        "ended by the turn cap [95%]": share_cells(s, "cap_end", games),
     })
     findings = [
         extremes(ctx, ch, "success", "the share of challenges that catch a liar", "share"),
         extremes(ctx, ch, "bluffs_challenged", "the share of bluffing plays that are challenged", "share"),
         extremes(ctx, ch, "last_caught", "the share of plays of a player's last cards that are caught", "share"),
     ]
-    counts = [s[c] for c in ("calls_total", "last_cards_plays") if c in s.columns]
+    counts = [s[c] for c in ("calls_total", "last_cards_plays") if c in s.columns] + [games]
     page_table(ctx, fig, table, title, [0.5, 1.0, 1.2, 1.1, 1.1, 0.7, 1.1, 0.7, 1.4, 1.0], findings=findings,
                source="challenges", note=small_cell_note(*counts))

@@ -25,7 +25,7 @@ from trustme_analysis.report.layout import (
     new_page,
     percent_axis,
 )
-from trustme_analysis.report.panels import ci, pct, small_cell_note
+from trustme_analysis.report.panels import ci, pct, share_cells, small_cell_note
 from trustme_analysis.report.words import DASH, MIN_CELL, count, estimate, missing, number, percent, rate_cell
 
 #: Rows of a page's table; a longer table is cut there (the results set's CSV holds it all).
@@ -222,11 +222,14 @@ def _chart_page(ctx: Report) -> None:
     for v in variants:
         sub = dist[(dist["variant"] == v) & (dist["k"] >= 1)].sort_values("k")
         row = {"variant": v, "chart": charts[v]}
+        # reach is a share of all the variant's seats (every k, 0 included): counts when they are few.
+        all_seats = dist.loc[dist["variant"] == v, "seats"].sum() if "seats" in dist.columns else None
         for _, r in sub.iterrows():
             # A win rate of a few seats (or none) shows its counts: "win 1 of 1" is not a finding.
             win = rate_cell(r["win_rate"], r["seats"]) if "seats" in r else percent(r["win_rate"])
-            row[f"{int(r['k'])} values"] = (f"+{int(r['step_points'])} points; {percent(r['reached'])} reach; "
-                                            f"win {win}")
+            reach = (rate_cell(r["reached"], all_seats) if all_seats is not None and all_seats < MIN_CELL
+                     else percent(r["reached"]))
+            row[f"{int(r['k'])} values"] = f"+{int(r['step_points'])} points; {reach} reach; win {win}"
         rows.append(row)
     table = pd.DataFrame(rows).fillna("")
     shown = table.head(10)
@@ -419,17 +422,19 @@ def _length_page(ctx: Report) -> None:
         "turns per game [95%]": [ci(*r) for r in s[["turns_mean", "turns_low", "turns_high"]].to_numpy()],
         "10% / median / 90% of games, turns": [f"{a:.0f} / {b:.0f} / {c:.0f}" for a, b, c in
                                                s[["turns_q10", "turns_median", "turns_q90"]].to_numpy()],
-        "ended by the deck [95%]": [pct(*r) for r in s[["end_deck", "end_deck_low", "end_deck_high"]].to_numpy()],
-        "ended by the stacks [95%]": [pct(*r) for r in
-                                      s[["end_stacks", "end_stacks_low", "end_stacks_high"]].to_numpy()],
-        "reached the night [95%]": [pct(*r) for r in
-                                    s[["reached_night", "reached_night_low", "reached_night_high"]].to_numpy()],
+        # Shares of games: counts below MIN_CELL games (a costly line-up's few games).
+        "ended by the deck [95%]": share_cells(s, "end_deck", "games"),
+        "ended by the stacks [95%]": share_cells(s, "end_stacks", "games"),
+        "reached the night [95%]": share_cells(s, "reached_night", "games"),
         "bonus turns per game [95%]": [ci(*r) for r in
                                        s[["bonus_turns_mean", "bonus_turns_low", "bonus_turns_high"]].to_numpy()],
         "Coin tosses per game [95%]": [ci(*r) for r in
                                        s[["coin_tosses_mean", "coin_tosses_low", "coin_tosses_high"]].to_numpy()],
     })
     _table(fig, table, [0.6, 0.5, 1.4, 1.3, 1.3, 1.3, 1.3, 1.4, 1.4], "game_length")
+    note = small_cell_note(s["games"])
+    if note:
+        foot_note(fig, note)
     findings = [
         extremes(ctx, length, "turns_mean", "the length of a game", "turns", "turns_low", "turns_high"),
         extremes(ctx, length, "end_stacks", "the share of games ended by the emptied Ticket stacks", "share",
