@@ -313,8 +313,9 @@ def stability_lines(ctx: Report, limit: int = FRONT_CHANGES) -> list[str]:
                        f"{interval(r.low, r.high, unit, signed=True)}, "
                        f"{'paired' if r.paired else 'independent games'}): {r.verdict}"
                        + ("" if r.verdict != "stable under stronger play" else
-                          f" (a move of up to {change_size(r.largest_move, unit)} is not ruled out; these games detect one "
-                          f"80% of the time only from {change_size(detectable_change(r.low, r.high), unit)} on)") + ".")
+                          f" (a move of up to {change_size(r.largest_move, unit)} is not ruled out; these games "
+                          f"detect one 80% of the time only from "
+                          f"{change_size(detectable_change(r.low, r.high), unit)} on)") + ".")
     return out
 
 
