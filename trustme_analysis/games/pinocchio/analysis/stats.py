@@ -16,6 +16,7 @@ import pandas as pd
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats.intervals import CONFIDENCE, mean_t, ratio_of_sums, wilson
+from trustme_analysis.stats.streaming import GameRows, Moments, mean_interval
 from trustme_analysis.stats.traces import trace_part, trace_rows
 from trustme_analysis.engine.params import int_list
 from trustme_analysis.games.pinocchio.analysis.records import TALE_ROWS
@@ -123,19 +124,19 @@ def _score_part(records: pd.DataFrame) -> np.ndarray:
     return records["score"].to_numpy()
 
 
-def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame,
+def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame | GameRows,
                 confidence: float = CONFIDENCE) -> pd.DataFrame:
     seats = np.concatenate(parts).astype(float) if parts else np.zeros(0)
-    # Only the columns read here: a copy of every per-game column of a variant of many games is large.
-    read = [c for c in ("mean_score", "winner_score", "margin", "lead_changes") if c in game_rows.columns]
-    gv = game_rows.loc[(game_rows["variant"] == variant).to_numpy(), read]
-    mean = mean_t(gv["mean_score"], confidence)
-    win = mean_t(gv["winner_score"], confidence)
-    margin = mean_t(gv["margin"], confidence)
+    # The moments of the columns read here, one pass over the variant's games (a piece at a time from disk).
+    rows = game_rows if isinstance(game_rows, GameRows) else GameRows.from_frame(game_rows)
+    m = rows.moments(variant, ["mean_score", "winner_score", "margin", "lead_changes"]) if variant in rows else {}
+    mean = mean_interval(m.get("mean_score", Moments()), confidence)
+    win = mean_interval(m.get("winner_score", Moments()), confidence)
+    margin = mean_interval(m.get("margin", Moments()), confidence)
     q = np.quantile(seats, [0.1, 0.25, 0.5, 0.75, 0.9]) if seats.size else [math.nan] * 5
     row = {
         "variant": variant,
-        "games": len(gv),
+        "games": rows.rows_of(variant) if variant in rows else 0,
         "score_mean": mean.estimate,
         "score_low": mean.low,
         "score_high": mean.high,
@@ -152,8 +153,8 @@ def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame,
         "margin_low": margin.low,
         "margin_high": margin.high,
     }
-    if "lead_changes" in gv.columns:
-        lc = mean_t(gv["lead_changes"], confidence)
+    if "lead_changes" in m:
+        lc = mean_interval(m["lead_changes"], confidence)
         row.update(lead_changes_mean=lc.estimate, lead_changes_low=lc.low, lead_changes_high=lc.high)
     return pd.DataFrame([row])
 
@@ -414,23 +415,39 @@ def _tall_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator
     ])
 
 
-def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+def game_length(game_rows: pd.DataFrame | GameRows, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant: turns per game (mean with t interval, quantiles), how games ended and how many reached the night
-    (Wilson intervals), and bonus turns and Coin tosses per game (t intervals)."""
+    (Wilson intervals), and bonus turns and Coin tosses per game (t intervals).
+
+    One pass over each variant's games, a piece at a time: counts, the moments of the means
+    (:mod:`trustme_analysis.stats.streaming`) and a tally of the turns (whole numbers, so the quantiles are those of
+    all games)."""
     rows = []
-    read = [c for c in ("variant", "turns", "end_trigger", "reached_night", "bonus_turns", "coin_tosses")
-            if c in game_rows.columns]
-    for variant, gv in game_rows[read].groupby("variant", sort=True):
-        turns = gv["turns"].to_numpy(dtype=float)
-        mean = mean_t(turns, confidence)
-        n = len(gv)
-        deck = wilson(int((gv["end_trigger"] == "deck").sum()), n, confidence)
-        stacks = wilson(int((gv["end_trigger"] == "stacks").sum()), n, confidence)
-        q = np.quantile(turns, [0.1, 0.5, 0.9])
-        known = gv["reached_night"].dropna()
-        night = wilson(int(known.sum()), len(known), confidence)
-        bonus = mean_t(gv["bonus_turns"].to_numpy(dtype=float), confidence)
-        coin = mean_t(gv["coin_tosses"].to_numpy(dtype=float), confidence)
+    source = game_rows if isinstance(game_rows, GameRows) else GameRows.from_frame(game_rows)
+    for variant in source.variant_ids:
+        n, deck_n, stacks_n = 0, 0, 0
+        turns_seen: dict[float, int] = {}
+        m = {c: Moments() for c in ("turns", "reached_night", "bonus_turns", "coin_tosses")}
+        for gv in source.pieces(variant, ["turns", "end_trigger", "reached_night", "bonus_turns", "coin_tosses"]):
+            n += len(gv)
+            deck_n += int((gv["end_trigger"] == "deck").sum())
+            stacks_n += int((gv["end_trigger"] == "stacks").sum())
+            turns = gv["turns"].to_numpy(dtype=float)
+            for value, count in zip(*np.unique(turns, return_counts=True)):
+                turns_seen[float(value)] = turns_seen.get(float(value), 0) + int(count)
+            for c, acc in m.items():
+                acc.add(gv[c].to_numpy(dtype=float))
+        if not n:
+            continue
+        mean = mean_interval(m["turns"], confidence)
+        deck = wilson(deck_n, n, confidence)
+        stacks = wilson(stacks_n, n, confidence)
+        # The quantiles depend only on the multiset of values: one variant's sorted turns, rebuilt from the tally.
+        values = sorted(turns_seen, key=lambda v: (math.isnan(v), v))
+        q = np.quantile(np.repeat(np.array(values), [turns_seen[v] for v in values]), [0.1, 0.5, 0.9])
+        night = wilson(int(m["reached_night"].sum), m["reached_night"].n, confidence)
+        bonus = mean_interval(m["bonus_turns"], confidence)
+        coin = mean_interval(m["coin_tosses"], confidence)
         rows.append(
             {
                 "variant": variant,
@@ -525,30 +542,6 @@ TALE_COLUMNS = (*GAME_KEY, *(f"row_{r}" for r in TALE_ROWS), "tales_told", "tale
                 "votes_correct", "tall_ticket_none")
 
 
-#: The columns of the per-game table kept in memory while the results set is computed: what the comparisons with
-#: the baseline and the tables drawn from the per-game rows read (the whole table goes to disk piece by piece).
-KEPT_GAME_COLUMNS = tuple(dict.fromkeys((*GAME_KEY, *(m.column for m in COMPARISON_METRICS), "mean_score",
-                                         "winner_score", "margin", "turns", "end_trigger", "reached_night",
-                                         "bonus_turns", "coin_tosses")))
-
-
-#: Kept per-game columns whose values are whole numbers (or NaN) of a few digits: stored as float32, which holds
-#: them exactly, so every use (each reads them as float64, or counts them) sees the same numbers at half the memory.
-_WHOLE_COLUMNS = ("top_shared", "end_by_stacks", "turns", "lead_changes", "margin", "winner_score", "reached_night",
-                  "bonus_turns", "coin_tosses")
-
-
-def _compact(frame: pd.DataFrame) -> pd.DataFrame:
-    casts = {}
-    for col in _WHOLE_COLUMNS:
-        if col in frame.columns and frame[col].dtype.kind in "if":
-            values = frame[col].to_numpy(dtype=float)
-            finite = values[~np.isnan(values)]
-            if finite.size == 0 or (np.all(finite == np.round(finite)) and np.abs(finite).max() < 2**24):
-                casts[col] = np.float32
-    return frame.astype(casts) if casts else frame
-
-
 def _chart_rows(variant: str, parts: list) -> pd.DataFrame:
     charts = [c for c in parts if c is not None]
     return pd.DataFrame({"variant": [variant], "chart": [charts[0]]}) if charts else pd.DataFrame()
@@ -563,27 +556,25 @@ def compute(b: Builder) -> None:
 
     Every table is computed in passes over one variant's chunks at a time (:meth:`Builder.fold_variants`): a chunk
     gives integer tallies and per-game sums (compact arrays), merged exactly, so memory holds one chunk's records
-    plus a few numbers per game of one variant; the per-game table goes to disk as it is made, and only the columns
-    the comparisons and the game-length table read stay in memory.
+    plus a few numbers per game of one variant; the per-game table goes to disk as it is made, and the comparisons,
+    the score summary and the game length read it back a piece at a time (counts and moments, merged exactly).
     """
     order = [b.baseline] + [v for v in b.variant_ids if v != b.baseline]
-    kept: list[pd.DataFrame] = []
 
     def game_pieces():
         for vid in b.variant_ids:
             for chunk in b.chunks(vid, GAMES_COLUMNS):
                 if not len(chunk):
                     continue
-                piece = games(chunk, b.games_of(vid, chunk["game_index"].to_numpy()))
-                kept.append(_compact(piece[[c for c in KEPT_GAME_COLUMNS if c in piece.columns]]))
-                yield piece
+                yield games(chunk, b.games_of(vid, chunk["game_index"].to_numpy()))
 
-    b.add_pieces("pinocchio_games", game_pieces(), "One row per Pinocchio game",
-                 "The per-game measures the variants are compared on (seat advantages, scores, set-bonus share, "
-                 "tall tales, lead changes, end trigger).")
-    game_rows = pd.concat(kept, ignore_index=True) if len(kept) > 1 else kept[0]
-    kept.clear()
-    b.set_comparisons(game_rows, COMPARISON_METRICS)
+    table = b.add_pieces("pinocchio_games", game_pieces(), "One row per Pinocchio game",
+                         "The per-game measures the variants are compared on (seat advantages, scores, set-bonus "
+                         "share, tall tales, lead changes, end trigger).")
+    # Read a piece at a time (from disk when streaming): the comparisons, the score summary and the game length
+    # take counts and moments from it, so no per-game column stays in memory.
+    b.set_comparisons(table, COMPARISON_METRICS)
+    game_rows = b.comparison_rows
     b.add("score_summary", b.fold_variants(_score_part, lambda v, parts: _score_rows(v, parts, game_rows),
                                            ("variant", "score")), "Final scores",
           "Per variant: mean score per seat (the mean of each game's seat mean), spread and quantiles of seat scores, "
