@@ -203,7 +203,23 @@ def test_ludii_metrics_of_pieces_are_those_of_the_whole_table(n):
         row = streamed[(streamed["variant"] == "v00") & (streamed["metric"] == "Drama")].iloc[0]
         np.testing.assert_allclose((row["value"], row["low"], row["high"]),
                                    tuple(mean_t(grp["drama"].to_numpy(float))), rtol=1e-14)
-        assert not math.isnan(streamed.loc[streamed["metric"] == "Balance", "low"].iloc[0])
+        # Balance resamples blocks of games: the interval the one-hot array of all games gives, drawn alike.
+        from trustme_analysis.stats.intervals import blocks, bootstrap
+
+        winners = grp["winner"].to_numpy()
+        onehot = np.zeros((winners.size, 3))
+        onehot[np.flatnonzero(winners >= 0), winners[winners >= 0]] = 1.0
+        starts = blocks(winners.size)
+        wins = np.add.reduceat(onehot, starts, axis=0)
+        sizes = np.diff(np.append(starts, winners.size)).astype(float)
+
+        def stat(idx):
+            rates = wins[idx].sum(axis=1) / sizes[idx].sum(axis=1)[:, None]
+            return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
+
+        expected = bootstrap(starts.size, stat, np.random.default_rng(1))
+        row = streamed[(streamed["variant"] == "v00") & (streamed["metric"] == "Balance")].iloc[0]
+        assert (row["value"], row["low"], row["high"]) == tuple(expected)
 
 
 @pytest.fixture(scope="module")

@@ -409,7 +409,10 @@ class _BlockWins:
         sizes = np.diff(np.append(self.starts, self.n)).astype(float)
 
         def block_stat(idx: np.ndarray) -> np.ndarray:
-            rates = wins[idx].sum(axis=1) / sizes[idx].sum(axis=1)[:, None]
+            # A seat at a time: the (resamples x blocks x seats) array of all seats' wins at once is several times
+            # the index array. The sums are of whole numbers (exact), so the rates are those of that array's sums.
+            games = sizes[idx].sum(axis=1)
+            rates = np.stack([wins[:, seat][idx].sum(axis=1) / games for seat in range(wins.shape[1])], axis=1)
             return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
 
         return bootstrap(self.starts.size, block_stat, rng, confidence=confidence)
