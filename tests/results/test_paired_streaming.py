@@ -236,14 +236,18 @@ def small_sweep(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("own_statistics", [True, False])
+@pytest.mark.parametrize("own_statistics,bound", [(True, None), (False, None), (True, 8)])
 def test_a_results_set_from_chunk_files_reads_no_per_game_table_whole_and_equals_the_one_from_all_records(
-        small_sweep, monkeypatch, own_statistics):
+        small_sweep, monkeypatch, own_statistics, bound):
     from trustme_analysis.outdir import load_manifest, load_records
     from trustme_analysis.results import build
     from trustme_analysis.results.source import ChunkSource
     from trustme_analysis.results.table import PieceStore
+    from trustme_analysis.stats import intervals
 
+    if bound is not None:  # past the bounds: moments of exact sums only, bootstraps over blocks of games
+        monkeypatch.setattr(streaming, "EXACT_UNITS", bound)
+        monkeypatch.setattr(intervals, "MAX_BOOTSTRAP_UNITS", bound)
     if not own_statistics:  # the generic comparisons (seat 0 wins, ...) from the generic per-game table
         monkeypatch.setattr(build, "find_game", lambda name: None)
     manifest = load_manifest(small_sweep)
@@ -289,3 +293,28 @@ def test_the_stability_and_headline_rows_of_pieces_are_those_of_the_frame():
     pd.testing.assert_frame_equal(headline_rows(res, rows, METRICS, empty, lineups, table, "v02", 6, lineup_of),
                                   headline_rows(res, games, METRICS, empty, lineups, table, "v02", 6, lineup_of),
                                   check_exact=True)
+
+
+def test_block_sums_of_pieces_are_the_blocks_of_the_per_game_rows_and_give_the_same_bootstrap(monkeypatch):
+    from trustme_analysis.stats import intervals
+    from trustme_analysis.stats.intervals import blocks, ratio_of_sums
+    from trustme_analysis.stats.streaming import BlockSums
+
+    rng = np.random.default_rng(13)
+    per_game = np.column_stack([rng.integers(0, 5, 1000), rng.integers(5, 20, 1000)]).astype(float)
+    monkeypatch.setattr(intervals, "MAX_BOOTSTRAP_UNITS", 64)
+    acc = BlockSums(1000, 2)
+    for a, b in [(0, 3), (3, 64), (64, 65), (65, 700), (700, 1000)]:
+        acc.add(per_game[a:b])
+    np.testing.assert_array_equal(acc.units, np.add.reduceat(per_game, blocks(1000), axis=0))
+    ours = ratio_of_sums(acc.units[:, 0], acc.units[:, 1], np.random.default_rng(2))
+    assert ours == ratio_of_sums(per_game[:, 0], per_game[:, 1], np.random.default_rng(2))
+    small = BlockSums(40, 2)  # within the bound: the per-game rows themselves
+    small.add(per_game[:40])
+    np.testing.assert_array_equal(small.units, per_game[:40])
+    with pytest.raises(ValueError, match="40 games: 41 games added"):
+        small.add(per_game[:1])
+    short = BlockSums(10, 2)
+    short.add(per_game[:9])
+    with pytest.raises(ValueError, match="allowed: exactly 10"):
+        short.units

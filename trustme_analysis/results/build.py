@@ -185,6 +185,28 @@ class Builder:
             return pieces[0] if pieces else pd.DataFrame()
         return pd.concat(filled, ignore_index=True) if len(filled) > 1 else filled[0].reset_index(drop=True)
 
+    def accumulate_variants(self, start: Callable[[str, int], Any], columns: Sequence[str] | None = None,
+                            variants: Sequence[str] | None = None) -> pd.DataFrame:
+        """A table accumulated a chunk at a time, a variant at a time: for each variant (in ``variants`` order,
+        default :attr:`variant_ids`), ``acc = start(variant, games)`` (``games``: the variant's number of games),
+        ``acc.add(chunk)`` for each of its chunks (only ``columns``), then ``acc.rows()``; the variants' rows joined.
+
+        Unlike :meth:`fold_variants`, no list of per-chunk pieces is kept: what a chunk gives is merged into the
+        accumulator at once (counts, moments, block sums of :mod:`trustme_analysis.stats.streaming`), so memory
+        stays bounded however many games a variant has.
+        """
+        counts = self.games_count()
+        pieces = []
+        for vid in variants if variants is not None else self.variant_ids:
+            acc = start(vid, counts.get(vid, 0))
+            for chunk in self.chunks(vid, columns):
+                acc.add(chunk)
+            pieces.append(acc.rows())
+        filled = [p for p in pieces if len(p)]
+        if not filled:
+            return pieces[0] if pieces else pd.DataFrame()
+        return pd.concat(filled, ignore_index=True) if len(filled) > 1 else filled[0].reset_index(drop=True)
+
     def games_of(self, variant_id: str, game_indices: np.ndarray | None = None) -> pd.DataFrame:
         """The rows of :attr:`games` of one variant (only those of ``game_indices``' range when given: a chunk's).
         Built from chunk files, only the pieces of that range are read (from disk)."""

@@ -386,3 +386,47 @@ def _match(left: Iterator[dict[str, np.ndarray]], right: Iterator[dict[str, np.n
             out[c].add((x - y)[keep])
         a = {k: v[ka:] for k, v in a.items()}
         b = {k: v[kb:] for k, v in b.items()}
+
+
+class BlockSums:
+    """Per-game values of a variant's ``n`` games (rows in game order, a few columns), added a piece of games at a
+    time and kept as the units a bootstrap over games resamples: the per-game rows themselves while ``n`` is at most
+    :data:`~trustme_analysis.stats.intervals.MAX_BOOTSTRAP_UNITS`, else their sums over the blocks of consecutive
+    games :func:`~trustme_analysis.stats.intervals.blocks` cuts (what
+    :func:`~trustme_analysis.stats.intervals.ratio_of_sums` resamples), so memory stays bounded however many games.
+
+    With whole-number values (counts, points) the block sums are exact, so
+    ``ratio_of_sums(units[:, 0], units[:, 1], rng)`` is bit for bit the interval of the per-game arrays.
+    """
+
+    def __init__(self, n: int, width: int):
+        from trustme_analysis.stats.intervals import blocks
+
+        self.n, self.width = int(n), int(width)
+        self.starts = blocks(self.n)
+        self._kept: list[np.ndarray] = []
+        self._sums = np.zeros((0 if self.starts is None else self.starts.size, self.width))
+        self.done = 0
+
+    def add(self, values: np.ndarray) -> None:
+        """Add the next games' rows (``games x width``), in game order."""
+        x = np.asarray(values, dtype=float).reshape(-1, self.width)
+        if self.done + x.shape[0] > self.n:
+            raise ValueError(f"BlockSums of {self.n} games: {self.done + x.shape[0]} games added; allowed: at most "
+                             f"{self.n}")
+        if self.starts is None:
+            self._kept.append(x)
+        elif x.shape[0]:
+            block = np.searchsorted(self.starts, self.done + np.arange(x.shape[0]), side="right") - 1
+            cut = np.flatnonzero(np.r_[True, block[1:] != block[:-1]])
+            self._sums[block[cut]] += np.add.reduceat(x, cut, axis=0)
+        self.done += x.shape[0]
+
+    @property
+    def units(self) -> np.ndarray:
+        """The resampled units (``units x width``): the per-game rows, or the blocks' sums."""
+        if self.done != self.n:
+            raise ValueError(f"BlockSums of {self.n} games: {self.done} games added; allowed: exactly {self.n}")
+        if self.starts is not None:
+            return self._sums
+        return np.concatenate(self._kept) if self._kept else np.zeros((0, self.width))

@@ -15,8 +15,8 @@ import pandas as pd
 
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
-from trustme_analysis.stats.intervals import CONFIDENCE, mean_t, ratio_of_sums, wilson
-from trustme_analysis.stats.streaming import GameRows, Moments, mean_interval
+from trustme_analysis.stats.intervals import CONFIDENCE, ratio_of_sums, wilson
+from trustme_analysis.stats.streaming import BlockSums, GameRows, Moments, mean_interval
 from trustme_analysis.stats.traces import trace_part, trace_rows
 from trustme_analysis.engine.params import int_list
 from trustme_analysis.games.pinocchio.analysis.records import TALE_ROWS
@@ -183,33 +183,62 @@ def _shares_part(rv: pd.DataFrame) -> dict:
     return out
 
 
+class _Shares:
+    """:func:`chart_shares` of one variant accumulated a chunk at a time: per group, the per-game sums as the units
+    its bootstrap resamples (:class:`~trustme_analysis.stats.streaming.BlockSums`: bounded memory) and the totals.
+    ``games``: the variant's games per group (every game counts for ``all seats``; games with a winning seat for
+    ``winners``)."""
+
+    def __init__(self, variant: str, games: dict[str, int], rng: np.random.Generator, confidence: float):
+        self.variant, self.rng, self.confidence = variant, rng, confidence
+        self.units = {g: BlockSums(games[g], 2) for g in ("all seats", "winners")}
+        self.totals = {g: [0, 0, 0] for g in ("all seats", "winners")}
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        self.add_part(_shares_part(chunk))
+
+    def add_part(self, part: dict) -> None:
+        for group, (per_game, seats, bonus, face) in part.items():
+            self.units[group].add(per_game[["score_set_bonus", "score"]].to_numpy(dtype=float))
+            t = self.totals[group]
+            t[0], t[1], t[2] = t[0] + seats, t[1] + bonus, t[2] + face
+
+    def rows(self) -> pd.DataFrame:
+        rows = []
+        for group in ("all seats", "winners"):
+            units = self.units[group].units
+            seats, bonus_total, face_total = self.totals[group]
+            bonus = ratio_of_sums(units[:, 0], units[:, 1], self.rng, confidence=self.confidence)
+            rows.append(
+                {
+                    "variant": self.variant,
+                    "group": group,
+                    "set_bonus_share": bonus.estimate,
+                    "set_bonus_low": bonus.low,
+                    "set_bonus_high": bonus.high,
+                    # The face share is the complement, so its interval is the mirrored bonus interval.
+                    "ticket_face_share": 1.0 - bonus.estimate,
+                    "ticket_face_low": 1.0 - bonus.high,
+                    "ticket_face_high": 1.0 - bonus.low,
+                    # Integer totals over the seat rows, divided once: the mean pandas gives over all of them.
+                    "mean_set_bonus": bonus_total / seats if seats else math.nan,
+                    "mean_ticket_face": face_total / seats if seats else math.nan,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
 def _shares_rows(variant: str, parts: list[dict], rng: np.random.Generator,
                  confidence: float = CONFIDENCE) -> pd.DataFrame:
-    rows = []
-    for group in ("all seats", "winners"):
-        pieces = [p[group] for p in parts]
-        per_game = pd.concat([x[0] for x in pieces]) if pieces else pd.DataFrame(columns=_SHARE_SUMS)
-        seats = sum(x[1] for x in pieces)
-        bonus_total = sum(x[2] for x in pieces)
-        face_total = sum(x[3] for x in pieces)
-        bonus = ratio_of_sums(per_game["score_set_bonus"], per_game["score"], rng, confidence=confidence)
-        rows.append(
-            {
-                "variant": variant,
-                "group": group,
-                "set_bonus_share": bonus.estimate,
-                "set_bonus_low": bonus.low,
-                "set_bonus_high": bonus.high,
-                # The face share is the complement, so its interval is the mirrored bonus interval.
-                "ticket_face_share": 1.0 - bonus.estimate,
-                "ticket_face_low": 1.0 - bonus.high,
-                "ticket_face_high": 1.0 - bonus.low,
-                # Integer totals over the seat rows, divided once: the mean pandas gives over all of them.
-                "mean_set_bonus": bonus_total / seats if seats else math.nan,
-                "mean_ticket_face": face_total / seats if seats else math.nan,
-            }
-        )
-    return pd.DataFrame(rows)
+    games = {g: sum(len(p[g][0]) for p in parts) for g in ("all seats", "winners")}
+    acc = _Shares(variant, games, rng, confidence)
+    for part in parts:
+        acc.add_part(part)
+    return acc.rows()
+
+
+def _games_with_winners(rv: pd.DataFrame) -> int:
+    return int(rv.loc[rv["win"].astype(bool), "game_index"].nunique())
 
 
 def different_values(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -320,51 +349,103 @@ def _tickets_part(rv: pd.DataFrame) -> dict:
     }
 
 
+class _Tickets:
+    """:func:`ticket_values` of one variant (``games`` games) accumulated a chunk at a time: moments of Tickets per
+    game, their block sums for the winner's share (:class:`~trustme_analysis.stats.streaming.BlockSums`), route
+    totals, and tallies of the turns the stacks ran out and of the value that ended the game: bounded memory."""
+
+    def __init__(self, variant: str, games: int, rng: np.random.Generator, confidence: float):
+        self.variant, self.n, self.rng, self.confidence = variant, games, rng, confidence
+        self.values: int | None = None
+        self.games = 0
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        if len(chunk):
+            self.add_part(_tickets_part(chunk))
+
+    def add_part(self, p: dict) -> None:
+        if not p["per_game"].size:
+            return
+        per_game = p["per_game"].astype(float)
+        if self.values is None:
+            self.values = v = per_game.shape[1]
+            self.units = BlockSums(self.n, 2 * v)  # the winner's Tickets, then all Tickets, per value
+            self.taken = [Moments() for _ in range(v)]
+            self.held = self.tale = self.rep = self.free = 0.0
+            self.empty = [{} for _ in range(v)]  # value -> {turn the stack ran out: games}
+            self.stack_out = np.zeros(v, dtype=np.int64)
+            self.ended, self.end_value = 0, {}
+        self.units.add(np.hstack([p["per_game_winner"].astype(float), per_game]))
+        for v in range(self.values):
+            self.taken[v].add(per_game[:, v])
+        # Integer counts stored as floats: their sums are exact, in any order.
+        self.held, self.tale = self.held + p["held"], self.tale + p["tale"]
+        self.rep, self.free = self.rep + p["rep"], self.free + p["free"]
+        empty = p["empty_turn"].astype(float)
+        for v in range(self.values):
+            turns = empty[:, v][~np.isnan(empty[:, v])]
+            self.stack_out[v] += turns.size
+            for turn, count in zip(*np.unique(turns, return_counts=True)):
+                self.empty[v][float(turn)] = self.empty[v].get(float(turn), 0) + int(count)
+        ended = p["ended_stacks"]
+        self.ended += int(ended.sum())
+        for value, count in zip(*np.unique(p["end_value"][ended], return_counts=True)):
+            self.end_value[int(value)] = self.end_value.get(int(value), 0) + int(count)
+        self.games += per_game.shape[0]
+
+    def rows(self) -> pd.DataFrame:
+        if self.values is None:
+            return pd.DataFrame()
+        units, values, confidence = self.units.units, self.values, self.confidence
+        rows = []
+        for v in range(values):
+            taken = mean_interval(self.taken[v], confidence)
+            by_winner = ratio_of_sums(units[:, v], units[:, values + v], self.rng, confidence=confidence)
+            total = self.held[v]
+            stack_out = wilson(int(self.stack_out[v]), self.games, confidence)
+            trig = wilson(self.end_value.get(v + 1, 0), self.ended, confidence)
+            rows.append(
+                {
+                    "variant": self.variant,
+                    "value": v + 1,
+                    "per_game": taken.estimate,
+                    "per_game_low": taken.low,
+                    "per_game_high": taken.high,
+                    "winner_share": by_winner.estimate,
+                    "winner_share_low": by_winner.low,
+                    "winner_share_high": by_winner.high,
+                    "tickets": int(total),
+                    "tale_share": self.tale[v] / total if total else math.nan,
+                    "reputation_share": self.rep[v] / total if total else math.nan,
+                    "free_share": self.free[v] / total if total else math.nan,
+                    "stack_out": stack_out.estimate,
+                    "stack_out_low": stack_out.low,
+                    "stack_out_high": stack_out.high,
+                    "stack_out_turn_median": _median(self.empty[v]) if self.stack_out[v] else math.nan,
+                    "end_trigger_share": trig.estimate,
+                    "end_trigger_low": trig.low,
+                    "end_trigger_high": trig.high,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def _median(tally: dict[float, int]) -> float:
+    """The median of the values a tally counts (``np.median`` of them: the middle one, or the mean of the two)."""
+    keys = sorted(tally)
+    ends = np.cumsum([tally[k] for k in keys])
+    n = int(ends[-1])
+    low = keys[int(np.searchsorted(ends, (n - 1) // 2, side="right"))]
+    high = keys[int(np.searchsorted(ends, n // 2, side="right"))]
+    return float(low) if low == high else float(np.mean([low, high]))
+
+
 def _tickets_rows(variant: str, parts: list[dict], rng: np.random.Generator,
                   confidence: float = CONFIDENCE) -> pd.DataFrame:
-    parts = [p for p in parts if p["per_game"].size]
-    if not parts:
-        return pd.DataFrame()
-    per_game = np.concatenate([p["per_game"] for p in parts]).astype(float)
-    per_game_winner = np.concatenate([p["per_game_winner"] for p in parts]).astype(float)
-    empty_turn = np.concatenate([p["empty_turn"] for p in parts]).astype(float)
-    ended_stacks = np.concatenate([p["ended_stacks"] for p in parts])
-    end_value = np.concatenate([p["end_value"] for p in parts])
-    # Integer counts stored as floats: their sums are exact, in any order.
-    held, tale, rep, free = (np.sum([p[k] for p in parts], axis=0) for k in ("held", "tale", "rep", "free"))
-    n_games = per_game.shape[0]
-    rows = []
-    for v in range(per_game.shape[1]):
-        taken = mean_t(per_game[:, v], confidence)
-        by_winner = ratio_of_sums(per_game_winner[:, v], per_game[:, v], rng, confidence=confidence)
-        total = held[v]
-        out = ~np.isnan(empty_turn[:, v])
-        stack_out = wilson(int(out.sum()), n_games, confidence)
-        trig = wilson(int((end_value[ended_stacks] == v + 1).sum()), int(ended_stacks.sum()), confidence)
-        rows.append(
-            {
-                "variant": variant,
-                "value": v + 1,
-                "per_game": taken.estimate,
-                "per_game_low": taken.low,
-                "per_game_high": taken.high,
-                "winner_share": by_winner.estimate,
-                "winner_share_low": by_winner.low,
-                "winner_share_high": by_winner.high,
-                "tickets": int(total),
-                "tale_share": tale[v] / total if total else math.nan,
-                "reputation_share": rep[v] / total if total else math.nan,
-                "free_share": free[v] / total if total else math.nan,
-                "stack_out": stack_out.estimate,
-                "stack_out_low": stack_out.low,
-                "stack_out_high": stack_out.high,
-                "stack_out_turn_median": float(np.median(empty_turn[out, v])) if out.any() else math.nan,
-                "end_trigger_share": trig.estimate,
-                "end_trigger_low": trig.low,
-                "end_trigger_high": trig.high,
-            }
-        )
-    return pd.DataFrame(rows)
+    acc = _Tickets(variant, sum(p["per_game"].shape[0] for p in parts if p["per_game"].size), rng, confidence)
+    for part in parts:
+        acc.add_part(part)
+    return acc.rows()
 
 
 def tall_tale_tickets(
@@ -392,19 +473,58 @@ def _per_game_sums(rv: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return out
 
 
-def _joined(parts: list[pd.DataFrame]) -> pd.DataFrame:
-    return pd.concat(parts) if len(parts) > 1 else parts[0]
+class _GameSums:
+    """Per-game sums of integer ``columns`` of one variant (``games`` games) accumulated a chunk at a time: their
+    moments (means per game) and their block sums (:class:`~trustme_analysis.stats.streaming.BlockSums`, the units
+    of a ratio's bootstrap): bounded memory. ``finish(variant, acc, rng, confidence)`` makes the rows."""
+
+    def __init__(self, variant: str, games: int, columns: list[str], finish, rng: np.random.Generator,
+                 confidence: float):
+        self.variant, self.columns, self.finish, self.rng, self.confidence = variant, columns, finish, rng, confidence
+        self.sums = BlockSums(games, len(columns))
+        self.moments = {c: Moments() for c in columns}
+        self.games = 0
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        self.add_part(_per_game_sums(chunk, self.columns))
+
+    def add_part(self, per_game: pd.DataFrame) -> None:
+        values = per_game[self.columns].to_numpy(dtype=float)
+        self.sums.add(values)
+        for i, c in enumerate(self.columns):
+            self.moments[c].add(values[:, i])
+        self.games += len(per_game)
+
+    def unit(self, column: str) -> np.ndarray:
+        return self.sums.units[:, self.columns.index(column)]
+
+    def total(self, column: str) -> int:
+        return int(self.moments[column].total)
+
+    def rows(self) -> pd.DataFrame:
+        return self.finish(self.variant, self, self.rng, self.confidence)
+
+
+def _sums_of(variant: str, parts: list[pd.DataFrame], columns: list[str], finish, rng: np.random.Generator,
+             confidence: float) -> pd.DataFrame:
+    acc = _GameSums(variant, sum(len(p) for p in parts), columns, finish, rng, confidence)
+    for part in parts:
+        acc.add_part(part)
+    return acc.rows()
 
 
 def _tall_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator,
                confidence: float = CONFIDENCE) -> pd.DataFrame:
-    per_game = _joined(parts)
-    lower = ratio_of_sums(per_game["tall_ticket_lower"], per_game["row_tall_trusted"], rng, confidence=confidence)
-    none = ratio_of_sums(per_game["tall_ticket_none"], per_game["row_tall_trusted"], rng, confidence=confidence)
+    return _sums_of(variant, parts, _TALL_SUMS, _tall_finish, rng, confidence)
+
+
+def _tall_finish(variant: str, acc: _GameSums, rng: np.random.Generator, confidence: float) -> pd.DataFrame:
+    lower = ratio_of_sums(acc.unit("tall_ticket_lower"), acc.unit("row_tall_trusted"), rng, confidence=confidence)
+    none = ratio_of_sums(acc.unit("tall_ticket_none"), acc.unit("row_tall_trusted"), rng, confidence=confidence)
     return pd.DataFrame([
         {
             "variant": variant,
-            "tall_trusted": int(per_game["row_tall_trusted"].sum()),
+            "tall_trusted": acc.total("row_tall_trusted"),
             "lower_share": lower.estimate,
             "lower_low": lower.low,
             "lower_high": lower.high,
@@ -499,19 +619,22 @@ _TALE_SUMS = [f"row_{r}" for r in TALE_ROWS] + ["tales_told", "tales_tall", "tal
 
 def _tale_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator,
                confidence: float = CONFIDENCE) -> pd.DataFrame:
-    per_game = _joined(parts)
-    n_games = len(per_game)
+    return _sums_of(variant, parts, _TALE_SUMS, _tale_finish, rng, confidence)
+
+
+def _tale_finish(variant: str, acc: _GameSums, rng: np.random.Generator, confidence: float) -> pd.DataFrame:
+    n_games = acc.games
     rows = []
 
-    def add(row: str, num: pd.Series, den: pd.Series) -> None:
-        share = ratio_of_sums(num, den, rng, confidence=confidence)
-        per = mean_t(num.to_numpy(dtype=float), confidence)
+    def add(row: str, num: str, den: str) -> None:
+        share = ratio_of_sums(acc.unit(num), acc.unit(den), rng, confidence=confidence)
+        per = mean_interval(acc.moments[num], confidence)
         rows.append(
             {
                 "variant": variant,
                 "row": row,
-                "count": int(num.sum()),
-                "out_of": int(den.sum()),
+                "count": acc.total(num),
+                "out_of": acc.total(den),
                 "share": share.estimate,
                 "low": share.low,
                 "high": share.high,
@@ -520,12 +643,12 @@ def _tale_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator
         )
 
     for r in TALE_ROWS:
-        add(r, per_game[f"row_{r}"], per_game["tales_told"])
-    add("tall", per_game["tales_tall"], per_game["tales_told"])
-    add("trusted|true", per_game["row_true_trusted"], per_game["tales_true"])
-    add("trusted|tall", per_game["row_tall_trusted"], per_game["tales_tall"])
-    add("votes_correct", per_game["votes_correct"], per_game["votes_cast"])
-    add("no_ticket|tall_trusted", per_game["tall_ticket_none"], per_game["row_tall_trusted"])
+        add(r, f"row_{r}", "tales_told")
+    add("tall", "tales_tall", "tales_told")
+    add("trusted|true", "row_true_trusted", "tales_true")
+    add("trusted|tall", "row_tall_trusted", "tales_tall")
+    add("votes_correct", "votes_correct", "votes_cast")
+    add("no_ticket|tall_trusted", "tall_ticket_none", "row_tall_trusted")
     return pd.DataFrame(rows)
 
 
@@ -589,8 +712,14 @@ def compute(b: Builder) -> None:
     charts = b.fold_variants(lambda r: str(r["chart"].iloc[0]) if len(r) else None, _chart_rows, ("variant", "chart"))
     b.add("charts", charts, "Scoring chart of each variant",
           "The chart as the game parameter writes it: the set bonus for 1, 2, ... different Ticket values held.")
-    b.add("chart_shares", b.fold_variants(_shares_part, lambda v, parts: _shares_rows(v, parts, b.rng),
-                                          SHARE_COLUMNS), "Points from the set bonus",
+    # The winners' group counts the games with a winning seat: its bootstrap's units, known before the pass.
+    winners = b.fold_variants(_games_with_winners, lambda v, parts: pd.DataFrame({"variant": [v], "n": [sum(parts)]}),
+                              ("variant", "game_index", "win"))
+    with_winner = dict(zip(winners["variant"], winners["n"])) if len(winners) else {}
+    shares = b.accumulate_variants(
+        lambda v, n: _Shares(v, {"all seats": n, "winners": int(with_winner.get(v, 0))}, b.rng, CONFIDENCE),
+        SHARE_COLUMNS)
+    b.add("chart_shares", shares, "Points from the set bonus",
           "Of all points scored (all seats, or winners only), the share from the set bonus and from Ticket face "
           "value, pooled over games.", "bootstrap 95% over games", {"set_bonus_share": "share of points"})
     b.add("different_values", b.fold_variants(_values_part, _values_rows,
@@ -599,14 +728,15 @@ def compute(b: Builder) -> None:
           "Per variant and k: share of seats ending with exactly k different values, the share reaching at least k, "
           "the chart's step to k, and the win rate of seats ending with exactly k.", "Wilson 95%",
           {"share": "share of seats", "reached": "share of seats", "win_rate": "share of seats"})
-    b.add("ticket_values", b.fold_variants(_tickets_part, lambda v, parts: _tickets_rows(v, parts, b.rng),
-                                           TICKET_COLUMNS), "Ticket values",
+    b.add("ticket_values", b.accumulate_variants(lambda v, n: _Tickets(v, n, b.rng, CONFIDENCE), TICKET_COLUMNS),
+          "Ticket values",
           "Per variant and Ticket value: Tickets taken per game, the share held by the winner, by which route they "
           "were gained, how often and when the stack ran out, and which stack emptied last when the stacks ended the "
           "game.", "t 95% for per-game means, bootstrap 95% over games for shares, Wilson 95% for shares of games",
           {"per_game": "Tickets per game"})
-    b.add("tall_tale_tickets", b.fold_variants(lambda r: _per_game_sums(r, _TALL_SUMS),
-                                               lambda v, parts: _tall_rows(v, parts, b.rng), TALL_COLUMNS),
+    b.add("tall_tale_tickets",
+          b.accumulate_variants(lambda v, n: _GameSums(v, n, _TALL_SUMS, _tall_finish, b.rng, CONFIDENCE),
+                                TALL_COLUMNS),
           "Tall tales' Tickets",
           "Of the trusted tall tales: the share whose Ticket was of a lower value than the card difference (no Ticket "
           "counts as lower), and the share with no Ticket left.", "bootstrap 95% over games",
@@ -615,8 +745,9 @@ def compute(b: Builder) -> None:
           "Turns per game (bonus turns included) with quantiles; share of games ended by the deck's run-out or by the "
           "emptied stacks; share reaching the night; bonus turns and Coin tosses per game.",
           "t 95% for means, Wilson 95% for shares of games", {"turns_mean": "turns"})
-    b.add("tale_table", b.fold_variants(lambda r: _per_game_sums(r, _TALE_SUMS),
-                                        lambda v, parts: _tale_rows(v, parts, b.rng), TALE_COLUMNS),
+    b.add("tale_table",
+          b.accumulate_variants(lambda v, n: _GameSums(v, n, _TALE_SUMS, _tale_finish, b.rng, CONFIDENCE),
+                                TALE_COLUMNS),
           "Tales per row of the tale table",
           "Per variant and row (true/tall x trusted/not): share of all tales and tales per game; also the bluff rate "
           "(tall), trust given the truth, the share of votes that were right, and (no_ticket|tall_trusted) the "
