@@ -91,7 +91,8 @@ def compare(a: Path, b: Path) -> list[str]:
                         if d.size and np.nanmax(d) > 0:
                             rel.append((float(np.nanmax(d)), col))
                 if rel:
-                    worst = "; largest relative difference {:.2e} in {}".format(*max(rel))
+                    top = sorted(rel, reverse=True)
+                    worst = "; largest relative difference " + ", ".join(f"{d:.2e} in {c}" for d, c in top[:4])
         except Exception as exc:  # the CSVs differ in shape: the line is what is reported
             worst = f" ({type(exc).__name__})"
         problems.append(f"{name}: differs from line {first + 1} ({len(la)} vs {len(lb)} lines){worst}\n"

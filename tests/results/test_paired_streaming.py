@@ -236,14 +236,18 @@ def small_sweep(tmp_path_factory):
     return out
 
 
-@pytest.mark.parametrize("own_statistics,bound", [(True, None), (False, None), (True, 8)])
+@pytest.mark.parametrize("own_statistics,bound,read_rows", [(True, None, None), (False, None, None), (True, 8, None),
+                                                             (True, None, 5), (False, 8, 4)])
 def test_a_results_set_from_chunk_files_reads_no_per_game_table_whole_and_equals_the_one_from_all_records(
-        small_sweep, monkeypatch, own_statistics, bound):
+        small_sweep, monkeypatch, own_statistics, bound, read_rows):
     from trustme_analysis.outdir import load_manifest, load_records
-    from trustme_analysis.results import build
+    from trustme_analysis.results import build, source
     from trustme_analysis.results.source import ChunkSource
     from trustme_analysis.results.table import PieceStore
     from trustme_analysis.stats import intervals
+
+    if read_rows is not None:  # chunk files read in pieces of whole games, a few rows at a time
+        monkeypatch.setattr(source, "READ_ROWS", read_rows)
 
     if bound is not None:  # past the bounds: moments of exact sums only, bootstraps over blocks of games
         monkeypatch.setattr(streaming, "EXACT_UNITS", bound)
@@ -318,3 +322,20 @@ def test_block_sums_of_pieces_are_the_blocks_of_the_per_game_rows_and_give_the_s
     short.add(per_game[:9])
     with pytest.raises(ValueError, match="allowed: exactly 10"):
         short.units
+
+
+def test_a_chunk_file_read_in_pieces_of_whole_games_is_the_chunk(small_sweep, monkeypatch):
+    from trustme_analysis.results import source
+    from trustme_analysis.results.source import ChunkSource
+
+    monkeypatch.setattr(source, "READ_ROWS", 4)
+    chunks = ChunkSource(small_sweep)
+    vid = chunks.variant_ids[-1]
+    for columns in (None, ["variant", "win", "score_trace"], ["game_index", "seat", "nonexistent"]):
+        pieces = list(chunks.iter_chunks(vid, columns))
+        whole = chunks.read_variant(vid, columns)
+        assert len(pieces) > len(chunks.files[vid])  # chunks of 7 games (14 or 21 rows) come in several pieces
+        pd.testing.assert_frame_equal(pd.concat(pieces, ignore_index=True), whole, check_exact=True)
+        if columns is None or "game_index" in columns:
+            for a, b in zip(pieces, pieces[1:]):  # no game is split between two pieces
+                assert a["game_index"].iloc[-1] != b["game_index"].iloc[0]
