@@ -159,6 +159,7 @@ class PieceStore:
         #: Per piece: (variant, first game index, last game index, rows); ``None`` where unknown.
         self.pieces: list[tuple[str | None, int | None, int | None, int]] = []
         self._dtypes: list[dict[str, Any]] = []
+        self._common: dict[str, object] | None = None  # common_dtypes of the pieces so far (read on every piece)
         self.columns: list[str] = []
         self.first_rows: dict[str, pd.DataFrame] = {}
 
@@ -171,6 +172,7 @@ class PieceStore:
         piece.to_parquet(path, index=False)
         self._paths.append(path)
         self._dtypes.append(dict(piece.dtypes))
+        self._common = None
         self.columns = self.columns or [str(c) for c in piece.columns]
         vid = str(piece["variant"].iloc[0]) if "variant" in piece.columns else None
         if "game_index" in piece.columns:
@@ -190,7 +192,9 @@ class PieceStore:
     @property
     def dtypes(self) -> dict[str, object]:
         """One dtype per column (:func:`common_dtypes`): what the whole table's columns are."""
-        return common_dtypes(self._dtypes)
+        if self._common is None:
+            self._common = common_dtypes(self._dtypes)
+        return self._common
 
     def rows_of(self, variant_id: str) -> int:
         """Rows of one variant."""
