@@ -1,7 +1,7 @@
 """Peak memory of building a sweep's results set and its PDF report as the number of games grows.
 
 Run: ``PYTHONPATH=. python benchmarks/report_memory.py [--sizes 10000,100000,1000000] [--chunk 20000] [--no-pdf]
-[--at-once]``.
+[--at-once] [--stages]``.
 
 A small Pinocchio sweep (two variants, heuristic bots) is played once; its records are then tiled (copied with new
 game and chunk numbers into chunks of ``--chunk`` games, the size the automatic chunking picks for kernel line-ups,
@@ -13,6 +13,10 @@ figure comes from a fresh process:
   itself added; **peak MB** beside it is the process's whole peak (libraries included);
 - **PDF MB**: then drawing the report from the stored set (``report.build.build_report``), the peak again (what
   the results and the PDF together added);
+- **stages** (``--stages``): where the memory goes, from one more fresh process per size: each stage of
+  ``compute_from`` (the generic per-game rows, the seat and Ludii tables, the game's own statistics, the
+  comparisons, ..., storing and reading back the set, the PDF), its peak over the resident memory at its start
+  (the kernel's high-water mark is reset before each stage) and what it left resident;
 - **all at once** (``--at-once``): ``compute_from(manifest, load_records(outdir))`` with every table computed from
   all records in one frame, the way results sets were computed before (identical tables), for reference.
 
@@ -80,6 +84,70 @@ print(json.dumps(figures))
 """
 
 
+STAGES_CHILD = r"""
+import json, sys
+import trustme_analysis, scipy.stats, matplotlib  # noqa: F401 (imports not measured)
+import trustme_analysis.games.pinocchio.analysis.stats, trustme_analysis.games.pinocchio.analysis.pages  # noqa: F401
+import trustme_analysis.report.build
+from trustme_analysis.results import build, store
+
+def status(key):
+    for line in open("/proc/self/status"):
+        if line.startswith(key + ":"):
+            return int(line.split()[1]) / 1024  # kB -> MB
+
+stages, open_stages = [], []
+
+def seen_peak():
+    # The high-water mark so far counts for every stage still open (a stage inside another resets it).
+    hwm = status("VmHWM")
+    for s in open_stages:
+        s["peak"] = max(s["peak"], hwm)
+
+def staged(name, fn):
+    def run(*args, **kwargs):
+        seen_peak()
+        with open("/proc/self/clear_refs", "w") as f:  # resets VmHWM to the resident size now
+            f.write("5")
+        mine = {"stage": name, "start": status("VmRSS")}
+        mine["peak"] = mine["start"]
+        stages.append(mine)
+        open_stages.append(mine)
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            seen_peak()
+            open_stages.pop()
+            mine["after"] = status("VmRSS")
+    return run
+
+for name in ("_variants", "_balance", "_comparisons", "_what_differs", "_lineup_comparison", "_checks",
+             "_headlines"):
+    setattr(build, name, staged(name.strip("_"), getattr(build, name)))
+build.Builder.__init__ = staged("per-game rows", build.Builder.__init__)
+found = build.find_game
+
+class Entry:
+    def __init__(self, entry):
+        self._entry = entry
+    def __getattr__(self, key):
+        return getattr(self._entry, key)
+    def part(self, key):
+        fn = self._entry.part(key)
+        return staged("game statistics", fn) if fn is not None and key == "statistics" else fn
+
+build.find_game = lambda name: (lambda e: Entry(e) if e is not None else None)(found(name))
+out = sys.argv[1]
+res = staged("compute", build.compute)(out)
+staged("store", store.save)(res, out, build.records_key(out))
+del res
+staged("read back", store.load)(out)
+if sys.argv[2] == "pdf":
+    staged("PDF", trustme_analysis.report.build.build_report)(out)
+print(json.dumps(stages))
+"""
+
+
 def tile(seed: Path, out: Path, games: int, size: int) -> None:
     """A sweep folder of ``games`` games (split over the seed's variants), in chunks of ``size`` games, made of
     copies of the seed's records."""
@@ -121,12 +189,29 @@ def measure(out: Path, how: str, pdf: bool) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def measure_stages(out: Path, pdf: bool) -> list[dict]:
+    done = subprocess.run([sys.executable, "-c", STAGES_CHILD, str(out), "pdf" if pdf else "-"],
+                          capture_output=True, text=True)
+    if done.returncode:
+        raise SystemExit(f"measuring the stages of {out} failed:\n{done.stderr[-3000:]}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def print_stages(games: int, stages: list[dict]) -> None:
+    print(f"  stages at {games:,} games (MB): peak over its start / left resident after / resident at its start")
+    for s in stages:
+        inner = s["stage"] not in ("compute", "store", "read back", "PDF")
+        print(f"    {'  ' if inner else ''}{s['stage']:<20} {s['peak'] - s['start']:>8.1f} "
+              f"{s['after'] - s['start']:>+8.1f} {s['start']:>8.1f}", flush=True)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", default="10000,100000,1000000", help="games per sweep, the first is the reference")
     parser.add_argument("--chunk", type=int, default=20_000, help="games per tiled chunk")
     parser.add_argument("--no-pdf", action="store_true", help="measure the results set only, not the PDF")
     parser.add_argument("--at-once", action="store_true", help="also the all-at-once reference (large memory)")
+    parser.add_argument("--stages", action="store_true", help="also where the memory goes, stage by stage")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
@@ -145,6 +230,8 @@ def main() -> None:
                 a = measure(folder, "at_once", False)
                 row["at_once"] = a["results_mb"] - a["base_mb"]
             rows.append(row)
+            if args.stages:
+                print_stages(games, measure_stages(folder, not args.no_pdf))
             print(f"  {games:,} games: " + ", ".join(f"{k} {v:.1f}" for k, v in row.items() if k != "games"),
                   flush=True)
             shutil.rmtree(folder)

@@ -1,13 +1,16 @@
 """Are the results set's tables byte-identical to a reference checkout's, on the example specs?
 
-Run: ``PYTHONPATH=. python benchmarks/results_identity.py --reference /work/main [--games 10000] [--keep DIR]``.
+Run: ``PYTHONPATH=. python benchmarks/results_identity.py --reference /work/main [--games 10000] [--keep DIR]
+[--folder OUTDIR]``.
 
 Each example spec (``reports/chart_comparison.toml``, ``reports/sweep_liar.toml``, ``reports/sweep_1981.toml``) is
 swept once with its own chunk size and about ``--games`` games in all (split over its variants; no checks, no
 report). The results set is then computed twice from the same records, in fresh processes: by this checkout and by
 the reference checkout (``--reference``, e.g. the main branch's). Every table's CSV is compared byte for byte; a
 differing table is named with its first differing line and, for numeric columns, the largest relative difference.
-Exit status 1 when some table differs.
+Exit status 1 when some table differs. ``--folder OUTDIR`` compares the results sets of a sweep already stored there
+instead (e.g. one of ``benchmarks/report_memory.py``'s tiled sweeps of 10^5 games, past the bound up to which the
+streamed figures are bit for bit those of the whole arrays); nothing is written into it.
 """
 
 from __future__ import annotations
@@ -88,7 +91,8 @@ def compare(a: Path, b: Path) -> list[str]:
                         if d.size and np.nanmax(d) > 0:
                             rel.append((float(np.nanmax(d)), col))
                 if rel:
-                    worst = "; largest relative difference {:.2e} in {}".format(*max(rel))
+                    top = sorted(rel, reverse=True)
+                    worst = "; largest relative difference " + ", ".join(f"{d:.2e} in {c}" for d, c in top[:4])
         except Exception as exc:  # the CSVs differ in shape: the line is what is reported
             worst = f" ({type(exc).__name__})"
         problems.append(f"{name}: differs from line {first + 1} ({len(la)} vs {len(lb)} lines){worst}\n"
@@ -103,8 +107,24 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000, help="games per spec, split over its variants")
     parser.add_argument("--specs", default=",".join(SPECS))
     parser.add_argument("--keep", default=None, help="keep the sweeps and results sets in this folder")
+    parser.add_argument("--folder", default=None, help="compare on this stored sweep instead of the example specs")
     args = parser.parse_args()
     here = Path(__file__).resolve().parents[1]
+    if args.folder:
+        out = Path(args.folder)
+        if not (out / "manifest.json").is_file():
+            print(f"--folder={args.folder!r} is not allowed; allowed: a sweep folder (with manifest.json)")
+            sys.exit(2)
+        with tempfile.TemporaryDirectory(prefix="identity-") as tmp:
+            mine, ref = Path(tmp) / "this", Path(tmp) / "reference"
+            results_with(here, out, mine)
+            results_with(Path(args.reference), out, ref)
+            problems = compare(mine, ref)
+            tables = len(list((mine / "stats").glob("*.csv")))
+        print(f"{out}: {tables} tables, " + ("all byte-identical" if not problems else f"{len(problems)} differ"))
+        for p in problems:
+            print("  " + p)
+        sys.exit(1 if problems else 0)
     root = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="identity-"))
     failed = False
     try:

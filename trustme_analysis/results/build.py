@@ -8,7 +8,6 @@ records always give the same tables.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ from trustme_analysis.players import make_bot
 from trustme_analysis.registry import find_game
 from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
 from trustme_analysis.results.source import ChunkSource
-from trustme_analysis.results.table import LazyTable, ResultSet, Table, common_dtypes
+from trustme_analysis.results.table import LazyTable, PieceStore, ResultSet, Table
 from trustme_analysis.stats.balance import (
     equal_seats_test,
     games_table,
@@ -37,10 +36,11 @@ from trustme_analysis.results.comparisons import (
     factor_comparisons,
     headline_rows,
     lineup_table,
+    moment_value,
     stability,
 )
 from trustme_analysis.stats.compare import GameMetric
-from trustme_analysis.stats.intervals import mean_t, wilson
+from trustme_analysis.stats.streaming import GameRows
 
 #: Compared with the baseline when the game's statistics set no metrics of their own.
 DEFAULT_METRICS = (
@@ -76,31 +76,81 @@ class Builder:
         self._records = records
         self._source = source
         self._games_at: dict[str, tuple[int, int]] | None = None
+        self._games: pd.DataFrame | None = None
+        #: The generic per-game table on disk, a chunk's games a piece (built from chunk files), else ``None``.
+        self.game_pieces: PieceStore | None = None
         if records is not None:
-            self.games = games_table(records)
+            self._games = games_table(records)
             #: What the seat tables read: games and wins per variant and seat (:func:`seat_tallies`), summed over the
             #: chunks when built from them (exact integer counts), so no per-seat rows stay in memory.
             self.seat_tallies = seat_tallies(records)
         else:
             assert source is not None
-            self.games, self.seat_tallies = _generic_rows(source)
+            self.game_pieces, self.seat_tallies = _generic_rows(source)
         self.results = ResultSet(manifest=manifest)
-        self._comparison_games: pd.DataFrame | None = None
+        self._comparison_games: pd.DataFrame | Table | None = None
+        self._comparison_rows: GameRows | None = None
         self.comparison_metrics: tuple[GameMetric, ...] = DEFAULT_METRICS
+
+    @property
+    def games(self) -> pd.DataFrame:
+        """The generic per-game table (:func:`trustme_analysis.stats.balance.games_table`), one row per game of every
+        variant. Built from chunk files, it is kept on disk (:attr:`game_pieces`) and read whole only here, on first
+        use: the generic tables read it a variant and a chunk at a time (:meth:`games_of`, :attr:`comparison_rows`),
+        so memory does not grow with the sweep unless a game's statistics ask for all of it."""
+        if self._games is None:
+            assert self.game_pieces is not None
+            self._games = self.game_pieces.frame()
+        return self._games
+
+    @property
+    def games_on_disk(self) -> bool:
+        """Whether the generic per-game table is on disk only (built from chunk files, never read whole)."""
+        return self.game_pieces is not None and self._games is None
+
+    def games_count(self) -> dict[str, int]:
+        """Games per variant with games, in :attr:`variant_ids` order."""
+        if self.games_on_disk:
+            return {vid: self.game_pieces.rows_of(vid) for vid in self.game_pieces.variant_ids}
+        return {str(k): int(v) for k, v in self.games.groupby("variant").size().items()}
+
+    def _first_game(self, variant_id: str) -> pd.Series:
+        if self.games_on_disk:
+            return self.game_pieces.first_rows[variant_id].iloc[0]
+        return self.games.loc[self.games["variant"] == variant_id].iloc[0]
 
     @property
     def comparison_games(self) -> pd.DataFrame:
         """One row per game with a ``variant`` (and ``game_index``) column and the columns of
         :attr:`comparison_metrics`: what the variants are compared on (the generic per-game table with ``seat0_win``
-        unless the game's statistics set their own, :meth:`set_comparisons`). Made on first use, so a game that sets
-        its own never holds a copy of the generic one."""
+        unless the game's statistics set their own, :meth:`set_comparisons`). The generic tables read
+        :attr:`comparison_rows` instead (a piece at a time); this frame is made whole only when asked for."""
         if self._comparison_games is None:
             self._comparison_games = _default_comparison_games(self.games)
-        return self._comparison_games
+        games = self._comparison_games
+        return games.frame if isinstance(games, Table) else games
 
     @comparison_games.setter
-    def comparison_games(self, games: pd.DataFrame) -> None:
+    def comparison_games(self, games: pd.DataFrame | Table) -> None:
         self._comparison_games = games
+        self._comparison_rows = None
+
+    @property
+    def comparison_rows(self) -> GameRows:
+        """:attr:`comparison_games` read a variant and a piece at a time, with the moments of its columns and of
+        the pairs' differences cached (:class:`~trustme_analysis.stats.streaming.GameRows`): what the comparisons,
+        the line-up table, the stability table and the headlines are computed from. From chunk files and without a
+        game's own table, it reads the generic per-game table's pieces on disk; a game's own table set as a frame
+        is read from that frame; set as a table of pieces (:meth:`add_pieces`), from its pieces."""
+        if self._comparison_rows is None:
+            games = self._comparison_games
+            if games is None and self.games_on_disk:
+                self._comparison_rows = _piece_rows(self.game_pieces, _default_comparison_games)
+            elif isinstance(games, LazyTable) and isinstance(games.keep, PieceStore) and games.loaded is None:
+                self._comparison_rows = _piece_rows(games.keep)
+            else:
+                self._comparison_rows = GameRows.from_frame(self.comparison_games)
+        return self._comparison_rows
 
     @property
     def streaming(self) -> bool:
@@ -135,8 +185,43 @@ class Builder:
             return pieces[0] if pieces else pd.DataFrame()
         return pd.concat(filled, ignore_index=True) if len(filled) > 1 else filled[0].reset_index(drop=True)
 
+    def accumulate_variants(self, start: Callable[[str, int], Any], columns: Sequence[str] | None = None,
+                            variants: Sequence[str] | None = None) -> pd.DataFrame:
+        """A table accumulated a chunk at a time, a variant at a time: for each variant (in ``variants`` order,
+        default :attr:`variant_ids`), ``acc = start(variant, games)`` (``games``: the variant's number of games),
+        ``acc.add(chunk)`` for each of its chunks (only ``columns``), then ``acc.rows()``; the variants' rows joined.
+
+        Unlike :meth:`fold_variants`, no list of per-chunk pieces is kept: what a chunk gives is merged into the
+        accumulator at once (counts, moments, block sums of :mod:`trustme_analysis.stats.streaming`), so memory
+        stays bounded however many games a variant has.
+        """
+        counts = self.games_count()
+        pieces = []
+        for vid in variants if variants is not None else self.variant_ids:
+            acc = start(vid, counts.get(vid, 0))
+            for chunk in self.chunks(vid, columns):
+                acc.add(chunk)
+            pieces.append(acc.rows())
+        filled = [p for p in pieces if len(p)]
+        if not filled:
+            return pieces[0] if pieces else pd.DataFrame()
+        return pd.concat(filled, ignore_index=True) if len(filled) > 1 else filled[0].reset_index(drop=True)
+
     def games_of(self, variant_id: str, game_indices: np.ndarray | None = None) -> pd.DataFrame:
-        """The rows of :attr:`games` of one variant (only those of ``game_indices``' range when given: a chunk's)."""
+        """The rows of :attr:`games` of one variant (only those of ``game_indices``' range when given: a chunk's).
+        Built from chunk files, only the pieces of that range are read (from disk)."""
+        if self.games_on_disk:
+            lo = int(np.min(game_indices)) if game_indices is not None and len(game_indices) else None
+            hi = int(np.max(game_indices)) if game_indices is not None and len(game_indices) else None
+            parts = list(self.game_pieces.read(variant_id, first=lo, last=hi))
+            if not parts:
+                return self.game_pieces.frame().iloc[0:0]
+            rows = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+            if lo is not None:
+                index = rows["game_index"].to_numpy()
+                rows = rows.iloc[int(np.searchsorted(index, lo, side="left")):
+                                 int(np.searchsorted(index, hi, side="right"))]
+            return rows
         if self._games_at is None:
             variant = self.games["variant"].to_numpy()
             change = np.flatnonzero(variant[1:] != variant[:-1]) + 1
@@ -155,34 +240,18 @@ class Builder:
     def add_pieces(self, name: str, pieces: Iterable[pd.DataFrame], title: str, definition: str,
                    interval: str = "", units: Mapping[str, str] | None = None) -> Table:
         """Add a table given in pieces (a per-game table, chunk by chunk). Reading chunk files, the pieces go to a
-        temporary folder as they come and the table is read back only when asked for (the store writes it piece by
-        piece), so a per-game table of a million games is never in memory; from a records frame, they are joined."""
+        temporary folder as they come (:class:`~trustme_analysis.results.table.PieceStore`) and the table is read
+        back only when asked for (the store writes it piece by piece), so a per-game table of a million games is
+        never in memory; from a records frame, they are joined. The table returned can be handed to
+        :meth:`set_comparisons`, which then reads it a piece at a time."""
         if not self.streaming:
             parts = [p for p in pieces]
             frame = pd.concat(parts, ignore_index=True) if len(parts) > 1 else (parts[0] if parts else pd.DataFrame())
             return self.results.add(Table(name, frame, title, definition, interval, dict(units or {})))
-        folder = tempfile.TemporaryDirectory(prefix=f"trustme-{name}-")
-        paths: list[str] = []
-        dtypes: list[dict[str, Any]] = []
-        rows = 0
-        columns: list[str] = []
+        store = PieceStore(name)
         for piece in pieces:
-            if not len(piece):
-                continue
-            path = f"{folder.name}/part-{len(paths):06d}.parquet"
-            piece.to_parquet(path, index=False)
-            paths.append(path)
-            dtypes.append(dict(piece.dtypes))
-            rows += len(piece)
-            columns = columns or [str(c) for c in piece.columns]
-
-        def read() -> Iterator[pd.DataFrame]:
-            for path in paths:
-                yield pd.read_parquet(path)
-
-        table = LazyTable(name, read, title, definition, interval, units, rows=rows, columns=columns,
-                          dtypes=common_dtypes(dtypes), keep=folder)
-        return self.results.add(table)
+            store.add(piece)
+        return self.results.add(store.table(name, title, definition, interval, units))
 
     @property
     def seat_rows(self) -> pd.DataFrame:
@@ -255,6 +324,8 @@ class Builder:
     @property
     def variant_ids(self) -> list[str]:
         """Variant ids with records, in order."""
+        if self.games_on_disk:
+            return self.game_pieces.variant_ids
         return sorted(self.games["variant"].unique())
 
     @property
@@ -269,8 +340,9 @@ class Builder:
         self.results.add(Table(name, frame, title, definition, interval, dict(units or {})))
         return frame
 
-    def set_comparisons(self, games: pd.DataFrame, metrics: Sequence[GameMetric]) -> None:
-        """Compare the variants with the baseline on the game's own per-game table and metrics."""
+    def set_comparisons(self, games: pd.DataFrame | Table, metrics: Sequence[GameMetric]) -> None:
+        """Compare the variants with the baseline on the game's own per-game table and metrics: a frame, or a table
+        of pieces (what :meth:`add_pieces` returns), which is then read a piece at a time and never whole."""
         self.comparison_games = games
         self.comparison_metrics = tuple(metrics)
 
@@ -280,18 +352,34 @@ GAME_TABLE_COLUMNS = ("variant", "game_index", "seat", "win", "turns", "complete
 SEAT_COLUMNS = ("variant", "seat", "win")
 
 
-def _generic_rows(source: ChunkSource) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The per-game table and the seat tallies (:func:`seat_tallies`), one chunk at a time: a game's rows are all in
-    one chunk, chunks hold consecutive games, and :func:`games_table` orders by variant and game, so the pieces join
-    into the same tables as from all records at once; the tallies are counts, summed exactly; a chunk's records
-    (score traces, seat rows) are dropped before the next is read."""
-    games, seats = [], []
+def _generic_rows(source: ChunkSource) -> tuple[PieceStore, pd.DataFrame]:
+    """The per-game table, on disk a chunk's games a piece, and the seat tallies (:func:`seat_tallies`), one chunk
+    at a time: a game's rows are all in one chunk, chunks hold consecutive games, and :func:`games_table` orders by
+    variant and game, so the pieces join into the same table as from all records at once; the tallies are counts,
+    summed exactly; a chunk's records (score traces, seat rows) are dropped before the next is read, and its
+    per-game rows are written out (none stay in memory)."""
+    store, seats = PieceStore("games"), []
     columns = source.present(GAME_TABLE_COLUMNS)
     for vid in source.variant_ids:
         for frame in source.iter_chunks(vid, columns):
-            games.append(games_table(frame))
+            store.add(games_table(frame))
             seats.append(seat_tallies(frame))
-    return pd.concat(games, ignore_index=True), merge_seat_tallies(seats)
+    return store, merge_seat_tallies(seats)
+
+
+def _piece_rows(store: PieceStore, transform: Callable[[pd.DataFrame], pd.DataFrame] | None = None) -> GameRows:
+    """A per-game table on disk as :class:`GameRows` (``transform`` applied to each piece read)."""
+    columns = list(store.columns)
+    if transform is not None and store.first_rows:
+        columns = list(transform(next(iter(store.first_rows.values()))).columns)
+
+    def pieces(vid: str, wanted: Sequence[str]) -> Iterator[pd.DataFrame]:
+        # A transform may derive a wanted column from others (seat0_win from winner): read every column then.
+        read = None if transform is not None else wanted
+        for piece in store.read(vid, read):
+            yield (transform(piece) if transform is not None else piece)[list(wanted)]
+
+    return GameRows(store.variant_ids, columns, pieces)
 
 
 def _default_comparison_games(games: pd.DataFrame) -> pd.DataFrame:
@@ -357,7 +445,7 @@ def compute_from(manifest: dict[str, Any], records: pd.DataFrame | None, source:
 
 
 def _variants(b: Builder) -> None:
-    per_variant = b.games.groupby("variant").size().to_dict()
+    per_variant = b.games_count()
     known = {v.get("id"): v for v in b.manifest.get("variants", [])}
     rows = []
     for vid in b.variant_ids:
@@ -367,7 +455,7 @@ def _variants(b: Builder) -> None:
             "label": str(v.get("label") or v.get("game_string") or vid),
             "game_string": str(v.get("game_string", "")),
             "lineup": str(v.get("lineup", "")),
-            "players": int(b.games.loc[b.games["variant"] == vid, "seats"].iloc[0]),
+            "players": int(b._first_game(vid)["seats"]),
             "games": int(per_variant.get(vid, 0)),
             "baseline": vid == b.baseline,
         })
@@ -385,19 +473,28 @@ def _balance(b: Builder) -> None:
           "Observed wins per seat against total wins / seats; p_holm: the p-values adjusted over the variants "
           "(Holm), what the verdicts use; first_seat_advantage = seat 0's win rate - 1/players.",
           units={"first_seat_advantage": "share of games"})
-    b.add("ludii_metrics", ludii_metrics(None, b.rng, games=b.games), "Balance metrics (Ludii)",
+    if b.games_on_disk:  # a variant's per-game rows at a time, from disk
+        store = b.game_pieces
+        ludii = ludii_metrics(None, b.rng, pieces=[(vid, store.rows_of(vid), store.read(vid))
+                                                     for vid in store.variant_ids])
+    else:
+        ludii = ludii_metrics(None, b.rng, games=b.games)
+    b.add("ludii_metrics", ludii, "Balance metrics (Ludii)",
           "Balance, AdvantageP1, Completion, Drawishness, Duration, LeadChange, Drama and Decisiveness per variant "
           "(definitions in the statistics guide).",
           "Wilson 95% for shares, t 95% for means, bootstrap 95% over games for Balance")
-    b.add("games", b.games, "One row per game",
-          "Winner (-1: shared), seats, turns and the score-trace metrics of every game.")
+    title, definition = "One row per game", "Winner (-1: shared), seats, turns and the score-trace metrics of every game."
+    if b.games_on_disk:  # written to the results set piece by piece
+        b.results.add(b.game_pieces.table("games", title, definition))
+    else:
+        b.add("games", b.games, title, definition)
 
 
 def _comparisons(b: Builder) -> pd.DataFrame:
     """One factor at a time (:mod:`trustme_analysis.results.comparisons`): rule variants against the baseline's rules
     under the same line-up, line-ups against the reference line-up under the same rules."""
     metrics = b.comparison_metrics if len(b.variant_ids) >= 2 else []
-    comp = factor_comparisons(b.comparison_games, metrics, b.manifest, b.variant_ids, b.baseline)
+    comp = factor_comparisons(b.comparison_rows, metrics, b.manifest, b.variant_ids, b.baseline)
     b.add("comparisons", comp, "One factor at a time: each variant against its reference",
           "factor: what moved. rules: the variant against the baseline's rules under the same line-up (held); "
           "line-up: the variant against the reference line-up (the baseline's) under the same rules (held). "
@@ -462,22 +559,17 @@ def _lineup_comparison(b: Builder) -> None:
     rows = []
     for v in variants:
         vid = v.get("id")
-        games = b.comparison_games[b.comparison_games["variant"] == vid]
-        if games.empty:
+        games = b.comparison_rows
+        if vid not in games:
             continue
         rule = ", ".join(f"{k}={val}" for k, val in (v.get("grid") or {}).items()) or "the spec's rules"
+        moments = games.moments(vid, [m.column for m in b.comparison_metrics])
         for metric in b.comparison_metrics:
             if metric.column not in games.columns:
                 continue
-            values = games[metric.column].to_numpy(dtype=float)
-            values = values[~np.isnan(values)]
-            if metric.kind == "rate":
-                est, low, high = wilson(int(values.sum()), values.size)
-            else:
-                iv = mean_t(values)
-                est, low, high = iv.estimate, iv.low, iv.high
+            est, low, high, n = moment_value(moments[metric.column], metric)
             rows.append({"rules": rule, "lineup": str(v.get("lineup", "")), "variant": vid, "measure": metric.name,
-                         "unit": metric.unit, "value": est, "low": low, "high": high, "games": int(values.size)})
+                         "unit": metric.unit, "value": est, "low": low, "high": high, "games": n})
     b.add("lineup_comparison", pd.DataFrame(rows), "Each measure under each line-up",
           "Per rule variant, the value of every compared measure under each line-up of players, side by side: a "
           "conclusion holds under competent play when it holds in the competent line-up's row.",
@@ -514,7 +606,7 @@ def _checks(b: Builder, outdir: str | Path) -> None:
 def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
     """The line-ups ranked (which carries the headline), each headline measure under a stronger line-up, and the
     findings the first page states (:mod:`trustme_analysis.results.comparisons`)."""
-    games = b.games.groupby("variant").size().to_dict()
+    games = b.games_count()
     verdicts = b.results["trust_verdicts"] if "trust_verdicts" in b.results else None
     lineups = lineup_table(b.manifest, b.variant_ids, games, verdicts, b.baseline)
     b.add("lineups", lineups, "The line-ups, most competent first in role",
@@ -525,7 +617,7 @@ def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
           "headline (the figures page 1 leads with: not found exploitable first, then the highest level, then the "
           "most games), stronger (stronger than the headline's: the headline figures are weighed against it), "
           "reference (the baseline's line-up, what the line-up comparisons set the others against).")
-    stable = stability(b.comparison_games, b.comparison_metrics if len(b.variant_ids) >= 2 else [], lineups)
+    stable = stability(b.comparison_rows, b.comparison_metrics if len(b.variant_ids) >= 2 else [], lineups)
     b.add("stability", stable, "Has it stopped moving?",
           "Under the baseline's rules, each compared measure under the headline line-up and under each stronger "
           "line-up; difference: stronger minus headline (paired where both played the same games); verdict: still "
@@ -533,7 +625,7 @@ def _headlines(b: Builder, comparisons: pd.DataFrame) -> None:
           "largest move the interval allows.",
           "unadjusted 95%: paired t, else Newcombe for shares of games, Welch for means")
     lineup_of = {str(v.get("id")): str(v.get("lineup", "")) for v in b.manifest.get("variants", [])}
-    rows = headline_rows(b.results, b.comparison_games, b.comparison_metrics, comparisons, lineups, stable,
+    rows = headline_rows(b.results, b.comparison_rows, b.comparison_metrics, comparisons, lineups, stable,
                          b.baseline, HEADLINE_CHANGES, lineup_of)
     b.add("headlines", rows, "Headline findings",
           "Under the headline variant (the baseline's rules under the headline line-up, see lineups): the seat win "

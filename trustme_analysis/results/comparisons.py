@@ -37,6 +37,8 @@ from typing import Any
 import pandas as pd
 
 from trustme_analysis.stats.compare import COLUMNS, GameMetric, compare_pairs
+from trustme_analysis.stats.intervals import wilson
+from trustme_analysis.stats.streaming import GameRows, Moments, mean_interval
 
 #: The two factors a comparison can move.
 RULES = "rules"
@@ -174,7 +176,13 @@ def _moved_words(factor: str, variant: Mapping[str, Any], reference: Mapping[str
     return f"{now} (reference {was})" if keys else "the rules"
 
 
-def factor_comparisons(games: pd.DataFrame, metrics: Sequence[GameMetric], manifest: Mapping[str, Any],
+def as_rows(games: pd.DataFrame | GameRows) -> GameRows:
+    """A per-game table as :class:`~trustme_analysis.stats.streaming.GameRows` (read a piece at a time, its moments
+    cached): pass one to several comparisons of the same games so each variant's games are read once."""
+    return games if isinstance(games, GameRows) else GameRows.from_frame(games)
+
+
+def factor_comparisons(games: pd.DataFrame | GameRows, metrics: Sequence[GameMetric], manifest: Mapping[str, Any],
                        variant_ids: Sequence[str], baseline: str) -> pd.DataFrame:
     """Both kinds of comparison in one table, each corrected (Holm) within its own kind.
 
@@ -185,6 +193,7 @@ def factor_comparisons(games: pd.DataFrame, metrics: Sequence[GameMetric], manif
     """
     by_id = {str(v.get("id")): v for v in _variants(manifest, variant_ids)}
     pieces = []
+    games = as_rows(games)
     for factor, pairs in comparison_pairs(manifest, variant_ids, baseline).items():
         if not pairs:
             continue
@@ -284,7 +293,7 @@ def stronger_lineups(table: pd.DataFrame, headline: str) -> list[str]:
     return [n for n, _ in sorted(found, key=lambda item: item[1], reverse=True)]
 
 
-def stability(games: pd.DataFrame, metrics: Sequence[GameMetric], lineups: pd.DataFrame) -> pd.DataFrame:
+def stability(games: pd.DataFrame | GameRows, metrics: Sequence[GameMetric], lineups: pd.DataFrame) -> pd.DataFrame:
     """Each headline measure under the headline line-up and under each stronger one (the baseline's rules), with the
     difference and the verdict (:data:`STABLE` or :data:`MOVES`, from the unadjusted 95% interval: a figure is called
     stable only when its own interval allows no move).
@@ -305,6 +314,7 @@ def stability(games: pd.DataFrame, metrics: Sequence[GameMetric], lineups: pd.Da
         return pd.DataFrame(columns=columns)
     h = str(rows.loc[head[0], "variant_at_baseline_rules"])
     pieces = []
+    games = as_rows(games)
     for name in strong:
         s = str(rows.loc[name, "variant_at_baseline_rules"])
         comp = compare_pairs(games, metrics, [(s, h)])
@@ -341,22 +351,28 @@ def exploitable_lineups(lineups: pd.DataFrame) -> set[str]:
     return set(lineups.loc[lineups["verdict"] == "exploitable", "lineup"].astype(str))
 
 
-def measure_value(games: pd.DataFrame, metric: GameMetric) -> tuple[float, float, float, int]:
+def measure_value(games: pd.DataFrame | GameRows, metric: GameMetric, variant: str | None = None
+                  ) -> tuple[float, float, float, int]:
     """A measure's value over one variant's games with its 95% interval (Wilson for a rate, t for a mean) and the
-    games it counts."""
-    from trustme_analysis.stats.intervals import mean_t, wilson
-
-    values = games[metric.column].to_numpy(dtype=float)
-    values = values[~pd.isna(values)]
-    if metric.kind == "rate":
-        est, low, high = wilson(int(values.sum()), values.size)
+    games it counts: ``games`` holds that variant's games only, or ``variant`` names it."""
+    if isinstance(games, GameRows) or variant is not None:
+        rows = as_rows(games)
+        m = rows.moments(variant, [metric.column])[metric.column] if variant in rows else Moments()
     else:
-        iv = mean_t(values)
-        est, low, high = iv.estimate, iv.low, iv.high
-    return est, low, high, int(values.size)
+        m = Moments.of(games[metric.column].to_numpy(dtype=float))
+    return moment_value(m, metric)
 
 
-def headline_rows(results: Any, games: pd.DataFrame, metrics: Sequence[GameMetric], comparisons: pd.DataFrame,
+def moment_value(m: Moments, metric: GameMetric) -> tuple[float, float, float, int]:
+    """:func:`measure_value` from the moments of the variant's values (NaNs dropped)."""
+    if metric.kind == "rate":
+        est, low, high = wilson(int(m.sum), m.n)
+    else:
+        est, low, high = mean_interval(m)
+    return est, low, high, int(m.n)
+
+
+def headline_rows(results: Any, games: pd.DataFrame | GameRows, metrics: Sequence[GameMetric], comparisons: pd.DataFrame,
                   lineups: pd.DataFrame, stable: pd.DataFrame, baseline: str, changes: int,
                   lineup_of: Mapping[str, str]) -> pd.DataFrame:
     """The headline findings (columns :data:`HEADLINE_COLUMNS`): under the headline variant
@@ -386,11 +402,11 @@ def headline_rows(results: Any, games: pd.DataFrame, metrics: Sequence[GameMetri
         rows.append({**common, "kind": "balance test", "measure": "all seats win equally often", "unit": "p-value",
                      "value": float(test["p_value"].iloc[0]), "p": float(test["p_holm"].iloc[0]),
                      "games": int(test["games"].iloc[0])})
-    mine = games[games["variant"] == head]
+    games = as_rows(games)
     for metric in metrics:
-        if metric.column not in mine.columns:
+        if metric.column not in games.columns:
             continue
-        est, low, high, n = measure_value(mine, metric)
+        est, low, high, n = measure_value(games, metric, head)
         rows.append({**common, "kind": "baseline", "measure": metric.name, "unit": metric.unit, "value": est,
                      "low": low, "high": high, "games": n})
     if "trust_verdicts" in results:

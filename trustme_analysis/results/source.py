@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
@@ -27,6 +28,22 @@ def _load_trim():
 
 
 _MALLOC_TRIM = _load_trim()
+
+#: Rows of a chunk file read at a time (:meth:`ChunkSource.iter_chunks`); a chunk of more rows comes in pieces.
+READ_ROWS = 4_096
+
+
+def _load_converter():
+    # What pandas.read_parquet turns an Arrow table into a frame with (the same dtypes); without it, whole chunks.
+    try:
+        from pandas.io._util import arrow_table_to_pandas
+
+        return arrow_table_to_pandas
+    except ImportError:
+        return None
+
+
+_arrow_to_pandas = _load_converter()
 
 
 def _trim_heap() -> None:
@@ -79,13 +96,50 @@ class ChunkSource:
         return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(columns or []))
 
     def iter_chunks(self, variant_id: str, columns: Sequence[str] | None = None) -> Iterator[pd.DataFrame]:
-        """One variant's records chunk by chunk (only ``columns`` when given), in chunk order."""
+        """One variant's records chunk by chunk (only ``columns`` when given), in chunk order.
+
+        A chunk file of more than :data:`READ_ROWS` rows comes in pieces of whole games (its rows read
+        :data:`READ_ROWS` at a time, the last game of a piece held back for the next): every statistic merges
+        pieces of whole consecutive games exactly, and memory then holds a piece, not a chunk, however large the
+        chunks a sweep chose."""
         for path in self.files.get(variant_id, []):
-            yield self._read(path, columns)
+            yield from self._pieces(path, columns)
             # Arrow keeps the buffers of a read chunk for the next, and the C heap the many small arrays of its list
             # cells (one per row); handing both back keeps memory at one chunk's, not at the sum of their leftovers.
             pa.default_memory_pool().release_unused()
             _trim_heap()
+
+    def _pieces(self, path: Path, columns: Sequence[str] | None) -> Iterator[pd.DataFrame]:
+        try:
+            handle = pq.ParquetFile(path)
+            rows = handle.metadata.num_rows
+        except (OSError, ValueError):
+            yield self._read(path, columns)  # (names the damaged file)
+            return
+        names = handle.schema_arrow.names
+        wanted = names if columns is None else [c for c in columns if c in set(names)]
+        if rows <= READ_ROWS or "game_index" not in names or _arrow_to_pandas is None:
+            yield self._read(path, columns)
+            return
+        games = pq.read_table(path, columns=["game_index"]).column(0).to_numpy()
+        if games.size > 1 and not bool((games[1:] >= games[:-1]).all()):  # a game's rows not consecutive
+            yield self._read(path, columns)
+            return
+        read = list(wanted) if "game_index" in wanted else [*wanted, "game_index"]
+        metadata = handle.schema_arrow.metadata
+        held: pd.DataFrame | None = None
+        for batch in handle.iter_batches(batch_size=READ_ROWS, columns=read, use_threads=False):
+            table = pa.Table.from_batches([batch]).replace_schema_metadata(metadata)
+            frame = _arrow_to_pandas(table)
+            if held is not None:
+                frame = pd.concat([held, frame], ignore_index=True)
+            index = frame["game_index"].to_numpy()
+            cut = int(np.searchsorted(index, index[-1], side="left"))  # the last game may go on in the next batch
+            held = frame.iloc[cut:].reset_index(drop=True)
+            if cut:
+                yield frame.iloc[:cut].reset_index(drop=True)[list(wanted)]
+        if held is not None and len(held):
+            yield held[list(wanted)]
 
     def read_all(self) -> pd.DataFrame:
         """Every record, as :func:`trustme_analysis.outdir.load_records` reads them."""

@@ -9,10 +9,12 @@ manifest (what was asked, the variants, the assumptions in force).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 
@@ -99,6 +101,16 @@ class LazyTable(Table):
             casts = {c: t for c, t in self._dtypes.items() if c in piece.columns and piece[c].dtype != t}
             yield piece.astype(casts) if casts else piece
 
+    @property
+    def keep(self) -> object:
+        """What the pieces live in (a :class:`PieceStore`, or ``None``)."""
+        return self._keep
+
+    @property
+    def loaded(self) -> pd.DataFrame | None:
+        """The whole frame if it has been read, else ``None``."""
+        return self._frame
+
     def describe(self) -> dict[str, Any]:
         """As :meth:`Table.describe`, without reading the table."""
         if self._frame is not None:
@@ -131,6 +143,98 @@ def common_dtypes(pieces_dtypes: Iterable[Mapping[str, object]]) -> dict[str, ob
         else:
             out[col] = np.dtype("object")
     return out
+
+
+class PieceStore:
+    """A per-game table kept on disk while a results set is computed: its pieces (a chunk's games each) written to
+    a temporary folder as they come, with each piece's variant, rows and range of game indices, so the table is
+    never whole in memory; one variant's pieces (or those of a range of its games) are read back on demand.
+
+    The folder lives as long as the store, or a :class:`LazyTable` made from it (:meth:`table`).
+    """
+
+    def __init__(self, name: str):
+        self._folder = tempfile.TemporaryDirectory(prefix=f"trustme-{name}-")
+        self._paths: list[str] = []
+        #: Per piece: (variant, first game index, last game index, rows); ``None`` where unknown.
+        self.pieces: list[tuple[str | None, int | None, int | None, int]] = []
+        self._dtypes: list[dict[str, Any]] = []
+        self._common: dict[str, object] | None = None  # common_dtypes of the pieces so far (read on every piece)
+        self.columns: list[str] = []
+        self.first_rows: dict[str, pd.DataFrame] = {}
+
+    def add(self, piece: pd.DataFrame) -> None:
+        """Write one piece (skipped when empty); a ``variant`` column names its variant (one per piece), a
+        ``game_index`` column its games (increasing)."""
+        if not len(piece):
+            return
+        path = f"{self._folder.name}/part-{len(self._paths):06d}.parquet"
+        piece.to_parquet(path, index=False)
+        self._paths.append(path)
+        self._dtypes.append(dict(piece.dtypes))
+        self._common = None
+        self.columns = self.columns or [str(c) for c in piece.columns]
+        vid = str(piece["variant"].iloc[0]) if "variant" in piece.columns else None
+        if "game_index" in piece.columns:
+            index = piece["game_index"].to_numpy()
+            first, last = int(np.min(index)), int(np.max(index))
+        else:
+            first = last = None
+        self.pieces.append((vid, first, last, len(piece)))
+        if vid is not None and vid not in self.first_rows:
+            self.first_rows[vid] = piece.iloc[:1].copy()
+
+    @property
+    def rows(self) -> int:
+        """Rows in all pieces."""
+        return sum(p[3] for p in self.pieces)
+
+    @property
+    def dtypes(self) -> dict[str, object]:
+        """One dtype per column (:func:`common_dtypes`): what the whole table's columns are."""
+        if self._common is None:
+            self._common = common_dtypes(self._dtypes)
+        return self._common
+
+    def rows_of(self, variant_id: str) -> int:
+        """Rows of one variant."""
+        return sum(p[3] for p in self.pieces if p[0] == variant_id)
+
+    @property
+    def variant_ids(self) -> list[str]:
+        """Variants with rows, sorted."""
+        return sorted({p[0] for p in self.pieces if p[0] is not None})
+
+    def read(self, variant_id: str | None = None, columns: Sequence[str] | None = None, first: int | None = None,
+             last: int | None = None) -> Iterator[pd.DataFrame]:
+        """The pieces in order (only ``variant_id``'s, only those holding games ``first`` to ``last`` when given;
+        only ``columns``, those present), each cast to the table's dtypes."""
+        dtypes = self.dtypes
+        for path, (vid, lo, hi, _) in zip(self._paths, self.pieces):
+            if variant_id is not None and vid != variant_id:
+                continue
+            if first is not None and hi is not None and hi < first:
+                continue
+            if last is not None and lo is not None and lo > last:
+                continue
+            piece = pd.read_parquet(path, columns=None if columns is None else
+                                    [c for c in self.columns if c in set(columns)])
+            casts = {c: t for c, t in dtypes.items() if c in piece.columns and piece[c].dtype != t}
+            yield piece.astype(casts) if casts else piece
+
+    def frame(self) -> pd.DataFrame:
+        """The whole table (what :func:`pandas.concat` of the pieces gives)."""
+        parts = list(self.read())
+        if not parts:
+            dtypes = self.dtypes
+            return pd.DataFrame({c: pd.Series(dtype=dtypes.get(c, object)) for c in self.columns})
+        return pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+
+    def table(self, name: str, title: str, definition: str, interval: str = "",
+              units: Mapping[str, str] | None = None) -> LazyTable:
+        """The whole table as a :class:`LazyTable` read piece by piece (which keeps this store's folder)."""
+        return LazyTable(name, self.read, title, definition, interval, units, rows=self.rows,
+                         columns=list(self.columns), dtypes=self.dtypes, keep=self)
 
 
 @dataclass

@@ -23,14 +23,15 @@ Metric definitions (adapted from Browne's and Ludii's evaluation metrics; exact 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 import pandas as pd
 from scipy import stats as sps
 from scipy.optimize import brentq
 
-from trustme_analysis.stats.intervals import CONFIDENCE, blocks, bootstrap, holm, mean_t, wilson
+from trustme_analysis.stats.intervals import CONFIDENCE, blocks, bootstrap, holm, wilson
+from trustme_analysis.stats.streaming import Moments, mean_interval
 
 GAME_KEY = ["variant", "game_index"]
 
@@ -369,9 +370,6 @@ def equal_seats_test(records: pd.DataFrame | None = None, tallies: pd.DataFrame 
 
 def _balance_interval(winners: np.ndarray, seats: int, rng: np.random.Generator, confidence: float):
     # Balance depends on all seats' rates at once, so its interval comes from resampling whole games.
-    onehot = np.zeros((winners.size, seats))
-    has_winner = winners >= 0
-    onehot[np.flatnonzero(has_winner), winners[has_winner]] = 1.0
     starts = blocks(winners.size)
     if starts is None:
         def stat(idx: np.ndarray) -> np.ndarray:
@@ -382,71 +380,143 @@ def _balance_interval(winners: np.ndarray, seats: int, rng: np.random.Generator,
             return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
 
         return bootstrap(winners.size, stat, rng, confidence=confidence)
-    # Many games: resample blocks of consecutive games (wins per seat and games of each block).
-    wins = np.add.reduceat(onehot, starts, axis=0)
-    sizes = np.diff(np.append(starts, winners.size)).astype(float)
+    blocks_wins = _BlockWins(winners.size, seats)
+    blocks_wins.add(winners)
+    return blocks_wins.interval(rng, confidence)
 
-    def block_stat(idx: np.ndarray) -> np.ndarray:
-        rates = wins[idx].sum(axis=1) / sizes[idx].sum(axis=1)[:, None]
-        return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
 
-    return bootstrap(starts.size, block_stat, rng, confidence=confidence)
+class _BlockWins:
+    """Wins per seat in each block of consecutive games (:func:`blocks`) of a variant of ``n`` games, counted a
+    piece of games at a time: what the Balance bootstrap of many games resamples."""
+
+    def __init__(self, n: int, seats: int):
+        self.starts = blocks(n)
+        assert self.starts is not None
+        self.n = n
+        self.wins = np.zeros((self.starts.size, seats))
+        self._done = 0
+
+    def add(self, winners: np.ndarray) -> None:
+        position = self._done + np.arange(winners.size)
+        block = np.searchsorted(self.starts, position, side="right") - 1
+        has_winner = winners >= 0
+        # Whole counts in float64 (exact): the sums of one-hot rows over each block.
+        np.add.at(self.wins, (block[has_winner], winners[has_winner]), 1.0)
+        self._done += winners.size
+
+    def interval(self, rng: np.random.Generator, confidence: float):
+        wins = self.wins
+        sizes = np.diff(np.append(self.starts, self.n)).astype(float)
+
+        def block_stat(idx: np.ndarray) -> np.ndarray:
+            # A seat at a time: the (resamples x blocks x seats) array of all seats' wins at once is several times
+            # the index array. The sums are of whole numbers (exact), so the rates are those of that array's sums.
+            games = sizes[idx].sum(axis=1)
+            rates = np.stack([wins[:, seat][idx].sum(axis=1) / games for seat in range(wins.shape[1])], axis=1)
+            return 1.0 - (rates.max(axis=1) - rates.min(axis=1))
+
+        return bootstrap(self.starts.size, block_stat, rng, confidence=confidence)
 
 
 def ludii_metrics(
     records: pd.DataFrame | None, rng: np.random.Generator, confidence: float = CONFIDENCE,
     games: pd.DataFrame | None = None,
+    pieces: Iterable[tuple[str, int, Iterable[pd.DataFrame]]] | None = None,
 ) -> pd.DataFrame:
     """The eight Ludii balance metrics per variant with confidence intervals (long format).
 
     Columns: variant, metric, value, low, high, unit. Rates use Wilson intervals, means t intervals, Balance a
     bootstrap over games. Metrics whose columns are absent from the records are left out.
 
+    Every figure is accumulated a piece of games at a time (counts, the moments of
+    :mod:`trustme_analysis.stats.streaming`, wins per block of games for Balance), so a variant's games need not be
+    in memory at once: up to :data:`~trustme_analysis.stats.intervals.MAX_BOOTSTRAP_UNITS` games a variant the
+    figures are those of its whole arrays, bit for bit.
+
     Args:
-        records: sweep records (see the module docstring for the columns read); not read when ``games`` is given.
+        records: sweep records (see the module docstring for the columns read); not read when ``games`` or
+            ``pieces`` is given.
         rng: source of the bootstrap's randomness.
         confidence: two-sided level of every interval.
         games: a precomputed :func:`games_table` of ``records`` (computed if omitted).
+        pieces: instead of ``games``, per variant in sorted order ``(variant, games, pieces)``: its number of games
+            and its rows of :func:`games_table` in pieces, in game order.
     """
-    if games is None:
-        if records is None:
-            raise ValueError("ludii_metrics needs the records or their games_table")
-        games = games_table(records)
+    if pieces is None:
+        if games is None:
+            if records is None:
+                raise ValueError("ludii_metrics needs the records or their games_table")
+            games = games_table(records)
+        pieces = [(variant, len(grp), [grp]) for variant, grp in games.groupby("variant", sort=True)]
     rows = []
-    for variant, grp in games.groupby("variant", sort=True):
-        n = len(grp)
-        seats = int(grp["seats"].iloc[0])
-        winners = grp["winner"].to_numpy(dtype=int)
-
-        def add(metric: str, interval, unit: str) -> None:
-            rows.append(
-                {
-                    "variant": variant,
-                    "metric": metric,
-                    "value": interval[0],
-                    "low": interval[1],
-                    "high": interval[2],
-                    "unit": unit,
-                }
-            )
-
-        add("Balance", _balance_interval(winners, seats, rng, confidence), "share (1 = balanced)")
-        add("AdvantageP1", wilson(int((winners == 0).sum()), n, confidence), "win rate of seat 0")
-        if "completed" in grp.columns:
-            add("Completion", wilson(int(grp["completed"].astype(bool).sum()), n, confidence), "share of games")
-        if "top_shared" in grp.columns:
-            add("Drawishness", wilson(int(grp["top_shared"].astype(bool).sum()), n, confidence), "share of games")
-        else:
-            add("Drawishness", wilson(int((winners < 0).sum()), n, confidence), "share of games")
-        if "turns" in grp.columns:
-            add("Duration", mean_t(grp["turns"].to_numpy(dtype=float), confidence), "turns")
-        if "lead_change_rate" in grp.columns:
-            add("LeadChange", mean_t(grp["lead_change_rate"].to_numpy(dtype=float), confidence), "changes per turn")
-            add("Drama", mean_t(grp["drama"].to_numpy(dtype=float), confidence), "share of winner's score")
-            add("Decisiveness", mean_t(grp["decisiveness"].to_numpy(dtype=float), confidence), "share of the game")
+    for variant, n, parts in pieces:
+        rows.extend(_ludii_rows(variant, n, parts, rng, confidence))
     out = pd.DataFrame(rows)
     if len(out):
         out["metric"] = pd.Categorical(out["metric"], categories=list(LUDII_METRICS), ordered=True)
         out = out.sort_values(["variant", "metric"], kind="stable").reset_index(drop=True)
         out["metric"] = out["metric"].astype(str)
     return out
+
+
+_MEAN_COLUMNS = ("turns", "lead_change_rate", "drama", "decisiveness")
+
+
+def _ludii_rows(variant: str, n: int, parts: Iterable[pd.DataFrame], rng: np.random.Generator,
+                confidence: float) -> list[dict]:
+    """One variant's rows of :func:`ludii_metrics` from its games in pieces (``n`` of them)."""
+    seats = None
+    columns: set[str] = set()
+    kept: list[np.ndarray] | None = [] if blocks(n) is None else None  # few games: the winners themselves
+    block_wins = None
+    first_seat = completed = top_shared = drawn = 0
+    moments = {c: Moments() for c in _MEAN_COLUMNS}
+    for part in parts:
+        if not len(part):
+            continue
+        if seats is None:
+            seats = int(part["seats"].iloc[0])
+            columns = set(part.columns)
+            if kept is None:
+                block_wins = _BlockWins(n, seats)
+        winners = part["winner"].to_numpy(dtype=int)
+        if kept is not None:
+            kept.append(winners)
+        else:
+            block_wins.add(winners)
+        first_seat += int((winners == 0).sum())
+        drawn += int((winners < 0).sum())
+        if "completed" in columns:
+            completed += int(part["completed"].astype(bool).sum())
+        if "top_shared" in columns:
+            top_shared += int(part["top_shared"].astype(bool).sum())
+        for c in _MEAN_COLUMNS:
+            if c in columns:
+                moments[c].add(part[c].to_numpy(dtype=float))
+    if seats is None:
+        return []
+    rows = []
+
+    def add(metric: str, interval, unit: str) -> None:
+        rows.append({"variant": variant, "metric": metric, "value": interval[0], "low": interval[1],
+                     "high": interval[2], "unit": unit})
+
+    if kept is not None:
+        balance = _balance_interval(np.concatenate(kept), seats, rng, confidence)
+    else:
+        balance = block_wins.interval(rng, confidence)
+    add("Balance", balance, "share (1 = balanced)")
+    add("AdvantageP1", wilson(first_seat, n, confidence), "win rate of seat 0")
+    if "completed" in columns:
+        add("Completion", wilson(completed, n, confidence), "share of games")
+    if "top_shared" in columns:
+        add("Drawishness", wilson(top_shared, n, confidence), "share of games")
+    else:
+        add("Drawishness", wilson(drawn, n, confidence), "share of games")
+    if "turns" in columns:
+        add("Duration", mean_interval(moments["turns"], confidence), "turns")
+    if "lead_change_rate" in columns:
+        add("LeadChange", mean_interval(moments["lead_change_rate"], confidence), "changes per turn")
+        add("Drama", mean_interval(moments["drama"], confidence), "share of winner's score")
+        add("Decisiveness", mean_interval(moments["decisiveness"], confidence), "share of the game")
+    return rows

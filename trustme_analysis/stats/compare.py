@@ -22,16 +22,11 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
 
-from trustme_analysis.stats.intervals import (
-    CONFIDENCE,
-    difference_of_means,
-    difference_of_rates,
-    holm,
-    paired_difference,
-)
+from trustme_analysis.stats.intervals import CONFIDENCE, difference_of_rates, holm
+from trustme_analysis.stats.streaming import GameRows, welch
+from trustme_analysis.stats.streaming import paired as paired_moments
 
 KINDS = ("rate", "mean")
 
@@ -64,7 +59,7 @@ COLUMNS = (
 
 
 def compare_pairs(
-    games: pd.DataFrame,
+    games: pd.DataFrame | GameRows,
     metrics: Sequence[GameMetric],
     pairs: Sequence[tuple[str, str]],
     alpha: float = 1.0 - CONFIDENCE,
@@ -81,8 +76,15 @@ def compare_pairs(
     for a rate, Welch's for a mean): a 100-game line-up set against a 1,000-game one uses all 1,100 games
     independently rather than the 100 pairs.
 
+    Every figure comes from one pass over each variant's games and one over each pair's (:class:`GameRows`): the
+    count, sum and sum of squares of the values and of the paired differences, merged exactly
+    (:mod:`trustme_analysis.stats.streaming`), so a table of a million games is never copied per metric; up to
+    :data:`~trustme_analysis.stats.streaming.EXACT_UNITS` games a variant, the figures are those of the whole
+    arrays bit for bit.
+
     Args:
-        games: one row per game with a ``variant`` column and the metrics' columns.
+        games: one row per game with a ``variant`` column and the metrics' columns (a frame, or a
+            :class:`GameRows` reading them a piece at a time).
         metrics: what to compare; metrics whose column is missing are skipped.
         pairs: ``(variant, reference)`` ids, each present in ``games``.
         alpha: family-wise error rate for ``significant``; intervals are at level ``1 - alpha``.
@@ -97,45 +99,40 @@ def compare_pairs(
     Raises:
         ValueError: a pair names a variant ``games`` does not hold.
     """
-    present = sorted(games["variant"].unique()) if len(games) else []
+    rows_of = games if isinstance(games, GameRows) else GameRows.from_frame(games)
+    present = rows_of.variant_ids
     for variant, reference in pairs:
         for vid in (variant, reference):
             if vid not in present:
                 raise ValueError(f"comparison {variant!r} against {reference!r}: variant {vid!r} is not allowed; "
                                  f"allowed: one of the variants {present}")
-    has_index = "game_index" in games.columns
-    by_variant = {vid: grp for vid, grp in games.groupby("variant", sort=False)} if len(games) else {}
+    columns = [m.column for m in metrics if m.column in rows_of.columns]
     rows = []
     for metric in metrics:
-        if metric.column not in games.columns:
+        if metric.column not in rows_of.columns:
             continue
         for variant, reference in pairs:
-            base, rows_v = by_variant[reference], by_variant[variant]
-            y = base[metric.column].to_numpy(dtype=float)
-            y = y[~np.isnan(y)]
-            x = rows_v[metric.column].to_numpy(dtype=float)
-            x = x[~np.isnan(x)]
+            # Moments of each variant's values (NaNs dropped), from one pass over its games for all metrics.
+            x = rows_of.moments(variant, columns)[metric.column]
+            y = rows_of.moments(reference, columns)[metric.column]
             if metric.kind == "rate":
-                diff = difference_of_rates(int(x.sum()), x.size, int(y.sum()), y.size, 1.0 - alpha)
+                diff = difference_of_rates(int(x.sum), x.n, int(y.sum), y.n, 1.0 - alpha)
                 # A rate's natural spread is sqrt(p (1 - p)); use the pooled rate so a baseline at 0 still scales.
-                pooled = (x.sum() + y.sum()) / max(x.size + y.size, 1)
+                pooled = (x.sum + y.sum) / max(x.n + y.n, 1)
                 scale = math.sqrt(pooled * (1 - pooled))
             else:
-                diff = difference_of_means(x, y, 1.0 - alpha)
-                scale = float(y.std(ddof=1)) if y.size > 1 else math.nan
+                diff = welch(x, y, 1.0 - alpha)
+                scale = y.std() if y.n > 1 else math.nan
             n_pairs = 0
             paired = None
             # Pairs are games: a table of several rows per game (rounds, seats) is compared unpaired, and so are two
             # variants that played different games (a line-up of fewer games than its reference).
-            if (has_index and base["game_index"].is_unique and rows_v["game_index"].is_unique
-                    and set(base["game_index"]) == set(rows_v["game_index"])):
-                both = rows_v[["game_index", metric.column]].merge(
-                    base[["game_index", metric.column]], on="game_index", suffixes=("", "_base"))
-                both = both.dropna()
-                n_pairs = len(both)
+            both = rows_of.paired(variant, reference, columns)
+            if both is not None:
+                d = both[metric.column]
+                n_pairs = d.n
                 if n_pairs >= 2:
-                    paired = paired_difference(both[metric.column].to_numpy(dtype=float),
-                                               both[f"{metric.column}_base"].to_numpy(dtype=float), 1.0 - alpha)
+                    paired = paired_moments(d, 1.0 - alpha)
             main = paired if paired is not None else diff
             rows.append(
                 {
@@ -144,8 +141,8 @@ def compare_pairs(
                     "metric": metric.name,
                     "unit": metric.unit,
                     "kind": metric.kind,
-                    "baseline_value": float(y.mean()) if y.size else math.nan,
-                    "value": float(x.mean()) if x.size else math.nan,
+                    "baseline_value": y.mean() if y.n else math.nan,
+                    "value": x.mean() if x.n else math.nan,
                     "difference": main.estimate,
                     "low": main.low,
                     "high": main.high,
@@ -165,7 +162,7 @@ def compare_pairs(
 
 
 def compare_to_baseline(
-    games: pd.DataFrame,
+    games: pd.DataFrame | GameRows,
     metrics: Sequence[GameMetric],
     baseline: str,
     alpha: float = 1.0 - CONFIDENCE,
@@ -179,7 +176,7 @@ def compare_to_baseline(
     Raises:
         ValueError: ``baseline`` is not one of the variants of ``games``.
     """
-    variants = sorted(games["variant"].unique())
+    variants = games.variant_ids if isinstance(games, GameRows) else sorted(games["variant"].unique())
     if baseline not in variants:
         raise ValueError(f"baseline={baseline!r} is not allowed; allowed: one of the variants {variants}")
     return compare_pairs(games, metrics, [(v, baseline) for v in variants if v != baseline], alpha)

@@ -15,7 +15,8 @@ import pandas as pd
 
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
-from trustme_analysis.stats.intervals import CONFIDENCE, mean_t, ratio_of_sums, wilson
+from trustme_analysis.stats.intervals import CONFIDENCE, ratio_of_sums, wilson
+from trustme_analysis.stats.streaming import BlockSums, GameRows, Moments, mean_interval
 from trustme_analysis.stats.traces import trace_part, trace_rows
 from trustme_analysis.engine.params import int_list
 from trustme_analysis.games.pinocchio.analysis.records import TALE_ROWS
@@ -123,19 +124,19 @@ def _score_part(records: pd.DataFrame) -> np.ndarray:
     return records["score"].to_numpy()
 
 
-def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame,
+def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame | GameRows,
                 confidence: float = CONFIDENCE) -> pd.DataFrame:
     seats = np.concatenate(parts).astype(float) if parts else np.zeros(0)
-    # Only the columns read here: a copy of every per-game column of a variant of many games is large.
-    read = [c for c in ("mean_score", "winner_score", "margin", "lead_changes") if c in game_rows.columns]
-    gv = game_rows.loc[(game_rows["variant"] == variant).to_numpy(), read]
-    mean = mean_t(gv["mean_score"], confidence)
-    win = mean_t(gv["winner_score"], confidence)
-    margin = mean_t(gv["margin"], confidence)
+    # The moments of the columns read here, one pass over the variant's games (a piece at a time from disk).
+    rows = game_rows if isinstance(game_rows, GameRows) else GameRows.from_frame(game_rows)
+    m = rows.moments(variant, ["mean_score", "winner_score", "margin", "lead_changes"]) if variant in rows else {}
+    mean = mean_interval(m.get("mean_score", Moments()), confidence)
+    win = mean_interval(m.get("winner_score", Moments()), confidence)
+    margin = mean_interval(m.get("margin", Moments()), confidence)
     q = np.quantile(seats, [0.1, 0.25, 0.5, 0.75, 0.9]) if seats.size else [math.nan] * 5
     row = {
         "variant": variant,
-        "games": len(gv),
+        "games": rows.rows_of(variant) if variant in rows else 0,
         "score_mean": mean.estimate,
         "score_low": mean.low,
         "score_high": mean.high,
@@ -152,8 +153,8 @@ def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame,
         "margin_low": margin.low,
         "margin_high": margin.high,
     }
-    if "lead_changes" in gv.columns:
-        lc = mean_t(gv["lead_changes"], confidence)
+    if "lead_changes" in m:
+        lc = mean_interval(m["lead_changes"], confidence)
         row.update(lead_changes_mean=lc.estimate, lead_changes_low=lc.low, lead_changes_high=lc.high)
     return pd.DataFrame([row])
 
@@ -182,33 +183,62 @@ def _shares_part(rv: pd.DataFrame) -> dict:
     return out
 
 
+class _Shares:
+    """:func:`chart_shares` of one variant accumulated a chunk at a time: per group, the per-game sums as the units
+    its bootstrap resamples (:class:`~trustme_analysis.stats.streaming.BlockSums`: bounded memory) and the totals.
+    ``games``: the variant's games per group (every game counts for ``all seats``; games with a winning seat for
+    ``winners``)."""
+
+    def __init__(self, variant: str, games: dict[str, int], rng: np.random.Generator, confidence: float):
+        self.variant, self.rng, self.confidence = variant, rng, confidence
+        self.units = {g: BlockSums(games[g], 2) for g in ("all seats", "winners")}
+        self.totals = {g: [0, 0, 0] for g in ("all seats", "winners")}
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        self.add_part(_shares_part(chunk))
+
+    def add_part(self, part: dict) -> None:
+        for group, (per_game, seats, bonus, face) in part.items():
+            self.units[group].add(per_game[["score_set_bonus", "score"]].to_numpy(dtype=float))
+            t = self.totals[group]
+            t[0], t[1], t[2] = t[0] + seats, t[1] + bonus, t[2] + face
+
+    def rows(self) -> pd.DataFrame:
+        rows = []
+        for group in ("all seats", "winners"):
+            units = self.units[group].units
+            seats, bonus_total, face_total = self.totals[group]
+            bonus = ratio_of_sums(units[:, 0], units[:, 1], self.rng, confidence=self.confidence)
+            rows.append(
+                {
+                    "variant": self.variant,
+                    "group": group,
+                    "set_bonus_share": bonus.estimate,
+                    "set_bonus_low": bonus.low,
+                    "set_bonus_high": bonus.high,
+                    # The face share is the complement, so its interval is the mirrored bonus interval.
+                    "ticket_face_share": 1.0 - bonus.estimate,
+                    "ticket_face_low": 1.0 - bonus.high,
+                    "ticket_face_high": 1.0 - bonus.low,
+                    # Integer totals over the seat rows, divided once: the mean pandas gives over all of them.
+                    "mean_set_bonus": bonus_total / seats if seats else math.nan,
+                    "mean_ticket_face": face_total / seats if seats else math.nan,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
 def _shares_rows(variant: str, parts: list[dict], rng: np.random.Generator,
                  confidence: float = CONFIDENCE) -> pd.DataFrame:
-    rows = []
-    for group in ("all seats", "winners"):
-        pieces = [p[group] for p in parts]
-        per_game = pd.concat([x[0] for x in pieces]) if pieces else pd.DataFrame(columns=_SHARE_SUMS)
-        seats = sum(x[1] for x in pieces)
-        bonus_total = sum(x[2] for x in pieces)
-        face_total = sum(x[3] for x in pieces)
-        bonus = ratio_of_sums(per_game["score_set_bonus"], per_game["score"], rng, confidence=confidence)
-        rows.append(
-            {
-                "variant": variant,
-                "group": group,
-                "set_bonus_share": bonus.estimate,
-                "set_bonus_low": bonus.low,
-                "set_bonus_high": bonus.high,
-                # The face share is the complement, so its interval is the mirrored bonus interval.
-                "ticket_face_share": 1.0 - bonus.estimate,
-                "ticket_face_low": 1.0 - bonus.high,
-                "ticket_face_high": 1.0 - bonus.low,
-                # Integer totals over the seat rows, divided once: the mean pandas gives over all of them.
-                "mean_set_bonus": bonus_total / seats if seats else math.nan,
-                "mean_ticket_face": face_total / seats if seats else math.nan,
-            }
-        )
-    return pd.DataFrame(rows)
+    games = {g: sum(len(p[g][0]) for p in parts) for g in ("all seats", "winners")}
+    acc = _Shares(variant, games, rng, confidence)
+    for part in parts:
+        acc.add_part(part)
+    return acc.rows()
+
+
+def _games_with_winners(rv: pd.DataFrame) -> int:
+    return int(rv.loc[rv["win"].astype(bool), "game_index"].nunique())
 
 
 def different_values(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -319,51 +349,103 @@ def _tickets_part(rv: pd.DataFrame) -> dict:
     }
 
 
+class _Tickets:
+    """:func:`ticket_values` of one variant (``games`` games) accumulated a chunk at a time: moments of Tickets per
+    game, their block sums for the winner's share (:class:`~trustme_analysis.stats.streaming.BlockSums`), route
+    totals, and tallies of the turns the stacks ran out and of the value that ended the game: bounded memory."""
+
+    def __init__(self, variant: str, games: int, rng: np.random.Generator, confidence: float):
+        self.variant, self.n, self.rng, self.confidence = variant, games, rng, confidence
+        self.values: int | None = None
+        self.games = 0
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        if len(chunk):
+            self.add_part(_tickets_part(chunk))
+
+    def add_part(self, p: dict) -> None:
+        if not p["per_game"].size:
+            return
+        per_game = p["per_game"].astype(float)
+        if self.values is None:
+            self.values = v = per_game.shape[1]
+            self.units = BlockSums(self.n, 2 * v)  # the winner's Tickets, then all Tickets, per value
+            self.taken = [Moments() for _ in range(v)]
+            self.held = self.tale = self.rep = self.free = 0.0
+            self.empty = [{} for _ in range(v)]  # value -> {turn the stack ran out: games}
+            self.stack_out = np.zeros(v, dtype=np.int64)
+            self.ended, self.end_value = 0, {}
+        self.units.add(np.hstack([p["per_game_winner"].astype(float), per_game]))
+        for v in range(self.values):
+            self.taken[v].add(per_game[:, v])
+        # Integer counts stored as floats: their sums are exact, in any order.
+        self.held, self.tale = self.held + p["held"], self.tale + p["tale"]
+        self.rep, self.free = self.rep + p["rep"], self.free + p["free"]
+        empty = p["empty_turn"].astype(float)
+        for v in range(self.values):
+            turns = empty[:, v][~np.isnan(empty[:, v])]
+            self.stack_out[v] += turns.size
+            for turn, count in zip(*np.unique(turns, return_counts=True)):
+                self.empty[v][float(turn)] = self.empty[v].get(float(turn), 0) + int(count)
+        ended = p["ended_stacks"]
+        self.ended += int(ended.sum())
+        for value, count in zip(*np.unique(p["end_value"][ended], return_counts=True)):
+            self.end_value[int(value)] = self.end_value.get(int(value), 0) + int(count)
+        self.games += per_game.shape[0]
+
+    def rows(self) -> pd.DataFrame:
+        if self.values is None:
+            return pd.DataFrame()
+        units, values, confidence = self.units.units, self.values, self.confidence
+        rows = []
+        for v in range(values):
+            taken = mean_interval(self.taken[v], confidence)
+            by_winner = ratio_of_sums(units[:, v], units[:, values + v], self.rng, confidence=confidence)
+            total = self.held[v]
+            stack_out = wilson(int(self.stack_out[v]), self.games, confidence)
+            trig = wilson(self.end_value.get(v + 1, 0), self.ended, confidence)
+            rows.append(
+                {
+                    "variant": self.variant,
+                    "value": v + 1,
+                    "per_game": taken.estimate,
+                    "per_game_low": taken.low,
+                    "per_game_high": taken.high,
+                    "winner_share": by_winner.estimate,
+                    "winner_share_low": by_winner.low,
+                    "winner_share_high": by_winner.high,
+                    "tickets": int(total),
+                    "tale_share": self.tale[v] / total if total else math.nan,
+                    "reputation_share": self.rep[v] / total if total else math.nan,
+                    "free_share": self.free[v] / total if total else math.nan,
+                    "stack_out": stack_out.estimate,
+                    "stack_out_low": stack_out.low,
+                    "stack_out_high": stack_out.high,
+                    "stack_out_turn_median": _median(self.empty[v]) if self.stack_out[v] else math.nan,
+                    "end_trigger_share": trig.estimate,
+                    "end_trigger_low": trig.low,
+                    "end_trigger_high": trig.high,
+                }
+            )
+        return pd.DataFrame(rows)
+
+
+def _median(tally: dict[float, int]) -> float:
+    """The median of the values a tally counts (``np.median`` of them: the middle one, or the mean of the two)."""
+    keys = sorted(tally)
+    ends = np.cumsum([tally[k] for k in keys])
+    n = int(ends[-1])
+    low = keys[int(np.searchsorted(ends, (n - 1) // 2, side="right"))]
+    high = keys[int(np.searchsorted(ends, n // 2, side="right"))]
+    return float(low) if low == high else float(np.mean([low, high]))
+
+
 def _tickets_rows(variant: str, parts: list[dict], rng: np.random.Generator,
                   confidence: float = CONFIDENCE) -> pd.DataFrame:
-    parts = [p for p in parts if p["per_game"].size]
-    if not parts:
-        return pd.DataFrame()
-    per_game = np.concatenate([p["per_game"] for p in parts]).astype(float)
-    per_game_winner = np.concatenate([p["per_game_winner"] for p in parts]).astype(float)
-    empty_turn = np.concatenate([p["empty_turn"] for p in parts]).astype(float)
-    ended_stacks = np.concatenate([p["ended_stacks"] for p in parts])
-    end_value = np.concatenate([p["end_value"] for p in parts])
-    # Integer counts stored as floats: their sums are exact, in any order.
-    held, tale, rep, free = (np.sum([p[k] for p in parts], axis=0) for k in ("held", "tale", "rep", "free"))
-    n_games = per_game.shape[0]
-    rows = []
-    for v in range(per_game.shape[1]):
-        taken = mean_t(per_game[:, v], confidence)
-        by_winner = ratio_of_sums(per_game_winner[:, v], per_game[:, v], rng, confidence=confidence)
-        total = held[v]
-        out = ~np.isnan(empty_turn[:, v])
-        stack_out = wilson(int(out.sum()), n_games, confidence)
-        trig = wilson(int((end_value[ended_stacks] == v + 1).sum()), int(ended_stacks.sum()), confidence)
-        rows.append(
-            {
-                "variant": variant,
-                "value": v + 1,
-                "per_game": taken.estimate,
-                "per_game_low": taken.low,
-                "per_game_high": taken.high,
-                "winner_share": by_winner.estimate,
-                "winner_share_low": by_winner.low,
-                "winner_share_high": by_winner.high,
-                "tickets": int(total),
-                "tale_share": tale[v] / total if total else math.nan,
-                "reputation_share": rep[v] / total if total else math.nan,
-                "free_share": free[v] / total if total else math.nan,
-                "stack_out": stack_out.estimate,
-                "stack_out_low": stack_out.low,
-                "stack_out_high": stack_out.high,
-                "stack_out_turn_median": float(np.median(empty_turn[out, v])) if out.any() else math.nan,
-                "end_trigger_share": trig.estimate,
-                "end_trigger_low": trig.low,
-                "end_trigger_high": trig.high,
-            }
-        )
-    return pd.DataFrame(rows)
+    acc = _Tickets(variant, sum(p["per_game"].shape[0] for p in parts if p["per_game"].size), rng, confidence)
+    for part in parts:
+        acc.add_part(part)
+    return acc.rows()
 
 
 def tall_tale_tickets(
@@ -391,19 +473,58 @@ def _per_game_sums(rv: pd.DataFrame, columns: list[str]) -> pd.DataFrame:
     return out
 
 
-def _joined(parts: list[pd.DataFrame]) -> pd.DataFrame:
-    return pd.concat(parts) if len(parts) > 1 else parts[0]
+class _GameSums:
+    """Per-game sums of integer ``columns`` of one variant (``games`` games) accumulated a chunk at a time: their
+    moments (means per game) and their block sums (:class:`~trustme_analysis.stats.streaming.BlockSums`, the units
+    of a ratio's bootstrap): bounded memory. ``finish(variant, acc, rng, confidence)`` makes the rows."""
+
+    def __init__(self, variant: str, games: int, columns: list[str], finish, rng: np.random.Generator,
+                 confidence: float):
+        self.variant, self.columns, self.finish, self.rng, self.confidence = variant, columns, finish, rng, confidence
+        self.sums = BlockSums(games, len(columns))
+        self.moments = {c: Moments() for c in columns}
+        self.games = 0
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        self.add_part(_per_game_sums(chunk, self.columns))
+
+    def add_part(self, per_game: pd.DataFrame) -> None:
+        values = per_game[self.columns].to_numpy(dtype=float)
+        self.sums.add(values)
+        for i, c in enumerate(self.columns):
+            self.moments[c].add(values[:, i])
+        self.games += len(per_game)
+
+    def unit(self, column: str) -> np.ndarray:
+        return self.sums.units[:, self.columns.index(column)]
+
+    def total(self, column: str) -> int:
+        return int(self.moments[column].total)
+
+    def rows(self) -> pd.DataFrame:
+        return self.finish(self.variant, self, self.rng, self.confidence)
+
+
+def _sums_of(variant: str, parts: list[pd.DataFrame], columns: list[str], finish, rng: np.random.Generator,
+             confidence: float) -> pd.DataFrame:
+    acc = _GameSums(variant, sum(len(p) for p in parts), columns, finish, rng, confidence)
+    for part in parts:
+        acc.add_part(part)
+    return acc.rows()
 
 
 def _tall_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator,
                confidence: float = CONFIDENCE) -> pd.DataFrame:
-    per_game = _joined(parts)
-    lower = ratio_of_sums(per_game["tall_ticket_lower"], per_game["row_tall_trusted"], rng, confidence=confidence)
-    none = ratio_of_sums(per_game["tall_ticket_none"], per_game["row_tall_trusted"], rng, confidence=confidence)
+    return _sums_of(variant, parts, _TALL_SUMS, _tall_finish, rng, confidence)
+
+
+def _tall_finish(variant: str, acc: _GameSums, rng: np.random.Generator, confidence: float) -> pd.DataFrame:
+    lower = ratio_of_sums(acc.unit("tall_ticket_lower"), acc.unit("row_tall_trusted"), rng, confidence=confidence)
+    none = ratio_of_sums(acc.unit("tall_ticket_none"), acc.unit("row_tall_trusted"), rng, confidence=confidence)
     return pd.DataFrame([
         {
             "variant": variant,
-            "tall_trusted": int(per_game["row_tall_trusted"].sum()),
+            "tall_trusted": acc.total("row_tall_trusted"),
             "lower_share": lower.estimate,
             "lower_low": lower.low,
             "lower_high": lower.high,
@@ -414,23 +535,39 @@ def _tall_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator
     ])
 
 
-def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+def game_length(game_rows: pd.DataFrame | GameRows, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant: turns per game (mean with t interval, quantiles), how games ended and how many reached the night
-    (Wilson intervals), and bonus turns and Coin tosses per game (t intervals)."""
+    (Wilson intervals), and bonus turns and Coin tosses per game (t intervals).
+
+    One pass over each variant's games, a piece at a time: counts, the moments of the means
+    (:mod:`trustme_analysis.stats.streaming`) and a tally of the turns (whole numbers, so the quantiles are those of
+    all games)."""
     rows = []
-    read = [c for c in ("variant", "turns", "end_trigger", "reached_night", "bonus_turns", "coin_tosses")
-            if c in game_rows.columns]
-    for variant, gv in game_rows[read].groupby("variant", sort=True):
-        turns = gv["turns"].to_numpy(dtype=float)
-        mean = mean_t(turns, confidence)
-        n = len(gv)
-        deck = wilson(int((gv["end_trigger"] == "deck").sum()), n, confidence)
-        stacks = wilson(int((gv["end_trigger"] == "stacks").sum()), n, confidence)
-        q = np.quantile(turns, [0.1, 0.5, 0.9])
-        known = gv["reached_night"].dropna()
-        night = wilson(int(known.sum()), len(known), confidence)
-        bonus = mean_t(gv["bonus_turns"].to_numpy(dtype=float), confidence)
-        coin = mean_t(gv["coin_tosses"].to_numpy(dtype=float), confidence)
+    source = game_rows if isinstance(game_rows, GameRows) else GameRows.from_frame(game_rows)
+    for variant in source.variant_ids:
+        n, deck_n, stacks_n = 0, 0, 0
+        turns_seen: dict[float, int] = {}
+        m = {c: Moments() for c in ("turns", "reached_night", "bonus_turns", "coin_tosses")}
+        for gv in source.pieces(variant, ["turns", "end_trigger", "reached_night", "bonus_turns", "coin_tosses"]):
+            n += len(gv)
+            deck_n += int((gv["end_trigger"] == "deck").sum())
+            stacks_n += int((gv["end_trigger"] == "stacks").sum())
+            turns = gv["turns"].to_numpy(dtype=float)
+            for value, count in zip(*np.unique(turns, return_counts=True)):
+                turns_seen[float(value)] = turns_seen.get(float(value), 0) + int(count)
+            for c, acc in m.items():
+                acc.add(gv[c].to_numpy(dtype=float))
+        if not n:
+            continue
+        mean = mean_interval(m["turns"], confidence)
+        deck = wilson(deck_n, n, confidence)
+        stacks = wilson(stacks_n, n, confidence)
+        # The quantiles depend only on the multiset of values: one variant's sorted turns, rebuilt from the tally.
+        values = sorted(turns_seen, key=lambda v: (math.isnan(v), v))
+        q = np.quantile(np.repeat(np.array(values), [turns_seen[v] for v in values]), [0.1, 0.5, 0.9])
+        night = wilson(int(m["reached_night"].sum), m["reached_night"].n, confidence)
+        bonus = mean_interval(m["bonus_turns"], confidence)
+        coin = mean_interval(m["coin_tosses"], confidence)
         rows.append(
             {
                 "variant": variant,
@@ -482,19 +619,22 @@ _TALE_SUMS = [f"row_{r}" for r in TALE_ROWS] + ["tales_told", "tales_tall", "tal
 
 def _tale_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator,
                confidence: float = CONFIDENCE) -> pd.DataFrame:
-    per_game = _joined(parts)
-    n_games = len(per_game)
+    return _sums_of(variant, parts, _TALE_SUMS, _tale_finish, rng, confidence)
+
+
+def _tale_finish(variant: str, acc: _GameSums, rng: np.random.Generator, confidence: float) -> pd.DataFrame:
+    n_games = acc.games
     rows = []
 
-    def add(row: str, num: pd.Series, den: pd.Series) -> None:
-        share = ratio_of_sums(num, den, rng, confidence=confidence)
-        per = mean_t(num.to_numpy(dtype=float), confidence)
+    def add(row: str, num: str, den: str) -> None:
+        share = ratio_of_sums(acc.unit(num), acc.unit(den), rng, confidence=confidence)
+        per = mean_interval(acc.moments[num], confidence)
         rows.append(
             {
                 "variant": variant,
                 "row": row,
-                "count": int(num.sum()),
-                "out_of": int(den.sum()),
+                "count": acc.total(num),
+                "out_of": acc.total(den),
                 "share": share.estimate,
                 "low": share.low,
                 "high": share.high,
@@ -503,12 +643,12 @@ def _tale_rows(variant: str, parts: list[pd.DataFrame], rng: np.random.Generator
         )
 
     for r in TALE_ROWS:
-        add(r, per_game[f"row_{r}"], per_game["tales_told"])
-    add("tall", per_game["tales_tall"], per_game["tales_told"])
-    add("trusted|true", per_game["row_true_trusted"], per_game["tales_true"])
-    add("trusted|tall", per_game["row_tall_trusted"], per_game["tales_tall"])
-    add("votes_correct", per_game["votes_correct"], per_game["votes_cast"])
-    add("no_ticket|tall_trusted", per_game["tall_ticket_none"], per_game["row_tall_trusted"])
+        add(r, f"row_{r}", "tales_told")
+    add("tall", "tales_tall", "tales_told")
+    add("trusted|true", "row_true_trusted", "tales_true")
+    add("trusted|tall", "row_tall_trusted", "tales_tall")
+    add("votes_correct", "votes_correct", "votes_cast")
+    add("no_ticket|tall_trusted", "tall_ticket_none", "row_tall_trusted")
     return pd.DataFrame(rows)
 
 
@@ -525,30 +665,6 @@ TALE_COLUMNS = (*GAME_KEY, *(f"row_{r}" for r in TALE_ROWS), "tales_told", "tale
                 "votes_correct", "tall_ticket_none")
 
 
-#: The columns of the per-game table kept in memory while the results set is computed: what the comparisons with
-#: the baseline and the tables drawn from the per-game rows read (the whole table goes to disk piece by piece).
-KEPT_GAME_COLUMNS = tuple(dict.fromkeys((*GAME_KEY, *(m.column for m in COMPARISON_METRICS), "mean_score",
-                                         "winner_score", "margin", "turns", "end_trigger", "reached_night",
-                                         "bonus_turns", "coin_tosses")))
-
-
-#: Kept per-game columns whose values are whole numbers (or NaN) of a few digits: stored as float32, which holds
-#: them exactly, so every use (each reads them as float64, or counts them) sees the same numbers at half the memory.
-_WHOLE_COLUMNS = ("top_shared", "end_by_stacks", "turns", "lead_changes", "margin", "winner_score", "reached_night",
-                  "bonus_turns", "coin_tosses")
-
-
-def _compact(frame: pd.DataFrame) -> pd.DataFrame:
-    casts = {}
-    for col in _WHOLE_COLUMNS:
-        if col in frame.columns and frame[col].dtype.kind in "if":
-            values = frame[col].to_numpy(dtype=float)
-            finite = values[~np.isnan(values)]
-            if finite.size == 0 or (np.all(finite == np.round(finite)) and np.abs(finite).max() < 2**24):
-                casts[col] = np.float32
-    return frame.astype(casts) if casts else frame
-
-
 def _chart_rows(variant: str, parts: list) -> pd.DataFrame:
     charts = [c for c in parts if c is not None]
     return pd.DataFrame({"variant": [variant], "chart": [charts[0]]}) if charts else pd.DataFrame()
@@ -563,27 +679,25 @@ def compute(b: Builder) -> None:
 
     Every table is computed in passes over one variant's chunks at a time (:meth:`Builder.fold_variants`): a chunk
     gives integer tallies and per-game sums (compact arrays), merged exactly, so memory holds one chunk's records
-    plus a few numbers per game of one variant; the per-game table goes to disk as it is made, and only the columns
-    the comparisons and the game-length table read stay in memory.
+    plus a few numbers per game of one variant; the per-game table goes to disk as it is made, and the comparisons,
+    the score summary and the game length read it back a piece at a time (counts and moments, merged exactly).
     """
     order = [b.baseline] + [v for v in b.variant_ids if v != b.baseline]
-    kept: list[pd.DataFrame] = []
 
     def game_pieces():
         for vid in b.variant_ids:
             for chunk in b.chunks(vid, GAMES_COLUMNS):
                 if not len(chunk):
                     continue
-                piece = games(chunk, b.games_of(vid, chunk["game_index"].to_numpy()))
-                kept.append(_compact(piece[[c for c in KEPT_GAME_COLUMNS if c in piece.columns]]))
-                yield piece
+                yield games(chunk, b.games_of(vid, chunk["game_index"].to_numpy()))
 
-    b.add_pieces("pinocchio_games", game_pieces(), "One row per Pinocchio game",
-                 "The per-game measures the variants are compared on (seat advantages, scores, set-bonus share, "
-                 "tall tales, lead changes, end trigger).")
-    game_rows = pd.concat(kept, ignore_index=True) if len(kept) > 1 else kept[0]
-    kept.clear()
-    b.set_comparisons(game_rows, COMPARISON_METRICS)
+    table = b.add_pieces("pinocchio_games", game_pieces(), "One row per Pinocchio game",
+                         "The per-game measures the variants are compared on (seat advantages, scores, set-bonus "
+                         "share, tall tales, lead changes, end trigger).")
+    # Read a piece at a time (from disk when streaming): the comparisons, the score summary and the game length
+    # take counts and moments from it, so no per-game column stays in memory.
+    b.set_comparisons(table, COMPARISON_METRICS)
+    game_rows = b.comparison_rows
     b.add("score_summary", b.fold_variants(_score_part, lambda v, parts: _score_rows(v, parts, game_rows),
                                            ("variant", "score")), "Final scores",
           "Per variant: mean score per seat (the mean of each game's seat mean), spread and quantiles of seat scores, "
@@ -598,8 +712,14 @@ def compute(b: Builder) -> None:
     charts = b.fold_variants(lambda r: str(r["chart"].iloc[0]) if len(r) else None, _chart_rows, ("variant", "chart"))
     b.add("charts", charts, "Scoring chart of each variant",
           "The chart as the game parameter writes it: the set bonus for 1, 2, ... different Ticket values held.")
-    b.add("chart_shares", b.fold_variants(_shares_part, lambda v, parts: _shares_rows(v, parts, b.rng),
-                                          SHARE_COLUMNS), "Points from the set bonus",
+    # The winners' group counts the games with a winning seat: its bootstrap's units, known before the pass.
+    winners = b.fold_variants(_games_with_winners, lambda v, parts: pd.DataFrame({"variant": [v], "n": [sum(parts)]}),
+                              ("variant", "game_index", "win"))
+    with_winner = dict(zip(winners["variant"], winners["n"])) if len(winners) else {}
+    shares = b.accumulate_variants(
+        lambda v, n: _Shares(v, {"all seats": n, "winners": int(with_winner.get(v, 0))}, b.rng, CONFIDENCE),
+        SHARE_COLUMNS)
+    b.add("chart_shares", shares, "Points from the set bonus",
           "Of all points scored (all seats, or winners only), the share from the set bonus and from Ticket face "
           "value, pooled over games.", "bootstrap 95% over games", {"set_bonus_share": "share of points"})
     b.add("different_values", b.fold_variants(_values_part, _values_rows,
@@ -608,14 +728,15 @@ def compute(b: Builder) -> None:
           "Per variant and k: share of seats ending with exactly k different values, the share reaching at least k, "
           "the chart's step to k, and the win rate of seats ending with exactly k.", "Wilson 95%",
           {"share": "share of seats", "reached": "share of seats", "win_rate": "share of seats"})
-    b.add("ticket_values", b.fold_variants(_tickets_part, lambda v, parts: _tickets_rows(v, parts, b.rng),
-                                           TICKET_COLUMNS), "Ticket values",
+    b.add("ticket_values", b.accumulate_variants(lambda v, n: _Tickets(v, n, b.rng, CONFIDENCE), TICKET_COLUMNS),
+          "Ticket values",
           "Per variant and Ticket value: Tickets taken per game, the share held by the winner, by which route they "
           "were gained, how often and when the stack ran out, and which stack emptied last when the stacks ended the "
           "game.", "t 95% for per-game means, bootstrap 95% over games for shares, Wilson 95% for shares of games",
           {"per_game": "Tickets per game"})
-    b.add("tall_tale_tickets", b.fold_variants(lambda r: _per_game_sums(r, _TALL_SUMS),
-                                               lambda v, parts: _tall_rows(v, parts, b.rng), TALL_COLUMNS),
+    b.add("tall_tale_tickets",
+          b.accumulate_variants(lambda v, n: _GameSums(v, n, _TALL_SUMS, _tall_finish, b.rng, CONFIDENCE),
+                                TALL_COLUMNS),
           "Tall tales' Tickets",
           "Of the trusted tall tales: the share whose Ticket was of a lower value than the card difference (no Ticket "
           "counts as lower), and the share with no Ticket left.", "bootstrap 95% over games",
@@ -624,8 +745,9 @@ def compute(b: Builder) -> None:
           "Turns per game (bonus turns included) with quantiles; share of games ended by the deck's run-out or by the "
           "emptied stacks; share reaching the night; bonus turns and Coin tosses per game.",
           "t 95% for means, Wilson 95% for shares of games", {"turns_mean": "turns"})
-    b.add("tale_table", b.fold_variants(lambda r: _per_game_sums(r, _TALE_SUMS),
-                                        lambda v, parts: _tale_rows(v, parts, b.rng), TALE_COLUMNS),
+    b.add("tale_table",
+          b.accumulate_variants(lambda v, n: _GameSums(v, n, _TALE_SUMS, _tale_finish, b.rng, CONFIDENCE),
+                                TALE_COLUMNS),
           "Tales per row of the tale table",
           "Per variant and row (true/tall x trusted/not): share of all tales and tales per game; also the bluff rate "
           "(tall), trust given the truth, the share of votes that were right, and (no_ticket|tall_trusted) the "
