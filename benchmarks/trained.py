@@ -50,7 +50,7 @@ from trustme_analysis.registry import find_game, game_names
 from trustme_analysis.solve.profile import bots_policy
 from trustme_analysis.solve.run import tree_producer
 from trustme_analysis.stats.intervals import wilson
-from trustme_analysis.train import TrainSettings, train, trainer_for
+from trustme_analysis.train import TrainSettings, game_settings, train, trainer_for
 
 #: The full variants of each game the targets name (label -> game string); games not listed get their default.
 FULL_VARIANTS = {
@@ -128,7 +128,7 @@ def stage_exact(short: str, seed: int, out: str, iterations: int, res: Results) 
         cells = []
         for detail in levels:
             t0 = time.process_time()
-            policy = train(game, TrainSettings(iterations=iterations, seed=seed, detail=detail), out)
+            policy = train(game, game_settings(game, iterations=iterations, seed=seed, detail=detail), out)
             kw = {"states": states} if states is not None else {}
             value = metric(cg, trainer.tree_policy(cg, policy.lookup(), detail=detail, **kw))
             res.exact.append((short, name, detail, value / per / span))
@@ -144,12 +144,17 @@ def stage_exact(short: str, seed: int, out: str, iterations: int, res: Results) 
               flush=True)
 
 
-#: The full games train with this much of the score-margin signal (``--shaping``; TrainSettings.shaping).
-SHAPING = [1.0]
+#: The full games' training knobs beyond budget and seed (``--shaping``: TrainSettings.shaping; none given: each
+#: game's trainer's defaults, ``trustme_analysis.train.game_settings``).
+EXTRA: dict = {}
 
 
-def settings(iterations: int, seed: int) -> TrainSettings:
-    return TrainSettings(iterations=iterations, seed=seed, shaping=SHAPING[0])
+def knobs_for(iterations: int, seed: int) -> dict:
+    return {"iterations": iterations, "seed": seed, **EXTRA}
+
+
+def settings(game, iterations: int, seed: int) -> TrainSettings:
+    return game_settings(game, **knobs_for(iterations, seed))
 
 
 def stage_train(short: str, iterations: int, seed: int, out: str, res: Results) -> None:
@@ -157,7 +162,7 @@ def stage_train(short: str, iterations: int, seed: int, out: str, res: Results) 
     print("| variant | CPU s | slots stored | reused |")
     print("|---|---|---|---|")
     for label, gs in FULL_VARIANTS.get(short, {"default": short}).items():
-        policy = train(gs, settings(iterations, seed), out)
+        policy = train(gs, settings(gs, iterations, seed), out)
         s = policy.summary
         res.train[(short, label)] = s["cpu_seconds"]
         print(f"| {label} | {s['cpu_seconds']:.1f} | {s['slots']:,} | {policy.reused} |", flush=True)
@@ -177,7 +182,7 @@ def stage_speed(short: str, iterations: int, seed: int, out: str, res: Results) 
     print(f"\n## {short}: kernel games per CPU second, 2 players (goal: trained >= 25% of random)")
     game = pyspiel.load_game(gs)
     entry = find_game(short)
-    policy = train(game, settings(iterations, seed), out)
+    policy = train(game, settings(game, iterations, seed), out)
     kernel_class = entry.kernel_part("kernel")
     seeds = np.arange(20_000, dtype=np.uint64)
     rates = {}
@@ -235,8 +240,8 @@ def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, 
         game = pyspiel.load_game(gs)
         n = game.num_players()
         trainer = trainer_for(game)
-        policy = train(game, settings(iterations, seed), out)
-        knobs = {"iterations": iterations, "seed": seed, "shaping": SHAPING[0], "outdir": out}
+        policy = train(game, settings(game, iterations, seed), out)
+        knobs = {**knobs_for(iterations, seed), "outdir": out}
 
         def others(p, rng):
             return make_bot(game, "trained", p, rng, **knobs)
@@ -267,8 +272,8 @@ def stage_search(short: str, iterations: int, seed: int, out: str, games: int, r
         return
     print(f"\n## {short}: search player (budget 1,600) vs the trained line-up (goal <= fair share + 10 points)")
     game = pyspiel.load_game(gs)
-    train(game, settings(iterations, seed), out)
-    knobs = {"iterations": iterations, "seed": seed, "shaping": SHAPING[0], "outdir": out}
+    train(game, settings(game, iterations, seed), out)
+    knobs = {**knobs_for(iterations, seed), "outdir": out}
     t0 = time.process_time()
     wins, m = rate(game, lambda p, rng: make_bot(game, "search", p, rng, budget=1600),
                    lambda p, rng: make_bot(game, "trained", p, rng, **knobs), np.arange(games) + 3_000_000)
@@ -311,7 +316,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=800_000)
     parser.add_argument("--reduced-iterations", type=int, default=2_000_000)
-    parser.add_argument("--shaping", type=float, default=1.0, help="TrainSettings.shaping of the full games")
+    parser.add_argument("--shaping", type=float, default=None,
+                        help="TrainSettings.shaping of the full games (default: each game's trainer's)")
     parser.add_argument("--probe-games", type=int, default=400)
     parser.add_argument("--screen-games", type=int, default=1000)
     parser.add_argument("--search-games", type=int, default=200)
@@ -322,7 +328,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--stages {args.stages!r} is not allowed; allowed: a comma-separated list of "
                      f"{', '.join(sorted(allowed))}")
     res = Results()
-    SHAPING[0] = args.shaping
+    if args.shaping is not None:
+        EXTRA["shaping"] = args.shaping
     if args.variants:
         keep = set(args.variants.split(","))
         for short, table in FULL_VARIANTS.items():
