@@ -33,6 +33,7 @@ last table is the issue's targets, filled with what this run measured.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 import tomllib
 from pathlib import Path
@@ -249,9 +250,12 @@ def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, 
         names = list(probe_strategies(game))
         screened = {}
         where = "Python"
+        heuristic = ""
         if hasattr(trainer, "screen_probes"):
-            screened = trainer.screen_probes(game, policy.lookup(), names, screen, seed=1_000_000)
+            screened = trainer.screen_probes(game, policy.lookup(), names + ["heuristic"], screen, seed=1_000_000)
             where = "kernel"
+            if "heuristic" in screened:
+                heuristic = f"; the heuristic in one seat: {100 * screened.pop('heuristic'):.1f}%"
         for name in names:
             if name not in screened:  # what the kernel does not play: the Python bots
                 wins, m = rate(game, lambda p, rng, s=name: make_bot(game, "probe", p, rng, strategy=s), others,
@@ -263,7 +267,8 @@ def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, 
         iv = wilson(wins, m)
         res.probes[(short, label)] = (best, wins / m, iv.low, iv.high, n)
         cells = ", ".join(f"{k} {100 * v:.1f}%" for k, v in screened.items())
-        print(f"| {label} | ({where}, {screen} games each) {cells} | {best}: {fmt(wins, m, n)} |", flush=True)
+        print(f"| {label} | ({where}, {screen} games each) {cells}{heuristic} | {best}: {fmt(wins, m, n)} |",
+              flush=True)
 
 
 def stage_search(short: str, iterations: int, seed: int, out: str, games: int, res: Results) -> None:
@@ -318,6 +323,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reduced-iterations", type=int, default=2_000_000)
     parser.add_argument("--shaping", type=float, default=None,
                         help="TrainSettings.shaping of the full games (default: each game's trainer's)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a TrainSettings field for the full games' training (repeatable; e.g. prior=0, "
+                             "opponents=current, beta=0): the ablations of docs/guide/trained.rst")
     parser.add_argument("--probe-games", type=int, default=400)
     parser.add_argument("--screen-games", type=int, default=1000)
     parser.add_argument("--search-games", type=int, default=200)
@@ -330,6 +338,21 @@ def main(argv: list[str] | None = None) -> int:
     res = Results()
     if args.shaping is not None:
         EXTRA["shaping"] = args.shaping
+    fields = {f.name: f.type for f in dataclasses.fields(TrainSettings)}
+    for item in args.set:
+        key, _, text = item.partition("=")
+        if key not in fields or not text:
+            parser.error(f"--set {item!r} is not allowed; allowed: KEY=VALUE with KEY one of {', '.join(fields)}")
+        value: object = text
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                pass
+        if text in ("true", "false"):
+            value = text == "true"
+        EXTRA[key] = value
     if args.variants:
         keep = set(args.variants.split(","))
         for short, table in FULL_VARIANTS.items():

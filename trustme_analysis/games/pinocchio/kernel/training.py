@@ -411,9 +411,9 @@ class PinocchioTrainer:
 
     def screen_probes(self, game: pyspiel.Game, table: tuple[np.ndarray, np.ndarray], names: list[str], games: int,
                       seed: int = 0, detail: int = 0) -> dict[str, float]:
-        """Each named probe's win rate in one seat (rotating, ``games`` games in all) against trained seats playing
-        ``table``, played in the kernel (:func:`~.trained.play_probe_games`); probes the kernel does not play are
-        left out."""
+        """Each named probe's (or ``"heuristic"``'s) win rate in one seat (rotating, ``games`` games in all) against
+        trained seats playing ``table``, played in the kernel (:func:`~.trained.play_probe_games`); probes the kernel
+        does not play are left out."""
         from trustme_analysis.games.pinocchio.kernel import trained as TR
         from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
 
@@ -422,7 +422,7 @@ class PinocchioTrainer:
         H = Kernel(game, ["heuristic"]).H
         out = {}
         for name in names:
-            code = TR.PROBE_KINDS.get(name)
+            code = K.SEAT_HEURISTIC if name == "heuristic" else TR.PROBE_KINDS.get(name)
             if code is None:
                 continue
             wins = 0
