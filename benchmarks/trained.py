@@ -33,6 +33,7 @@ last table is the issue's targets, filled with what this run measured.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 import tomllib
 from pathlib import Path
@@ -50,7 +51,7 @@ from trustme_analysis.registry import find_game, game_names
 from trustme_analysis.solve.profile import bots_policy
 from trustme_analysis.solve.run import tree_producer
 from trustme_analysis.stats.intervals import wilson
-from trustme_analysis.train import TrainSettings, train, trainer_for
+from trustme_analysis.train import TrainSettings, game_settings, train, trainer_for
 
 #: The full variants of each game the targets name (label -> game string); games not listed get their default.
 FULL_VARIANTS = {
@@ -128,7 +129,7 @@ def stage_exact(short: str, seed: int, out: str, iterations: int, res: Results) 
         cells = []
         for detail in levels:
             t0 = time.process_time()
-            policy = train(game, TrainSettings(iterations=iterations, seed=seed, detail=detail), out)
+            policy = train(game, game_settings(game, iterations=iterations, seed=seed, detail=detail), out)
             kw = {"states": states} if states is not None else {}
             value = metric(cg, trainer.tree_policy(cg, policy.lookup(), detail=detail, **kw))
             res.exact.append((short, name, detail, value / per / span))
@@ -144,12 +145,17 @@ def stage_exact(short: str, seed: int, out: str, iterations: int, res: Results) 
               flush=True)
 
 
-#: The full games train with this much of the score-margin signal (``--shaping``; TrainSettings.shaping).
-SHAPING = [1.0]
+#: The full games' training knobs beyond budget and seed (``--shaping``: TrainSettings.shaping; none given: each
+#: game's trainer's defaults, ``trustme_analysis.train.game_settings``).
+EXTRA: dict = {}
 
 
-def settings(iterations: int, seed: int) -> TrainSettings:
-    return TrainSettings(iterations=iterations, seed=seed, shaping=SHAPING[0])
+def knobs_for(iterations: int, seed: int) -> dict:
+    return {"iterations": iterations, "seed": seed, **EXTRA}
+
+
+def settings(game, iterations: int, seed: int) -> TrainSettings:
+    return game_settings(game, **knobs_for(iterations, seed))
 
 
 def stage_train(short: str, iterations: int, seed: int, out: str, res: Results) -> None:
@@ -157,7 +163,7 @@ def stage_train(short: str, iterations: int, seed: int, out: str, res: Results) 
     print("| variant | CPU s | slots stored | reused |")
     print("|---|---|---|---|")
     for label, gs in FULL_VARIANTS.get(short, {"default": short}).items():
-        policy = train(gs, settings(iterations, seed), out)
+        policy = train(gs, settings(gs, iterations, seed), out)
         s = policy.summary
         res.train[(short, label)] = s["cpu_seconds"]
         print(f"| {label} | {s['cpu_seconds']:.1f} | {s['slots']:,} | {policy.reused} |", flush=True)
@@ -177,7 +183,7 @@ def stage_speed(short: str, iterations: int, seed: int, out: str, res: Results) 
     print(f"\n## {short}: kernel games per CPU second, 2 players (goal: trained >= 25% of random)")
     game = pyspiel.load_game(gs)
     entry = find_game(short)
-    policy = train(game, settings(iterations, seed), out)
+    policy = train(game, settings(game, iterations, seed), out)
     kernel_class = entry.kernel_part("kernel")
     seeds = np.arange(20_000, dtype=np.uint64)
     rates = {}
@@ -235,8 +241,8 @@ def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, 
         game = pyspiel.load_game(gs)
         n = game.num_players()
         trainer = trainer_for(game)
-        policy = train(game, settings(iterations, seed), out)
-        knobs = {"iterations": iterations, "seed": seed, "shaping": SHAPING[0], "outdir": out}
+        policy = train(game, settings(game, iterations, seed), out)
+        knobs = {**knobs_for(iterations, seed), "outdir": out}
 
         def others(p, rng):
             return make_bot(game, "trained", p, rng, **knobs)
@@ -244,9 +250,12 @@ def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, 
         names = list(probe_strategies(game))
         screened = {}
         where = "Python"
+        heuristic = ""
         if hasattr(trainer, "screen_probes"):
-            screened = trainer.screen_probes(game, policy.lookup(), names, screen, seed=1_000_000)
+            screened = trainer.screen_probes(game, policy.lookup(), names + ["heuristic"], screen, seed=1_000_000)
             where = "kernel"
+            if "heuristic" in screened:
+                heuristic = f"; the heuristic in one seat: {100 * screened.pop('heuristic'):.1f}%"
         for name in names:
             if name not in screened:  # what the kernel does not play: the Python bots
                 wins, m = rate(game, lambda p, rng, s=name: make_bot(game, "probe", p, rng, strategy=s), others,
@@ -258,7 +267,8 @@ def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, 
         iv = wilson(wins, m)
         res.probes[(short, label)] = (best, wins / m, iv.low, iv.high, n)
         cells = ", ".join(f"{k} {100 * v:.1f}%" for k, v in screened.items())
-        print(f"| {label} | ({where}, {screen} games each) {cells} | {best}: {fmt(wins, m, n)} |", flush=True)
+        print(f"| {label} | ({where}, {screen} games each) {cells}{heuristic} | {best}: {fmt(wins, m, n)} |",
+              flush=True)
 
 
 def stage_search(short: str, iterations: int, seed: int, out: str, games: int, res: Results) -> None:
@@ -267,8 +277,8 @@ def stage_search(short: str, iterations: int, seed: int, out: str, games: int, r
         return
     print(f"\n## {short}: search player (budget 1,600) vs the trained line-up (goal <= fair share + 10 points)")
     game = pyspiel.load_game(gs)
-    train(game, settings(iterations, seed), out)
-    knobs = {"iterations": iterations, "seed": seed, "shaping": SHAPING[0], "outdir": out}
+    train(game, settings(game, iterations, seed), out)
+    knobs = {**knobs_for(iterations, seed), "outdir": out}
     t0 = time.process_time()
     wins, m = rate(game, lambda p, rng: make_bot(game, "search", p, rng, budget=1600),
                    lambda p, rng: make_bot(game, "trained", p, rng, **knobs), np.arange(games) + 3_000_000)
@@ -311,7 +321,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--iterations", type=int, default=800_000)
     parser.add_argument("--reduced-iterations", type=int, default=2_000_000)
-    parser.add_argument("--shaping", type=float, default=1.0, help="TrainSettings.shaping of the full games")
+    parser.add_argument("--shaping", type=float, default=None,
+                        help="TrainSettings.shaping of the full games (default: each game's trainer's)")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a TrainSettings field for the full games' training (repeatable; e.g. prior=0, "
+                             "opponents=current, beta=0): the ablations of docs/guide/trained.rst")
     parser.add_argument("--probe-games", type=int, default=400)
     parser.add_argument("--screen-games", type=int, default=1000)
     parser.add_argument("--search-games", type=int, default=200)
@@ -322,7 +336,23 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--stages {args.stages!r} is not allowed; allowed: a comma-separated list of "
                      f"{', '.join(sorted(allowed))}")
     res = Results()
-    SHAPING[0] = args.shaping
+    if args.shaping is not None:
+        EXTRA["shaping"] = args.shaping
+    fields = {f.name: f.type for f in dataclasses.fields(TrainSettings)}
+    for item in args.set:
+        key, _, text = item.partition("=")
+        if key not in fields or not text:
+            parser.error(f"--set {item!r} is not allowed; allowed: KEY=VALUE with KEY one of {', '.join(fields)}")
+        value: object = text
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                pass
+        if text in ("true", "false"):
+            value = text == "true"
+        EXTRA[key] = value
     if args.variants:
         keep = set(args.variants.split(","))
         for short, table in FULL_VARIANTS.items():

@@ -43,8 +43,9 @@ def row(st, R, p, detail):
     legal = np.array(st.legal_actions(), np.int64)
     keys = np.zeros(K.MAXA, np.int64)
     which = np.zeros(K.MAXA, np.int64)
-    m = row_of_compiled(st.s, R, p, legal, len(legal), keys, which, detail)
-    return keys[:m].tolist(), which[:len(legal)].tolist()
+    prior = np.zeros(K.MAXA)
+    m = row_of_compiled(st.s, R, p, legal, len(legal), keys, which, detail, prior)
+    return keys[:m].tolist(), which[:len(legal)].tolist(), prior[:m].round(12).tolist()
 
 
 @pytest.mark.parametrize("detail", [0, 1])
@@ -116,6 +117,42 @@ def test_one_information_set_one_key_and_visible_changes_change_it():
             untold = key_of(s, kern.R, p, 0)
             s[rows + 2] = 1  # one tall tale revealed
             assert key_of(s, kern.R, p, 0) != untold
+
+
+def test_the_prior_is_the_default_heuristic_and_unseen_rows_play_it():
+    """Each row's prior sums the default heuristic's probabilities of the moves its entries describe (the knobs
+    the abstraction holds are the bot's defaults), the coarse level marks the heuristic's moves so that its
+    favourite never shares an entry with a move it never plays, and a table that never saw a row plays the
+    heuristic's row there."""
+    from trustme_analysis.games.pinocchio.kernel.abstraction import DEFAULT_HEURISTIC
+    from trustme_analysis.games.pinocchio.kernel.training import policy_at
+
+    assert np.array_equal(DEFAULT_HEURISTIC, kernel.heuristic_knobs())
+    kern, positions = decision_positions("trustme_pinocchio(players=3)", 4, 5)
+    empty = (np.full(16, -(2**63), np.int64), np.zeros(16))
+    buf = np.zeros(K.scratch_size(kern.R), np.int64)
+    checked = 0
+    for st in positions:
+        p = st.current_player()
+        hacts, hp = np.zeros(K.MAXA, np.int64), np.zeros(K.MAXA)
+        n = K.heuristic_policy(st.s, kern.R, kern.H[p], hacts, hp, buf)
+        _, which, prior = row(st, kern.R, p, 0)
+        sums = np.zeros(len(prior))
+        np.add.at(sums, which, hp[:n])
+        assert np.allclose(sums, prior)
+        # the moves of one entry are all played by the heuristic or all not
+        for u in range(len(prior)):
+            inside = hp[:n][np.asarray(which) == u]
+            assert np.all(inside > 0) or np.all(inside == 0)
+        out = np.zeros(K.MAXA)
+        scratch = (np.zeros(K.MAXA, np.int64), np.zeros(K.MAXA, np.int64), np.zeros(K.MAXA))
+        known = policy_at(st.s, kern.R, *empty, hacts, n, out, *scratch, 0)
+        assert not known
+        per_entry = np.zeros(len(prior))
+        np.add.at(per_entry, which, out[:n])
+        assert np.allclose(per_entry, np.asarray(prior) / sum(prior))
+        checked += n > 1
+    assert checked > 20
 
 
 def test_trained_policy_is_near_equilibrium_on_the_reduced_variant(tmp_path):

@@ -8,7 +8,7 @@ import pytest
 from trustme_analysis.games.pinocchio.kernel import kernel
 from trustme_analysis.players import make_bot
 from trustme_analysis.registry import game_entry
-from trustme_analysis.train import TrainSettings, train
+from trustme_analysis.train import game_settings, train
 
 GAME = "trustme_pinocchio(players=3)"
 
@@ -16,7 +16,7 @@ GAME = "trustme_pinocchio(players=3)"
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
     out = tmp_path_factory.mktemp("trained")
-    return train(GAME, TrainSettings(iterations=20_000, seed=4), out), str(out)
+    return train(GAME, game_settings(GAME, iterations=20_000, seed=4), out), str(out)
 
 
 def test_trained_seats_need_a_policy(stored):

@@ -25,7 +25,7 @@ from trustme_analysis.sweep.play import replay_game
 from trustme_analysis.sweep.policies import trainings
 from trustme_analysis.sweep.runner import SweepError, run_sweep
 from trustme_analysis.sweep.spec import parse_spec
-from trustme_analysis.train import TrainSettings, train
+from trustme_analysis.train import game_settings, train
 
 ITERATIONS = 2_000  # a policy in well under a second (its numba code cached after the first run)
 TWO = "trustme_pinocchio(players=2)"
@@ -157,7 +157,7 @@ def test_the_kernel_contract_admits_trained_seats_only_with_a_policy(tmp_path):
     assert "not trained" in entry.kernel_reason(game, ["trained"], use="rollout", trained=True)
     with pytest.raises(ValueError, match="not trained"):
         entry.new_kernel(game, ["trained", "random"])
-    policy = train(TWO, TrainSettings(iterations=ITERATIONS, seed=1), tmp_path)
+    policy = train(TWO, game_settings(TWO, iterations=ITERATIONS, seed=1), tmp_path)
     kern = entry.new_kernel(game, ["trained", "random"], trained=(*policy.lookup(), 0))
     assert len(kern.play(np.arange(5, dtype=np.uint64))) == 5
     with pytest.raises(ValueError, match="whole games only"):
@@ -259,7 +259,8 @@ def test_games_of_another_policy_are_not_mixed_in(one_worker, tmp_path):
     spec = parse_spec(spec_data(games=40), name="t")
     # Another policy in the same folder (trained with another seed, stored under this one's fingerprint).
     target = trainings(spec, out)[0]
-    other = train(target.game_string, TrainSettings(iterations=ITERATIONS, seed=77), tmp_path / "other")
+    other = train(target.game_string, game_settings(target.game_string, iterations=ITERATIONS, seed=77),
+                  tmp_path / "other")
     folder = out / "train" / target.fingerprint
     shutil.copy(other.folder / "policy.npz", folder / "policy.npz")
     data = json.loads((folder / "summary.json").read_text())
@@ -335,7 +336,7 @@ def test_kernel_trained_seat_draws_the_stored_policys_probabilities(tmp_path):
     pyspiel bot walks the moves with one uniform number instead, so the two engines' games differ by design): at
     positions of real games, its draws over many generator states match the trained bot's stated probabilities, and
     a move of probability 0 is never drawn."""
-    policy = train(TWO, TrainSettings(iterations=ITERATIONS, seed=1), tmp_path)
+    policy = train(TWO, game_settings(TWO, iterations=ITERATIONS, seed=1), tmp_path)
     game = pyspiel.load_game(TWO)
     player, games = kernel_games(tmp_path, TWO, ["trained", "trained"], np.arange(3, dtype=np.uint64))
     kern = player.kernel

@@ -137,9 +137,31 @@ def test_warm_started_training_resumes_to_the_same_policy(tmp_path):
     assert resumed.summary["warm_start_from"] == whole.summary["warm_start_from"]
 
 
-def test_baseline_and_shaping_change_the_policy(tmp_path):
-    base = train(SMALL, SETTINGS, tmp_path)
-    plain = train(SMALL, TrainSettings(iterations=30_000, seed=5, epoch=5_000, baseline=False), tmp_path)
-    shaped = train(SMALL, TrainSettings(iterations=30_000, seed=5, epoch=5_000, shaping=1.0), tmp_path)
-    digests = {r.summary["policy_digest"] for r in (base, plain, shaped)}
-    assert len(digests) == 3
+def test_baseline_shaping_prior_and_opponents_change_the_policy(tmp_path):
+    kw = {"iterations": 30_000, "seed": 5, "epoch": 5_000}
+    runs = [train(SMALL, TrainSettings(**kw, **extra), tmp_path)
+            for extra in ({}, {"baseline": True}, {"shaping": 1.0}, {"prior": 20.0}, {"opponents": "average"},
+                          {"population": 0.3})]
+    assert len({r.summary["policy_digest"] for r in runs}) == len(runs)
+
+
+def test_game_defaults_and_settings_a_trainer_does_not_play():
+    from trustme_analysis.train import game_settings, trainer_for
+    from trustme_analysis.train.driver import refuse_unplayed
+
+    pin = game_settings("trustme_pinocchio(players=2)", iterations=10)
+    assert (pin.prior, pin.opponents, pin.beta, pin.baseline) == (20.0, "average", 1.5, True)
+    assert game_settings("trustme_pinocchio(players=2)", prior=0.0).prior == 0.0  # given wins
+    liar = game_settings("trustme_liar(players=2)")
+    assert (liar.prior, liar.opponents, liar.baseline) == (0.0, "current", False)
+    for extra in ({"baseline": True}, {"shaping": 1.0}, {"prior": 5.0}, {"population": 0.2},
+                  {"opponents": "average"}):
+        name = next(iter(extra))
+        with pytest.raises(ValueError, match=f"^{name}=.* is not allowed for this game's trainer"):
+            train("trustme_liar(players=2)", TrainSettings(iterations=10, **extra), "/nonexistent")
+        with pytest.raises(ValueError, match=f"^{name}="):
+            refuse_unplayed(trainer_for(pyspiel.load_game("trustme_1981")), TrainSettings(iterations=10, **extra))
+    with pytest.raises(ValueError, match="opponents='best' is not allowed; allowed: current, average"):
+        TrainSettings(opponents="best")
+    with pytest.raises(ValueError, match="population=1.0 is not allowed"):
+        TrainSettings(population=1.0)

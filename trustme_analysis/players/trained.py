@@ -26,9 +26,10 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.players.base import TrustMeBot
-from trustme_analysis.train import TrainedPolicy, TrainSettings, train, trainer_for
+from trustme_analysis.train import TrainedPolicy, TrainSettings, game_settings, train, trainer_for
 
-KNOB_NAMES = ("iterations", "seconds", "seed", "detail", "epsilon", "baseline", "shaping", "warm_start", "outdir")
+KNOB_NAMES = ("iterations", "seconds", "seed", "detail", "epsilon", "baseline", "shaping", "warm_start", "prior",
+              "population", "opponents", "outdir")
 #: Where policies are stored when no ``outdir`` knob is given.
 DEFAULT_OUTDIR = "reports/out/trained"
 
@@ -36,15 +37,16 @@ DEFAULT_OUTDIR = "reports/out/trained"
 _CONTEXTS: dict[str, Any] = {}
 
 
-def settings_from(knobs: dict[str, Any]) -> TrainSettings:
-    """The training settings a ``trained`` bot's knobs name (unknown knobs fail with the valid ones)."""
+def settings_from(knobs: dict[str, Any], game: pyspiel.Game | str) -> TrainSettings:
+    """The training settings a ``trained`` bot's knobs name for ``game`` (knobs not given take the game's trainer's
+    defaults, :func:`trustme_analysis.train.game_settings`; unknown knobs fail with the valid ones)."""
     unknown = sorted(set(knobs) - set(KNOB_NAMES))
     if unknown:
         raise ValueError(f"unknown knob(s) {unknown} for the trained bot; valid knobs: {', '.join(KNOB_NAMES)}")
     kw = {k: knobs[k] for k in KNOB_NAMES if k in knobs and k != "outdir"}
     if "seconds" in kw and "iterations" not in kw:
         kw["iterations"] = None
-    return TrainSettings(**kw)
+    return game_settings(game, **kw)
 
 
 class TrainedBot(TrustMeBot):
@@ -102,7 +104,7 @@ def make_trained_bot(game: pyspiel.Game, player_id: int, rng: np.random.Generato
     outdir = knobs.get("outdir", DEFAULT_OUTDIR)
     if not isinstance(outdir, str) or not outdir:
         raise ValueError(f"trained bot knob outdir={outdir!r} is not allowed; allowed: a folder path")
-    return TrainedBot(game, player_id, rng, settings_from(knobs), outdir)
+    return TrainedBot(game, player_id, rng, settings_from(knobs, game), outdir)
 
 
 def tabular_policy(game: pyspiel.Game, settings: TrainSettings, outdir: str, compiled: Any | None = None):

@@ -70,11 +70,11 @@ class TrainedSeat:
     def __str__(self) -> str:
         return self.kind
 
-    def settings(self) -> Any:
-        """The training settings the knobs name (:class:`trustme_analysis.train.TrainSettings`)."""
+    def settings(self, game: Any) -> Any:
+        """The training settings the knobs name for ``game`` (:class:`trustme_analysis.train.TrainSettings`)."""
         from trustme_analysis.players.trained import settings_from
 
-        return settings_from(dict(self.knobs))
+        return settings_from(dict(self.knobs), game)
 
 
 def trained_seat(knobs: Mapping[str, Any]) -> TrainedSeat:
@@ -159,7 +159,7 @@ class KernelPlayer:
             from trustme_analysis.train import stored
 
             seat = next(iter(trained))
-            settings = seat.settings()
+            settings = seat.settings(self.game)
             self.policy = stored(self.game, settings, seat.outdir)
             if self.policy is None:
                 raise ValueError(f"no current trained policy for these seats ({dict(seat.knobs)}) is stored under "

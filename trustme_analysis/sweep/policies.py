@@ -184,7 +184,7 @@ def _training(game_string: str, knobs: Mapping[str, Any], outdir: str | Path) ->
     from trustme_analysis.train import fingerprint
 
     where = str(knobs.get(OUTDIR_KNOB, os.path.abspath(outdir)))
-    settings = settings_from({k: v for k, v in knobs.items() if k != OUTDIR_KNOB})
+    settings = settings_from({k: v for k, v in knobs.items() if k != OUTDIR_KNOB}, game_string)
     return Training(game_string, settings, where, fingerprint(game_string, settings, _version(game_string)))
 
 

@@ -337,7 +337,8 @@ TRAINED_KIND = "trained"
 BUDGET_KEYS = ("iterations", "seconds")
 #: The type of each ``[train]`` key (those the trained bot takes, but ``outdir``: a sweep stores its policies under
 #: ``OUTDIR/train/``).
-_TRAIN_TYPES = {"iterations": int, "seconds": float, "seed": int, "detail": int, "epsilon": float}
+_TRAIN_TYPES = {"iterations": int, "seconds": float, "seed": int, "detail": int, "epsilon": float, "shaping": float,
+                "prior": float, "population": float}
 
 
 def train_keys() -> tuple[str, ...]:

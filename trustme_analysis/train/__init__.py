@@ -11,10 +11,11 @@ from trustme_analysis.train.driver import (
     TrainedPolicy,
     TrainSettings,
     fingerprint,
+    game_settings,
     stored,
     train,
     trainer_for,
 )
 
-__all__ = ["GameTrainer", "StalePolicyError", "TrainSettings", "TrainedPolicy", "fingerprint", "stored", "train",
+__all__ = ["GameTrainer", "StalePolicyError", "TrainSettings", "TrainedPolicy", "fingerprint", "game_settings", "stored", "train",
            "trainer_for"]

@@ -8,9 +8,12 @@ that the same command resumes.
 from __future__ import annotations
 
 import argparse
+import sys
+
+import pyspiel
 
 import trustme_analysis  # noqa: F401  (registers the games)
-from trustme_analysis.train.driver import TrainSettings, train
+from trustme_analysis.train.driver import game_settings, train
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -24,11 +27,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default="reports/out/trained", help="the output folder (policies go to OUT/train/)")
     args = parser.parse_args(argv)
     iterations = args.iterations if args.iterations is not None or args.seconds is not None else 400_000
-    settings = TrainSettings(iterations=iterations, seconds=args.seconds, seed=args.seed, detail=args.detail)
     try:
+        settings = game_settings(args.game, iterations=iterations, seconds=args.seconds, seed=args.seed,
+                                 detail=args.detail)
         policy = train(args.game, settings, args.out, lambda line: print(line, flush=True))
     except KeyboardInterrupt:
         return 130
+    except (ValueError, TypeError, pyspiel.SpielError) as exc:
+        print(f"train: {exc}", file=sys.stderr)
+        return 2
     print(("reused " if policy.reused else "") + str(policy.folder))
     return 0
 

@@ -51,6 +51,10 @@ POLICY_FILE = "policy.npz"
 SUMMARY = "summary.json"
 AVERAGING = ("simple", "unbiased")
 WEIGHTING = ("importance", "on_policy")
+OPPONENTS = ("current", "average")
+#: The settings a game's traversal may or may not play (its trainer's ``offers``), each with its neutral value (what
+#: a traversal that does not play it does).
+OPTIONAL = {"baseline": False, "shaping": 0.0, "prior": 0.0, "population": 0.0, "opponents": "current"}
 
 
 class StalePolicyError(RuntimeError):
@@ -67,6 +71,10 @@ class GameTrainer(Protocol):
     - ``prepare(game)``: whatever :meth:`run` needs for the variant (rules arrays, scratch);
     - ``run(ctx, tables, t0, t1, seed, cfg) -> t``: iterations ``t0 .. t1 - 1``, each a function of ``(seed, t)``
       and the tables alone; returns the next iteration (earlier when the tables need room).
+
+    Optionally ``defaults`` (the game's own values of :class:`TrainSettings` fields, used wherever a setting is
+    not given: :func:`game_settings`) and ``offers`` (the optional settings of :data:`OPTIONAL` its traversal
+    plays; :func:`train` refuses a value other than the neutral one for the others).
 
     The bot side (playing the stored tables) is the game's too: see :mod:`trustme_analysis.players.trained`.
     """
@@ -106,6 +114,19 @@ class TrainSettings:
             margin over 10 points), where the game's traversal offers one; 0: the returns alone.
         warm_start: start from the nearest stored policy of another variant of the same game (same trainer version,
             code and abstraction level) instead of from nothing; the summary names the policy it started from.
+        prior: weight, in visits, of the heuristic's row as the starting regrets and average mass of every row entry
+            new to the table (a strategy-based warm start in the spirit of Brown and Sandholm, "Strategy-Based
+            Warm Starting for Regret Minimization in Games", AAAI 2016), where the game's traversal offers it; 0:
+            rows start uniform.
+        population: share of the traverser's opponent seats that play a whole training game as a fixed persona
+            (the heuristic or one of the game's probes, drawn evenly) instead of the learned strategy, where the
+            game's traversal offers it; the learner then minimises regret against that mixture too, so the probes
+            cannot exploit it (a population of fixed opponents as in PSRO, Lanctot et al. NeurIPS 2017); 0:
+            pure self-play.
+        opponents: what the traverser's opponents play, where the game's traversal offers a choice: ``"current"``
+            (their current strategy: MCCFR) or ``"average"`` (their average strategy, which then averages the
+            traverser's current strategies: fictitious play with regret matching as the best-response learner, as in
+            Heinrich, Lanctot and Silver, "Fictitious Self-Play in Extensive-Form Games", ICML 2015).
     """
 
     iterations: int | None = 400_000
@@ -119,9 +140,12 @@ class TrainSettings:
     gamma: float = 2.0
     detail: int = 0
     weighting: str = "on_policy"
-    baseline: bool = True
+    baseline: bool = False
     shaping: float = 0.0
     warm_start: bool = False
+    prior: float = 0.0
+    population: float = 0.0
+    opponents: str = "current"
 
     def __post_init__(self):
         if (self.iterations is None) == (self.seconds is None):
@@ -140,6 +164,12 @@ class TrainSettings:
             raise ValueError(f"detail={self.detail!r} is not allowed; allowed: 0 (the coarsest) or more")
         if not self.shaping >= 0.0:
             raise ValueError(f"shaping={self.shaping!r} is not allowed; allowed: 0 (the returns alone) or more")
+        if not self.prior >= 0.0:
+            raise ValueError(f"prior={self.prior!r} is not allowed; allowed: 0 (rows start uniform) or more")
+        if self.opponents not in OPPONENTS:
+            raise ValueError(f"opponents={self.opponents!r} is not allowed; allowed: {', '.join(OPPONENTS)}")
+        if not 0.0 <= self.population < 1.0:
+            raise ValueError(f"population={self.population!r} is not allowed; allowed: 0 <= population < 1")
         if self.epoch < 0:
             raise ValueError(f"epoch={self.epoch!r} is not allowed; allowed: 0 (no discounting) or more")
 
@@ -185,13 +215,35 @@ def trainer_for(game: pyspiel.Game) -> GameTrainer:
     return trainer
 
 
+def game_settings(game: pyspiel.Game | str, **given: Any) -> TrainSettings:
+    """The training settings for ``game``: the fields ``given``, else the game's trainer's ``defaults``, else
+    :class:`TrainSettings`' own defaults."""
+    if isinstance(game, str):
+        game = pyspiel.load_game(game)
+    kw = dict(getattr(trainer_for(game), "defaults", {}))
+    kw.update(given)
+    return TrainSettings(**kw)
+
+
+def refuse_unplayed(trainer: Any, settings: TrainSettings) -> None:
+    """Raise ``ValueError`` naming a setting of :data:`OPTIONAL` that ``settings`` give a value other than the
+    neutral one but ``trainer``'s traversal does not play (a setting is refused, never ignored)."""
+    offers = set(getattr(trainer, "offers", ()))
+    for name, neutral in OPTIONAL.items():
+        value = getattr(settings, name)
+        if name not in offers and value != neutral:
+            plays = ", ".join(sorted(offers)) or "none of them"
+            raise ValueError(f"{name}={value!r} is not allowed for this game's trainer ({trainer.version}); allowed: "
+                             f"{name}={neutral!r} (its traversal plays {plays})")
+
+
 def config_vector(settings: TrainSettings, size: int) -> np.ndarray:
     """The settings as the float64 vector a trainer's ``run`` reads: epsilon, averaging (0/1), epoch, alpha, beta,
     gamma, detail, weighting (0/1), baseline (0/1), shaping, then zeros up to ``size``."""
-    cfg = np.zeros(max(size, 10))
-    cfg[:10] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
+    cfg = np.zeros(max(size, 13))
+    cfg[:13] = [settings.epsilon, AVERAGING.index(settings.averaging), settings.epoch, settings.alpha, settings.beta,
                 settings.gamma, settings.detail, WEIGHTING.index(settings.weighting), float(settings.baseline),
-                settings.shaping]
+                settings.shaping, settings.prior, settings.population, OPPONENTS.index(settings.opponents)]
     return cfg
 
 
@@ -276,6 +328,7 @@ def train(
         game = pyspiel.load_game(game)
     game_string = str(game)
     trainer = trainer_for(game)
+    refuse_unplayed(trainer, settings)
     fp = fingerprint(game_string, settings, trainer.version)
     folder = train_dir(outdir, fp)
     code = trainer.code_digest()

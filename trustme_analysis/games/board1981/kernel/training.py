@@ -299,6 +299,9 @@ class Board1981Trainer:
     the trained bot's and the exact evaluation's (``trustme_analysis.players.trained``), for ``trustme_1981`` and, with
     ``mode = MODE_ROUND``, for ``trustme_1981_investment``."""
 
+    #: The optional settings this traversal plays (``trustme_analysis.train.driver.OPTIONAL``): none (a spec asking
+    #: for a baseline, shaping, a prior, personas or average opponents is refused).
+    offers = ()
     config_size = CONFIG_SIZE
     slots_per_iteration = SLOTS_PER_ITERATION
 

@@ -171,6 +171,9 @@ class LiarTrainer:
 
     #: Names the abstraction and traversal; a stored policy of another version is stale.
     version = f"liar-os-mccfr/abstraction-{A.VERSION}"
+    #: The optional settings this traversal plays (``trustme_analysis.train.driver.OPTIONAL``): none (a spec asking
+    #: for a baseline, shaping, a prior, personas or average opponents is refused).
+    offers = ()
     config_size = CONFIG_SIZE
     slots_per_iteration = SLOTS_PER_ITERATION
 

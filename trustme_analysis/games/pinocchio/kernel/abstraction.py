@@ -2,10 +2,10 @@
 
 A slot of the trained policy is a pair (position key, move descriptor). :func:`info_key` turns a kernel state
 (:mod:`~trustme_analysis.games.pinocchio.kernel.layout`) and a seat into a 64-bit *position key*;
-:func:`action_desc` describes each legal move by what it does instead of by its numbers, so that "a tall tale that
-would earn a Kite I do not have yet" is one move whichever Characters it uses. Moves with the same description in
-one position share their row (they are the same move to the trained player). Both read only what that seat may see
-at the table or remember from public play. In the rulebook's words:
+:func:`action_desc` describes each legal move by its kind and by what the default heuristic player would make of it,
+so that "a tall tale the heuristic would tell" is one move whichever Characters it uses. Moves with the same
+description in one position share their row (they are the same move to the trained player). Both read only what that
+seat may see at the table or remember from public play. In the rulebook's words:
 
 The position key holds
 
@@ -26,17 +26,22 @@ The position key holds
   minus yours (the same buckets); with ``voting=sequential`` the trusting and distrusting votes already declared; at
   the Coin offer whether the majority trusted.
 
-A move is described as
+A move is described (version 5) by
 
-- **a true tale** (Tell a Tale with a matching Character): the largest set or sequence your Reputation would hold
-  with that number (up to 4);
-- **a tall tale**: the Ticket it would earn if trusted (the difference of the numbers, or the next lower value
-  left; 0: none), whether that Ticket value would be new to you, and how many Characters of the claimed number are
-  still unseen by everyone (up to 3: could the tale be true at all, how believable is it);
-- a tale, Use Reputation and a take also by whether the hand Character you keep matches one in the Park;
-- **Use Reputation / the free action**: the Ticket value gained and whether it is new to you;
-- **Take a Character from the Park**: the largest set or sequence your Reputation would hold with it (up to 4);
-- **pass**, **decline**, **trust**, **do not trust**, **toss** and **do not toss** as themselves.
+- **its kind**: a true tale (Tell a Tale with a matching Character), a tall tale, Use Reputation, Take a Character
+  from the Park, the free Use Reputation action, or itself (pass, decline, trust, do not trust, toss, do not toss);
+- **the heuristic's mark**: whether the heuristic player (:mod:`.heuristic`, with the bot's default knobs) would
+  never play it, play it sometimes, or play it at least half as often as its favourite move. The heuristic reads
+  only the seat's own view, so the mark does too; it carries what the heuristic weighs (which tale would earn a
+  Ticket, which Character is safe to claim, when to cash Reputation, whether to trust the tale) without a row per
+  combination of them.
+
+Each row also carries the heuristic's probability of its moves, the *prior*: the training starts every new row
+there (``TrainSettings.prior``) and a trained seat plays it where the training never went.
+
+Version 4 described moves by the Ticket a tall tale would earn, the Reputation a true tale would complete, whether
+the kept hand matches the Park and more; on the full 2-player game that split a turn row into many entries, whose
+sampled regrets were too noisy to separate (the heuristic beat that policy 79-87%, docs/guide/trained.rst).
 
 The fine level (``detail >= 1``) keeps version 3's position key (the turn key above at votes too, with the count of
 the claimed number you have not seen instead of the chance) and adds your hand, the Park, your Reputation (counts up to 2, 2 and
@@ -67,7 +72,7 @@ compiled = njit(cache=True)
 
 #: Bumped whenever :func:`info_key` or :func:`action_desc` changes meaning: stored policies of another version are
 #: stale.
-VERSION = 4
+VERSION = 5
 
 
 @inlined
@@ -104,27 +109,6 @@ def _best_cash(s, R, q):
 
 
 @inlined
-def _public_unseen(s, R, value):
-    """Characters of ``value`` in no Reputation, not in the Park and not discarded (hands and deck), up to 3."""
-    n = R[K.R_PLAYERS]
-    seen = s[K.PARK + value - 1] + s[K.DISCARD + value - 1]
-    for q in range(n):
-        seen += s[K.REPS + q * K.MAXV + value - 1]
-    return max(0, min(R[K.R_PER_VALUE] - seen, 3))
-
-
-@inlined
-def _keeps_match(s, R, p, played):
-    """Whether the hand left after playing ``played`` holds a Character matching one in the Park."""
-    V = R[K.R_VALUES]
-    for x in range(V):
-        k = s[K.HANDS + p * K.MAXV + x] - (1 if x + 1 == played else 0)
-        if k > 0 and s[K.PARK + x] > 0:
-            return 1
-    return 0
-
-
-@inlined
 def _holds_chance(s, R, p, target):
     """How likely, from seat ``p``'s view, the teller held a Character of ``target`` among the Characters it chose
     from (its hand after the draw), were the unseen Characters dealt at random: 0 when none is unseen, else 1-6 in
@@ -150,11 +134,6 @@ def _holds_chance(s, R, p, target):
             break
         miss *= max(total - mine - j, 0) / (total - j)
     return 1 + min(int((1.0 - miss) * 6.0), 5)
-
-
-@inlined
-def _new_value(s, p, value):
-    return 1 if value >= 1 and s[K.TICKETS + p * K.MAXV + value - 1] == 0 else 0
 
 
 @inlined
@@ -266,47 +245,71 @@ def info_key(s, R, p, detail):
     return np.int64(1) if k == np.int64(-(2**63)) else k
 
 
+#: The heuristic bot's default knobs (``kernel.heuristic_knobs()`` with none given; a test keeps the two equal):
+#: the heuristic whose choices the coarse level marks on each move and whose row is the trained player's prior.
+DEFAULT_HEURISTIC = np.array([0.2, 0.0, 0.0, 0.0, 0.5, 0.3, 4.0, 3.0, 2.0, 0.0, 1.0, 0.0, 1.0, 0.5, 1.0, 0.5])
+#: A coarse description is ``KIND * kind + mark`` (:func:`action_desc`).
+KIND = 10
+
+
 @inlined
-def action_desc(s, R, p, a, detail):
-    """The description of legal move ``a`` of seat ``p`` (see the module docstring), as a small integer; at the fine
-    level (``detail >= 1``) the move itself."""
+def kind_of(R, a):
+    """The kind of move ``a``: 1 a true tale, 2 a tall tale, 3 Use Reputation, 4 a take, 5 the free action, else
+    ``10 +`` the move itself (decline, pass, trust, do not trust, toss, do not toss)."""
+    if a < R[K.R_REP_BASE]:
+        return 1 if R[K.R_DEC_X + a] == R[K.R_DEC_HAND + a] else 2
+    if a < R[K.R_TAKE_BASE]:
+        return 3
+    if a < R[K.R_FREE_BASE]:
+        return 4
+    if a < R[K.R_DECLINE]:
+        return 5
+    return 10 + a - R[K.R_DECLINE]
+
+
+@inlined
+def action_desc(R, a, detail, h, top):
+    """The description of legal move ``a`` (see the module docstring), as a small integer: at the coarse level its
+    kind (:func:`kind_of`) and the heuristic's mark from ``h``, the default heuristic's probability of ``a``, and
+    ``top``, that of its favourite move (0: never played, 1: sometimes, 2: at least half as often as the
+    favourite); at the fine level (``detail >= 1``) the move itself."""
     if detail >= 1:
         return 10000 + a
-    if a < R[K.R_REP_BASE]:  # Tell a Tale: Park value, hand value
-        v = R[K.R_DEC_X + a]
-        w = R[K.R_DEC_HAND + a]
-        keeps = _keeps_match(s, R, p, w)
-        if v == w:
-            return 100 + 10 * min(K.fit_k(s, p, v), 4) + keeps
-        ticket = K.ticket_for_tale_k(s, abs(v - w))
-        return 1000 + 100 * ticket + 50 * _new_value(s, p, ticket) + 10 * _public_unseen(s, R, v) + keeps
-    if a < R[K.R_TAKE_BASE]:  # Use Reputation
-        length = R[K.R_COMBO_LEN + R[K.R_DEC_X + a]]
-        return 2000 + 10 * length + 4 * _new_value(s, p, length) + _keeps_match(s, R, p, R[K.R_DEC_HAND + a])
-    if a < R[K.R_FREE_BASE]:  # Take a Character from the Park
-        u = R[K.R_DEC_X + a]
-        return 3000 + 10 * min(K.fit_k(s, p, u), 4) + _keeps_match(s, R, p, R[K.R_DEC_HAND + a])
-    if a < R[K.R_DECLINE]:  # the free Use Reputation action
-        length = R[K.R_COMBO_LEN + R[K.R_DEC_X + a]]
-        return 4000 + 10 * length + _new_value(s, p, length)
-    return 5000 + a - R[K.R_DECLINE]  # decline, pass, trust, do not trust, toss, do not toss: themselves
+    return KIND * kind_of(R, a) + (0 if h <= 0.0 else (2 if h >= 0.5 * top else 1))
 
 
 @inlined
-def row_of(s, R, p, acts, n, keys_out, which, detail):
-    """The policy row of seat ``p`` over its ``n`` legal moves ``acts``: the distinct table keys (position key and
-    move description, :func:`trustme_analysis.train.tables.slot_key`) into ``keys_out`` and, for each move, the
-    index of its key into ``which``; returns the number of distinct keys."""
+def row_of(s, R, p, acts, n, keys_out, which, detail, prior_out):
+    """The policy row of seat ``p`` (the seat to act) over its ``n`` legal moves ``acts``: the distinct table keys
+    (position key and move description, :func:`trustme_analysis.train.tables.slot_key`) into ``keys_out``, for each
+    move the index of its key into ``which``, and the default heuristic's probability of each key's moves into
+    ``prior_out``; returns the number of distinct keys. At the coarse level each move's description carries the
+    heuristic's mark (:func:`action_desc`), so that a row can play as the heuristic does and the training starts
+    there."""
     key = info_key(s, R, p, detail)
+    hacts = np.empty(K.MAXA, np.int64)
+    hp = np.empty(K.MAXA)
+    buf = np.empty(K.scratch_size(R), np.int64)
+    hn = K.heuristic_policy(s, R, DEFAULT_HEURISTIC, hacts, hp, buf)
+    top = 0.0
+    for k in range(hn):
+        top = max(top, hp[k])
     m = 0
     for j in range(n):
-        k = T.slot_key(key, action_desc(s, R, p, acts[j], detail))
+        h = 0.0
+        for k in range(hn):
+            if hacts[k] == acts[j]:
+                h = hp[k]
+                break
+        k = T.slot_key(key, action_desc(R, acts[j], detail, h, top))
         u = 0
         while u < m and keys_out[u] != k:
             u += 1
         if u == m:
             keys_out[m] = k
+            prior_out[m] = 0.0
             m += 1
+        prior_out[u] += h
         which[j] = u
     return m
 
@@ -318,6 +321,6 @@ def info_key_of(s, R, p, detail):
 
 
 @compiled
-def row_of_compiled(s, R, p, acts, n, keys_out, which, detail):
+def row_of_compiled(s, R, p, acts, n, keys_out, which, detail, prior_out):
     """:func:`row_of` as a compiled function (tests)."""
-    return row_of(s, R, p, acts, n, keys_out, which, detail)
+    return row_of(s, R, p, acts, n, keys_out, which, detail, prior_out)

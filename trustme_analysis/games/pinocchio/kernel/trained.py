@@ -28,12 +28,31 @@ compiled = njit(cache=True)
 
 
 @njit(cache=True, inline="always")
+def known_row(tkeys, tavg, row, m, probs):
+    """The stored average strategy over the ``m`` slot keys ``row`` into ``probs``, which holds the row's prior (the
+    default heuristic's, :func:`~.abstraction.row_of`) on entry and keeps it where the table never saw the row;
+    returns whether it did. (A row the training never reached is played as the heuristic plays it, not
+    uniformly.)"""
+    prior = np.empty(m)
+    for j in range(m):
+        prior[j] = probs[j]
+    known = T.average_row(tkeys, tavg, row, m, probs)
+    if not known:
+        total = 0.0
+        for j in range(m):
+            total += prior[j]
+        for j in range(m):
+            probs[j] = prior[j] / total if total > 0.0 else 1.0 / m
+    return known
+
+
+@njit(cache=True, inline="always")
 def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs):
-    """The trained seat's move at ``s``: a row entry drawn from the stored average strategy, then one of the legal
-    moves it describes, uniformly."""
+    """The trained seat's move at ``s``: a row entry drawn from the stored average strategy (the heuristic's row
+    where the table never saw it), then one of the legal moves it describes, uniformly."""
     na = K.legal_actions(s, R, acts, cbuf)
-    m = A.row_of(s, R, s[K.ACTOR], acts, na, row, which, detail)
-    T.average_row(tkeys, tavg, row, m, probs)
+    m = A.row_of(s, R, s[K.ACTOR], acts, na, row, which, detail, probs)
+    known_row(tkeys, tavg, row, m, probs)
     u = m - 1
     positive = 0
     for j in range(m):

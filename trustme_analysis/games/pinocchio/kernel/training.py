@@ -32,13 +32,19 @@ from cfr.numba_cache import source_digest, tie_cache_to_sources
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.pinocchio.kernel import abstraction as A
 from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel import trained as TR
 from trustme_analysis.train import tables as T
 
 compiled = njit(cache=True)
 
 #: Settings vector offsets (float64) of :func:`run_iterations`.
-C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING = range(10)
-CONFIG_SIZE = 10
+(C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING, C_PRIOR,
+ C_POPULATION, C_OPPONENTS) = range(13)
+CONFIG_SIZE = 13
+#: The personas an opponent seat may play for a whole training game (``population``): 1 the heuristic, 2.. the
+#: probes of :data:`~.trained.PROBE_KINDS` (the kernel's probe codes are ``PERSONA_PROBE_BASE + persona``).
+PERSONAS = 5
+PERSONA_PROBE_BASE = TR.PROBE_NEVER_TRUST - 2
 #: Ticket points per unit of the shaped return (``shaping``): the seat's score minus the others' mean, over this.
 SHAPING_SCALE = 10.0
 #: Entries of the per-game decision buffers (every traverser decision's legal actions).
@@ -80,7 +86,7 @@ def _concrete(which, na, u, rng):
 @compiled
 def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng, acts, cbuf, sig, q, rets,
                    node_off, node_n, node_pick, node_idx, node_sig, reach, trace, row, which, node_q, base, visits,
-                   uhat):
+                   uhat, H, persona, hacts, hprobs, hbuf, hrow):
     """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
     ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
     ``limit`` are scratch owned by the caller."""
@@ -92,11 +98,19 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
     on_policy = cfg[C_WEIGHTING] > 0.5
     baseline = cfg[C_BASELINE] > 0.5 and on_policy
     shaping = cfg[C_SHAPING]
+    prior = cfg[C_PRIOR]
+    population = cfg[C_POPULATION]
+    fictitious = cfg[C_OPPONENTS] > 0.5
     for t in range(t0, t1):
         if used[0] > limit:
             return t
         i = t % n
         rng[0] = T.mix64(np.uint64(seed) ^ T.mix64(np.uint64(t) + np.uint64(0x632BE59BD9B4E019)))
+        for r in range(n):
+            persona[r] = 0
+            # Draws only when asked for, so that a training without personas keeps its generator's stream.
+            if population > 0.0 and r != i and uniform01(rng) < population:
+                persona[r] = 1 + below(rng, PERSONAS)
         K.init_state(s, R)
         Q = 1.0
         for p in range(n):
@@ -108,14 +122,30 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
                 K.apply_action(s, R, K.sample_chance(s, R, rng), trace)
                 continue
             p = s[K.ACTOR]
+            if persona[p] > 0:
+                # A persona seat plays its fixed strategy and learns nothing (its probabilities cancel out of the
+                # traverser's estimates like any opponent's).
+                if persona[p] == 1:
+                    a = K.heuristic_action(s, R, H[p], rng, hacts, hprobs, hbuf)
+                else:
+                    a = TR.probe_action(s, R, H, rng, PERSONA_PROBE_BASE + persona[p], hacts, hprobs, hbuf)
+                K.apply_action(s, R, a, trace)
+                continue
             na = K.legal_actions(s, R, acts, cbuf)
-            nu = A.row_of(s, R, p, acts, na, row, which, detail)
+            nu = A.row_of(s, R, p, acts, na, row, which, detail, hrow)
             if e + nu > node_idx.shape[0] or m >= node_off.shape[0]:
                 e = 0  # cannot happen for the kernel's games (the buffers hold far more than a game); stay in bounds
                 m = 0
             idx = node_idx[e:e + nu]
             for u in range(nu):
+                before = used[0]
                 idx[u] = T.insert(keys, used, row[u])
+                if used[0] != before and prior > 0.0:
+                    # The heuristic prior: a row entry new to the table starts with the heuristic's probability of
+                    # the moves it describes as regret and as average mass, ``prior`` visits' worth, so that a row
+                    # starts as the heuristic plays it and leaves it only as far as its sampled regrets say.
+                    regret[idx[u]] = prior * hrow[u]
+                    avg[idx[u]] = prior * hrow[u]
             T.regret_matching(regret, idx, nu, sig)
             x = uniform01(rng)
             if p == i:
@@ -123,6 +153,12 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
                     q[u] = eps / nu + (1.0 - eps) * sig[u]
                     node_sig[e + u] = sig[u]
                 u = _pick(q, nu, x)
+                if fictitious:
+                    # The average strategy is the average of the traverser's current strategies (each visit one
+                    # sample of them), which the opponents play: fictitious play with regret matching as the
+                    # best-response learner.
+                    for b in range(nu):
+                        avg[idx[b]] += sig[b]
                 node_off[m] = e
                 node_n[m] = nu
                 node_pick[m] = u
@@ -130,6 +166,16 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
                 m += 1
                 e += nu
                 Q *= q[u]
+            elif fictitious:
+                total = 0.0
+                for b in range(nu):
+                    total += avg[idx[b]]
+                if total > 0.0:
+                    for b in range(nu):
+                        q[b] = avg[idx[b]] / total
+                    u = _pick(q, nu, x)
+                else:
+                    u = _pick(sig, nu, x)
             else:
                 w = 1.0
                 if unbiased:
@@ -200,9 +246,9 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
 def policy_at(s, R, keys, avg, acts, n, out, row, which, probs, detail):
     """The trained policy of the seat to act in ``s`` over its legal moves ``acts[:n]`` into ``out`` (a row's
     probability shared evenly by the moves it describes); returns whether the table knew the position (else
-    ``out`` is uniform over the row)."""
-    m = A.row_of(s, R, s[K.ACTOR], acts, n, row, which, detail)
-    known = T.average_row(keys, avg, row, m, probs)
+    ``out`` is the default heuristic's row, :func:`~.trained.known_row`)."""
+    m = A.row_of(s, R, s[K.ACTOR], acts, n, row, which, detail, probs)
+    known = TR.known_row(keys, avg, row, m, probs)
     for j in range(n):
         c = 0
         for k in range(n):
@@ -212,7 +258,7 @@ def policy_at(s, R, keys, avg, acts, n, out, row, which, probs, detail):
     return known
 
 
-tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), *K.SOURCES, A, T)
+tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), *K.SOURCES, A, T, TR)
 
 
 def _kernel_state(ctx: dict[str, Any], history: list[int]) -> Any:
@@ -242,6 +288,14 @@ class PinocchioTrainer:
     version = f"pinocchio-os-mccfr/abstraction-{A.VERSION}"
     config_size = CONFIG_SIZE
     slots_per_iteration = SLOTS_PER_ITERATION
+    #: The optional settings this traversal plays (``trustme_analysis.train.driver.OPTIONAL``).
+    offers = ("baseline", "shaping", "prior", "population", "opponents")
+    #: Pinocchio's own defaults (measured on the 2-player game, docs/guide/trained.rst): the VR-MCCFR baseline; start
+    #: every row from the
+    #: heuristic's (20 visits' worth), let the opponents play the average strategy (fictitious play), and discount
+    #: negative regrets like positive ones (DCFR's beta = 0 forgives the negative half of the sampled noise and
+    #: keeps the positive half, which fills a row with moves that were lucky once).
+    defaults = {"baseline": True, "prior": 20.0, "opponents": "average", "beta": 1.5}
     #: The abstraction's levels, finest first (the benchmark's exact stage measures each).
     detail_levels = (1, 0)
 
@@ -250,11 +304,11 @@ class PinocchioTrainer:
         tables): a policy trained by other code is stale."""
         import sys
 
-        return source_digest(*K.SOURCES, A, sys.modules[__name__], T)
+        return source_digest(*K.SOURCES, A, TR, sys.modules[__name__], T)
 
     def prepare(self, game: pyspiel.Game) -> dict[str, Any]:
         """The kernel's rules array and scratch buffers for ``game``."""
-        from trustme_analysis.games.pinocchio.kernel.kernel import rules_array
+        from trustme_analysis.games.pinocchio.kernel.kernel import Kernel, rules_array
         from trustme_analysis.registry import game_entry
 
         # The kernel must play the variant's rules exactly (its declared parameters and limits).
@@ -271,6 +325,10 @@ class PinocchioTrainer:
             "node_idx": np.zeros(NODE_BUFFER, np.int64), "node_sig": np.zeros(NODE_BUFFER),
             "reach": np.zeros(n), "trace": np.zeros((0, n), np.int32), "row": np.zeros(K.MAXA, np.int64),
             "which": np.zeros(K.MAXA, np.int64), "node_q": np.zeros(4096), "uhat": np.zeros(K.MAXA),
+            # The heuristic (the prior's and the personas' strategy) with its default knobs, every seat.
+            "H": Kernel(game, ["heuristic"] * n).H, "persona": np.zeros(n, np.int64),
+            "hacts": np.zeros(K.MAXA, np.int64), "hprobs": np.zeros(K.MAXA),
+            "hbuf": np.zeros(K.scratch_size(R), np.int64), "hrow": np.zeros(K.MAXA),
         }
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
@@ -282,7 +340,8 @@ class PinocchioTrainer:
                                   np.uint64(seed & (2**64 - 1)), cfg, limit, c["s"], c["rng"], c["acts"], c["cbuf"],
                                   c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"], c["node_pick"],
                                   c["node_idx"], c["node_sig"], c["reach"], c["trace"], c["row"], c["which"],
-                                  c["node_q"], tables.base, tables.visits, c["uhat"]))
+                                  c["node_q"], tables.base, tables.visits, c["uhat"], c["H"], c["persona"],
+                                  c["hacts"], c["hprobs"], c["hbuf"], c["hrow"]))
 
 
     # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
@@ -352,9 +411,9 @@ class PinocchioTrainer:
 
     def screen_probes(self, game: pyspiel.Game, table: tuple[np.ndarray, np.ndarray], names: list[str], games: int,
                       seed: int = 0, detail: int = 0) -> dict[str, float]:
-        """Each named probe's win rate in one seat (rotating, ``games`` games in all) against trained seats playing
-        ``table``, played in the kernel (:func:`~.trained.play_probe_games`); probes the kernel does not play are
-        left out."""
+        """Each named probe's (or ``"heuristic"``'s) win rate in one seat (rotating, ``games`` games in all) against
+        trained seats playing ``table``, played in the kernel (:func:`~.trained.play_probe_games`); probes the kernel
+        does not play are left out."""
         from trustme_analysis.games.pinocchio.kernel import trained as TR
         from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
 
@@ -363,7 +422,7 @@ class PinocchioTrainer:
         H = Kernel(game, ["heuristic"]).H
         out = {}
         for name in names:
-            code = TR.PROBE_KINDS.get(name)
+            code = K.SEAT_HEURISTIC if name == "heuristic" else TR.PROBE_KINDS.get(name)
             if code is None:
                 continue
             wins = 0
