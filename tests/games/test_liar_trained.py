@@ -15,9 +15,11 @@ from trustme_analysis.games.liar.kernel.training import TRAINER
 from trustme_analysis.games.liar.kernel.tree import compile_tree
 from trustme_analysis.train import TrainSettings, train
 
-#: The reduced variant of reports/solve_liar.toml (tiny_plays2), in both scorings.
+#: The reduced variant of reports/solve_liar.toml (tiny_plays2).
 TINY = "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,first_player=seat0)"
-TINY_TRUSTME = "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,mode=trustme,first_player=seat0)"
+#: The Trust Me scoring, one turn shorter (2,596 information sets instead of 11,467): exporting a policy as an
+#: OpenSpiel TabularPolicy walks every history through the Python engine, which at six turns took most of the test.
+TINY_TRUSTME = "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=5,mode=trustme,first_player=seat0)"
 #: Games whose positions the hidden-information test redeals: small decks (the engine lists every play), the
 #: 52-card two-player game, pickups, several players, announce_gone and last_cards variants.
 VARIANTS = [
