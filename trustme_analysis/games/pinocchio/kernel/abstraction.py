@@ -278,7 +278,7 @@ def action_desc(R, a, detail, h, top):
     return KIND * kind_of(R, a) + (0 if h <= 0.0 else (2 if h >= 0.5 * top else 1))
 
 
-@inlined
+@compiled  # (not inlined: compiled once and called by the traversal, the bot and the kernel's trained seats)
 def row_of(s, R, p, acts, n, keys_out, which, detail, prior_out):
     """The policy row of seat ``p`` (the seat to act) over its ``n`` legal moves ``acts``: the distinct table keys
     (position key and move description, :func:`trustme_analysis.train.tables.slot_key`) into ``keys_out``, for each

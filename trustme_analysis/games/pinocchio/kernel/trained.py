@@ -46,7 +46,7 @@ def known_row(tkeys, tavg, row, m, probs):
     return known
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # (not inlined: one compile for both game loops; cold, it cut their compile by about a third)
 def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs):
     """The trained seat's move at ``s``: a row entry drawn from the stored average strategy (the heuristic's row
     where the table never saw it), then one of the legal moves it describes, uniformly."""
