@@ -59,12 +59,12 @@ class Builder:
 
     Attributes:
         manifest: the sweep's manifest.
-        games: the generic per-game table (:func:`trustme_analysis.stats.balance.games_table`).
         rng: the only randomness (bootstrap intervals), seeded from the sweep's seed.
         results: the results set being filled.
 
     Build it from a records frame (``Builder(manifest, records, rng)``) or from the chunk files of a sweep folder
-    (``Builder(manifest, None, rng, source=ChunkSource(outdir))``); both give the same tables.
+    (``Builder(manifest, None, rng, source=ChunkSource(outdir))``); both give the same tables. :attr:`games` is the
+    generic per-game table.
     """
 
     def __init__(self, manifest: dict[str, Any], records: pd.DataFrame | None, rng: np.random.Generator,
