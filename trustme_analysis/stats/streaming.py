@@ -175,12 +175,8 @@ class Moments:
 
     def std(self) -> float:
         """The standard deviation with ``n - 1`` in the denominator (NaN with fewer than two values)."""
-        if self.n < 2:
-            return math.nan
-        kept = self.values
-        if kept is not None:
-            return float(kept.std(ddof=1))
-        return math.sqrt(self.var())
+        # (numpy's std is the correctly rounded square root of its var, as math.sqrt is: the same bits)
+        return math.sqrt(self.var()) if self.n >= 2 else math.nan
 
 
 def mean_interval(m: Moments, confidence: float = CONFIDENCE) -> Interval:
