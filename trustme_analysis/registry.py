@@ -138,7 +138,7 @@ class GameEntry:
             return f"{self.short_name}'s kernel only produces game trees for the solvers; it plays no games"
         else:
             plays = k.game_seat_kinds if use == "game" else k.rollout_seat_kinds
-            with_policy = tuple(k.policy_seat_kinds) if use == "game" else ()
+            with_policy = tuple(k.policy_seat_kinds if use == "game" else k.policy_rollout_kinds)
             allowed = (*plays, *with_policy) if trained else plays
             missing = sorted(set(seat_kinds) - set(allowed))
             if missing:
@@ -160,14 +160,12 @@ class GameEntry:
         Args:
             trained: the policy the seats of the entry's ``policy_seat_kinds`` play: ``(keys, avg, detail)``, the
                 lookup table :meth:`trustme_analysis.train.TrainedPolicy.lookup` gives and the abstraction level the
-                policy was trained at (``TrainSettings.detail``); whole games only.
+                policy was trained at (``TrainSettings.detail``); in rollouts too where the entry's
+                ``policy_rollout_kinds`` names them.
 
         Raises:
             ValueError: the kernel does not play them (the message is :meth:`kernel_reason`'s).
         """
-        if trained is not None and use != "game":
-            raise ValueError(f"use={use!r} is not allowed with a trained policy; allowed: 'game' (trained seats play "
-                             "whole games only)")
         reason = self.kernel_reason(game, seat_kinds, use, trained=trained is not None)
         if reason is not None:
             raise ValueError(reason)

@@ -154,14 +154,17 @@ def test_the_kernel_contract_admits_trained_seats_only_with_a_policy(tmp_path):
     refused = entry.kernel_reason(game, ["trained", "heuristic"])
     assert "not trained" in refused and "only when handed a trained policy" in refused
     assert entry.kernel_reason(game, ["trained", "heuristic"], trained=True) is None
-    assert "not trained" in entry.kernel_reason(game, ["trained"], use="rollout", trained=True)
+    # Rollouts with trained seats: only given a policy (a search player over the trained policy).
+    assert entry.kernel.policy_rollout_kinds == ("trained",)
+    assert "only when handed a trained policy" in entry.kernel_reason(game, ["trained"], use="rollout")
+    assert entry.kernel_reason(game, ["trained"], use="rollout", trained=True) is None
     with pytest.raises(ValueError, match="not trained"):
         entry.new_kernel(game, ["trained", "random"])
     policy = train(TWO, game_settings(TWO, iterations=ITERATIONS, seed=1), tmp_path)
     kern = entry.new_kernel(game, ["trained", "random"], trained=(*policy.lookup(), 0))
     assert len(kern.play(np.arange(5, dtype=np.uint64))) == 5
-    with pytest.raises(ValueError, match="whole games only"):
-        entry.new_kernel(game, ["trained"], use="rollout", trained=(*policy.lookup(), 0))
+    rollouts = entry.new_kernel(game, ["trained"], use="rollout", trained=(*policy.lookup(), 0))
+    assert rollouts.rollouts(rollouts.new_state(), 3, 7).shape == (2,)
 
 
 # ------------------------------------------------------------------------------------------------ the train stage

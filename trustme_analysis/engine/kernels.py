@@ -79,6 +79,9 @@ class KernelEntry:
     #: :class:`trustme_analysis.train.TrainedPolicy`): a sweep's ``trained`` seats, alone or mixed with the kinds of
     #: :attr:`game_seat_kinds`. Every such seat of one kernel plays the one policy it was handed.
     policy_seat_kinds: tuple[str, ...] = ()
+    #: Seat kinds the rollouts play only when handed a trained policy (as :attr:`policy_seat_kinds` for whole
+    #: games): a search player whose ``rollout`` is ``"trained"`` plays its rollouts in the kernel.
+    policy_rollout_kinds: tuple[str, ...] = ()
     #: ``limits(game) -> reason | None``: what the kernel's arrays hold (sizes, integer ranges), beyond the values.
     limits: Part = None
     #: The search player's default budget (rollouts per decision) where this kernel plays the rollouts: a number, or

@@ -18,8 +18,10 @@ seeded game replays exactly.
 
 Knobs: ``budget`` (rollouts per decision; by default 400, or the number the game's kernel names for its compiled
 rollouts, e.g. 1,600 in Pinocchio), ``rollout`` (the bot kind playing every seat in rollouts: ``"random"``,
-a game's ``"heuristic"`` (compiled where the kernel has it, else on the pyspiel path), or ``"auto"``, the default: the
-heuristic where the game's kernel compiles it, else random), ``belief`` (weight worlds by the observed choices, where the game
+a game's ``"heuristic"`` (compiled where the kernel has it, else on the pyspiel path), ``"trained"`` (the stored
+trained policy that ``rollout_knobs`` names, as a trained seat's knobs do; compiled where the kernel entry names it in
+``policy_rollout_kinds``), or ``"auto"``, the default: the heuristic where the game's kernel compiles it, else
+random), ``rollout_knobs`` (the rollout kind's knobs, a table), ``belief`` (weight worlds by the observed choices, where the game
 models them), ``rollouts_per_world`` (rollouts from each sampled world and action), ``engine`` (``"auto"``, ``"kernel"``
 or ``"pyspiel"``).
 """
@@ -37,7 +39,7 @@ from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.play import joint_action, play_out
 from trustme_analysis.registry import find_game
 
-KNOBS = ("budget", "rollout", "belief", "rollouts_per_world", "engine")
+KNOBS = ("budget", "rollout", "rollout_knobs", "belief", "rollouts_per_world", "engine")
 #: Rollouts per decision when the spec sets no ``budget``, unless the game's kernel plays the rollouts and names its
 #: own default (its kernel entry's ``search_budget``, a number or a function of the variant: what its speed affords
 #: in about 50 ms a decision).
@@ -102,13 +104,30 @@ class KernelRollouts:
         return np.asarray(means, dtype=float)[:, player]
 
 
-def kernel_for(game: pyspiel.Game, rollout: str) -> Any | None:
+#: The rollout kind that plays a stored trained policy (``rollout_knobs`` name it, as a trained seat's knobs do).
+TRAINED_ROLLOUT = "trained"
+# Kernels with trained rollout seats by (game, policy folder): the bots of a sweep share one policy's kernel.
+_TRAINED_KERNELS: dict[tuple[str, str], Any] = {}
+
+
+def kernel_for(game: pyspiel.Game, rollout: str, policy: Any | None = None, detail: int = 0) -> Any | None:
     """The game's compiled kernel (:class:`~trustme_analysis.engine.kernels.Kernel`) with ``rollout`` seats when its
-    kernel entry plays this variant's rollouts with them; else None."""
+    kernel entry plays this variant's rollouts with them; else None.
+
+    ``policy``: for ``rollout = "trained"``, the stored policy (:class:`trustme_analysis.train.TrainedPolicy`) the
+    kernel's rollout seats play at abstraction level ``detail`` (the entry must name the kind in
+    ``policy_rollout_kinds``)."""
     entry = find_game(game.get_type().short_name)
-    if entry is None or entry.kernel_reason(game, (rollout,), use="rollout") is not None:
+    trained = rollout == TRAINED_ROLLOUT and policy is not None
+    if entry is None or entry.kernel_reason(game, (rollout,), use="rollout", trained=trained) is not None:
         return None
-    return entry.new_kernel(game, (rollout,), use="rollout")
+    if not trained:
+        return entry.new_kernel(game, (rollout,), use="rollout")
+    key = (str(game), str(policy.folder))
+    if key not in _TRAINED_KERNELS:
+        table = (*policy.lookup(), int(detail))
+        _TRAINED_KERNELS[key] = entry.new_kernel(game, (rollout,), use="rollout", trained=table)
+    return _TRAINED_KERNELS[key]
 
 
 class SearchBot(TrustMeBot):
@@ -131,7 +150,7 @@ class SearchBot(TrustMeBot):
 
     def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, make_bot: BotMaker,
                  budget: int | None = None, rollout: str = "auto", belief: bool = True,
-                 rollouts_per_world: int = 1, engine: str = "auto"):
+                 rollouts_per_world: int = 1, engine: str = "auto", rollout_knobs: dict | None = None):
         super().__init__(player_id, rng)
         if budget is not None:
             _check_int("budget", budget, 1)
@@ -142,6 +161,13 @@ class SearchBot(TrustMeBot):
             raise ValueError(f"search bot knob engine={engine!r} is not allowed; allowed: {', '.join(ENGINES)}")
         if rollout == "search":
             raise ValueError("search bot knob rollout='search' is not allowed; allowed: a bot kind other than search")
+        if rollout_knobs is not None and not isinstance(rollout_knobs, dict):
+            raise ValueError(f"search bot knob rollout_knobs={rollout_knobs!r} is not allowed; allowed: a table of "
+                             "the rollout kind's knobs")
+        self.rollout_knobs = dict(rollout_knobs or {})
+        if self.rollout_knobs and rollout == "auto":
+            raise ValueError("search bot knob rollout_knobs is set but rollout is 'auto'; allowed: rollout_knobs "
+                             "with a named rollout kind")
         if rollout == "auto":
             compiled = [k for k in AUTO_ROLLOUTS if engine != "pyspiel" and kernel_for(game, k) is not None]
             rollout = compiled[0] if compiled else "random"
@@ -159,12 +185,23 @@ class SearchBot(TrustMeBot):
         # The moves worth trying, where the game says (else every legal move).
         self._candidates = entry.part("search_actions") if entry is not None else None
         self.belief = self._belief is not None
-        kernel = kernel_for(game, rollout) if engine in ("auto", "kernel") else None
+        # A trained rollout kind plays the stored policy its knobs name (trained on first use where missing, as the
+        # trained bot does; a sweep's train stage stores it first).
+        policy, detail = None, 0
+        if rollout == TRAINED_ROLLOUT and engine in ("auto", "kernel"):
+            seat = make_bot(game, rollout, player_id, rng, **self.rollout_knobs)
+            policy, detail = seat.policy, int(seat.settings.detail)
+        kernel = kernel_for(game, rollout, policy, detail) if engine in ("auto", "kernel") else None
         if engine == "kernel" and kernel is None:
             raise ValueError(f"search bot knob engine='kernel' is not allowed for {game}: the game has no compiled "
                              f"kernel for this variant with {rollout!r} rollouts; allowed here: 'pyspiel' or 'auto'")
-        self.rollouts = KernelRollouts(kernel, rng) if kernel is not None else PyspielRollouts(game, rollout, rng,
-                                                                                                  make_bot)
+        if kernel is not None:
+            self.rollouts = KernelRollouts(kernel, rng)
+        else:
+            def maker(g: pyspiel.Game, kind: str, p: int, r: np.random.Generator) -> TrustMeBot:
+                return make_bot(g, kind, p, r, **self.rollout_knobs)
+
+            self.rollouts = PyspielRollouts(game, rollout, rng, maker)
         self.engine_used = "kernel" if kernel is not None else "pyspiel"
         if budget is None:
             named = find_game(game.get_type().short_name).search_budget(game) if kernel is not None else None
@@ -177,8 +214,11 @@ class SearchBot(TrustMeBot):
 
     def knobs(self) -> dict:
         """The knobs as a plain dict (recorded with sweep results)."""
-        return {"budget": self.budget, "rollout": self.rollout, "belief": self.belief,
-                "rollouts_per_world": self.rollouts_per_world, "engine": self.engine}
+        out = {"budget": self.budget, "rollout": self.rollout, "belief": self.belief,
+               "rollouts_per_world": self.rollouts_per_world, "engine": self.engine}
+        if self.rollout_knobs:
+            out["rollout_knobs"] = dict(self.rollout_knobs)
+        return out
 
     def sample_world(self, state: pyspiel.State) -> pyspiel.State:
         """A full state consistent with what this seat has seen in ``state`` (weighted by the belief, when on)."""

@@ -169,13 +169,17 @@ def _version(game_string: str) -> str:
 
 
 def _trained_knobs(seat: Seat) -> tuple[Mapping[str, Any] | None, str | None]:
-    """The training knobs of a seat that plays a trained policy (a trained seat, or a probe over one) and where in
-    its knobs they are (``None``: the seat's own knobs; ``"base_knobs"``); ``(None, None)`` for any other seat."""
+    """The training knobs of a seat that plays a trained policy (a trained seat, a probe over one, or a search seat
+    whose rollouts play one) and where in its knobs they are (``None``: the seat's own knobs; ``"base_knobs"``,
+    ``"rollout_knobs"``); ``(None, None)`` for any other seat."""
     if seat.bot == TRAINED:
         return seat.knobs, None
     if seat.bot == "probe" and seat.knobs.get("base") == TRAINED:
         base = seat.knobs.get("base_knobs", {})
         return (base, "base_knobs") if isinstance(base, dict) else (None, None)
+    if seat.bot == "search" and seat.knobs.get("rollout") == TRAINED:  # a search player over the trained policy
+        base = seat.knobs.get("rollout_knobs", {})
+        return (base, "rollout_knobs") if isinstance(base, dict) else (None, None)
     return None, None
 
 

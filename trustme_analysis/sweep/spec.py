@@ -384,7 +384,8 @@ def _with_defaults(knobs: Mapping[str, Any], train: Mapping[str, Any]) -> dict[s
 
 def with_train_defaults(lineups: Mapping[str, LineUp], train: Mapping[str, Any]) -> dict[str, LineUp]:
     """The line-ups with ``[train]``'s knobs merged into every ``trained`` seat (and every probe seat whose base is
-    ``trained``, into its ``base_knobs``); a seat's own knobs win, and a seat that sets a budget (``iterations`` or
+    ``trained``, into its ``base_knobs``; every search seat whose rollouts are ``trained``, into its
+    ``rollout_knobs``); a seat's own knobs win, and a seat that sets a budget (``iterations`` or
     ``seconds``) takes neither of ``[train]``'s."""
 
     def seat(s: Any) -> Any:
@@ -394,6 +395,10 @@ def with_train_defaults(lineups: Mapping[str, LineUp], train: Mapping[str, Any])
             base = s.knobs.get("base_knobs", {})
             if isinstance(base, dict):  # (anything else: the probe's own check refuses it)
                 return replace(s, knobs={**dict(s.knobs), "base_knobs": _with_defaults(base, train)})
+        if s.bot == "search" and s.knobs.get("rollout") == TRAINED_KIND:
+            base = s.knobs.get("rollout_knobs", {})
+            if isinstance(base, dict):  # (anything else: the search bot's own check refuses it)
+                return replace(s, knobs={**dict(s.knobs), "rollout_knobs": _with_defaults(base, train)})
         return s
 
     out = {}

@@ -56,6 +56,7 @@ register_game(
             game_seat_kinds=("random", "heuristic"),
             policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
             rollout_seat_kinds=("random", "heuristic"),
+            policy_rollout_kinds=("trained",),  # a search player over the trained policy (kernel.trained_rollouts)
             limits="kernel.kernel:limits",
             # A search player's default budget (rollouts per decision) when this kernel plays its rollouts: about 35
             # CPU ms a decision. At 400, sequential halving over 15-25 legal actions drops most of them after about

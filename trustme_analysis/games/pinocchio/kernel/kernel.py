@@ -372,7 +372,7 @@ class Kernel:
         self._cbuf = np.empty(K.MAXC, np.int64)
         self._chart_column = _records_chart(game)
         # ---- trained seats (issue 28): the policy's lookup table and abstraction level, played by
-        # kernel.trained.play_batch_trained in whole games only (rollouts refuse them).
+        # kernel.trained.play_batch_trained in whole games and kernel.trained_rollouts in a search player's rollouts.
         self._trained = trained
         # ----
 
@@ -569,10 +569,15 @@ class Kernel:
             viewer: resample what this seat cannot see before each playout (a determinization); None plays from the
                 true position.
         """
-        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games only
-            raise ValueError("trained seats play whole games (play), not rollouts")
         out = np.zeros(2 * K.MAXP, np.float64)
         who = -1 if viewer is None else int(viewer)
+        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
+            from trustme_analysis.games.pinocchio.kernel.trained_rollouts import rollouts_trained
+
+            rollouts_trained(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out,
+                             *self._scratch(), np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64),
+                             *self._trained_scratch())
+            return out[: self.players] / max(int(n), 1)
         K.rollouts_seats(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out, *self._scratch(),
                          np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
         return out[: self.players] / max(int(n), 1)
@@ -587,12 +592,19 @@ class Kernel:
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
         another player's is tall with the chance :meth:`teller_bluff_rate` gives, by exact rejection sampling.
         """
-        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games only
-            raise ValueError("trained seats play whole games (play), not rollouts")
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), K.MAXP), np.float64)
         b = self.teller_bluff_rate(state) if belief else -1.0
         s, rng, buf = self._scratch()
+        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
+            from trustme_analysis.games.pinocchio.kernel.trained_rollouts import action_rollouts_trained
+
+            action_rollouts_trained(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer),
+                                    float(b), self._kinds, self.voter_model(state, viewer), out, s,
+                                    np.empty(K.STATE_SIZE, np.int32), np.empty(K.STATE_SIZE, np.int32),
+                                    np.zeros(K.MAXP, np.float64), rng, buf, np.empty(K.MAXA, np.int64),
+                                    np.empty(K.MAXA, np.float64), *self._trained_scratch())
+            return out[:, : self.players] / max(int(worlds) * int(per_world), 1)
         K.action_rollouts(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), float(b),
                           self._kinds, self.voter_model(state, viewer), out, s, np.empty(K.STATE_SIZE, np.int32),
                           np.empty(K.STATE_SIZE, np.int32), np.zeros(K.MAXP, np.float64), rng, buf,
@@ -653,6 +665,13 @@ class Kernel:
                 H[q, weight] = w
                 H[q, rate] = (seen[q, col + 1] + a) / (seen[q, col] + 2.0 * a)
         return H
+
+    def _trained_scratch(self) -> tuple[Any, ...]:
+        """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch, as
+        :func:`~trustme_analysis.games.pinocchio.kernel.trained.trained_action` takes them."""
+        tkeys, tavg, detail = self._trained
+        return (tkeys, tavg, int(detail), np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
+                np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64), np.empty(K.MAXA))
 
     def _scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Scratch arrays for one compiled call (a state, a generator, the action buffer), owned here so that the

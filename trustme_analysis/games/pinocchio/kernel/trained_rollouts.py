@@ -1,0 +1,86 @@
+"""Rollouts with trained seats inside the compiled kernel: a search player whose play-outs are played by the trained
+policy (``rollout = "trained"``).
+
+The same two loops as :mod:`.search` (:func:`~.search.rollouts_seats`, :func:`~.search.action_rollouts`), with the
+play-out of :func:`play_out_trained`: every seat of kind
+:data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED` plays the stored policy's row at the position
+(:func:`~.trained.trained_action`, the trained seat of whole games), the others their own kind. Worlds are sampled
+exactly as there, so a search player's evaluation differs only in who plays the rest of the game.
+
+Why: a search player over the trained policy is the stronger line-up a report weighs its trained headline against
+("has it stopped moving?"); its play-outs must be as cheap as the trained seat's whole games, so they stay compiled.
+"""
+
+from __future__ import annotations
+
+from cfr.numba_cache import tie_cache_to_sources
+from trustme_analysis.games.pinocchio.kernel import abstraction as A
+from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel import trained as TR
+from trustme_analysis.games.pinocchio.kernel.worlds import determinize, sample_world
+from trustme_analysis.train import tables as T
+
+compiled = TR.compiled
+
+
+@compiled
+def play_out_trained(s, R, rng, buf, kinds, H, acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
+    """Play ``s`` to the end (no score trace, no history): trained seats by the policy ``tkeys``/``tavg`` at level
+    ``detail``, heuristic seats with their knobs ``H[p]``, random seats uniformly, chance by its probabilities. The
+    arguments after ``detail`` are scratch owned by the caller."""
+    no_trace = s[:0].reshape((0, K.MAXP))
+    while s[K.PHASE] != K.TERMINAL:
+        if K.is_chance_phase(s[K.PHASE]):
+            a = K.sample_chance(s, R, rng)
+        elif kinds[s[K.ACTOR]] == K.SEAT_TRAINED:
+            a = TR.trained_action(s, R, rng, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs)
+        elif kinds[s[K.ACTOR]] == K.SEAT_HEURISTIC:
+            a = K.heuristic_action(s, R, H[s[K.ACTOR]], rng, acts, probs, buf)
+        else:
+            a = K.random_action(s, R, rng, buf)
+        K.step(s, R, a, no_trace)
+
+
+@compiled
+def rollouts_trained(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, probs, tkeys, tavg, detail, tacts,
+                     cbuf, row, which, tprobs):
+    """:func:`~.search.rollouts_seats` with trained seats: ``n`` play-outs from ``s0`` (each from a determinization
+    for ``viewer >= 0``), their returns added into ``out[:MAXP]``; one SplitMix64 stream seeded with ``seed``."""
+    rng[0] = seed
+    ret = out[K.MAXP:]
+    for _ in range(n):
+        for i in range(K.STATE_SIZE):
+            s[i] = s0[i]
+        if viewer >= 0:
+            determinize(s, R, viewer, rng, buf)
+        play_out_trained(s, R, rng, buf, kinds, H, acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs)
+        K.returns_into(s, R, ret)
+        for p in range(R[K.R_PLAYERS]):
+            out[p] += ret[p]
+
+
+@compiled
+def action_rollouts_trained(R, s0, actions, worlds, per_world, seed, viewer, bluff_rate, kinds, H, out, s, w, keep,
+                            ret, rng, buf, acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
+    """:func:`~.search.action_rollouts` with trained seats: every action of ``actions`` scored on the same
+    ``worlds`` sampled worlds, ``per_world`` play-outs each, the returns added into ``out[j]``."""
+    rng[0] = seed
+    n = R[K.R_PLAYERS]
+    no_trace = s[:0].reshape((0, K.MAXP))
+    for _ in range(worlds):
+        for i in range(K.STATE_SIZE):
+            w[i] = s0[i]
+        sample_world(w, R, viewer, bluff_rate, rng, buf, keep)
+        for j in range(actions.shape[0]):
+            for _ in range(per_world):
+                for i in range(K.STATE_SIZE):
+                    s[i] = w[i]
+                K.apply_action(s, R, actions[j], no_trace)
+                play_out_trained(s, R, rng, buf, kinds, H, acts, probs, tkeys, tavg, detail, tacts, cbuf, row,
+                                 which, tprobs)
+                K.returns_into(s, R, ret)
+                for p in range(n):
+                    out[j, p] += ret[p]
+
+
+tie_cache_to_sources((play_out_trained, rollouts_trained, action_rollouts_trained), *K.SOURCES, A, T, TR)
