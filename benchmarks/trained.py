@@ -23,6 +23,9 @@ wherever a later stage needs a policy):
   probes are screened on ``--screen-games`` games each (in the kernel where the trainer offers ``screen_probes``,
   else by the Python bots), then the best one is measured by the Python bots on ``--probe-games`` fresh seeds
   (goal: its win rate <= fair share + 5 points).
+- ``stronger``: the search player over the trained policy (``--stronger-budget``, its rollouts played by the
+  trained policy; the default report's stronger line-up) against the trained line-up, ``--search-games`` games,
+  where the game's kernel plays trained rollouts.
 - ``search``: the search player (budget 1,600) against the trained line-up, ``--search-games`` games, on the
   2-player full variant (goal <= fair share + 10 points). Slow: about a CPU-second a game.
 
@@ -129,7 +132,7 @@ def stage_exact(short: str, seed: int, out: str, iterations: int, res: Results) 
         cells = []
         for detail in levels:
             t0 = time.process_time()
-            policy = train(game, game_settings(game, iterations=iterations, seed=seed, detail=detail), out)
+            policy = train(game, game_settings(game, **{**knobs_for(iterations, seed), "detail": detail}), out)
             kw = {"states": states} if states is not None else {}
             value = metric(cg, trainer.tree_policy(cg, policy.lookup(), detail=detail, **kw))
             res.exact.append((short, name, detail, value / per / span))
@@ -287,6 +290,24 @@ def stage_search(short: str, iterations: int, seed: int, out: str, games: int, r
     print(f"| 2p | search-1600: {fmt(wins, m, 2)} | {time.process_time() - t0:.0f} CPU s |", flush=True)
 
 
+def stage_stronger(short: str, iterations: int, seed: int, out: str, games: int, budget: int) -> None:
+    """The search player over the trained policy (its rollouts play the trained policy in every seat; the default
+    report's stronger line-up) in one seat against the trained line-up: how much stronger it is."""
+    gs = two_player(short)
+    if gs is None:
+        return
+    game = pyspiel.load_game(gs)
+    print(f"\n## {short}: search player over the trained policy (budget {budget:,}) vs the trained line-up")
+    train(game, settings(game, iterations, seed), out)
+    knobs = {**knobs_for(iterations, seed), "outdir": out}
+    t0 = time.process_time()
+    wins, m = rate(game, lambda p, rng: make_bot(game, "search", p, rng, budget=budget, rollout="trained",
+                                                 rollout_knobs=knobs),
+                   lambda p, rng: make_bot(game, "trained", p, rng, **knobs), np.arange(games) + 4_000_000)
+    print(f"| 2p | search-{budget} over trained: {fmt(wins, m, 2)} | {time.process_time() - t0:.0f} CPU s |",
+          flush=True)
+
+
 def targets(res: Results) -> None:
     """The issue's targets table, filled with this run's figures (blank where a stage did not run)."""
     print("\n## issue 28 targets (this run)")
@@ -329,9 +350,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probe-games", type=int, default=400)
     parser.add_argument("--screen-games", type=int, default=1000)
     parser.add_argument("--search-games", type=int, default=200)
+    parser.add_argument("--stronger-budget", type=int, default=400,
+                        help="the stronger stage's budget (search over the trained policy)")
     args = parser.parse_args(argv)
     stages = args.stages.split(",")
-    allowed = {"exact", "train", "speed", "probes", "search"}
+    allowed = {"exact", "train", "speed", "probes", "search", "stronger"}
     if set(stages) - allowed:
         parser.error(f"--stages {args.stages!r} is not allowed; allowed: a comma-separated list of "
                      f"{', '.join(sorted(allowed))}")
@@ -368,6 +391,8 @@ def main(argv: list[str] | None = None) -> int:
             stage_probes(short, args.iterations, args.seed, args.out, args.screen_games, args.probe_games, res)
         if "search" in stages:
             stage_search(short, args.iterations, args.seed, args.out, args.search_games, res)
+        if "stronger" in stages and find_game(short).kernel.policy_rollout_kinds:
+            stage_stronger(short, args.iterations, args.seed, args.out, args.search_games, args.stronger_budget)
     targets(res)
     return 0
 
