@@ -64,6 +64,14 @@ def test_search_over_the_trained_policy_plays_its_rollouts_in_the_kernel(stored)
     assert seat_strength(search) > seat_strength({"bot": "trained"})
 
 
+def test_a_search_bot_reads_its_rollout_policy_on_its_first_decision_not_when_built(tmp_path):
+    # A sweep builds its bots to check them before its train stage stores the policy: building must not train.
+    knobs = {"iterations": ITERATIONS, "seed": 5, "outdir": str(tmp_path / "later")}
+    bot = make_bot(pyspiel.load_game(TWO), "search", 0, np.random.default_rng(0), rollout="trained",
+                   rollout_knobs=knobs)
+    assert bot.engine_used == "kernel" and not (tmp_path / "later").exists()
+
+
 @pytest.mark.parametrize("knobs, says", [
     ({"rollout": "trained", "rollout_knobs": 3}, "rollout_knobs=3 is not allowed; allowed: a table"),
     ({"rollout_knobs": {"seed": 1}}, "rollout is 'auto'"),

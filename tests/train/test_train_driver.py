@@ -168,3 +168,14 @@ def test_game_defaults_and_settings_a_trainer_does_not_play():
         TrainSettings(opponents="best")
     with pytest.raises(ValueError, match="population=1.0 is not allowed"):
         TrainSettings(population=1.0)
+
+
+def test_game_defaults_by_abstraction_level():
+    """A trainer's ``detail_defaults`` apply at their level only, over its ``defaults``; given fields still win."""
+    from trustme_analysis.train import game_settings
+
+    two = "trustme_pinocchio(players=2)"
+    assert game_settings(two).opponents == "average"
+    fine = game_settings(two, detail=1)
+    assert (fine.opponents, fine.prior, fine.beta) == ("current", 20.0, 1.5)
+    assert game_settings(two, detail=1, opponents="average").opponents == "average"

@@ -110,6 +110,24 @@ TRAINED_ROLLOUT = "trained"
 _TRAINED_KERNELS: dict[tuple[str, str], Any] = {}
 
 
+class TrainedKernelRollouts(KernelRollouts):
+    """:class:`KernelRollouts` whose seats play a stored trained policy: the policy of a trained bot ``seat`` (its
+    knobs name it), read on the first play-out, and the game's kernel with trained rollout seats handed it."""
+
+    def __init__(self, game: pyspiel.Game, seat: Any, rng: np.random.Generator):
+        self.game = game
+        self.seat = seat
+        self.rng = rng
+        self._kernel: Any | None = None
+
+    @property
+    def kernel(self) -> Any:  # type: ignore[override]
+        """The kernel playing the seat's policy (built on first use, shared by the bots of the same policy)."""
+        if self._kernel is None:
+            self._kernel = kernel_for(self.game, TRAINED_ROLLOUT, self.seat.policy, int(self.seat.settings.detail))
+        return self._kernel
+
+
 def kernel_for(game: pyspiel.Game, rollout: str, policy: Any | None = None, detail: int = 0) -> Any | None:
     """The game's compiled kernel (:class:`~trustme_analysis.engine.kernels.Kernel`) with ``rollout`` seats when its
     kernel entry plays this variant's rollouts with them; else None.
@@ -185,31 +203,34 @@ class SearchBot(TrustMeBot):
         # The moves worth trying, where the game says (else every legal move).
         self._candidates = entry.part("search_actions") if entry is not None else None
         self.belief = self._belief is not None
-        # A trained rollout kind plays the stored policy its knobs name (trained on first use where missing, as the
-        # trained bot does; a sweep's train stage stores it first).
-        policy, detail = None, 0
-        if rollout == TRAINED_ROLLOUT and engine in ("auto", "kernel"):
-            seat = make_bot(game, rollout, player_id, rng, **self.rollout_knobs)
-            policy, detail = seat.policy, int(seat.settings.detail)
-        kernel = kernel_for(game, rollout, policy, detail) if engine in ("auto", "kernel") else None
-        if engine == "kernel" and kernel is None:
+        # A trained rollout kind plays the stored policy its knobs name, read (or trained, where missing, as the
+        # trained bot does) on the first decision, not here: a sweep checks its bots before its train stage stores
+        # the policy.
+        trained = (rollout == TRAINED_ROLLOUT and engine in ("auto", "kernel") and entry is not None
+                   and entry.kernel_reason(game, (rollout,), use="rollout", trained=True) is None)
+        kernel = kernel_for(game, rollout) if engine in ("auto", "kernel") and not trained else None
+        compiled = trained or kernel is not None
+        if engine == "kernel" and not compiled:
             raise ValueError(f"search bot knob engine='kernel' is not allowed for {game}: the game has no compiled "
                              f"kernel for this variant with {rollout!r} rollouts; allowed here: 'pyspiel' or 'auto'")
-        if kernel is not None:
+        if trained:
+            seat = make_bot(game, rollout, player_id, rng, **self.rollout_knobs)  # (its knobs checked now)
+            self.rollouts: KernelRollouts | PyspielRollouts = TrainedKernelRollouts(game, seat, rng)
+        elif kernel is not None:
             self.rollouts = KernelRollouts(kernel, rng)
         else:
             def maker(g: pyspiel.Game, kind: str, p: int, r: np.random.Generator) -> TrustMeBot:
                 return make_bot(g, kind, p, r, **self.rollout_knobs)
 
             self.rollouts = PyspielRollouts(game, rollout, rng, maker)
-        self.engine_used = "kernel" if kernel is not None else "pyspiel"
+        self.engine_used = "kernel" if compiled else "pyspiel"
         if budget is None:
-            named = find_game(game.get_type().short_name).search_budget(game) if kernel is not None else None
+            named = find_game(game.get_type().short_name).search_budget(game) if compiled else None
             budget = DEFAULT_BUDGET if named is None else named
         self.budget = int(budget)
         # Worlds sampled in compiled code too, where the kernel can (not for games with simultaneous moves, whose
         # other players' moves are picked here).
-        self._kernel_worlds = (kernel is not None and not self.perfect_information
+        self._kernel_worlds = (compiled and not self.perfect_information
                                and game.get_type().dynamics != pyspiel.GameType.Dynamics.SIMULTANEOUS)
 
     def knobs(self) -> dict:

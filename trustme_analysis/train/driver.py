@@ -216,11 +216,15 @@ def trainer_for(game: pyspiel.Game) -> GameTrainer:
 
 
 def game_settings(game: pyspiel.Game | str, **given: Any) -> TrainSettings:
-    """The training settings for ``game``: the fields ``given``, else the game's trainer's ``defaults``, else
+    """The training settings for ``game``: the fields ``given``, else the game's trainer's defaults at the
+    abstraction level asked for (its ``detail_defaults[detail]`` over its ``defaults``), else
     :class:`TrainSettings`' own defaults."""
     if isinstance(game, str):
         game = pyspiel.load_game(game)
-    kw = dict(getattr(trainer_for(game), "defaults", {}))
+    trainer = trainer_for(game)
+    kw = dict(getattr(trainer, "defaults", {}))
+    detail = given.get("detail", TrainSettings.detail)
+    kw.update(getattr(trainer, "detail_defaults", {}).get(detail, {}))
     kw.update(given)
     return TrainSettings(**kw)
 
