@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections import defaultdict
+from typing import Any
 
 import pandas as pd
 
@@ -34,6 +35,7 @@ from trustme_analysis.report.layout import (
 from trustme_analysis.report.words import (
     change_size,
     count,
+    detectable_size,
     estimate,
     figure,
     in_words,
@@ -312,11 +314,20 @@ def stability_lines(ctx: Report, limit: int = FRONT_CHANGES) -> list[str]:
                        f"{figure(r.difference, unit, signed=True, with_unit=False)} "
                        f"{interval(r.low, r.high, unit, signed=True)}, "
                        f"{'paired' if r.paired else 'independent games'}): {r.verdict}"
-                       + ("" if r.verdict != "stable under stronger play" else
-                          f" (a move of up to {change_size(r.largest_move, unit)} is not ruled out; these games "
-                          f"detect one 80% of the time only from "
-                          f"{change_size(detectable_change(r.low, r.high), unit)} on)") + ".")
+                       + _stable_power(r, unit) + ".")
     return out
+
+
+def _stable_power(r: Any, unit: str) -> str:
+    """After a "stable under stronger play" verdict: what its games could not rule out and could have seen; for a
+    zero-width interval (every game pair gave the same difference) only that, since no spread was measured."""
+    if r.verdict != "stable under stronger play":
+        return ""
+    detect = detectable_change(r.low, r.high)
+    if missing(detect) or detect <= 0:
+        return " (every game pair gave the same difference, so the games measured no spread to detect a move against)"
+    return (f" (a move of up to {change_size(r.largest_move, unit)} is not ruled out; these games detect one 80% of "
+            f"the time only from {change_size(detect, unit)} on)")
 
 
 #: The column naming the smallest change a comparison's games detect (:func:`~trustme_analysis.stats.power.
@@ -671,7 +682,7 @@ def add_summary_page(ctx: Report) -> None:
                                           zip(top["difference"], top["low"], top["high"], units)],
                 "Holm p-value": [p_value(p) for p in top["p_holm"]],
                 "significant": [yes_no(s) for s in top["significant"]],
-                DETECTABLE: [change_size(detectable_change(lo, hi), u, with_unit=False)
+                DETECTABLE: [detectable_size(detectable_change(lo, hi), u)
                              for lo, hi, u in zip(top["low"], top["high"], units)],
             }
         )
@@ -709,7 +720,7 @@ def _stability_page(ctx: Report) -> None:
         "change [95%]": [estimate(d, lo, hi, u, signed=True, with_unit=False) for d, lo, hi, u in
                          zip(table["difference"], table["low"], table["high"], units)],
         "verdict": table["verdict"],
-        DETECTABLE: [change_size(detectable_change(lo, hi), u, with_unit=False)
+        DETECTABLE: [detectable_size(detectable_change(lo, hi), u)
                      for lo, hi, u in zip(table["low"], table["high"], units)],
     })
     findings = [s for s in stability_lines(ctx, limit=2)]

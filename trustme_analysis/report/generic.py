@@ -25,8 +25,8 @@ from trustme_analysis.report.layout import (
     table_pages,
     wrap,
 )
-from trustme_analysis.report.words import (change_size, count, estimate, figure, interval, is_share, missing, number,
-                                           p_value, percent, points, setting, yes_no)
+from trustme_analysis.report.words import (change_size, count, detectable_size, estimate, figure, interval, is_share,
+                                           missing, number, p_value, percent, points, setting, yes_no)
 from trustme_analysis.stats.balance import LUDII_METRICS
 from trustme_analysis.stats.compare import biggest_changes
 from trustme_analysis.stats.power import detectable_change
@@ -141,7 +141,8 @@ def _power_lines(comp: pd.DataFrame) -> list[str]:
         spans.append(f"for {rest} more unit(s), see the tables")
     text = (f"Not significant is not \"no change\": the smallest change the {len(quiet)} comparison(s) found not "
             f"significant see 80% of the time is {'; '.join(spans)} (at the 5% level before Holm's correction, which "
-            f"only raises it; each comparison's is in the tables' column \"{DETECTABLE}\").")
+            f"only raises it; each comparison's is in the tables' column \"{DETECTABLE}\", \"n/a\" where every game gave "
+            "the same difference).")
     return [text]
 
 
@@ -312,7 +313,7 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
         "paired": [yes_no(x) for x in paired],
         "Holm p-value": [p_value(p) for p in comp["p_holm"]],
         "significant": ["yes" if s else "no" for s in comp["significant"].astype(bool)],
-        DETECTABLE: [change_size(detectable_change(lo, hi), u, with_unit=False)
+        DETECTABLE: [detectable_size(detectable_change(lo, hi), u)
                      for lo, hi, u in zip(comp["low"], comp["high"], units)],
     })
     widths = [0.7, 0.7, 2.7, 0.9, 0.9, 1.8, 1.5, 0.7, 0.7, 0.9, 0.9]

@@ -131,6 +131,26 @@ def change_size(value: Any, unit: str = "", with_unit: bool = True) -> str:
     return figure(abs(float(value)), unit, with_unit=with_unit)
 
 
+#: A table cell's detectable change where the interval has zero width: every game pair gave the same difference (a
+#: measure that never varies, or the same games), so the games measure no spread to detect a change against.
+NOT_APPLICABLE = "n/a"
+
+
+def detectable_size(value: Any, unit: str = "") -> str:
+    """A table cell for the smallest change a comparison's games detect (:func:`trustme_analysis.stats.power.
+    detectable_change`): :data:`NOT_APPLICABLE` for a zero-width interval (0 would read as "any change is seen"), the
+    dash where it is missing, else the unsigned size ("7 pp", "2.35").
+
+    >>> detectable_size(0.0, "share"), detectable_size(float("nan")), detectable_size(0.0712, "share")
+    ('n/a', '–', '7 pp')
+    """
+    if missing(value):
+        return DASH
+    if float(value) <= 0.0:
+        return NOT_APPLICABLE
+    return change_size(value, unit, with_unit=False)
+
+
 def figure(value: Any, unit: str = "", signed: bool = False, with_unit: bool = True) -> str:
     """A figure in its unit's form: a percentage for a share, else a number followed by the unit."""
     if is_share(unit):
