@@ -43,7 +43,7 @@ from trustme_analysis.players.play import sample_chance
 from trustme_analysis.players.probe import probe_strategies
 from trustme_analysis.solve.profile import bots_policy
 from trustme_analysis.stats.intervals import wilson
-from trustme_analysis.train import TrainSettings, train
+from trustme_analysis.train import TrainSettings, game_settings, train
 
 REDUCED = {
     "tiny_plays2": "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6,first_player=seat0)",
@@ -77,7 +77,7 @@ def stage_exact(seed: int, out: str, iterations: int) -> None:
         states = TRAINER.tree_states(cg)
         cells = []
         for detail in (1, 0):
-            policy = train(game, TrainSettings(iterations=iterations, seed=seed, detail=detail), out)
+            policy = train(game, game_settings(game, iterations=iterations, seed=seed, detail=detail), out)
             value = metric(cg, TRAINER.tree_policy(cg, policy.lookup(), states, detail=detail))
             cells.append(f"{share(value)}, {policy.summary['cpu_seconds']:.0f} CPU s")
         k = CFR_ITERATIONS[name]
@@ -89,7 +89,8 @@ def stage_exact(seed: int, out: str, iterations: int) -> None:
 
 
 def settings(iterations: int, seed: int) -> TrainSettings:
-    return TrainSettings(iterations=iterations, seed=seed)
+    """The full games' settings: the budget and seed, else the trainer's defaults."""
+    return game_settings("trustme_liar", iterations=iterations, seed=seed)
 
 
 def stage_train(iterations: int, seed: int, out: str) -> None:

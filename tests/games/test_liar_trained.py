@@ -55,8 +55,8 @@ def positions(game_string, games, seed):
 
 def row(kern, S, p, detail):
     sc = A.new_scratch(kern.cfg, kern.tab)
-    m = A.row_of_compiled(kern.cfg, kern.tab, S.copy(), p, detail, sc["row"], sc["descs"], sc["scratch"])
-    return sc["row"][:m].tolist(), sc["descs"][:m].tolist()
+    m = A.row_of_compiled(kern.cfg, kern.tab, S.copy(), p, detail, sc["row"], sc["descs"], sc["probs"], sc["scratch"])
+    return sc["row"][:m].tolist(), sc["descs"][:m].tolist(), sc["probs"][:m].tolist()
 
 
 # What seat p cannot see (the test checks the redeals did change some of it).
@@ -158,6 +158,116 @@ def test_stated_probabilities_cover_the_legal_actions_and_the_kernel_seat_draws_
         assert tv < 0.05 + 0.6 * np.sqrt(len(support) / 4000), (tv, len(support))
         checked += 1
     assert checked >= 6
+
+
+def heuristic_by_action(kern, S):
+    """The compiled heuristic's distribution (default knobs) at ``S``, an action's entries added up."""
+    from trustme_analysis.games.liar.kernel.heuristic import heuristic_distribution
+
+    acts, probs = np.zeros(4096, np.int64), np.zeros(4096)
+    k = heuristic_distribution(kern.cfg, kern.tab, S.copy(), A.DEFAULT_KNOBS, acts, probs)
+    out = {}
+    for a, q in zip(acts[:k].tolist(), probs[:k].tolist()):
+        out[a] = out.get(a, 0.0) + q
+    return out
+
+
+def test_the_abstraction_marks_the_default_heuristic():
+    from trustme_analysis.games.liar.players.heuristic import LiarKnobs
+
+    assert np.array_equal(A.DEFAULT_KNOBS, LiarKnobs().array())
+
+
+@pytest.mark.parametrize("detail", [0, 1])
+def test_a_row_the_table_never_saw_plays_the_heuristic(detail):
+    # An empty table: every row is unseen, so the trained player plays the default heuristic's row (not uniform).
+    from trustme_analysis.train import tables as T
+
+    gs = "trustme_liar(players=3,values=6,copies=4,max_play=3)"
+    _, kern, pairs = positions(gs, 3, 4)
+    table = T.policy_table(np.zeros(0, np.int64), np.zeros(0))
+    ctx = TRAINER.bot_context(pyspiel.load_game(gs))
+    checked = 0
+    for st, ks in pairs[::4][:20]:
+        p = st.current_player()
+        probs, known = TRAINER.action_probabilities(ctx, table, st, p, detail)
+        assert not known
+        assert sum(probs.values()) == pytest.approx(1.0)
+        heur = heuristic_by_action(kern, ks.array)
+        # call liar, pass and burn are their own row entries: the heuristic's probability exactly
+        for a in (A.LIAR, A.PASS, A.BURN):
+            if a in probs:
+                assert probs[a] == pytest.approx(heur.get(a, 0.0), abs=1e-12)
+        if detail >= 1:  # the row is the legal actions: the heuristic's distribution itself
+            assert {a: q for a, q in probs.items() if q > 0} == pytest.approx({a: q for a, q in heur.items() if q > 0})
+        else:  # the row's mass lies on the descriptions the heuristic plays, as much as the heuristic gives each
+            _, descs, prior = row(kern, ks.array, p, 0)
+            assert sum(prior) == pytest.approx(1.0)
+            sc = A.new_scratch(kern.cfg, kern.tab)
+            mass = {}
+            for a, q in probs.items():
+                d, _ = A.play_share(kern.cfg, kern.tab, ks.array.copy(), p, a, 0, sc["scratch"])
+                mass[d] = mass.get(d, 0.0) + q
+            assert {d: mass.get(d, 0.0) for d in descs} == pytest.approx(dict(zip(descs, prior)))
+        checked += 1
+    assert checked >= 10
+    # the kernel's trained seats read the same rows: with the empty table they play the heuristic's plays
+    st, ks = next((st, ks) for st, ks in pairs if A.LIAR in st.legal_actions())
+    draws = Kernel(pyspiel.load_game(gs), ["trained"], trained=(*table, detail)).sample_actions(ks, 2000, seed=3)
+    heur = heuristic_by_action(kern, ks.array)
+    assert np.mean(draws == A.LIAR) == pytest.approx(heur.get(A.LIAR, 0.0), abs=0.05)
+
+
+def test_the_kernel_probes_keep_their_rules():
+    from trustme_analysis.games.liar.kernel import trained as TR
+    from trustme_analysis.games.liar.analysis.strategy import classify_play
+
+    gs = "trustme_liar(players=3,values=6,copies=4,max_play=3)"
+    game, kern, pairs = positions(gs, 3, 6)
+    rng = np.zeros(1, np.uint64)
+    sc = A.new_scratch(kern.cfg, kern.tab)
+    seen = {name: 0 for name in TR.PROBE_KINDS}
+    for i, (st, ks) in enumerate(pairs[::2]):
+        legal = st.legal_actions()
+        bluffs = [a for a in legal if (c := classify_play(game, a)) is not None and c[1] > 0]
+        for name, code in TR.PROBE_KINDS.items():
+            rng[0] = i
+            a = int(TR.probe_action(kern.cfg, kern.tab, ks.array.copy(), A.DEFAULT_KNOBS, rng, code, sc["scratch"]))
+            assert a in legal
+            if name == "always challenge" and A.LIAR in legal:
+                assert a == A.LIAR
+            elif name == "never challenge" and A.LIAR in legal:
+                assert a != A.LIAR
+            elif name == "always bluff" and bluffs:
+                assert a in bluffs
+            elif name == "never bluff" and bluffs:
+                assert a not in bluffs
+            else:
+                continue
+            seen[name] += 1
+    assert all(v >= 5 for v in seen.values()), seen
+
+
+def test_kernel_probe_screen_is_deterministic_and_counts_wins(tmp_path):
+    # (a deck that leaves hands of several cards after the pairs are discarded: the games last several rounds)
+    gs = "trustme_liar(players=2,values=8,copies=4)"
+    game = pyspiel.load_game(gs)
+    policy = train(game, TrainSettings(iterations=2000, seed=0), tmp_path)
+    names = ["always bluff", "never bluff", "always challenge", "never challenge", "heuristic", "no such probe"]
+    a = TRAINER.screen_probes(game, policy.lookup(), names, 60, seed=7)
+    assert a == TRAINER.screen_probes(game, policy.lookup(), names, 60, seed=7)
+    assert set(a) == set(names) - {"no such probe"}
+    assert all(0.0 <= v <= 1.0 and abs(v * 60 - round(v * 60)) < 1e-9 for v in a.values())
+    # the screen's games are the kernel's own games with those seats: the heuristic's figure is what Kernel.play
+    # gives for a heuristic seat (rotating) against trained seats on the same seeds
+    wins = 0
+    for rot in range(2):
+        kinds = ["trained", "trained"]
+        kinds[rot] = "heuristic"
+        seeds = np.arange(7 + rot * 60, 7 + rot * 60 + 30, dtype=np.uint64)
+        rets = Kernel(game, kinds, trained=(*policy.lookup(), 0)).play(seeds).returns
+        wins += int((rets[:, rot] == rets.max(axis=1)).sum())
+    assert a["heuristic"] == wins / 60
 
 
 def test_trained_kernel_games_replay_from_their_seeds_and_mix_with_other_seats(tmp_path):

@@ -148,7 +148,7 @@ def test_baseline_shaping_prior_and_opponents_change_the_policy(tmp_path):
     assert len({r.summary["policy_digest"] for r in runs}) == len(runs)
 
 
-def test_game_defaults_and_settings_a_trainer_does_not_play():
+def test_game_defaults_and_settings_a_trainer_does_not_play(tmp_path):
     from trustme_analysis.train import game_settings, trainer_for
     from trustme_analysis.train.driver import refuse_unplayed
 
@@ -156,12 +156,23 @@ def test_game_defaults_and_settings_a_trainer_does_not_play():
     assert (pin.prior, pin.opponents, pin.beta, pin.baseline) == (20.0, "average", 1.5, True)
     assert game_settings("trustme_pinocchio(players=2)", prior=0.0).prior == 0.0  # given wins
     liar = game_settings("trustme_liar(players=2)")
-    assert (liar.prior, liar.opponents, liar.baseline) == (0.0, "current", False)
-    for extra in ({"baseline": True}, {"shaping": 1.0}, {"prior": 5.0}, {"population": 0.2},
-                  {"opponents": "average"}):
+    assert (liar.prior, liar.opponents, liar.beta, liar.baseline) == (200000.0, "average", 1.5, False)
+    # a small deck (the solve presets' reduced variants) trains as plain MCCFR; given fields still win
+    tiny = "trustme_liar(players=2,values=3,copies=2,max_play=2,max_turns=6)"
+    assert (game_settings(tiny).prior, game_settings(tiny).opponents, game_settings(tiny).beta) == (0.0, "current", 0.0)
+    assert game_settings(tiny, prior=7.0).prior == 7.0
+    # Liar's traversal plays the prior and the average opponents (each changes the policy), and refuses the rest
+    small = "trustme_liar(players=2,values=6,copies=3)"
+    runs = [train(small, TrainSettings(iterations=300, seed=1, **extra), tmp_path)
+            for extra in ({}, {"prior": 50.0}, {"opponents": "average"})]
+    assert len({r.summary["policy_digest"] for r in runs}) == len(runs)
+    for extra in ({"baseline": True}, {"shaping": 1.0}, {"population": 0.2}):
         name = next(iter(extra))
         with pytest.raises(ValueError, match=f"^{name}=.* is not allowed for this game's trainer"):
             train("trustme_liar(players=2)", TrainSettings(iterations=10, **extra), "/nonexistent")
+    for extra in ({"baseline": True}, {"shaping": 1.0}, {"prior": 5.0}, {"population": 0.2},
+                  {"opponents": "average"}):
+        name = next(iter(extra))
         with pytest.raises(ValueError, match=f"^{name}="):
             refuse_unplayed(trainer_for(pyspiel.load_game("trustme_1981")), TrainSettings(iterations=10, **extra))
     with pytest.raises(ValueError, match="opponents='best' is not allowed; allowed: current, average"):

@@ -73,7 +73,8 @@ class GameTrainer(Protocol):
       and the tables alone; returns the next iteration (earlier when the tables need room).
 
     Optionally ``defaults`` (the game's own values of :class:`TrainSettings` fields, used wherever a setting is
-    not given: :func:`game_settings`) and ``offers`` (the optional settings of :data:`OPTIONAL` its traversal
+    not given: :func:`game_settings`), ``detail_defaults`` (by abstraction level, over them),
+    ``variant_defaults(game, detail)`` (by rule variant, over both) and ``offers`` (the optional settings of :data:`OPTIONAL` its traversal
     plays; :func:`train` refuses a value other than the neutral one for the others).
 
     The bot side (playing the stored tables) is the game's too: see :mod:`trustme_analysis.players.trained`.
@@ -216,15 +217,18 @@ def trainer_for(game: pyspiel.Game) -> GameTrainer:
 
 
 def game_settings(game: pyspiel.Game | str, **given: Any) -> TrainSettings:
-    """The training settings for ``game``: the fields ``given``, else the game's trainer's defaults at the
-    abstraction level asked for (its ``detail_defaults[detail]`` over its ``defaults``), else
-    :class:`TrainSettings`' own defaults."""
+    """The training settings for ``game``: the fields ``given``, else the game's trainer's defaults for the variant
+    and the abstraction level asked for (its ``variant_defaults(game, detail)`` where it has one, over its
+    ``detail_defaults[detail]``, over its ``defaults``), else :class:`TrainSettings`' own defaults."""
     if isinstance(game, str):
         game = pyspiel.load_game(game)
     trainer = trainer_for(game)
     kw = dict(getattr(trainer, "defaults", {}))
     detail = given.get("detail", TrainSettings.detail)
     kw.update(getattr(trainer, "detail_defaults", {}).get(detail, {}))
+    variant = getattr(trainer, "variant_defaults", None)
+    if variant is not None:
+        kw.update(variant(game, detail))
     kw.update(given)
     return TrainSettings(**kw)
 

@@ -36,7 +36,18 @@ A move is described (level 0; at the fine level each move is itself) as
 - **call liar**, **pass** and **burn** as themselves;
 - **a play** by the cards it holds (1 to ``max_play``), how many of them are true (of the announced value), and
   whether it is your last cards; when you start a round, also by the announced value's standing: how many of it you
-  hold and how many of its copies you cannot place (0, 1, 2 or more).
+  hold and how many of its copies you cannot place (0, 1, 2 or more);
+- **the heuristic's mark** (version 3): whether the heuristic player (:mod:`.heuristic`, with the bot's default
+  knobs) would never make a move of that description here, make one sometimes, or make one at least half as often as
+  its favourite. The heuristic reads only the seat's own view (its card counting and its odds that the claim is a
+  bluff), so the mark does too; it carries what the heuristic weighs (whether the claim is likely a lie, which value
+  to announce, whether a bluff has room) without a row per combination of them.
+
+Each row also carries the heuristic's probability of its entries, the *prior* (:func:`heuristic_prior`): the
+training starts every new entry there (``TrainSettings.prior``) and a trained player plays it where the training
+never reached the row (:func:`known_row`), instead of playing every description alike. Version 2 had neither: its
+2-player policy lost to the "always challenge" probe 66.5% of games and to "never bluff" 70.8% with 4 players
+(``docs/games/liar.rst``).
 
 Plays described alike are one move to the trained player at level 0: a drawn description becomes a concrete play by drawing
 the announced value uniformly among those of that standing, then the false cards as physical cards uniformly from
@@ -60,10 +71,11 @@ from numba import njit
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.engine.compiled_draws import below
-from trustme_analysis.games.liar.kernel import actions, layout
+from trustme_analysis.games.liar.kernel import actions, heuristic, layout
 from trustme_analysis.games.liar.kernel.actions import legal_shape, multiset_index, write_legal, fill_hand_table
+from trustme_analysis.games.liar.kernel.heuristic import binom_i, heuristic_distribution
 from trustme_analysis.games.liar.kernel.layout import (
-    ANN, BURN, C, FIRST_PLAY, LIAR, M, MAXT, N, NREC, O_BURNBY, O_CLAIMBURN, O_DISC, O_FALSE, O_HANDS, O_HSIZE, O_KNOWN,
+    ANN, BURN, C, FIRST_PLAY, K_EXTRA, LIAR, M, MAXT, N, NREC, O_BURNBY, O_CLAIMBURN, O_DISC, O_FALSE, O_HANDS, O_HSIZE, O_KNOWN,
     O_LASTC, O_OUT, O_PC, O_PPLAYER, O_PSEAT, O_PV, O_REC, O_REVEALED, O_UNM, O_WRONG, PASS, R_BURNS, R_CALLS,
     R_CALLS_WON, R_CARDS_PLAYED, R_CAUGHT, R_PASSES, R_PICKED_UP, R_PICKUPS, R_PLAYS, S_GOING, S_LASTN,
     S_PASSES, S_PCARDS, S_PLEN, S_PN, S_RVALUE, S_TURNS, V,
@@ -76,7 +88,14 @@ compiled = njit(cache=True)
 
 #: Bumped whenever :func:`info_key` or the move descriptions change meaning: stored policies of another version are
 #: stale.
-VERSION = 2
+VERSION = 3
+
+#: The heuristic bot's default knobs (``LiarKnobs().array()``; a test keeps the two equal): the heuristic whose
+#: choices the coarse level marks on each move and whose row is the trained player's prior.
+DEFAULT_KNOBS = np.array([0.3, 0.0, 1.0, 0.3, 8.0, 0.0, 0.3, 0.5, 0.3, 0.0, 0.8, 0.0])
+#: A coarse slot's move is ``description + MARK * mark`` (the heuristic's mark, :func:`row_of`); descriptions stay
+#: far below it.
+MARK = 1 << 20
 
 #: The most entries of one policy row (descriptions at level 0; legal actions at level 1, where the variants are
 #: small). Level 0 needs at most 3 + (values x 3 classes) x max_play x (max_play + 1) entries.
@@ -288,10 +307,38 @@ def descriptions(cfg, S, p, descs, scratch):
 
 
 @inlined
-def row_of(cfg, tab, S, p, detail, keys_out, descs, scratch):
-    """The policy row of seat ``p``: the table keys (position key and move, :func:`trustme_analysis.train.tables.
-    slot_key`) into ``keys_out`` and the moves (descriptions at level 0, action ids at level 1) into ``descs``;
-    returns the row's length."""
+def heuristic_prior(cfg, tab, S, p, detail, descs, m, prior_out, scratch):
+    """The default heuristic's probability of each of the ``m`` row entries ``descs`` (the sum over the concrete
+    moves each describes, :func:`play_share`) into ``prior_out``: the row's prior. Seat ``p`` is the seat to act.
+    The heuristic reads only the seat's own view, and ``S`` is used as scratch in its scratch fields alone."""
+    values = cfg[V]
+    subsets = 1
+    for take in range(1, min(np.int64(DEFAULT_KNOBS[K_EXTRA]), values - 1) + 1):
+        subsets = max(subsets, binom_i(values - 1, take))
+    size = 4 + values * (1 + subsets) + values
+    hacts = np.empty(size, dtype=np.int64)
+    hp = np.empty(size, dtype=np.float64)
+    k = heuristic_distribution(cfg, tab, S, DEFAULT_KNOBS, hacts, hp)
+    for u in range(m):
+        prior_out[u] = 0.0
+    for i in range(k):
+        if hp[i] <= 0.0:
+            continue
+        desc, _ = play_share(cfg, tab, S, p, hacts[i], detail, scratch)
+        for u in range(m):
+            if descs[u] == desc:
+                prior_out[u] += hp[i]
+                break
+
+
+@inlined
+def row_of(cfg, tab, S, p, detail, keys_out, descs, prior_out, scratch):
+    """The policy row of seat ``p`` (the seat to act): the table keys (position key and move, :func:`trustme_analysis.
+    train.tables.slot_key`) into ``keys_out``, the moves (descriptions at level 0, action ids at level 1) into
+    ``descs`` and the default heuristic's probability of each entry (:func:`heuristic_prior`) into ``prior_out``;
+    returns the row's length. At level 0 each entry's key also carries the heuristic's mark (0: the heuristic never
+    plays it, 1: sometimes, 2: at least half as often as its favourite entry), so that a row can play as the
+    heuristic does and tell its favourite apart from a move it never makes."""
     key = info_key(cfg, S, p, detail)
     if detail >= 1:
         extras, announced, plays = legal_shape(cfg, S, p)
@@ -300,9 +347,34 @@ def row_of(cfg, tab, S, p, detail, keys_out, descs, scratch):
         m = write_legal(cfg, tab, S, p, extras, announced, plays, descs, 0)
     else:
         m = descriptions(cfg, S, p, descs, scratch)
+    heuristic_prior(cfg, tab, S, p, detail, descs, m, prior_out, scratch)
+    top = 0.0
     for j in range(m):
-        keys_out[j] = T.slot_key(key, descs[j])
+        top = max(top, prior_out[j])
+    for j in range(m):
+        move = descs[j]
+        if detail < 1:
+            h = prior_out[j]
+            move += MARK * (0 if h <= 0.0 else (2 if h >= 0.5 * top else 1))
+        keys_out[j] = T.slot_key(key, move)
     return m
+
+
+@inlined
+def known_row(tkeys, tavg, row, m, probs):
+    """The stored average strategy over the ``m`` slot keys ``row`` into ``probs``, which holds the row's prior (the
+    default heuristic's, :func:`row_of`) on entry and keeps it where the table never saw the row; returns whether it
+    did. (A row the training never reached is played as the heuristic plays it, not uniformly.)"""
+    prior = np.empty(m)
+    total = 0.0
+    for j in range(m):
+        prior[j] = probs[j]
+        total += probs[j]
+    known = T.average_row(tkeys, tavg, row, m, probs)
+    if not known:
+        for j in range(m):
+            probs[j] = prior[j] / total if total > 0.0 else 1.0 / m
+    return known
 
 
 @inlined
@@ -416,19 +488,19 @@ def info_key_of(cfg, S, p, detail):
 
 
 @compiled
-def row_of_compiled(cfg, tab, S, p, detail, keys_out, descs, scratch):
+def row_of_compiled(cfg, tab, S, p, detail, keys_out, descs, prior_out, scratch):
     """:func:`row_of` as a compiled function (tests)."""
-    return row_of(cfg, tab, S, p, detail, keys_out, descs, scratch)
+    return row_of(cfg, tab, S, p, detail, keys_out, descs, prior_out, scratch)
 
 
 @compiled
 def policy_at(cfg, tab, S, p, tkeys, tavg, legal, n, out, detail, row, descs, probs, scratch):
     """The trained policy of seat ``p`` (to act at ``S``) over its ``n`` legal actions ``legal`` into ``out``: each
     action gets its row entry's average-strategy probability times its share of that entry (:func:`play_share`);
-    returns whether the table knew the row (else the row is played uniformly). ``S`` is used as scratch and left as
-    it was in every rule field."""
-    m = row_of(cfg, tab, S, p, detail, row, descs, scratch)
-    known = T.average_row(tkeys, tavg, row, m, probs)
+    returns whether the table knew the row (else the row is played as the default heuristic plays it,
+    :func:`known_row`). ``S`` is used as scratch and left as it was in every rule field."""
+    m = row_of(cfg, tab, S, p, detail, row, descs, probs, scratch)
+    known = known_row(tkeys, tavg, row, m, probs)
     for j in range(n):
         desc, share = play_share(cfg, tab, S, p, legal[j], detail, scratch)
         pr = 0.0
@@ -454,6 +526,7 @@ def new_scratch(cfg: np.ndarray, tab: np.ndarray) -> dict[str, np.ndarray]:
 
 
 #: The kernel modules this one inlines (their sources tie its numba cache and the trained tables' code digest).
-SOURCES = (actions, layout, compiled_draws, T)
+SOURCES = (actions, heuristic, layout, compiled_draws, T)
 tie_cache_to_sources([info_key_of, row_of_compiled, policy_at], sys.modules[__name__], *SOURCES)
-__all__ = ["BURN", "LIAR", "PASS", "VERSION", "info_key", "info_key_of", "policy_at", "row_of", "sample_play"]
+__all__ = ["BURN", "LIAR", "PASS", "VERSION", "info_key", "info_key_of", "known_row", "policy_at", "row_of",
+           "sample_play"]

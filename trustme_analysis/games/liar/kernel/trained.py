@@ -22,15 +22,18 @@ from numba import njit
 
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.engine import compiled_draws
-from trustme_analysis.engine.compiled_draws import uniform01
+from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.liar.kernel import abstraction as A
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance
+from trustme_analysis.games.liar.kernel.actions import count_extras, decode_play, fill_hand_table, legal_shape, pick
+from trustme_analysis.games.liar.kernel.heuristic import binom_i, heuristic_distribution, heuristic_sample
 from trustme_analysis.games.liar.kernel.layout import (
-    CHANCE, ERR_NO_ACTION, M, N, O_HSIZE, O_START, SIZE, S_CURRENT, TERMINAL, current_player, init_state,
+    CHANCE, ERR_NO_ACTION, FIRST_PLAY, K_EXTRA, LIAR, M, N, O_HANDS, O_HSIZE, O_PC, O_PV, O_START, SIZE, S_CURRENT, S_PN,
+    S_RVALUE, TERMINAL, V, current_player, init_state,
 )
-from trustme_analysis.games.liar.kernel.moves import apply_player_action
-from trustme_analysis.games.liar.kernel.play import _grow, choose, new_records, write_record
+from trustme_analysis.games.liar.kernel.moves import apply_player_action, results
+from trustme_analysis.games.liar.kernel.play import _grow, choose, new_records, sample_uniform, write_record
 from trustme_analysis.train import tables as T
 
 #: The seat kind code of a trained seat (after :data:`~.layout.RANDOM` and :data:`~.layout.HEURISTIC`).
@@ -40,10 +43,11 @@ TRAINED = 2
 @njit(cache=True, inline="always")
 def trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scratch):
     """The trained seat's action at ``S`` (a play's cards left at ``O_PV``/``O_PC``): a row entry drawn from the
-    stored average strategy (uniform over the row where the table never met it), then a concrete action for it."""
+    stored average strategy (the default heuristic's row where the table never met it), then a concrete action for
+    it."""
     p = S[S_CURRENT]
-    m = A.row_of(cfg, tab, S, p, detail, row, descs, scratch)
-    T.average_row(tkeys, tavg, row, m, probs)
+    m = A.row_of(cfg, tab, S, p, detail, row, descs, probs, scratch)
+    A.known_row(tkeys, tavg, row, m, probs)
     u = m - 1
     positive = 0
     for j in range(m):
@@ -139,5 +143,144 @@ def sample_actions_trained(cfg, tab, S0, count, seed, kinds, knobs, tkeys, tavg,
     return out
 
 
-tie_cache_to_sources([play_games_trained, sample_actions_trained], sys.modules[__name__], A, actions, deal, heuristic,
-                     layout, moves, play, compiled_draws, T)
+#: Seat kinds :func:`play_probe_games` adds over the kernel's (random, heuristic, trained): the probes of
+#: ``analysis.strategy.simple_strategies`` over the heuristic base, as the Python probe plays them (the base's mixed
+#: strategy restricted to the rule's moves where the rule applies, uniform among them when it gives them no weight).
+PROBE_ALWAYS_BLUFF, PROBE_NEVER_BLUFF, PROBE_ALWAYS_CHALLENGE, PROBE_NEVER_CHALLENGE = 10, 11, 12, 13
+PROBE_KINDS = {"always bluff": PROBE_ALWAYS_BLUFF, "never bluff": PROBE_NEVER_BLUFF,
+               "always challenge": PROBE_ALWAYS_CHALLENGE, "never challenge": PROBE_NEVER_CHALLENGE}
+#: Uniform draws a probe tries before giving up on finding one of its moves by rejection (then the heuristic plays).
+PROBE_TRIES = 10_000
+
+
+@njit(cache=True, inline="always")
+def _false_cards(cfg, tab, S, a):
+    """The false cards of play ``a`` (cards not of the announced value; -1 for call liar, pass and burn); leaves the
+    play's cards at ``O_PV``/``O_PC``."""
+    if a < FIRST_PLAY:
+        return -1
+    size, announced = decode_play(cfg, tab, S, a)
+    true = 0
+    for i in range(S[S_PN]):
+        if S[cfg[O_PV] + i] == announced:
+            true = S[cfg[O_PC] + i]
+    return size - true
+
+
+@njit(cache=True, inline="always")
+def _prefers(cfg, tab, S, kind, a):
+    """Whether probe ``kind`` prefers move ``a``."""
+    if kind == PROBE_ALWAYS_CHALLENGE:
+        return a == LIAR
+    if kind == PROBE_NEVER_CHALLENGE:
+        return a != LIAR
+    bluff = _false_cards(cfg, tab, S, a) > 0
+    return bluff if kind == PROBE_ALWAYS_BLUFF else not bluff
+
+
+@njit(cache=True, inline="always")
+def _rule_applies(cfg, S, p, kind, scratch):
+    """Whether probe ``kind``'s rule says anything at this decision: call liar is legal (the challenge probes), a
+    play with a false card is legal (the bluff probes)."""
+    extras, _, plays = legal_shape(cfg, S, p)
+    if kind == PROBE_ALWAYS_CHALLENGE or kind == PROBE_NEVER_CHALLENGE:
+        return (extras & 1) == 1
+    if not plays:
+        return False
+    # a false card is legal when some value you may announce leaves another card in your hand
+    na = A._announceable(cfg, S, scratch)
+    for i in range(na):
+        if S[cfg[O_HSIZE] + p] - S[cfg[O_HANDS] + p * cfg[V] + scratch[i]] > 0:
+            return True
+    return False
+
+
+@njit(cache=True)
+def probe_action(cfg, tab, S, knobs, rng, kind, scratch):
+    """The probe's move at ``S`` (a play's cards left at ``O_PV``/``O_PC``): where its rule applies, the heuristic's
+    distribution restricted to the moves the rule prefers, else (or when the heuristic gives them no weight) one of
+    them uniformly; elsewhere the heuristic's move."""
+    p = S[S_CURRENT]
+    if not _rule_applies(cfg, S, p, kind, scratch):
+        return heuristic_sample(cfg, tab, S, knobs, rng)
+    values = cfg[V]
+    subsets = 1
+    for take in range(1, min(np.int64(knobs[K_EXTRA]), values - 1) + 1):
+        subsets = max(subsets, binom_i(values - 1, take))
+    size = 4 + values * (1 + subsets) + values  # (as heuristic_sample sizes the heuristic's list)
+    hacts = np.empty(size, dtype=np.int64)
+    hprobs = np.empty(size, dtype=np.float64)
+    k = heuristic_distribution(cfg, tab, S, knobs, hacts, hprobs)
+    total = 0.0
+    for j in range(k):
+        if hprobs[j] > 0.0 and _prefers(cfg, tab, S, kind, hacts[j]):
+            total += hprobs[j]
+        else:
+            hprobs[j] = 0.0
+    if total > 0.0:
+        x = uniform01(rng) * total
+        a = -1
+        for j in range(k):
+            if hprobs[j] > 0.0:
+                a = hacts[j]
+                if x < hprobs[j]:
+                    break
+                x -= hprobs[j]
+        decode_play(cfg, tab, S, a)
+        return a
+    if kind == PROBE_ALWAYS_CHALLENGE:
+        return LIAR
+    extras, announced, plays = legal_shape(cfg, S, p)
+    if kind == PROBE_NEVER_CHALLENGE:
+        extras &= 6  # every legal move but call liar, uniformly
+        count = count_extras(extras)
+        if plays:
+            count += fill_hand_table(cfg, S, p) * announced
+        return pick(cfg, tab, S, p, extras, announced, below(rng, count))
+    # the bluff probes: uniform legal moves until one the rule prefers (the preferred moves, uniformly)
+    for _ in range(PROBE_TRIES):
+        a = sample_uniform(cfg, tab, S, rng)
+        if a >= 0 and _prefers(cfg, tab, S, kind, a):
+            decode_play(cfg, tab, S, a)
+            return a
+    return heuristic_sample(cfg, tab, S, knobs, rng)
+
+
+@njit(cache=True)
+def play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, row, descs, probs, scratch):
+    """Whole games (one per seed) with seats of ``kinds`` (:data:`~.layout.RANDOM`, :data:`~.layout.HEURISTIC`,
+    :data:`TRAINED` and :data:`PROBE_KINDS`; heuristic and probe seats with their row of ``knobs``), trained seats
+    reading ``tkeys``/``tavg`` at level ``detail``: the returns into ``rets`` (games x players); the arguments after
+    ``rets`` are scratch owned by the caller. A fast screen for development and the benchmark; the benchmark's
+    figures come from the Python bots."""
+    n = cfg[N]
+    S = np.empty(cfg[SIZE], dtype=np.int64)
+    rng = np.empty(1, dtype=np.uint64)
+    ranks = np.empty(n)
+    pranks = np.empty(n)
+    out = np.empty(n)
+    for g in range(seeds.shape[0]):
+        init_state(cfg, S)
+        rng[0] = seeds[g]
+        while True:
+            p = current_player(cfg, S)
+            if p == TERMINAL:
+                break
+            if p == CHANCE:
+                apply_chance(cfg, tab, S, sample_chance(cfg, tab, S, rng))
+                continue
+            k = kinds[p]
+            if k == TRAINED:
+                a = trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scratch)
+            elif k >= PROBE_ALWAYS_BLUFF:
+                a = probe_action(cfg, tab, S, knobs[p], rng, k, scratch)
+            else:
+                a = choose(cfg, tab, S, rng, kinds, knobs)
+            apply_player_action(cfg, tab, S, a)
+        results(cfg, S, ranks, pranks, out)
+        for q in range(n):
+            rets[g, q] = out[q]
+
+
+tie_cache_to_sources([play_games_trained, sample_actions_trained, probe_action, play_probe_games],
+                     sys.modules[__name__], A, actions, deal, heuristic, layout, moves, play, compiled_draws, T)

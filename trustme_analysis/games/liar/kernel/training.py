@@ -5,7 +5,14 @@ updates the tables of :mod:`trustme_analysis.train.tables`, keyed by the abstrac
 method is Pinocchio's (``docs/guide/trained.rst``): outcome-sampling MCCFR (Lanctot, Waugh, Zinkevich and Bowling,
 NeurIPS 2009) with alternating traversers, the traverser sampling ``eps * uniform + (1 - eps) * current strategy``
 over its row of move descriptions, the other seats playing their current strategy (their average strategy takes
-the visit), on-policy or importance weighting of the sampled regrets, and DCFR discounting once per epoch.
+the visit), on-policy or importance weighting of the sampled regrets, and DCFR discounting once per epoch. Two of
+Pinocchio's optional settings are played (:attr:`LiarTrainer.offers`):
+
+- ``prior``: a row entry new to the table starts with the default heuristic's probability of the moves it describes
+  (:func:`~.abstraction.heuristic_prior`) as regret and as average mass, ``prior`` visits' worth, so a row starts as
+  the heuristic plays it and leaves it only as far as its sampled regrets say;
+- ``opponents = "average"``: the other seats play their average strategy, which then averages the traverser's
+  current strategies (fictitious play with regret matching as the best-response learner).
 
 A drawn row entry (a move description) becomes a concrete action by :func:`~.abstraction.sample_play` (the announced
 value uniformly among those of the described standing, the false cards uniformly from the rest of the hand), the
@@ -28,7 +35,7 @@ from cfr.numba_cache import source_digest, tie_cache_to_sources
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.engine.compiled_draws import uniform01
 from trustme_analysis.games.liar.kernel import abstraction as A
-from trustme_analysis.games.liar.kernel import actions, deal, layout, moves
+from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves
 from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance
 from trustme_analysis.games.liar.kernel.layout import CHANCE, MAXT, N, SIZE, TERMINAL, current_player, init_state
 from trustme_analysis.games.liar.kernel.moves import apply_player_action, results
@@ -37,8 +44,9 @@ from trustme_analysis.train import tables as T
 compiled = njit(cache=True)
 
 #: Settings vector offsets (float64) of :func:`run_iterations` (:func:`trustme_analysis.train.driver.config_vector`).
-C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING = range(8)
-CONFIG_SIZE = 8
+(C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING, C_PRIOR,
+ C_POPULATION, C_OPPONENTS) = range(13)
+CONFIG_SIZE = 13
 #: Slots one iteration may add at most, as the driver keeps room for them (a game's decisions times its rows; a
 #: 52-card game of a few hundred turns adds a few thousand).
 SLOTS_PER_ITERATION = 1 << 16
@@ -59,7 +67,7 @@ def _pick(probs, n, u):
 
 @compiled
 def run_iterations(cfg, tab, keys, regret, avg, used, t0, t1, seed, ecfg, limit, S, rng, rets, ranks, pranks, reach,
-                   node_off, node_n, node_pick, node_q, node_idx, node_sig, row, descs, sig, q, idx, scratch):
+                   node_off, node_n, node_pick, node_q, node_idx, node_sig, row, descs, sig, q, idx, scratch, hrow):
     """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
     ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
     ``limit`` are scratch owned by the caller."""
@@ -69,6 +77,8 @@ def run_iterations(cfg, tab, keys, regret, avg, used, t0, t1, seed, ecfg, limit,
     epoch = np.int64(ecfg[C_EPOCH])
     detail = np.int64(ecfg[C_DETAIL])
     on_policy = ecfg[C_WEIGHTING] > 0.5
+    prior = ecfg[C_PRIOR]
+    fictitious = ecfg[C_OPPONENTS] > 0.5
     for t in range(t0, t1):
         if used[0] > limit:
             return t
@@ -87,17 +97,27 @@ def run_iterations(cfg, tab, keys, regret, avg, used, t0, t1, seed, ecfg, limit,
             if p == CHANCE:
                 apply_chance(cfg, tab, S, sample_chance(cfg, tab, S, rng))
                 continue
-            nu = A.row_of(cfg, tab, S, p, detail, row, descs, scratch)
+            nu = A.row_of(cfg, tab, S, p, detail, row, descs, hrow, scratch)
             # (the buffers hold a whole game of the turn cap; a decision that would not fit is played, not updated)
             record = p == i and e + nu <= node_idx.shape[0] and m < node_off.shape[0]
             for u in range(nu):
+                before = used[0]
                 idx[u] = T.insert(keys, used, row[u])
+                if used[0] != before and prior > 0.0:
+                    # The heuristic prior (the module docstring): a new entry starts as the heuristic plays it.
+                    regret[idx[u]] = prior * hrow[u]
+                    avg[idx[u]] = prior * hrow[u]
             T.regret_matching(regret, idx, nu, sig)
             x = uniform01(rng)
             if p == i:
                 for u in range(nu):
                     q[u] = eps / nu + (1.0 - eps) * sig[u]
                 u = _pick(q, nu, x)
+                if fictitious:
+                    # The average strategy averages the traverser's current strategies (each visit one sample of
+                    # them), and the opponents play it: fictitious play.
+                    for b in range(nu):
+                        avg[idx[b]] += sig[b]
                 if record:
                     for b in range(nu):
                         node_idx[e + b] = idx[b]
@@ -109,6 +129,16 @@ def run_iterations(cfg, tab, keys, regret, avg, used, t0, t1, seed, ecfg, limit,
                     m += 1
                     e += nu
                 Q *= q[u]
+            elif fictitious:
+                total = 0.0
+                for b in range(nu):
+                    total += avg[idx[b]]
+                if total > 0.0:
+                    for b in range(nu):
+                        q[b] = avg[idx[b]] / total
+                    u = _pick(q, nu, x)
+                else:
+                    u = _pick(sig, nu, x)
             else:
                 w = 1.0
                 if unbiased:
@@ -145,7 +175,7 @@ def run_iterations(cfg, tab, keys, regret, avg, used, t0, t1, seed, ecfg, limit,
 
 
 #: Every source the trained tables depend on (the kernel's rules, the abstraction, this traversal, the tables).
-SOURCES = (actions, deal, layout, moves, compiled_draws, A, T)
+SOURCES = (actions, deal, heuristic, layout, moves, compiled_draws, A, T)
 tie_cache_to_sources((run_iterations,), sys.modules[__name__], *SOURCES)
 
 
@@ -171,9 +201,29 @@ class LiarTrainer:
 
     #: Names the abstraction and traversal; a stored policy of another version is stale.
     version = f"liar-os-mccfr/abstraction-{A.VERSION}"
-    #: The optional settings this traversal plays (``trustme_analysis.train.driver.OPTIONAL``): none (a spec asking
-    #: for a baseline, shaping, a prior, personas or average opponents is refused).
-    offers = ()
+    #: The optional settings this traversal plays (``trustme_analysis.train.driver.OPTIONAL``); a spec asking for a
+    #: baseline, shaping or personas is refused.
+    offers = ("prior", "opponents")
+    #: Liar's own defaults (measured on the full 2- and 4-player games, docs/guide/trained.rst): start every row
+    #: from the heuristic's (``prior`` visits' worth: DCFR's discounting wears much of it away within the first
+    #: epochs), let the opponents play the average strategy (fictitious play), and discount negative regrets like
+    #: positive ones (``beta``).
+    defaults = {"prior": 200000.0, "opponents": "average", "beta": 1.5}
+    #: Decks of at most this many cards (the solve presets' reduced variants: 6 and 12) train as plain MCCFR
+    #: (:meth:`variant_defaults`).
+    SMALL_DECK = 24
+    #: The settings of a small deck: no prior, current-strategy opponents, DCFR's beta = 0.
+    SMALL_DEFAULTS = {"prior": 0.0, "opponents": "current", "beta": 0.0}
+
+    def variant_defaults(self, game: pyspiel.Game, detail: int) -> dict[str, Any]:
+        """Defaults by rule variant, over :attr:`defaults` (:func:`trustme_analysis.train.game_settings`): a deck of
+        at most :attr:`SMALL_DECK` cards trains as plain MCCFR (:attr:`SMALL_DEFAULTS`). There every row is visited
+        often, and the heuristic's prior and the fictitious-play opponents only hold the policy near the heuristic:
+        on ``tiny_plays2`` / ``tiny_plays2_trustme`` (2 million iterations, seed 0) the full game's defaults left it
+        19.98% / 8.54% of the utility range from equilibrium, plain MCCFR 0.17% / 0.88%. On the full decks the
+        prior and the average opponents are what hold the probes (docs/games/liar.rst)."""
+        cfg = layout.rules_array(game)
+        return dict(self.SMALL_DEFAULTS) if int(cfg[layout.V]) * int(cfg[layout.C]) <= self.SMALL_DECK else {}
     config_size = CONFIG_SIZE
     slots_per_iteration = SLOTS_PER_ITERATION
 
@@ -202,7 +252,7 @@ class LiarTrainer:
                                                                                                   1 << 22)),
             "row": sc["row"], "descs": sc["descs"], "sig": np.zeros(rowcap), "q": np.zeros(rowcap),
             "idx": np.zeros(rowcap, np.int64),
-            "scratch": sc["scratch"],
+            "scratch": sc["scratch"], "hrow": np.zeros(rowcap),
         }
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
@@ -214,7 +264,7 @@ class LiarTrainer:
                                   np.uint64(seed & (2**64 - 1)), cfg, limit, c["S"], c["rng"], c["rets"],
                                   c["ranks"], c["pranks"], c["reach"], c["node_off"], c["node_n"], c["node_pick"],
                                   c["node_q"], c["node_idx"], c["node_sig"], c["row"], c["descs"], c["sig"],
-                                  c["q"], c["idx"], c["scratch"]))
+                                  c["q"], c["idx"], c["scratch"], c["hrow"]))
 
     # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
 
@@ -230,7 +280,7 @@ class LiarTrainer:
     def action_probabilities(self, ctx: dict[str, Any], table: tuple[np.ndarray, np.ndarray], state: pyspiel.State,
                              player: int, detail: int = 0) -> tuple[dict[int, float], bool]:
         """The stored policy at ``state`` for ``player`` (the seat to act): ``({action: probability}, known)``,
-        uniform over the row where the table never saw the position (``known`` False)."""
+        the default heuristic's row where the table never saw the position (``known`` False)."""
         kstate = _kernel_state(ctx, state.history())
         legal = state.legal_actions(player)
         kern = ctx["kernel"]
@@ -291,6 +341,40 @@ class LiarTrainer:
 
         out = [[state_of(v) for v in nodes] for nodes in groups]
         return out if every else [g[0] for g in out]
+
+    def screen_probes(self, game: pyspiel.Game, table: tuple[np.ndarray, np.ndarray], names: list[str], games: int,
+                      seed: int = 0, detail: int = 0) -> dict[str, float]:
+        """Each named probe's (or ``"heuristic"``'s) win rate in one seat (rotating, ``games`` games in all) against
+        trained seats playing ``table``, played in the kernel (:func:`~.trained.play_probe_games`; the heuristic and
+        the probes' base with the bot's default knobs); probes the kernel does not play are left out. A seat wins
+        when it has the best return."""
+        from trustme_analysis.games.liar.kernel import trained as TR
+        from trustme_analysis.games.liar.players.heuristic import LiarKnobs
+
+        cfg = layout.rules_array(game)
+        tab = layout.build_tables(cfg)
+        n = int(cfg[N])
+        knobs = np.ascontiguousarray(np.tile(LiarKnobs().array(), (n, 1)))
+        sc = A.new_scratch(cfg, tab)
+        tkeys = np.ascontiguousarray(table[0], np.int64)
+        tavg = np.ascontiguousarray(table[1], np.float64)
+        out = {}
+        for name in names:
+            code = layout.HEURISTIC if name == "heuristic" else TR.PROBE_KINDS.get(name)
+            if code is None:
+                continue
+            wins = 0
+            for rot in range(n):
+                kinds = np.full(n, TR.TRAINED, np.int64)
+                kinds[rot] = code
+                m = games // n + (1 if rot < games % n else 0)
+                seeds = np.arange(seed + rot * games, seed + rot * games + m, dtype=np.uint64)
+                rets = np.zeros((m, n))
+                TR.play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, sc["row"], sc["descs"],
+                                    sc["probs"], sc["scratch"])
+                wins += int((rets[:, rot] == rets.max(axis=1)).sum())
+            out[name] = wins / games
+        return out
 
 
 TRAINER = LiarTrainer()
