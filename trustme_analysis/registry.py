@@ -40,6 +40,8 @@ only when a report is drawn. The parts:
   such as a tie-break), ``Rescored.chance_after`` the chance outcomes ``finished`` drew after that moment. A sweep
   plays the rest from there with the chance stream as it stood at that moment, so the records equal those of playing
   the game under ``game``'s rules from the same seed (see :mod:`trustme_analysis.sweep.rescoring`).
+- ``findings``: a sequence of :class:`trustme_analysis.findings.Question`: the designer's questions of the game that
+  ``python -m trustme_analysis.findings`` answers from a sweep playing heuristic and competent line-ups.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ GAMES_PACKAGE = "trustme_analysis.games"
 
 
 PARTS = ("records", "bots", "statistics", "pages", "strategy", "simple_strategies", "describe", "belief",
-         "search_actions", "narrate", "rescore")
+         "search_actions", "narrate", "rescore", "findings")
 #: What a kernel is asked to play: whole games (a sweep's line-up), rollouts (a search player's) or a game tree.
 KERNEL_USES = ("game", "rollout", "tree")
 
@@ -89,6 +91,9 @@ class GameEntry:
     search_actions: Part = None
     narrate: Part = None
     rescore: Part = None
+    #: The designer's questions (a sequence of :class:`trustme_analysis.findings.Question`) that
+    #: ``python -m trustme_analysis.findings`` answers from a sweep with heuristic and competent line-ups.
+    findings: Part = None
     #: The game's compiled kernel, where it has one (see the module docstring).
     kernel: KernelEntry | None = None
     #: For every rule parameter of the game, variants that set it to values other than its default (each a dict of

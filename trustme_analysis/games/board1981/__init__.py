@@ -45,6 +45,7 @@ register_game(
         simple_strategies="analysis.strategy:simple_strategies",
         belief="players.bots:belief",
         narrate="analysis.narrate:narrate",
+        findings="analysis.findings:FINDINGS",
         # The parameters the kernel plays, written out (a parameter or a word value added to the engine alone is
         # played on the engine): numbers, lists of numbers and boards at every value within the kernel's limits
         # (briefcases, players, 64-bit money), the switches and word-valued ones at the values it restates; each

@@ -54,6 +54,7 @@ register_game(
         belief="players.bots:belief",
         search_actions="players.bots:search_actions",
         describe="analysis.describe",
+        findings="analysis.findings:FINDINGS",
         rescore="engine.rescore:rescore",
         kernel=KernelEntry(
             # Every parameter of the game at every value the engine accepts: the kernel's arrays are sized from the

@@ -81,6 +81,7 @@ register_game(
         ),
         parameter_examples=EXAMPLES,
         describe="analysis.describe",
+        findings="analysis.findings:FINDINGS",
         rescore="engine.rescore:rescore",
     )
 )
