@@ -32,7 +32,7 @@ def rst(table: pd.DataFrame, dirs: list[str], path: str) -> str:
     """``table`` (:func:`trustme_analysis.findings.answers`) as a list-table, with the command that wrote it."""
     out = [GENERATED.format(dirs=" ".join(dirs), path=path), ".. list-table::", "   :header-rows: 1",
            "   :widths: 18 12 10 12 14 12 22", ""]
-    for i, cells in enumerate([HEADER] + [_cells(r) for _, r in table.iterrows()]):
+    for cells in [HEADER] + [_cells(r) for _, r in table.iterrows()]:
         for j, cell in enumerate(cells):
             out.append(f"   {'* -' if j == 0 else '  -'} {cell}")
     return "\n".join(out) + "\n"
