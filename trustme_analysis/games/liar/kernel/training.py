@@ -40,6 +40,7 @@ from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance
 from trustme_analysis.games.liar.kernel.layout import CHANCE, MAXT, N, SIZE, TERMINAL, current_player, init_state
 from trustme_analysis.games.liar.kernel.moves import apply_player_action, results
 from trustme_analysis.train import tables as T
+from trustme_analysis.train.screen import rotating_screen
 
 compiled = njit(cache=True)
 
@@ -358,23 +359,15 @@ class LiarTrainer:
         sc = A.new_scratch(cfg, tab)
         tkeys = np.ascontiguousarray(table[0], np.int64)
         tavg = np.ascontiguousarray(table[1], np.float64)
-        out = {}
-        for name in names:
-            code = layout.HEURISTIC if name == "heuristic" else TR.PROBE_KINDS.get(name)
-            if code is None:
-                continue
-            wins = 0
-            for rot in range(n):
-                kinds = np.full(n, TR.TRAINED, np.int64)
-                kinds[rot] = code
-                m = games // n + (1 if rot < games % n else 0)
-                seeds = np.arange(seed + rot * games, seed + rot * games + m, dtype=np.uint64)
-                rets = np.zeros((m, n))
-                TR.play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, sc["row"], sc["descs"],
-                                    sc["probs"], sc["scratch"])
-                wins += int((rets[:, rot] == rets.max(axis=1)).sum())
-            out[name] = wins / games
-        return out
+
+        def play(kinds: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+            rets = np.zeros((len(seeds), n))
+            TR.play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, sc["row"], sc["descs"],
+                                sc["probs"], sc["scratch"])
+            return rets
+
+        return rotating_screen(names, n, games, seed, TR.TRAINED,
+                               lambda name: layout.HEURISTIC if name == "heuristic" else TR.PROBE_KINDS.get(name), play)
 
 
 TRAINER = LiarTrainer()

@@ -34,6 +34,7 @@ from trustme_analysis.games.pinocchio.kernel import abstraction as A
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.games.pinocchio.kernel import trained as TR
 from trustme_analysis.train import tables as T
+from trustme_analysis.train.screen import rotating_screen
 
 compiled = njit(cache=True)
 
@@ -426,23 +427,16 @@ class PinocchioTrainer:
         R = self._rules(game)
         n = int(R[K.R_PLAYERS])
         H = Kernel(game, ["heuristic"]).H
-        out = {}
-        for name in names:
-            code = K.SEAT_HEURISTIC if name == "heuristic" else TR.PROBE_KINDS.get(name)
-            if code is None:
-                continue
-            wins = 0
-            for rot in range(n):
-                kinds = np.full(n, K.SEAT_TRAINED, np.int64)
-                kinds[rot] = code
-                m = games // n + (1 if rot < games % n else 0)
-                seeds = np.arange(seed + rot * games, seed + rot * games + m, dtype=np.uint64)
-                finals = np.zeros((m, K.STATE_SIZE), np.int32)
-                rets = np.zeros((m, n))
-                TR.play_probe_games(R, seeds, kinds, H, table[0], table[1], detail, finals, rets)
-                wins += int((rets[:, rot] == rets.max(axis=1)).sum())
-            out[name] = wins / games
-        return out
+
+        def play(kinds: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+            finals = np.zeros((len(seeds), K.STATE_SIZE), np.int32)
+            rets = np.zeros((len(seeds), n))
+            TR.play_probe_games(R, seeds, kinds, H, table[0], table[1], detail, finals, rets)
+            return rets
+
+        return rotating_screen(names, n, games, seed, K.SEAT_TRAINED,
+                               lambda name: K.SEAT_HEURISTIC if name == "heuristic" else TR.PROBE_KINDS.get(name),
+                               play)
 
     def _rules(self, game: pyspiel.Game) -> np.ndarray:
         from trustme_analysis.games.pinocchio.kernel.kernel import rules_array
