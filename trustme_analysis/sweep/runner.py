@@ -104,7 +104,9 @@ def _init_worker(parent_pid: int) -> None:
     # Ctrl-C reaches every process of the terminal's group; only the parent decides how to stop, so workers ignore
     # it (the parent terminates them).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    import trustme_analysis  # noqa: F401  (Python games register with pyspiel at import)
+    # Python games register with pyspiel at import; the chunk player (pandas, pyarrow, the kernels' modules) is
+    # imported now, while the parent still prepares, rather than with the first chunk.
+    import trustme_analysis.sweep.play  # noqa: F401
 
     # A killed parent cannot terminate its pool, and pool workers never see their task pipe close (each holds both
     # ends), so each worker watches for its parent to go away and then exits instead of idling forever.
