@@ -6,11 +6,11 @@ import math
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
 import pyspiel
-from open_spiel.python import policy as policy_lib
 
 from cfr import evaluate, policy_io
 from cfr.checkpoint import load_checkpoint, save_checkpoint
@@ -20,9 +20,15 @@ from cfr.compile import (
     TreeTooLargeError,
     compile_game,
 )
+from cfr.gameload import load_game
 from cfr.mccfr import SamplingSolver
 from cfr.sampling import CompiledSamplingSolver
 from cfr.solvers import ALGORITHMS, TreeSolver, canonical_algorithm
+
+if TYPE_CHECKING:
+    # OpenSpiel's policy module imports all its Python games (about 0.2 s at every process start: sweep workers,
+    # command lines), so it is imported only where a TabularPolicy is built.
+    from open_spiel.python import policy as policy_lib
 
 #: Sampling algorithms accepted by :func:`solve` and the MCCFR method each runs.
 SAMPLING = {"es-mccfr": "external", "os-mccfr": "outcome"}
@@ -62,6 +68,8 @@ class SolveResult:
             if self.compiled is not None:
                 self._policy = policy_io.to_tabular_policy(self.compiled, self.average)
             else:
+                from open_spiel.python import policy as policy_lib  # here, not at the top: see the imports
+
                 table = self.solver.average_policy()
                 tab = policy_lib.TabularPolicy(self.solver.game)
                 for key, entries in table.items():
@@ -163,7 +171,7 @@ def solve(
     if isinstance(game, CompiledGame):
         compiled, pygame = game, game.game
     else:
-        pygame = pyspiel.load_game(game) if isinstance(game, str) else game
+        pygame = load_game(game) if isinstance(game, str) else game
         try:
             compiled = compile_game(pygame, max_histories=max_histories)
         except TreeTooLargeError:

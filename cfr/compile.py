@@ -60,6 +60,7 @@ from array import array
 import pyspiel
 
 from cfr.build import from_preorder
+from cfr.gameload import load_game
 from cfr.tree import (
     CHANCE,
     DECISION,
@@ -132,7 +133,7 @@ def compile_game(
             an information state between players, or has a chance node without outcomes.
     """
     if isinstance(game, str):
-        game = pyspiel.load_game(game)
+        game = load_game(game)
     if not isinstance(max_histories, int) or isinstance(max_histories, bool) or max_histories < 1:
         raise ValueError(f"max_histories={max_histories!r} is not allowed; allowed: an integer >= 1")
     _check_game(game)

@@ -50,8 +50,23 @@ def quiet_openspiel() -> Iterator[None]:
         os.close(saved)
 
 
+def register_python_games() -> None:
+    """Register OpenSpiel's own Python games (``python_kuhn_poker``, ...): importing their package takes about 0.2 s
+    (it brings absl's flags and logging), so it is done when a game name is looked up, not at every process start
+    (a sweep's workers, each command line)."""
+    import open_spiel.python.games  # noqa: F401  (registers the games with pyspiel at import)
+
+
+def load_game(game: str) -> pyspiel.Game:
+    """``pyspiel.load_game(game)``, OpenSpiel's Python games included (:func:`register_python_games`)."""
+    if game.split("(", 1)[0].strip() not in pyspiel.registered_names():
+        register_python_games()
+    return pyspiel.load_game(game)
+
+
 def game_names() -> tuple[list[str], list[str]]:
     """The registered games: (the Trust Me games, every other OpenSpiel game), each sorted."""
+    register_python_games()
     names = sorted(pyspiel.registered_names())
     ours = [n for n in names if n.startswith(TRUST_ME_PREFIX)]
     return ours, [n for n in names if not n.startswith(TRUST_ME_PREFIX)]
@@ -85,6 +100,8 @@ def load_game_quietly(game: str, params: dict[str, Any] | None = None) -> pyspie
     parameter checks (a ``ValueError`` naming the parameter) pass through with their message.
     """
     name = game.split("(", 1)[0].strip()
+    if name not in pyspiel.registered_names():
+        register_python_games()
     if name not in pyspiel.registered_names():
         raise GameLoadError(unknown_game_message(name))
     try:

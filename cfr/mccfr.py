@@ -22,6 +22,8 @@ import time
 import numpy as np
 import pyspiel
 
+from cfr.gameload import load_game
+
 METHODS = ("external", "outcome")
 
 
@@ -71,7 +73,7 @@ class SamplingSolver:
         exploration: float = 0.6,
     ):
         if isinstance(game, str):
-            game = pyspiel.load_game(game)
+            game = load_game(game)
         if method not in METHODS:
             raise ValueError(f"method={method!r} is not allowed; allowed: {', '.join(METHODS)}")
         if isinstance(exploration, bool) or not isinstance(exploration, (int, float)) or not 0 < exploration <= 1:

@@ -9,11 +9,16 @@ scatter through the row index of every information set.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
-from open_spiel.python import policy as policy_lib
 
 from cfr.compile import CompiledGame
+
+if TYPE_CHECKING:
+    # OpenSpiel's policy module imports all its Python games (about 0.2 s at every process start: sweep workers,
+    # command lines), so it is imported only where a TabularPolicy is built.
+    from open_spiel.python import policy as policy_lib
 
 
 def _rows(cg: CompiledGame, tabular: policy_lib.TabularPolicy) -> np.ndarray:
@@ -40,6 +45,8 @@ def to_tabular_policy(
     if policy.shape != (cg.num_slots,):
         raise ValueError(f"policy has shape {policy.shape}; allowed: ({cg.num_slots},)")
     if tabular is None:
+        from open_spiel.python import policy as policy_lib  # here, not at the top: see the imports
+
         tabular = policy_lib.TabularPolicy(cg.game)
     rows = _rows(cg, tabular)
     table = tabular.action_probability_array

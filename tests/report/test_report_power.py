@@ -80,9 +80,9 @@ def test_each_no_evidence_verdict_of_the_report_names_what_its_games_could_see(c
     assert (f"No line-up comparison differs significantly on any compared measure (Holm's correction within the "
             f"line-up comparisons); the largest, {top['metric']} in {top['variant']} against {top['reference']} "
             f"(change {figure(top['difference'], unit, signed=True, with_unit=False)} "
-            f"{interval(top['low'], top['high'], unit, signed=True)}), is no evidence of no change: these games "
-            f"detect one 80% of the time only from {change_size(detectable_change(top['low'], top['high']), unit)} "
-            "on.") in pages[0]
+            f"{interval(top['low'], top['high'], unit, signed=True)}), is within chance, which does not mean no "
+            f"change: these games detect a change 80% of the time only from "
+            f"{change_size(detectable_change(top['low'], top['high']), unit)} on.") in pages[0]
     # Has it stopped moving? A "stable" verdict names the move its games could have seen besides the one allowed.
     stable = res["stability"]
     row = stable[stable["verdict"] == "stable under stronger play"].iloc[0]

@@ -349,8 +349,8 @@ def _quiet_power(ctx: Report, factor: str) -> str:
         return ""  # nothing to say of a zero-width interval (the same games, the same values)
     return (f"; the largest, {r['metric']} in {r['variant']} against {r['reference']} (change "
             f"{figure(r['difference'], unit, signed=True, with_unit=False)} "
-            f"{interval(r['low'], r['high'], unit, signed=True)}), is no evidence of no change: these games detect "
-            f"one 80% of the time only from {change_size(detect, unit)} on")
+            f"{interval(r['low'], r['high'], unit, signed=True)}), is within chance, which does not mean no change: "
+            f"these games detect a change 80% of the time only from {change_size(detect, unit)} on")
 
 
 def headline_lines(ctx: Report) -> list[str]:

@@ -116,9 +116,15 @@ def percent(value: Any, signed: bool = False) -> str:
 
 
 def points(value: Any) -> str:
-    """A difference of shares in percentage points, unsigned, in words ("14 points", "0.5 points")."""
+    """A difference of shares in percentage points, unsigned, in words ("14 points", "0.5 points", "1 point").
+
+    >>> points(0.14), points(0.005), points(0.01)
+    ('14 points', '0.5 points', '1 point')
+    """
     text = percent(value)
-    return text if text == DASH else text[:-1] + " points"
+    if text == DASH:
+        return text
+    return text[:-1] + (" point" if text[:-1] == "1" else " points")
 
 
 def change_size(value: Any, unit: str = "", with_unit: bool = True) -> str:
