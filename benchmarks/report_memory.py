@@ -1,9 +1,9 @@
 """Peak memory of building a sweep's results set and its PDF report as the number of games grows.
 
 Run: ``PYTHONPATH=. python benchmarks/report_memory.py [--sizes 10000,100000,1000000] [--chunk 20000] [--no-pdf]
-[--at-once] [--stages]``.
+[--at-once] [--stages] [--game trustme_pinocchio|trustme_liar|trustme_1981]``.
 
-A small Pinocchio sweep (two variants, heuristic bots) is played once; its records are then tiled (copied with new
+A small sweep of the game (two variants, heuristic bots; Pinocchio by default) is played once; its records are then tiled (copied with new
 game and chunk numbers into chunks of ``--chunk`` games, the size the automatic chunking picks for kernel line-ups,
 their checksums recorded in the manifest) into sweeps of each size, so the large sizes cost no simulation. Each
 figure comes from a fresh process:
@@ -52,10 +52,21 @@ SEED_SPEC = {
     "lineups": {"heuristic": {"seats": [{"bot": "heuristic"}]}},
 }
 
+#: The seed sweep of each game (``--game``): two variants of heuristic players, as Pinocchio's above.
+SEED_SPECS = {
+    "trustme_pinocchio": SEED_SPEC,
+    "trustme_liar": {**SEED_SPEC, "game": "trustme_liar", "params": {}, "grid": {"players": [2, 4]}},
+    "trustme_1981": {**SEED_SPEC, "game": "trustme_1981", "params": {}, "grid": {"players": [2, 3]}},
+}
+#: Each game's package (its analysis modules are imported before the baseline is read, as Pinocchio's).
+PACKAGES = {"trustme_pinocchio": "pinocchio", "trustme_liar": "liar", "trustme_1981": "board1981"}
+
 CHILD = r"""
 import json, sys
 import trustme_analysis, scipy.stats, matplotlib  # noqa: F401 (imports not measured)
-import trustme_analysis.games.pinocchio.analysis.stats, trustme_analysis.games.pinocchio.analysis.pages  # noqa: F401
+import importlib
+for _part in ("stats", "pages"):
+    importlib.import_module(f"trustme_analysis.games.{sys.argv[-1]}.analysis.{_part}")
 import trustme_analysis.report.build
 from trustme_analysis import results
 from trustme_analysis.results.build import Builder, compute_from
@@ -87,7 +98,9 @@ print(json.dumps(figures))
 STAGES_CHILD = r"""
 import json, sys
 import trustme_analysis, scipy.stats, matplotlib  # noqa: F401 (imports not measured)
-import trustme_analysis.games.pinocchio.analysis.stats, trustme_analysis.games.pinocchio.analysis.pages  # noqa: F401
+import importlib
+for _part in ("stats", "pages"):
+    importlib.import_module(f"trustme_analysis.games.{sys.argv[-1]}.analysis.{_part}")
 import trustme_analysis.report.build
 from trustme_analysis.results import build, store
 
@@ -181,16 +194,16 @@ def tile(seed: Path, out: Path, games: int, size: int) -> None:
     (out / MANIFEST).write_text(json.dumps(manifest), encoding="utf-8")
 
 
-def measure(out: Path, how: str, pdf: bool) -> dict:
-    done = subprocess.run([sys.executable, "-c", CHILD, str(out), how, "pdf" if pdf else "-"], capture_output=True,
-                          text=True)
+def measure(out: Path, how: str, pdf: bool, package: str = "pinocchio") -> dict:
+    done = subprocess.run([sys.executable, "-c", CHILD, str(out), how, "pdf" if pdf else "-", package],
+                          capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"measuring {out} ({how}) failed:\n{done.stderr[-3000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def measure_stages(out: Path, pdf: bool) -> list[dict]:
-    done = subprocess.run([sys.executable, "-c", STAGES_CHILD, str(out), "pdf" if pdf else "-"],
+def measure_stages(out: Path, pdf: bool, package: str = "pinocchio") -> list[dict]:
+    done = subprocess.run([sys.executable, "-c", STAGES_CHILD, str(out), "pdf" if pdf else "-", package],
                           capture_output=True, text=True)
     if done.returncode:
         raise SystemExit(f"measuring the stages of {out} failed:\n{done.stderr[-3000:]}")
@@ -212,26 +225,29 @@ def main() -> None:
     parser.add_argument("--no-pdf", action="store_true", help="measure the results set only, not the PDF")
     parser.add_argument("--at-once", action="store_true", help="also the all-at-once reference (large memory)")
     parser.add_argument("--stages", action="store_true", help="also where the memory goes, stage by stage")
+    parser.add_argument("--game", default="trustme_pinocchio", choices=sorted(SEED_SPECS),
+                        help="the game whose sweep is tiled (default: Pinocchio)")
     args = parser.parse_args()
+    package = PACKAGES[args.game]
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         seed = Path(tmp) / "seed"
-        run_sweep(parse_spec(SEED_SPEC, name="seed"), workers=1, out=seed, report=False, quiet=True)
+        run_sweep(parse_spec(SEED_SPECS[args.game], name="seed"), workers=1, out=seed, report=False, quiet=True)
         rows = []
         for games in sizes:
             folder = Path(tmp) / f"g{games}"
             tile(seed, folder, games, args.chunk)
-            m = measure(folder, "compute", not args.no_pdf)
+            m = measure(folder, "compute", not args.no_pdf, package)
             row = {"games": games, "base": m["base_mb"], "results": m["results_mb"] - m["base_mb"],
                    "results_peak": m["results_mb"]}
             if "pdf_mb" in m:
                 row["pdf"], row["pdf_peak"] = m["pdf_mb"] - m["base_mb"], m["pdf_mb"]
             if args.at_once:
-                a = measure(folder, "at_once", False)
+                a = measure(folder, "at_once", False, package)
                 row["at_once"] = a["results_mb"] - a["base_mb"]
             rows.append(row)
             if args.stages:
-                print_stages(games, measure_stages(folder, not args.no_pdf))
+                print_stages(games, measure_stages(folder, not args.no_pdf, package))
             print(f"  {games:,} games: " + ", ".join(f"{k} {v:.1f}" for k, v in row.items() if k != "games"),
                   flush=True)
             shutil.rmtree(folder)
