@@ -2,7 +2,7 @@
 
 ``--check`` prints this before anything runs. The estimate plays the first games of a few variants exactly as the
 sweep would (same seeds, same bots) and encodes their records as the chunks would be, writing nothing; it is rough
-(a handful of games, one process), so it is printed as "about".
+(a handful of games, or a few thousand for a kernel's line-up, in one process), so it is printed as "about".
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ import time
 from dataclasses import dataclass, replace
 
 from trustme_analysis.registry import game_entry
+from trustme_analysis.sweep.chunking import KERNEL_SAMPLE_GAMES
+from trustme_analysis.sweep.engines import KERNEL
 from trustme_analysis.sweep.play import ChunkTask, chunk_task, encoded_chunk
 from trustme_analysis.sweep.rescoring import sources
 from trustme_analysis.sweep.spec import Spec
@@ -65,7 +67,12 @@ def estimate_work(spec: Spec, workers: int | None = None) -> Estimate:
         tick = time.perf_counter()
         _encoded_size(one)
         first = time.perf_counter() - tick
-        count = int(max(1, min(SAMPLE_GAMES, len(spec.chunk_games(0, variant)), budget / max(first, 1e-6))))
+        if variant.engine == KERNEL:
+            # A kernel plays a game in microseconds and pays a fixed cost per chunk (its records' table and file):
+            # a sample of a few games would pass that cost for the games' and overstate the sweep a hundredfold.
+            count = min(KERNEL_SAMPLE_GAMES, len(spec.chunk_games(0, variant)))
+        else:
+            count = int(max(1, min(SAMPLE_GAMES, len(spec.chunk_games(0, variant)), budget / max(first, 1e-6))))
         task = replace(one, num_games=count)
         tick = time.perf_counter()
         size = _encoded_size(task)
