@@ -4,7 +4,7 @@ Usage::
 
     python benchmarks/trained_1981.py [--stages exact,train,speed,heuristic,probes] [--out /tmp/trained_1981]
         [--seed 0] [--iterations 400000] [--reduced-iterations 1000000] [--probe-games 400] [--screen-games 100]
-        [--kernel-games 4000]
+        [--kernel-games 4000] [--set KEY=VALUE ...]
 
 Stages (``train`` runs, or finds stored, the full-game policy the later stages play):
 
@@ -21,6 +21,10 @@ Stages (``train`` runs, or finds stored, the full-game policy the later stages p
   ``--screen-games`` games each, the best one measured on ``--probe-games`` fresh seeds (goal: its win rate <= fair
   share + 5 points). Played through the engine with the ``trained`` bot.
 
+Training takes the trainer's defaults (``trustme_analysis.train.game_settings``: for the full game the heuristic's
+prior, average-strategy opponents and ``beta = 1.5``; the investing round alone its own) but for ``--set`` fields
+(the full game's training only; e.g. ``--set prior=0 --set opponents=current --set beta=0`` for plain MCCFR).
+
 Win rates carry 95% Wilson intervals. A seat wins when its return is the best (win/loss utility; a tie of all seats
 is no win).
 """
@@ -28,7 +32,9 @@ is no win).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
+from typing import Any
 
 import numpy as np
 import pyspiel
@@ -42,9 +48,10 @@ from trustme_analysis.games.board1981.kernel.training import INVESTMENT_TRAINER
 from trustme_analysis.players import make_bot
 from trustme_analysis.players.play import sample_chance
 from trustme_analysis.players.probe import probe_strategies
+from trustme_analysis.players.trained import TrainedBot
 from trustme_analysis.solve.profile import bots_policy
 from trustme_analysis.stats.intervals import wilson
-from trustme_analysis.train import TrainSettings, train
+from trustme_analysis.train import TrainSettings, game_settings, train
 
 REDUCED = {
     "duel": "trustme_1981_investment(players=2,payoff_mix=6/4/4/2,seen=50,money=10,shares=10,lots=1/5/10,"
@@ -56,6 +63,8 @@ REDUCED = {
                       "lots=1/2/3/4/5/6/7/8/9/10,utility=wealth_diff)",
 }
 FULL = "trustme_1981(players=2)"
+#: ``--set`` fields for the full game's training (over the trainer's defaults).
+EXTRA: dict[str, Any] = {}
 
 
 def pct(x: float) -> str:
@@ -83,7 +92,7 @@ def stage_exact(seed: int, out: str, iterations: int, cfr_iterations: int, only:
         cells = []
         for detail in (1, 0):
             t0 = time.process_time()
-            policy = train(game, TrainSettings(iterations=iterations, seed=seed, detail=detail), out)
+            policy = train(game, game_settings(game, iterations=iterations, seed=seed, detail=detail), out)
             value = metric(cg, INVESTMENT_TRAINER.tree_policy(cg, policy.lookup(), states, detail=detail))
             cells.append(f"{share(value)}, {time.process_time() - t0:.0f} CPU s")
         t0 = time.process_time()
@@ -97,7 +106,8 @@ def stage_exact(seed: int, out: str, iterations: int, cfr_iterations: int, only:
 
 
 def settings(iterations: int, seed: int) -> TrainSettings:
-    return TrainSettings(iterations=iterations, seed=seed)
+    """The full game's settings: the budget, the seed and ``--set``, else the trainer's defaults."""
+    return game_settings(FULL, iterations=iterations, seed=seed, **EXTRA)
 
 
 def stage_train(iterations: int, seed: int, out: str) -> None:
@@ -181,12 +191,12 @@ def stage_probes(iterations: int, seed: int, out: str, screen: int, games: int) 
     print("|---|---|---|")
     game = pyspiel.load_game(FULL)
     n = game.num_players()
-    train(game, settings(iterations, seed), out)
-    knobs = {"iterations": iterations, "seed": seed, "outdir": out}
+    chosen = settings(iterations, seed)
+    train(game, chosen, out)
     t0 = time.process_time()
 
     def others(p, rng):
-        return make_bot(game, "trained", p, rng, **knobs)
+        return TrainedBot(game, p, rng, chosen, out)
 
     screened = {}
     for name in probe_strategies(game):
@@ -213,7 +223,25 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--probe-games", type=int, default=400)
     parser.add_argument("--screen-games", type=int, default=100)
     parser.add_argument("--kernel-games", type=int, default=4_000)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a TrainSettings field for the full game's training (repeatable; e.g. prior=0)")
     args = parser.parse_args(argv)
+    fields = {f.name for f in dataclasses.fields(TrainSettings)}
+    for item in args.set:
+        key, _, text = item.partition("=")
+        if key not in fields or not text:
+            print(f"--set {item!r} is not allowed; allowed: KEY=VALUE with KEY one of {', '.join(sorted(fields))}")
+            return 2
+        value: object = text
+        for kind in (int, float):
+            try:
+                value = kind(text)
+                break
+            except ValueError:
+                pass
+        if text in ("true", "false"):
+            value = text == "true"
+        EXTRA[key] = value
     stages = args.stages.split(",")
     known = {"exact", "train", "speed", "heuristic", "probes"}
     if set(stages) - known:

@@ -39,13 +39,16 @@ def decision_positions(game_string, games, seed):
     return kern, out
 
 
-def row(st, r, p, detail, legal=None):
-    """The policy row's table keys of seat ``p`` at kernel state array ``st`` and each legal move's entry in it."""
+def row(st, r, p, detail, legal=None, prior=False):
+    """The policy row's table keys of seat ``p`` at kernel state array ``st`` and each legal move's entry in it
+    (and, with ``prior``, the default heuristic's probability of each entry)."""
     legal = np.asarray(legal, np.int64)
     keys = np.zeros(len(legal) + 1, np.int64)
     which = np.zeros(len(legal) + 1, np.int64)
-    m = row_of_compiled(st, r, p, legal, len(legal), keys, which, detail)
-    return keys[:m].tolist(), which[:len(legal)].tolist()
+    probs = np.zeros(len(legal) + 1)
+    m = row_of_compiled(st, r, p, legal, len(legal), keys, which, detail, probs)
+    out = keys[:m].tolist(), which[:len(legal)].tolist()
+    return (*out, probs[:m].tolist()) if prior else out
 
 
 @pytest.mark.parametrize("detail", [0, 1])
@@ -59,12 +62,64 @@ def test_key_does_not_move_when_unseen_cards_are_dealt_anew(game_string, detail)
         p = st.current_player()
         legal = st.legal_actions()
         key = info_key_of(st.st, r, p, detail)
-        keys = row(st.st, r, p, detail, legal)
+        keys = row(st.st, r, p, detail, legal, prior=True)  # (the keys carry the heuristic's mark at level 0)
         for other in kern.sample_worlds(st, p, 3, seed=1000 + n):
             assert info_key_of(other.st, r, p, detail) == key
-            assert row(other.st, r, p, detail, legal) == keys
+            assert row(other.st, r, p, detail, legal, prior=True) == keys
             moved += int(not np.array_equal(other.st[L.CARDS:L.CARDS + props], st.st[L.CARDS:L.CARDS + props]))
     assert moved > len(positions[::3])  # the deals did change unseen cards
+
+
+def test_the_abstraction_marks_the_default_heuristic():
+    from trustme_analysis.games.board1981.kernel.abstraction import DEFAULT_KNOBS
+    from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs
+
+    defaults = HeuristicKnobs()
+    assert DEFAULT_KNOBS.tolist() == [float(getattr(defaults, name)) for name in L.KNOBS]
+
+
+@pytest.mark.parametrize("detail", [0, 1])
+def test_a_row_the_table_never_saw_plays_the_heuristic(detail):
+    # An empty table (every slot EMPTY: zeros would be keys, and a probe of a full table never ends): every row is
+    # unseen, so the trained player plays the default heuristic's row, not uniformly.
+    from trustme_analysis.train.tables import EMPTY
+
+    game_string = FULL[1]
+    kern, positions = decision_positions(game_string, 2, 5)
+    table = (np.full(64, EMPTY, np.int64), np.zeros(64))
+    r = kern.rules
+    size = int(r[L.R_NUM_ACTIONS]) + 1
+    scratch = [np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(3 * size)]
+    phases = set()
+    drawn = 0
+    for n, st in enumerate(positions[::5]):
+        p = st.current_player()
+        legal = st.legal_actions()
+        acts = np.zeros(size, np.int64)
+        acts[:len(legal)] = legal
+        out = np.zeros(size)
+        # (policy_at: what the trained bot states and the exact evaluation reads)
+        known = policy_at(st.st, r, *table, acts, len(legal), out, np.zeros(size, np.int64), np.zeros(size, np.int64),
+                          np.zeros(size), detail)
+        assert not known
+        probs = dict(zip(legal, out[:len(legal)].tolist()))
+        heur = kern.heuristic_policy(st)
+        assert probs == pytest.approx(heur, abs=1e-12)
+        phases.add(int(st.st[L.PHASE]))
+        if detail == 0:
+            # the mark splits the moves the heuristic makes from those it never makes: no entry holds both
+            _, which, prior = row(st.st, r, p, 0, st.legal_actions(), prior=True)
+            for u in range(len(prior)):
+                made = {heur[a] > 0 for a, w in zip(st.legal_actions(), which) if w == u}
+                assert len(made) == 1 and made == {prior[u] > 0}
+        if drawn < 3 and sum(q > 0 for q in heur.values()) > 1:
+            # the kernel's trained seats draw the same row
+            rng = np.asarray([n + 1], np.uint64)
+            draws = [int(trained_action_compiled(st.st.copy(), r, rng, *table, detail, *scratch)) for _ in range(1000)]
+            for a, q in heur.items():
+                assert abs(draws.count(a) / 1000 - q) < 4 * np.sqrt(max(q * (1 - q), 1e-4) / 1000) + 1e-9
+            drawn += 1
+    assert drawn == 3 and {L.MOVE, L.PROPERTY_CHOICE, L.TURN_START} <= phases
 
 
 def test_visible_things_change_the_key():
@@ -184,7 +239,7 @@ def test_kernel_trained_seats_draw_the_stored_policy(tmp_path):
     _, positions = decision_positions(SHORT, 2, 3)
     r = kern.rules
     size = int(r[L.R_NUM_ACTIONS]) + 1
-    scratch = [np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size)]
+    scratch = [np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(3 * size)]
     checked = 0
     for st in positions:
         legal = np.asarray(st.legal_actions(), np.int64)
@@ -208,8 +263,12 @@ def test_kernel_trained_seats_draw_the_stored_policy(tmp_path):
 
 
 def test_full_game_trainer_runs_and_is_deterministic(tmp_path):
+    from trustme_analysis.train import game_settings
+
     game = pyspiel.load_game(SHORT)
-    a = train(game, TrainSettings(iterations=500, seed=9), tmp_path / "a")
-    b = train(game, TrainSettings(iterations=500, seed=9), tmp_path / "b")
+    chosen = game_settings(game, iterations=500, seed=9)  # the trainer's defaults: the prior, average opponents
+    assert (chosen.prior, chosen.opponents, chosen.beta) == (200000.0, "average", 1.5)
+    a = train(game, chosen, tmp_path / "a")
+    b = train(game, chosen, tmp_path / "b")
     assert a.summary["policy_digest"] == b.summary["policy_digest"] and a.summary["slots"] > 100
     assert TRAINER.version.startswith("1981-") and INVESTMENT_TRAINER.version.startswith("1981-round")

@@ -170,8 +170,14 @@ def test_game_defaults_and_settings_a_trainer_does_not_play(tmp_path):
         name = next(iter(extra))
         with pytest.raises(ValueError, match=f"^{name}=.* is not allowed for this game's trainer"):
             train("trustme_liar(players=2)", TrainSettings(iterations=10, **extra), "/nonexistent")
-    for extra in ({"baseline": True}, {"shaping": 1.0}, {"prior": 5.0}, {"population": 0.2},
-                  {"opponents": "average"}):
+    # 1981's traversal plays the same two (each changes the policy) with the same defaults, and refuses the rest
+    board = game_settings("trustme_1981(players=2)")
+    assert (board.prior, board.opponents, board.beta, board.baseline) == (200000.0, "average", 1.5, False)
+    short = "trustme_1981(players=2,max_turns=20)"
+    runs = [train(short, TrainSettings(iterations=200, seed=1, **extra), tmp_path)
+            for extra in ({}, {"prior": 50.0}, {"opponents": "average"})]
+    assert len({r.summary["policy_digest"] for r in runs}) == len(runs)
+    for extra in ({"baseline": True}, {"shaping": 1.0}, {"population": 0.2}):
         name = next(iter(extra))
         with pytest.raises(ValueError, match=f"^{name}="):
             refuse_unplayed(trainer_for(pyspiel.load_game("trustme_1981")), TrainSettings(iterations=10, **extra))

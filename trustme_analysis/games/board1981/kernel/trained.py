@@ -19,14 +19,13 @@ import numpy as np
 from numba import njit
 
 from trustme_analysis.engine.compiled_draws import below, uniform01
-from trustme_analysis.games.board1981.kernel.abstraction import row_of
+from trustme_analysis.games.board1981.kernel.abstraction import known_row, row_of
 from trustme_analysis.games.board1981.kernel.layout import (
     DECIDER, OVER, PHASE, R_N, R_NUM_ACTIONS, STATE_SIZE, TURNS, tie_module,
 )
 from trustme_analysis.games.board1981.kernel.play import SEAT_HEURISTIC, choose, grown, push_trace, scratch_sizes
 from trustme_analysis.games.board1981.kernel.step import apply_action, init_state, is_chance, legal_actions, \
     sample_chance
-from trustme_analysis.train.tables import average_row
 
 #: The seat kind of a trained seat (after :data:`~.play.SEAT_RANDOM` and :data:`~.play.SEAT_HEURISTIC`).
 SEAT_TRAINED = 2
@@ -34,11 +33,13 @@ SEAT_TRAINED = 2
 
 @njit(cache=True, inline="always")
 def trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs):
-    """The trained seat's move at ``st``: a row entry drawn from the stored average strategy, then one of the legal
-    moves it describes, uniformly."""
+    """The trained seat's move at ``st``: a row entry drawn from the stored average strategy (the default
+    heuristic's row where the table never met it), then one of the legal moves it describes, uniformly. ``probs``:
+    float scratch three times as long as ``legal`` (the row, then the heuristic's probabilities and its scratch)."""
     na = legal_actions(st, r, legal)
-    m = row_of(st, r, st[DECIDER], legal, na, row, which, detail)
-    average_row(tkeys, tavg, row, m, probs)
+    size = legal.shape[0]
+    m = row_of(st, r, st[DECIDER], legal, na, row, which, detail, probs, probs[size:2 * size], probs[2 * size:])
+    known_row(tkeys, tavg, row, m, probs)
     u = m - 1
     positive = 0
     for j in range(m):
@@ -114,7 +115,7 @@ def play_games_trained(r, seeds, seat_kinds, kn, keep_history, tkeys, tavg, deta
     probs = np.empty(2 * size, np.float64)
     row = np.empty(size, np.int64)
     which = np.empty(size, np.int64)
-    tprobs = np.empty(size, np.float64)
+    tprobs = np.empty(3 * size, np.float64)
     game_trace = np.empty(trace_size, np.int64)
     game_history = np.empty(history_size, np.int64)
     finals = np.empty((games, STATE_SIZE), np.int64)

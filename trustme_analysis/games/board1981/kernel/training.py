@@ -14,6 +14,17 @@ alternating traversers,
   k} sigma_j / q_j / q_k`` (``"on_policy"``, the default: bounded weights on a deep game);
 - DCFR discounting once per epoch.
 
+Two of Pinocchio's optional settings are played (:attr:`Board1981Trainer.offers`; the recipe that made Pinocchio's and
+Liar's trained players competent, ``docs/guide/trained.rst``):
+
+- ``prior``: a row entry new to the table starts with the default heuristic's probability of the moves it describes
+  (:func:`~.abstraction.row_of`) as regret and as average mass, ``prior`` visits' worth, so a row starts as the
+  heuristic plays it and leaves it only as far as its sampled regrets say;
+- ``opponents = "average"``: the other seats play their average strategy, which then averages the traverser's
+  current strategies (fictitious play with regret matching as the best-response learner).
+
+A baseline, shaping and personas are not played (refused).
+
 Two games train here. ``trustme_1981`` (the whole board game, :data:`TRAINER`) from its start, and
 ``trustme_1981_investment`` (the investing round alone, the solved presets' game, :data:`INVESTMENT_TRAINER`) through
 the *same* kernel and abstraction: its position is embedded in a ``trustme_1981`` state of the same players, money,
@@ -37,7 +48,7 @@ from numba import njit
 from cfr.numba_cache import source_digest
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel import abstraction as A
-from trustme_analysis.games.board1981.kernel.abstraction import row_of
+from trustme_analysis.games.board1981.kernel.abstraction import known_row, row_of
 from trustme_analysis.games.board1981.kernel import layout as L
 from trustme_analysis.games.board1981.kernel.investing import start_investing
 from trustme_analysis.games.board1981.kernel.layout import (
@@ -47,14 +58,15 @@ from trustme_analysis.games.board1981.kernel.layout import (
 from trustme_analysis.games.board1981.kernel.step import apply_action, init_state, is_chance, legal_actions, returns, \
     sample_chance
 from trustme_analysis.train import tables as T
-from trustme_analysis.train.tables import average_row, discount, insert, mix64, regret_matching
+from trustme_analysis.train.tables import discount, insert, mix64, regret_matching
 
 compiled = njit(cache=True)
 inlined = njit(cache=True, inline="always")
 
 #: Settings vector offsets (float64) of :func:`run_iterations` (:func:`trustme_analysis.train.driver.config_vector`).
-C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING = range(8)
-CONFIG_SIZE = 8
+(C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING, C_PRIOR,
+ C_POPULATION, C_OPPONENTS) = range(13)
+CONFIG_SIZE = 13
 #: Traverser decisions one game may hold in the buffers, and their legal actions.
 NODES = 1 << 13
 NODE_BUFFER = 1 << 17
@@ -153,7 +165,8 @@ def _concrete(which, na, u, rng):
 
 @compiled
 def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, st, rng, acts, weights, sig, q, rets,
-                   node_off, node_n, node_pick, node_idx, node_sig, reach, row, which, node_q):
+                   node_off, node_n, node_pick, node_idx, node_sig, reach, row, which, node_q, hrow, hprobs,
+                   hscratch):
     """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
     ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
     ``limit`` are scratch owned by the caller."""
@@ -163,6 +176,8 @@ def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, 
     epoch = np.int64(cfg[C_EPOCH])
     detail = np.int64(cfg[C_DETAIL])
     on_policy = cfg[C_WEIGHTING] > 0.5
+    prior = cfg[C_PRIOR]
+    fictitious = cfg[C_OPPONENTS] > 0.5
     for t in range(t0, t1):
         if used[0] > limit:
             return t
@@ -180,13 +195,18 @@ def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, 
                 continue
             p = st[DECIDER]
             na = legal_actions(st, r, acts)
-            nu = row_of(st, r, p, acts, na, row, which, detail)
+            nu = row_of(st, r, p, acts, na, row, which, detail, hrow, hprobs, hscratch)
             if e + nu > node_idx.shape[0] or m >= node_off.shape[0]:
                 e = 0  # beyond any game of the turn cap; stay in bounds (the oldest decisions are dropped)
                 m = 0
             idx = node_idx[e:e + nu]
             for u in range(nu):
+                before = used[0]
                 idx[u] = insert(keys, used, row[u])
+                if used[0] != before and prior > 0.0:
+                    # The heuristic prior (the module docstring): a new entry starts as the heuristic plays it.
+                    regret[idx[u]] = prior * hrow[u]
+                    avg[idx[u]] = prior * hrow[u]
             regret_matching(regret, idx, nu, sig)
             x = uniform01(rng)
             if p == i:
@@ -194,6 +214,11 @@ def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, 
                     q[u] = eps / nu + (1.0 - eps) * sig[u]
                     node_sig[e + u] = sig[u]
                 u = _pick(q, nu, x)
+                if fictitious:
+                    # The average strategy averages the traverser's current strategies (each visit one sample of
+                    # them), and the opponents play it: fictitious play.
+                    for b in range(nu):
+                        avg[idx[b]] += sig[b]
                 node_off[m] = e
                 node_n[m] = nu
                 node_pick[m] = u
@@ -201,6 +226,16 @@ def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, 
                 m += 1
                 e += nu
                 Q *= q[u]
+            elif fictitious:
+                total = 0.0
+                for b in range(nu):
+                    total += avg[idx[b]]
+                if total > 0.0:
+                    for b in range(nu):
+                        q[b] = avg[idx[b]] / total
+                    u = _pick(q, nu, x)
+                else:
+                    u = _pick(sig, nu, x)
             else:
                 w = 1.0
                 if unbiased:
@@ -238,10 +273,10 @@ def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, 
 @compiled
 def policy_at(st, r, keys, avg, acts, n, out, row, which, probs, detail):
     """The trained policy of the seat to act in ``st`` over its legal moves ``acts[:n]`` into ``out`` (a row's
-    probability shared evenly by the moves it describes); returns whether the table knew the position (else
-    ``out`` is uniform over the row)."""
-    m = row_of(st, r, st[DECIDER], acts, n, row, which, detail)
-    known = average_row(keys, avg, row, m, probs)
+    probability shared evenly by the moves it describes); returns whether the table knew the position (else the
+    row is played as the default heuristic plays it, :func:`~.abstraction.known_row`)."""
+    m = row_of(st, r, st[DECIDER], acts, n, row, which, detail, probs, np.empty(n), np.empty(n))
+    known = known_row(keys, avg, row, m, probs)
     for j in range(n):
         c = 0
         for k in range(n):
@@ -299,9 +334,13 @@ class Board1981Trainer:
     the trained bot's and the exact evaluation's (``trustme_analysis.players.trained``), for ``trustme_1981`` and, with
     ``mode = MODE_ROUND``, for ``trustme_1981_investment``."""
 
-    #: The optional settings this traversal plays (``trustme_analysis.train.driver.OPTIONAL``): none (a spec asking
-    #: for a baseline, shaping, a prior, personas or average opponents is refused).
-    offers = ()
+    #: The optional settings this traversal plays (``trustme_analysis.train.driver.OPTIONAL``); a spec asking for a
+    #: baseline, shaping or personas is refused.
+    offers = ("prior", "opponents")
+    #: 1981's own defaults (measured on the full 2-player game, docs/games/board1981.rst): start every row from the
+    #: heuristic's (``prior`` visits' worth), let the opponents play the average strategy (fictitious play), and
+    #: discount negative regrets like positive ones (``beta``).
+    defaults = {"prior": 200000.0, "opponents": "average", "beta": 1.5}
     config_size = CONFIG_SIZE
     slots_per_iteration = SLOTS_PER_ITERATION
 
@@ -346,7 +385,8 @@ class Board1981Trainer:
             "node_off": np.zeros(NODES, np.int64), "node_n": np.zeros(NODES, np.int64),
             "node_pick": np.zeros(NODES, np.int64), "node_idx": np.zeros(NODE_BUFFER, np.int64),
             "node_sig": np.zeros(NODE_BUFFER), "reach": np.zeros(n), "row": np.zeros(size, np.int64),
-            "which": np.zeros(size, np.int64), "node_q": np.zeros(NODES),
+            "which": np.zeros(size, np.int64), "node_q": np.zeros(NODES), "hrow": np.zeros(size),
+            "hprobs": np.zeros(size), "hscratch": np.zeros(size),
         }
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
@@ -358,7 +398,7 @@ class Board1981Trainer:
                                   np.uint64(seed & (2**64 - 1)), cfg, limit, c["st"], c["rng"], c["acts"],
                                   c["weights"], c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"],
                                   c["node_pick"], c["node_idx"], c["node_sig"], c["reach"], c["row"], c["which"],
-                                  c["node_q"]))
+                                  c["node_q"], c["hrow"], c["hprobs"], c["hscratch"]))
 
     # ---- positions as kernel states
 
@@ -408,7 +448,7 @@ class Board1981Trainer:
     def action_probabilities(self, ctx: Any, table: tuple[np.ndarray, np.ndarray], state: pyspiel.State,
                              player: int, detail: int = 0) -> tuple[dict[int, float], bool]:
         """The stored policy at ``state`` for ``player`` (the seat to act): ``({action: probability}, known)``,
-        uniform over the described moves where the table never saw the position (``known`` False)."""
+        the default heuristic's row where the table never saw the position (``known`` False)."""
         st = self._kernel_state(ctx, state.history())
         legal = state.legal_actions(player)
         acts, out = ctx["acts"], ctx["out"]
