@@ -433,3 +433,32 @@ class BlockSums:
         if self.starts is not None:
             return self._sums
         return np.concatenate(self._kept) if self._kept else np.zeros((0, self.width))
+
+
+class Tally:
+    """How many times each value of a stream was seen (NaNs dropped), added a piece at a time: the quantiles of all
+    the values from a memory that grows with the distinct values only (turns, counts: a few hundred), not with the
+    games."""
+
+    def __init__(self) -> None:
+        self.counts: dict[float, int] = {}
+
+    def add(self, values: np.ndarray) -> Tally:
+        """Add a piece of values; returns ``self``."""
+        x = np.asarray(values, dtype=np.float64).ravel()
+        for value, count in zip(*np.unique(x[~np.isnan(x)], return_counts=True)):
+            self.counts[float(value)] = self.counts.get(float(value), 0) + int(count)
+        return self
+
+    @property
+    def n(self) -> int:
+        """The values counted."""
+        return sum(self.counts.values())
+
+    def quantile(self, q: Sequence[float]) -> np.ndarray:
+        """``np.quantile`` of every value counted (NaNs without values)."""
+        if not self.counts:
+            return np.full(len(q), math.nan)
+        # A quantile depends only on the sorted values: rebuilt from the tally for this call, then dropped.
+        values = sorted(self.counts)
+        return np.quantile(np.repeat(np.array(values), [self.counts[v] for v in values]), q)

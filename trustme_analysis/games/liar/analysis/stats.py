@@ -6,18 +6,27 @@ Every function takes the records DataFrame (columns from :mod:`trustme_analysis.
 ``variant`` and ``game_index``) and returns a tidy table per variant with 95% intervals: t intervals for per-game
 (or per-seat) means, Wilson for per-game yes/no, and a bootstrap over whole games for shares pooled over games (e.g.
 false cards among all cards played). Definitions: ``docs/guide/statistics_liar.rst``.
+
+Each table is made by an accumulator fed a variant's records a piece at a time (a chunk's games; the functions below
+feed it a variant's records in one piece): integer counts, the moments of the means and the units of the bootstraps
+(:mod:`trustme_analysis.stats.streaming`), merged exactly, so :func:`compute` holds no array of every game or record
+of a variant, and its tables are those of all records at once (bit for bit up to 10,000 games a variant).
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
-from trustme_analysis.stats.intervals import CONFIDENCE, Interval, mean_t, ratio_of_sums, wilson
+from trustme_analysis.stats import streaming
+from trustme_analysis.stats.intervals import CONFIDENCE, Interval, ratio_of_sums, wilson
+from trustme_analysis.stats.streaming import BlockSums, GameRows, Moments, Tally, mean_interval
 from trustme_analysis.games.liar.engine.scoring import SOURCES
 
 GAME_KEY = ["variant", "game_index"]
@@ -93,11 +102,100 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
     return out
 
 
+def _per_variant(records: pd.DataFrame, start: Callable[[str, int], Any]) -> pd.DataFrame:
+    """A table of ``records`` made a variant at a time by its accumulator (``start(variant, games)``), each fed the
+    variant's records in one piece: what :meth:`Builder.accumulate_variants` does a chunk at a time."""
+    parts = []
+    for variant in variants(records):
+        rv = records[records["variant"] == variant]
+        acc = start(variant, int(rv["game_index"].nunique()) if "game_index" in rv.columns else 0)
+        acc.add(rv)
+        parts.append(acc.rows())
+    filled = [p for p in parts if len(p)]
+    return pd.concat(filled, ignore_index=True) if filled else pd.DataFrame()
+
+
 TURN_ORDER_NAMES = {0: "the first player", 1: "the player after the first player"}
 
 
 def _turn_order_name(k: int) -> str:
     return TURN_ORDER_NAMES.get(k, f"the player {k} seats after the first player")
+
+
+class _Group:
+    """The seat rows of one group (a turn order, a seat) of a variant: rows, the count of each yes/no column and the
+    moments of each mean column, added a piece at a time."""
+
+    def __init__(self, flags: Sequence[str], means: Sequence[str]):
+        self.n = 0
+        self.counts = dict.fromkeys(flags, 0)
+        self.moments = {c: Moments() for c in means}
+
+    def add(self, rows: pd.DataFrame) -> None:
+        self.n += len(rows)
+        for c in self.counts:
+            self.counts[c] += int(rows[c].astype(bool).sum())
+        for c, m in self.moments.items():
+            m.add(rows[c].to_numpy(dtype=float))
+
+
+class _SeatGroups:
+    """One variant's seat rows grouped by ``key`` (turn order, seat), accumulated a chunk at a time (a
+    :class:`_Group` per value, in record order within it); ``finish(variant, acc, confidence)`` makes the rows."""
+
+    def __init__(self, variant: str, key: str, flags: Sequence[str], means: Sequence[str],
+                 finish: Callable[[str, _SeatGroups, float], list[dict]], confidence: float):
+        self.variant, self.key, self.flags, self.means = variant, key, tuple(flags), tuple(means)
+        self.finish, self.confidence = finish, confidence
+        self.first: pd.Series | None = None  # the variant's first record (mode, players: the same in all)
+        self.groups: dict[int, _Group] = {}
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        if not len(chunk):
+            return
+        if self.first is None:
+            self.first = chunk.iloc[0]
+        for value, rows in chunk.groupby(self.key, sort=True):
+            self.groups.setdefault(int(value), _Group(self.flags, self.means)).add(rows)
+
+    def rows(self) -> pd.DataFrame:
+        return pd.DataFrame(self.finish(self.variant, self, self.confidence))
+
+
+def _starter_rows(variant: str, acc: _SeatGroups, confidence: float) -> list[dict]:
+    rows = []
+    for order in sorted(acc.groups):
+        g = acc.groups[order]
+        players = int(acc.first["players"])
+        fair = 1.0 / players
+        win = wilson(g.counts["win"], g.n, confidence)
+        mode = str(acc.first["mode"])
+        who = _turn_order_name(order)
+        what = "has the most points in" if mode == "trustme" else "wins"
+        sentence = (f"{who[0].upper()}{who[1:]} {what} {100 * win.estimate:.0f}% of games "
+                    f"[{100 * win.low:.0f}%, {100 * win.high:.0f}%] against a fair {100 * fair:.0f}%: "
+                    f"{100 * (win.estimate - fair):+.0f} points (ties counted for each player).")
+        rows.append({
+            "variant": variant,
+            "turn_order": order,
+            "mode": mode,
+            "players": players,
+            "games": g.n,
+            "fair": fair,
+            **_row("win", win),
+            "advantage": win.estimate - fair,
+            "advantage_low": win.low - fair,
+            "advantage_high": win.high - fair,
+            **_row("points_win", wilson(g.counts["points_win"], g.n, confidence)),
+            **_row("rank", mean_interval(g.moments["rank"], confidence)),
+            **_row("points", mean_interval(g.moments["points"], confidence)),
+            "sentence": sentence,
+        })
+    return rows
+
+
+def _starter(variant: str, confidence: float = CONFIDENCE) -> _SeatGroups:
+    return _SeatGroups(variant, "turn_order", ("win", "points_win"), ("rank", "points"), _starter_rows, confidence)
 
 
 def starter(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -109,56 +207,79 @@ def starter(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFra
     The seat-balance tables answer the same question per seat number; with ``first_player="random"`` seat numbers
     carry no advantage and this table holds the whole effect of playing first.
     """
-    rows = []
-    for (variant, order), grp in records.groupby(["variant", "turn_order"], sort=True):
-        n = len(grp)
-        players = int(grp["players"].iloc[0])
-        fair = 1.0 / players
-        win = wilson(int(grp["win"].astype(bool).sum()), n, confidence)
-        mode = str(grp["mode"].iloc[0])
-        who = _turn_order_name(int(order))
-        what = "has the most points in" if mode == "trustme" else "wins"
-        sentence = (f"{who[0].upper()}{who[1:]} {what} {100 * win.estimate:.0f}% of games "
-                    f"[{100 * win.low:.0f}%, {100 * win.high:.0f}%] against a fair {100 * fair:.0f}%: "
-                    f"{100 * (win.estimate - fair):+.0f} points (ties counted for each player).")
-        rows.append({
+    return _per_variant(records, lambda v, n: _starter(v, confidence))
+
+
+def _rank_rows(variant: str, acc: _SeatGroups, confidence: float) -> list[dict]:
+    return [
+        {
             "variant": variant,
-            "turn_order": int(order),
-            "mode": mode,
-            "players": players,
-            "games": n,
-            "fair": fair,
-            **_row("win", win),
-            "advantage": win.estimate - fair,
-            "advantage_low": win.low - fair,
-            "advantage_high": win.high - fair,
-            **_row("points_win", wilson(int(grp["points_win"].astype(bool).sum()), n, confidence)),
-            **_row("rank", mean_t(grp["rank"], confidence)),
-            **_row("points", mean_t(grp["points"], confidence)),
-            "sentence": sentence,
-        })
-    return pd.DataFrame(rows)
+            "seat": seat,
+            "mode": str(acc.first["mode"]),
+            "games": g.n,
+            **_row("rank", mean_interval(g.moments["rank"], confidence)),
+            **_row("went_out", wilson(g.counts["went_out"], g.n, confidence)),
+            **_row("points", mean_interval(g.moments["points"], confidence)),
+            **_row("points_win", wilson(g.counts["points_win"], g.n, confidence)),
+        }
+        for seat, g in sorted(acc.groups.items())
+    ]
+
+
+def _ranks(variant: str, confidence: float = CONFIDENCE) -> _SeatGroups:
+    return _SeatGroups(variant, "seat", ("went_out", "points_win"), ("rank", "points"), _rank_rows, confidence)
 
 
 def ranks_points(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant and seat: the mode, mean Classique rank (t over games), share of games the seat went out
     (Wilson), mean Trust Me points (t) and the share of games with the most points (Wilson, ties counted)."""
-    rows = []
-    for (variant, seat), grp in records.groupby(["variant", "seat"], sort=True):
-        n = len(grp)
-        rows.append(
+    return _per_variant(records, lambda v, n: _ranks(v, confidence))
+
+
+class _Sources:
+    """:func:`points_by_source` of one variant accumulated a chunk at a time: per source the moments of a seat's
+    points (all seats, and the seats with the most points) and the integer totals. A mean over seats keeps up to
+    :data:`~trustme_analysis.stats.streaming.EXACT_UNITS` values per seat (those of as many games), so the figures
+    are the whole arrays' while the games are."""
+
+    def __init__(self, variant: str, confidence: float = CONFIDENCE):
+        self.variant, self.confidence = variant, confidence
+        self.mode: str | None = None
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        if not len(chunk):
+            return
+        if self.mode is None:
+            self.mode = str(chunk["mode"].iloc[0])
+            bound = streaming.EXACT_UNITS * int(chunk["players"].iloc[0])
+            self.all = {s: Moments(bound) for s in SOURCES}
+            self.top = {s: Moments(bound) for s in SOURCES}
+            self.totals = dict.fromkeys(SOURCES, 0)
+            self.points = 0
+        if self.mode != "trustme":  # Classique points are not part of the result: nothing to add up
+            return
+        top = chunk[chunk["points_win"].astype(bool)]
+        for s in SOURCES:
+            col = f"points_{s}"
+            self.all[s].add(chunk[col].to_numpy(dtype=float))
+            self.top[s].add(top[col].to_numpy(dtype=float))
+            self.totals[s] += int(chunk[col].sum())
+        self.points += int(chunk["points"].sum())
+
+    def rows(self) -> pd.DataFrame:
+        if self.mode != "trustme":
+            return pd.DataFrame()
+        total = float(self.points)
+        return pd.DataFrame([
             {
-                "variant": variant,
-                "seat": int(seat),
-                "mode": str(grp["mode"].iloc[0]),
-                "games": n,
-                **_row("rank", mean_t(grp["rank"], confidence)),
-                **_row("went_out", wilson(int(grp["went_out"].astype(bool).sum()), n, confidence)),
-                **_row("points", mean_t(grp["points"], confidence)),
-                **_row("points_win", wilson(int(grp["points_win"].astype(bool).sum()), n, confidence)),
+                "variant": self.variant,
+                "source": s,
+                **_row("all", mean_interval(self.all[s], self.confidence)),
+                **_row("top", mean_interval(self.top[s], self.confidence)),
+                "share_of_points": float(self.totals[s]) / total if total else math.nan,
             }
-        )
-    return pd.DataFrame(rows)
+            for s in SOURCES
+        ])
 
 
 def points_by_source(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -167,79 +288,191 @@ def points_by_source(records: pd.DataFrame, confidence: float = CONFIDENCE) -> p
 
     Classique variants are left out: their points are not part of the result.
     """
-    rows = []
-    for variant in variants(records):
-        rv = records[records["variant"] == variant]
-        if str(rv["mode"].iloc[0]) != "trustme":
-            continue
-        top = rv[rv["points_win"].astype(bool)]
-        total = float(rv["points"].sum())
-        for source in SOURCES:
-            col = f"points_{source}"
-            rows.append(
-                {
-                    "variant": variant,
-                    "source": source,
-                    **_row("all", mean_t(rv[col], confidence)),
-                    **_row("top", mean_t(top[col], confidence)),
-                    "share_of_points": float(rv[col].sum()) / total if total else math.nan,
-                }
-            )
-    return pd.DataFrame(rows)
+    return _per_variant(records, lambda v, n: _Sources(v, confidence))
 
 
-def game_length(game_rows: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+def game_length(game_rows: pd.DataFrame | GameRows, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant: turns per game (t interval, quantiles) and the share of games that ended by a player going out,
-    at the set-up (a hand emptied by the pair discards) and at the turn cap (Wilson)."""
+    at the set-up (a hand emptied by the pair discards) and at the turn cap (Wilson).
+
+    One pass over each variant's games (:func:`games` rows), a piece at a time: counts, the moments of the turns and
+    a tally of them (whole numbers, so the quantiles are those of all games)."""
+    source = game_rows if isinstance(game_rows, GameRows) else GameRows.from_frame(game_rows)
     rows = []
-    for variant, gv in game_rows.groupby("variant", sort=True):
-        turns = gv["turns"].to_numpy(dtype=float)
-        q = np.quantile(turns, [0.1, 0.5, 0.9])
-        n = len(gv)
-        row = {"variant": variant, "mode": str(gv["mode"].iloc[0]), "games": n, **_row("turns", mean_t(turns,
-                                                                                                       confidence)),
+    for variant in source.variant_ids:
+        n, mode, ends = 0, "", dict.fromkeys(ENDS, 0)
+        turns, seen = Moments(), Tally()
+        for gv in source.pieces(variant, ["mode", "turns", "end_trigger"]):
+            if not n and len(gv):
+                mode = str(gv["mode"].iloc[0])
+            n += len(gv)
+            turns.add(gv["turns"].to_numpy(dtype=float))
+            seen.add(gv["turns"].to_numpy(dtype=float))
+            for end in ENDS:
+                ends[end] += int((gv["end_trigger"] == end).sum())
+        if not n:
+            continue
+        q = seen.quantile([0.1, 0.5, 0.9])
+        row = {"variant": variant, "mode": mode, "games": n, **_row("turns", mean_interval(turns, confidence)),
                "turns_q10": q[0], "turns_median": q[1], "turns_q90": q[2]}
         for end in ENDS:
-            row.update(_row(f"end_{end}", wilson(int((gv["end_trigger"] == end).sum()), n, confidence)))
+            row.update(_row(f"end_{end}", wilson(ends[end], n, confidence)))
         rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _per_game_lists(rv: pd.DataFrame, columns: Sequence[str], width: int) -> list[np.ndarray]:
+    """Per game (in game order) the sums over its seats of list columns of ``width`` values (per claim size): one
+    ``games x width`` array per column (integer counts, exact as floats)."""
+    _, inverse = np.unique(rv["game_index"].to_numpy(), return_inverse=True)
+    games = int(inverse.max()) + 1 if inverse.size else 0
+    out = []
+    for col in columns:
+        cells = rv[col].to_numpy()
+        stacked = np.concatenate(cells).astype(float).reshape(len(cells), width) if len(cells) else np.zeros((0, width))
+        summed = np.zeros((games, width))
+        np.add.at(summed, inverse, stacked)
+        out.append(summed)
+    return out
+
+
+_SIZE_LISTS = ("plays_by_size", "bluffs_by_size", "false_cards_by_size")
+
+
+class _Claims:
+    """:func:`claim_sizes` of one variant (``games`` games) accumulated a chunk at a time: the moments of plays per
+    game at each size and, per game, plays, bluffing plays and false cards at each size as the units of the
+    bootstraps (:class:`~trustme_analysis.stats.streaming.BlockSums`): bounded memory."""
+
+    def __init__(self, variant: str, games: int, rng: np.random.Generator, confidence: float = CONFIDENCE):
+        self.variant, self.n, self.rng, self.confidence = variant, games, rng, confidence
+        self.width = 0
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        if not len(chunk):
+            return
+        if not self.width:
+            self.width = int(chunk["max_play"].iloc[0])
+            self.units = BlockSums(self.n, len(_SIZE_LISTS) * self.width)
+            self.per_game = [Moments() for _ in range(self.width)]
+        plays, bluffs, false = _per_game_lists(chunk, _SIZE_LISTS, self.width)
+        self.units.add(np.hstack([plays, bluffs, false]))
+        for k, m in enumerate(self.per_game):
+            m.add(plays[:, k])
+
+    def rows(self) -> pd.DataFrame:
+        if not self.width:
+            return pd.DataFrame()
+        w, units = self.width, self.units.units
+        plays, bluffs, false = units[:, :w], units[:, w:2 * w], units[:, 2 * w:]
+        # Sums of whole numbers: a game's (or a block's) plays of all sizes are exact either way.
+        all_plays = plays.sum(axis=1)
+        rows = []
+        for k in range(w):
+            size = k + 1
+            total = int(self.per_game[k].total)
+            rows.append(
+                {
+                    "variant": self.variant,
+                    "size": size,
+                    "plays": total,
+                    "cards": total * size,
+                    **_row("per_game", mean_interval(self.per_game[k], self.confidence)),
+                    **_row("share", self._ratio(plays[:, k], all_plays)),
+                    **_row("bluff_rate", self._ratio(false[:, k], plays[:, k] * size)),
+                    **_row("bluff_plays", self._ratio(bluffs[:, k], plays[:, k])),
+                }
+            )
+        return pd.DataFrame(rows)
+
+    def _ratio(self, num: np.ndarray, den: np.ndarray) -> Interval:
+        return ratio_of_sums(num, den, self.rng, confidence=self.confidence)
 
 
 def claim_sizes(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant and claim size (cards in one play): plays per game (t), the size's share of all plays, the bluff
     rate (false cards among the cards played at that size) and the share of plays holding a false card (bootstrap
     over games)."""
-    rows = []
-    for variant in variants(records):
-        rv = records[records["variant"] == variant]
-        width = int(rv["max_play"].iloc[0])
-        game_ids = rv["game_index"].to_numpy()
-        uniq, inverse = np.unique(game_ids, return_inverse=True)
+    return _per_variant(records, lambda v, n: _Claims(v, n, rng, confidence))
 
-        def per_game(col: str) -> np.ndarray:
-            out = np.zeros((uniq.size, width))
-            np.add.at(out, inverse, np.vstack([np.asarray(v, dtype=float) for v in rv[col]]))
-            return out
 
-        plays = per_game("plays_by_size")
-        bluffs = per_game("bluffs_by_size")
-        false = per_game("false_cards_by_size")
-        all_plays = plays.sum(axis=1)
-        for k in range(width):
-            size = k + 1
-            rows.append(
-                {
-                    "variant": variant,
-                    "size": size,
-                    "plays": int(plays[:, k].sum()),
-                    "cards": int(plays[:, k].sum()) * size,
-                    **_row("per_game", mean_t(plays[:, k], confidence)),
-                    **_row("share", ratio_of_sums(plays[:, k], all_plays, rng, confidence=confidence)),
-                    **_row("bluff_rate", ratio_of_sums(false[:, k], plays[:, k] * size, rng, confidence=confidence)),
-                    **_row("bluff_plays", ratio_of_sums(bluffs[:, k], plays[:, k], rng, confidence=confidence)),
-                }
-            )
-    return pd.DataFrame(rows)
+#: Per-game sums of the challenges table (over the seats), then the bluffing plays (from ``bluffs_by_size``).
+_CHALLENGE_SUMS = ("plays", "calls", "calls_won", "challenged", "challenged_bluffs", "burns", "burned_cards", "pickups",
+                   "picked_up_cards", "last_cards_plays", "last_cards_caught", "last_cards_held", "passes")
+_CHALLENGE_UNITS = (*_CHALLENGE_SUMS, "bluff_plays")
+#: The per-game means of the challenges table (t intervals).
+_CHALLENGE_MEANS = ("plays", "passes", "calls", "burns", "pickups")
+
+
+class _Challenges:
+    """:func:`challenges` of one variant (``games`` games) accumulated a chunk at a time: per-game sums as the units
+    of the bootstraps (:class:`~trustme_analysis.stats.streaming.BlockSums`), the moments of the per-game means,
+    integer totals and the games the turn cap stopped: bounded memory."""
+
+    def __init__(self, variant: str, games: int, rng: np.random.Generator, confidence: float = CONFIDENCE):
+        self.variant, self.rng, self.confidence = variant, rng, confidence
+        self.units = BlockSums(games, len(_CHALLENGE_UNITS))
+        self.moments = {c: Moments() for c in _CHALLENGE_MEANS}
+        self.totals = dict.fromkeys(_CHALLENGE_UNITS, 0)
+        self.mode: str | None = None
+        self.games = self.capped = 0
+
+    def add(self, chunk: pd.DataFrame) -> None:
+        if not len(chunk):
+            return
+        if self.mode is None:
+            self.mode = str(chunk["mode"].iloc[0])
+        by_game = chunk.groupby("game_index")
+        pg = by_game[list(_CHALLENGE_SUMS)].sum()
+        width = int(len(chunk["bluffs_by_size"].iloc[0]))
+        pg["bluff_plays"] = _per_game_lists(chunk, ["bluffs_by_size"], width)[0].sum(axis=1)
+        self.units.add(pg[list(_CHALLENGE_UNITS)].to_numpy(dtype=float))
+        for c, m in self.moments.items():
+            m.add(pg[c].to_numpy(dtype=float))
+        for c in _CHALLENGE_UNITS:
+            self.totals[c] += int(pg[c].sum())
+        self.games += len(pg)
+        self.capped += int((by_game["end_trigger"].first() == "turn_cap").sum())
+
+    def rows(self) -> pd.DataFrame:
+        if self.mode is None:
+            return pd.DataFrame()
+        units, at = self.units.units, {c: i for i, c in enumerate(_CHALLENGE_UNITS)}
+
+        def u(column: str) -> np.ndarray:
+            return units[:, at[column]]
+
+        def ratio(num: np.ndarray, den: np.ndarray) -> Interval:
+            return ratio_of_sums(num, den, self.rng, confidence=self.confidence)
+
+        def mean(column: str) -> Interval:
+            return mean_interval(self.moments[column], self.confidence)
+
+        # Differences of whole numbers: a game's (or a block's) honest plays are exact either way.
+        honest_plays = u("plays") - u("bluff_plays")
+        honest_challenged = u("challenged") - u("challenged_bluffs")
+        return pd.DataFrame([
+            {
+                "variant": self.variant,
+                "mode": self.mode,
+                **_row("plays", mean("plays")),
+                **_row("passes", mean("passes")),
+                **_row("calls", mean("calls")),
+                "calls_total": self.totals["calls"],
+                **_row("challenge_rate", ratio(u("calls"), u("plays"))),
+                **_row("success", ratio(u("calls_won"), u("calls"))),
+                **_row("bluffs_challenged", ratio(u("challenged_bluffs"), u("bluff_plays"))),
+                **_row("honest_challenged", ratio(honest_challenged, honest_plays)),
+                **_row("burns", mean("burns")),
+                **_row("cards_per_burn", ratio(u("burned_cards"), u("burns"))),
+                **_row("pickups", mean("pickups")),
+                **_row("cards_per_pickup", ratio(u("picked_up_cards"), u("pickups"))),
+                "last_cards_plays": self.totals["last_cards_plays"],
+                **_row("last_caught", ratio(u("last_cards_caught"), u("last_cards_plays"))),
+                **_row("last_held", ratio(u("last_cards_held"), u("last_cards_plays"))),
+                **_row("cap_end", wilson(self.capped, self.games, self.confidence)),
+            }
+        ])
 
 
 def challenges(records: pd.DataFrame, rng: np.random.Generator, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -247,53 +480,16 @@ def challenges(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
     success (challenges that caught a false card), the share of bluffing and of honest plays that were challenged,
     cards per burn and per pickup; going out: of the plays of a seat's last cards, the share caught and the share
     that held (bootstrap over games); and the share of games stopped by the turn cap (Wilson)."""
-    cols = ["plays", "calls", "calls_won", "challenged", "challenged_bluffs", "burns", "burned_cards", "pickups",
-            "picked_up_cards", "last_cards_plays", "last_cards_caught", "last_cards_held", "passes"]
-    rows = []
-    for variant in variants(records):
-        rv = records[records["variant"] == variant]
-        pg = rv.groupby("game_index")[cols].sum()
-        pg["bluff_plays"] = rv.groupby("game_index")["bluffs_by_size"].apply(
-            lambda s: float(np.sum(np.vstack([np.asarray(v) for v in s]))))
-        honest_plays = pg["plays"] - pg["bluff_plays"]
-        honest_challenged = pg["challenged"] - pg["challenged_bluffs"]
-        ends = rv.groupby("game_index")["end_trigger"].first()
-
-        def ratio(num: pd.Series, den: pd.Series) -> Interval:
-            return ratio_of_sums(num, den, rng, confidence=confidence)
-
-        rows.append(
-            {
-                "variant": variant,
-                "mode": str(rv["mode"].iloc[0]),
-                **_row("plays", mean_t(pg["plays"], confidence)),
-                **_row("passes", mean_t(pg["passes"], confidence)),
-                **_row("calls", mean_t(pg["calls"], confidence)),
-                "calls_total": int(pg["calls"].sum()),
-                **_row("challenge_rate", ratio(pg["calls"], pg["plays"])),
-                **_row("success", ratio(pg["calls_won"], pg["calls"])),
-                **_row("bluffs_challenged", ratio(pg["challenged_bluffs"], pg["bluff_plays"])),
-                **_row("honest_challenged", ratio(honest_challenged, honest_plays)),
-                **_row("burns", mean_t(pg["burns"], confidence)),
-                **_row("cards_per_burn", ratio(pg["burned_cards"], pg["burns"])),
-                **_row("pickups", mean_t(pg["pickups"], confidence)),
-                **_row("cards_per_pickup", ratio(pg["picked_up_cards"], pg["pickups"])),
-                "last_cards_plays": int(pg["last_cards_plays"].sum()),
-                **_row("last_caught", ratio(pg["last_cards_caught"], pg["last_cards_plays"])),
-                **_row("last_held", ratio(pg["last_cards_held"], pg["last_cards_plays"])),
-                **_row("cap_end", wilson(int((ends == "turn_cap").sum()), len(ends), confidence)),
-            }
-        )
-    return pd.DataFrame(rows)
+    return _per_variant(records, lambda v, n: _Challenges(v, n, rng, confidence))
 
 
-#: The record columns each table of :func:`compute` reads (one variant at a time).
+#: The record columns each table of :func:`compute` reads (one chunk at a time).
 GAMES_COLUMNS = (*GAME_KEY, "seat", "players", "mode", "turns", "end_trigger", "top_shared", "winner",
                  "first_player", "plays", "cards_played", "false_cards_played", "calls", "calls_won", "burns",
                  "pickups", "last_cards_plays", "last_cards_caught")
 STARTER_COLUMNS = ("variant", "turn_order", "players", "mode", "win", "points_win", "rank", "points")
 RANK_COLUMNS = ("variant", "seat", "mode", "rank", "went_out", "points", "points_win")
-SOURCE_COLUMNS = ("variant", "mode", "points_win", "points", *(f"points_{source}" for source in SOURCES))
+SOURCE_COLUMNS = ("variant", "mode", "players", "points_win", "points", *(f"points_{source}" for source in SOURCES))
 CLAIM_COLUMNS = (*GAME_KEY, "max_play", "plays_by_size", "bluffs_by_size", "false_cards_by_size")
 CHALLENGE_COLUMNS = (*GAME_KEY, "mode", "end_trigger", "bluffs_by_size", "plays", "calls", "calls_won", "challenged",
                      "challenged_bluffs", "burns", "burned_cards", "pickups", "picked_up_cards", "last_cards_plays",
@@ -305,35 +501,52 @@ def compute(b: Builder) -> None:
 
     Tables, in the order of the report's pages: ``liar_games`` (per game; what the variants are compared on),
     ``starter``, ``ranks_points``, ``points_by_source``, ``game_length``, ``claim_sizes`` and ``challenges``.
+
+    Every table is computed in passes over one variant's chunks at a time: a chunk gives counts, moments and the
+    bootstraps' units, merged exactly (the accumulators above), so memory holds one chunk's records plus a bounded
+    number of figures per variant; the per-game table goes to disk as it is made (:meth:`Builder.add_pieces`), and
+    the comparisons and the game length read it back a piece at a time.
     """
-    # Each table reads one variant's columns at a time (Builder.per_variant), never every record at once.
-    game_rows = b.add("liar_games", b.per_variant(lambda r: games(r, b.games), GAMES_COLUMNS), "One row per Liar game",
-                      "The per-game measures the variants are compared on (the first player's advantage, shared first "
-                      "place, turns, the turn cap, false cards, challenges, pickups, burns, lead changes).")
-    b.set_comparisons(game_rows, COMPARISON_METRICS)
-    b.add("starter", b.per_variant(starter, STARTER_COLUMNS), "The first player's advantage",
+
+    def game_pieces():
+        for vid in b.variant_ids:
+            for chunk in b.chunks(vid, GAMES_COLUMNS):
+                if len(chunk):
+                    yield games(chunk, b.games_of(vid, chunk["game_index"].to_numpy()))
+
+    table = b.add_pieces("liar_games", game_pieces(), "One row per Liar game",
+                         "The per-game measures the variants are compared on (the first player's advantage, shared "
+                         "first place, turns, the turn cap, false cards, challenges, pickups, burns, lead changes).")
+    b.set_comparisons(table, COMPARISON_METRICS)
+    # The seat tables draw no bootstrap: one pass over the chunks feeds all three.
+    seats = b.accumulate_tables({"starter": lambda v, n: _starter(v), "ranks_points": lambda v, n: _ranks(v),
+                                 "points_by_source": lambda v, n: _Sources(v)},
+                                tuple(dict.fromkeys((*STARTER_COLUMNS, *RANK_COLUMNS, *SOURCE_COLUMNS))))
+    b.add("starter", seats["starter"], "The first player's advantage",
           "Per variant and turn order from the first player (0 = the player who starts the first round, 1 = the next "
           "in turn, ...): the share of games that place wins (best rank, ties counted; by points in Trust Me games), "
           "its advantage over the fair share 1/players, the share with the most Trust Me points, the mean rank and "
           "points, and the finding as a sentence. Apart from a seat's advantage (seat balance): with first_player "
           "= random every seat starts equally often.",
           "Wilson 95% for shares of games, t 95% over games for means", {"rank": "rank", "points": "points"})
-    b.add("ranks_points", b.per_variant(ranks_points, RANK_COLUMNS), "Ranks and points per seat",
+    b.add("ranks_points", seats["ranks_points"], "Ranks and points per seat",
           "Per variant and seat: the mode, the mean Classique rank, the share of games the seat went out, the mean "
           "Trust Me points and the share of games with the most points (ties counted).",
           "t 95% over games for means, Wilson 95% for shares of games", {"rank": "rank", "points": "points"})
-    b.add("points_by_source", b.per_variant(points_by_source, SOURCE_COLUMNS), "Trust Me points by source",
+    b.add("points_by_source", seats["points_by_source"], "Trust Me points by source",
           "Per Trust Me variant and point source: mean points per seat from that source (all seats and the seats "
           "with the most points) and the source's share of all points; Classique variants are left out.",
           "t 95% over seats", {"points": "points per seat"})
-    b.add("game_length", game_length(game_rows), "Game length and how games end",
+    b.add("game_length", game_length(b.comparison_rows), "Game length and how games end",
           "Turns per game with quantiles; share of games ended by a player going out, at the set-up, and by the turn "
           "cap.", "t 95% for means, Wilson 95% for shares of games", {"turns": "turns"})
-    b.add("claim_sizes", b.per_variant(lambda r: claim_sizes(r, b.rng), CLAIM_COLUMNS), "Plays by claim size",
+    # The bootstrapped tables each take their own pass, so their draws come table by table, variant by variant.
+    b.add("claim_sizes", b.accumulate_variants(lambda v, n: _Claims(v, n, b.rng), CLAIM_COLUMNS),
+          "Plays by claim size",
           "Per variant and claim size (cards in one play): plays per game, the size's share of all plays, the bluff "
           "rate (false cards among the cards played at that size) and the share of plays holding a false card.",
           "t 95% for per-game means, bootstrap 95% over games for shares")
-    b.add("challenges", b.per_variant(lambda r: challenges(r, b.rng), CHALLENGE_COLUMNS),
+    b.add("challenges", b.accumulate_variants(lambda v, n: _Challenges(v, n, b.rng), CHALLENGE_COLUMNS),
           "Challenges, burns, pickups and going out",
           "Per variant: plays, challenges, burns and pickups per game; challenge rate and success; the share of "
           "bluffing and honest plays challenged; cards per burn and pickup; plays of a seat's last cards caught or "
