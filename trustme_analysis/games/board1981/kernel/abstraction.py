@@ -64,13 +64,16 @@ every decision's amounts show in money and shares), far too fine for the whole g
 How coarse (measured on 300 heuristic two-player games, 26,000 decisions; ``docs/games/board1981.rst``): the first
 version (seat, your claim and the other claims at every decision, 6 money and share buckets, 5 race buckets and both
 card shares at the investing decision) met 2,225 distinct investing rows in 6,000 investing decisions (1,326 once);
-this version meets 695 (244 once), and 166 move rows in 12,500 moves.
+version 2 (this position key, without the mark) met 695 (244 once), and 166 move rows in 12,500 moves. The mark
+leaves the position keys as they are and splits a row's entries only where the heuristic tells moves apart.
 
 Neither reads a Payoff card the seat has not looked under: every card is read through :func:`seen_kind`, which
 gives "never looked" for the others (``tests/games/test_1981_trained.py`` checks that no key moves when
 :meth:`~trustme_analysis.games.board1981.kernel.kernel.Kernel.sample_worlds` deals the unseen cards anew, and that
-one information set of a compiled investing-round tree gives one position key). The Trust Me draw pile, the cards
-set aside and other players' looks under other briefcases than those named above are not read either.
+one information set of a compiled investing-round tree gives one position key); the heuristic behind the mark and
+the prior reads a card only where the seat looked under it or it was revealed (the same test redeals them). The
+Trust Me draw pile, the cards set aside and other players' looks under other briefcases than those named above are
+not read either.
 
 The investing round alone enters the same abstraction through the board game's kernel state: :mod:`.training`
 embeds a ``trustme_1981_investment`` position in a ``trustme_1981`` state (one briefcase left, the claim on it).
