@@ -173,6 +173,9 @@ def test_game_defaults_and_settings_a_trainer_does_not_play(tmp_path):
     # 1981's traversal plays the same two (each changes the policy) with the same defaults, and refuses the rest
     board = game_settings("trustme_1981(players=2)")
     assert (board.prior, board.opponents, board.beta, board.baseline) == (200000.0, "average", 1.5, False)
+    # the investing round alone (the solve presets' reduced variants) trains as plain MCCFR
+    round_alone = game_settings("trustme_1981_investment(players=2,lots=1/5)")
+    assert (round_alone.prior, round_alone.opponents, round_alone.beta) == (0.0, "current", 0.0)
     short = "trustme_1981(players=2,max_turns=20)"
     runs = [train(short, TrainSettings(iterations=200, seed=1, **extra), tmp_path)
             for extra in ({}, {"prior": 50.0}, {"opponents": "average"})]
