@@ -53,7 +53,8 @@ class TrainedBot(TrustMeBot):
     """Plays the stored trained policy of its game variant; see the module docstring.
 
     Attributes:
-        misses: decisions at positions the training never met (played uniformly over the described moves).
+        misses: decisions at positions the training never met (each game's trainer plays the default
+            heuristic's row there).
     """
 
     kind = "trained"
@@ -82,8 +83,8 @@ class TrainedBot(TrustMeBot):
         return _CONTEXTS[key]
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
-        """The trained policy's distribution at ``state`` (uniform over its described moves where the training
-        never met the position)."""
+        """The trained policy's distribution at ``state`` (where the training never met the position, the default
+        heuristic's, as each game's trainer plays an unseen row)."""
         ctx, table = self._context()
         probs, known = self.trainer.action_probabilities(ctx, table, state, self.player_id, self.settings.detail)
         if not known:
