@@ -285,32 +285,34 @@ def row_of(s, R, p, acts, n, keys_out, which, detail, prior_out):
     move the index of its key into ``which``, and the default heuristic's probability of each key's moves into
     ``prior_out``; returns the number of distinct keys. At the coarse level each move's description carries the
     heuristic's mark (:func:`action_desc`), so that a row can play as the heuristic does and the training starts
-    there."""
+    there. ``acts[:n]`` is the list :func:`~.queries.legal_actions` gives (the heuristic reads it as its own)."""
     key = info_key(s, R, p, detail)
-    hacts = np.empty(K.MAXA, np.int64)
-    hp = np.empty(K.MAXA)
-    buf = np.empty(K.scratch_size(R), np.int64)
-    hn = K.heuristic_policy(s, R, DEFAULT_HEURISTIC, hacts, hp, buf)
+    # No scratch of its own (it runs at every decision of a trained seat, where allocating three arrays showed in the
+    # profile), and the legal moves are listed once: the heuristic's probability of each move goes into
+    # prior_out[:n] and keys_out lends it the heuristic's scratch; prior_out[j] is read at move j, before the row's
+    # sums overwrite it (they only write entries u <= m <= j).
+    K.heuristic_probs(s, R, DEFAULT_HEURISTIC, acts, n, prior_out, keys_out)
     top = 0.0
-    for k in range(hn):
-        top = max(top, hp[k])
+    for j in range(n):
+        top = max(top, prior_out[j])
     m = 0
     for j in range(n):
-        h = 0.0
-        for k in range(hn):
-            if hacts[k] == acts[j]:
-                h = hp[k]
-                break
-        k = T.slot_key(key, action_desc(R, acts[j], detail, h, top))
+        h = prior_out[j]
+        d = action_desc(R, acts[j], detail, h, top)
+        # Moves are told apart by description (keys_out holds the row's descriptions until the end) and hashed once
+        # per row entry: distinct descriptions of one position never share a slot key (slot_key is a bijection of
+        # the description for a fixed position, up to the EMPTY remap).
         u = 0
-        while u < m and keys_out[u] != k:
+        while u < m and keys_out[u] != d:
             u += 1
         if u == m:
-            keys_out[m] = k
+            keys_out[m] = d
             prior_out[m] = 0.0
             m += 1
         prior_out[u] += h
         which[j] = u
+    for u in range(m):
+        keys_out[u] = T.slot_key(key, keys_out[u])
     return m
 
 

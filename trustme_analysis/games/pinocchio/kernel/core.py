@@ -12,8 +12,8 @@ from __future__ import annotations
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.games.pinocchio.kernel import heuristic, layout, play, queries, scoring, search, turn, worlds
 from trustme_analysis.games.pinocchio.kernel.heuristic import (
-    best_cash, bluff_weights, cash_gain, comb_ratio, fit_k, heuristic_action, heuristic_policy, heuristic_vote,
-    keep_value, score_with, ticket_for_tale_k, unseen_k,
+    best_cash, bluff_weights, cash_gain, comb_ratio, fit_k, heuristic_action, heuristic_policy, heuristic_probs,
+    heuristic_vote, keep_value, set_bonus, ticket_for_tale_k, ticket_values, unseen_k,
 )
 from trustme_analysis.games.pinocchio.kernel.layout import (
     ACTION, ACTIVE, ACTOR, AFTER_REFILL, BLUFF_CARDS, BONUS, BONUS_FORFEITED, BONUS_TURNS, CHANCE_ID, CHANCE_PHASES,
@@ -283,6 +283,7 @@ __all__ = [
     "gain_ticket",
     "heuristic_action",
     "heuristic_policy",
+    "heuristic_probs",
     "heuristic_vote",
     "init_state",
     "is_chance_phase",
@@ -305,11 +306,12 @@ __all__ = [
     "sample_chance",
     "sample_world",
     "score_final",
-    "score_with",
+    "set_bonus",
     "scratch_size",
     "stacks_end_reached",
     "step",
     "ticket_for_tale_k",
+    "ticket_values",
     "ticket_score",
     "unseen_k",
     "usable_combos",

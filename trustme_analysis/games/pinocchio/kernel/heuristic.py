@@ -41,26 +41,31 @@ def ticket_for_tale_k(s, difference):
 
 
 @inlined
-def score_with(s, R, p, extra):
-    """Seat ``p``'s Final Scoring with one more Ticket of value ``extra`` (0: none), as rules.score_breakdown."""
-    V = R[R_VALUES]
-    face = 0
-    different = 0
-    for v in range(V):
-        k = s[TICKETS + p * MAXV + v]
-        if v + 1 == extra:
-            k += 1
-        face += (v + 1) * k
-        if k:
-            different += 1
-    return face + (R[R_CHART + different - 1] if different else 0)
+def ticket_values(s, R, p):
+    """How many different Ticket values seat ``p`` holds (the chart's column of its Final Scoring)."""
+    held = 0
+    for v in range(R[R_VALUES]):
+        if s[TICKETS + p * MAXV + v]:
+            held += 1
+    return held
 
 
 @inlined
-def cash_gain(s, R, p, a):
-    """Points a Use Reputation (or free) action ``a`` adds to seat ``p``'s score, the chart's set bonus included."""
+def set_bonus(R, different):
+    """The chart's bonus for ``different`` Ticket values (0 for none), as rules.score_breakdown."""
+    return R[R_CHART + different - 1] if different else 0
+
+
+@inlined
+def cash_gain(s, R, p, a, held):
+    """Points a Use Reputation (or free) action ``a`` adds to seat ``p``'s score, the chart's set bonus included
+    (bots._cash_gain): the Ticket's face, plus the bonus step when its value is new to the seat. ``held`` is
+    :func:`ticket_values` of the seat, counted once per decision instead of once per action (a turn lists a Use
+    Reputation action per hand value and set or run; rescoring the Tickets for every one took about 40% of the
+    heuristic's time at a turn)."""
     length = R[R_COMBO_LEN + R[R_DEC_X + a]]
-    return score_with(s, R, p, length) - score_with(s, R, p, 0)
+    after = held if s[TICKETS + p * MAXV + length - 1] else held + 1
+    return length + set_bonus(R, after) - set_bonus(R, held)
 
 
 @inlined
@@ -174,12 +179,13 @@ def heuristic_vote(s, R, H, p, unseen):
 def best_cash(s, R, p, acts, n, cash_only):
     """Index into ``acts[:n]`` of the Use Reputation (or free) action adding most points, ties broken by the hand
     Character best kept (bots._best_cash); -1 when there is none. ``cash_only``: only Use Reputation actions."""
+    held = ticket_values(s, R, p)
     best = -(2**31)
     for i in range(n):
         a = acts[i]
         if a >= R[R_REP_BASE] and (a < R[R_TAKE_BASE] or (not cash_only and a >= R[R_FREE_BASE]
                                                          and a < R[R_DECLINE])):
-            g = cash_gain(s, R, p, a)
+            g = cash_gain(s, R, p, a, held)
             if g > best:
                 best = g
     pick = -1
@@ -188,7 +194,7 @@ def best_cash(s, R, p, acts, n, cash_only):
         a = acts[i]
         if a >= R[R_REP_BASE] and (a < R[R_TAKE_BASE] or (not cash_only and a >= R[R_FREE_BASE]
                                                          and a < R[R_DECLINE])):
-            if cash_gain(s, R, p, a) == best:
+            if cash_gain(s, R, p, a, held) == best:
                 kv = keep_value(s, R, p, R[R_DEC_HAND + a])
                 if pick < 0 or kv < keep:
                     pick = i
@@ -226,6 +232,15 @@ def heuristic_policy(s, R, H, acts, probs, buf):
     """The heuristic's distribution over the legal actions of the seat to act: ``acts[:n]`` (ascending) and
     ``probs[:n]`` (zeros included); returns ``n``. ``buf`` is scratch of :func:`scratch_size` entries."""
     n = legal_actions(s, R, acts, buf)
+    heuristic_probs(s, R, H, acts, n, probs, buf)
+    return n
+
+
+@compiled
+def heuristic_probs(s, R, H, acts, n, probs, buf):
+    """:func:`heuristic_policy` over the legal actions ``acts[:n]`` already listed (the trained seat's row lists them
+    once for both): their probabilities into ``probs[:n]``; returns ``n``. ``buf`` is scratch of at least
+    :data:`MAXV` entries."""
     for i in range(n):
         probs[i] = 0.0
     if n == 1:
@@ -254,6 +269,7 @@ def heuristic_policy(s, R, H, acts, probs, buf):
         probs[i if i >= 0 else 0] = 1.0
         return n
     # The turn's action (bots._turn).
+    held = ticket_values(s, R, p)
     ncash = 0
     ntrue = 0
     ntall = 0
@@ -268,7 +284,7 @@ def heuristic_policy(s, R, H, acts, probs, buf):
                 ntall += 1
         elif a < R[R_TAKE_BASE]:
             ncash += 1
-            g = cash_gain(s, R, p, a)
+            g = cash_gain(s, R, p, a, held)
             if g > best_gain:
                 best_gain = g
         elif a < R[R_FREE_BASE]:

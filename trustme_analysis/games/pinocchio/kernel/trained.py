@@ -33,16 +33,23 @@ def known_row(tkeys, tavg, row, m, probs):
     default heuristic's, :func:`~.abstraction.row_of`) on entry and keeps it where the table never saw the row;
     returns whether it did. (A row the training never reached is played as the heuristic plays it, not
     uniformly.)"""
-    prior = np.empty(m)
+    # The table's mass is summed first, so that the prior stays in probs until the table is known to hold the row
+    # (no copy of it per decision); T.average_row then reads the slots again, from the cache, and divides by the
+    # same sum.
+    mass = 0.0
     for j in range(m):
-        prior[j] = probs[j]
-    known = T.average_row(tkeys, tavg, row, m, probs)
-    if not known:
+        i = T.find(tkeys, row[j])
+        if i >= 0:
+            mass += tavg[i]
+    known = mass > 0.0
+    if known:
+        T.average_row(tkeys, tavg, row, m, probs)
+    else:
         total = 0.0
         for j in range(m):
-            total += prior[j]
+            total += probs[j]
         for j in range(m):
-            probs[j] = prior[j] / total if total > 0.0 else 1.0 / m
+            probs[j] = probs[j] / total if total > 0.0 else 1.0 / m
     return known
 
 
