@@ -462,3 +462,121 @@ class Tally:
         # A quantile depends only on the sorted values: rebuilt from the tally for this call, then dropped.
         values = sorted(self.counts)
         return np.quantile(np.repeat(np.array(values), [self.counts[v] for v in values]), q)
+
+
+class GameSums:
+    """Per-game sums of a few columns of one variant's ``n`` games (whole numbers: counts, dollars), added a piece of
+    games at a time: each column's moments over the games (a per-game mean and its t interval), its total, and the
+    units a bootstrap over games resamples (:class:`BlockSums`), so memory stays bounded however many games."""
+
+    def __init__(self, n: int, columns: Sequence[str]):
+        self.columns = [str(c) for c in columns]
+        self.blocks = BlockSums(n, len(self.columns))
+        self.moments = {c: Moments() for c in self.columns}
+        self.games = 0
+
+    def add(self, per_game: pd.DataFrame) -> GameSums:
+        """Add the next games' sums (one row per game, in game order, holding :attr:`columns`); returns ``self``."""
+        values = per_game[self.columns].to_numpy(dtype=float)
+        self.blocks.add(values)
+        for i, c in enumerate(self.columns):
+            self.moments[c].add(values[:, i])
+        self.games += values.shape[0]
+        return self
+
+    def unit(self, column: str) -> np.ndarray:
+        """The column's bootstrap units (the per-game sums, or their block sums; all games added)."""
+        return self.blocks.units[:, self.columns.index(column)]
+
+    def total(self, column: str) -> int:
+        """The column's total over the games (a whole number)."""
+        return int(self.moments[column].total)
+
+
+def accumulate_records(records: pd.DataFrame, start: Callable[[str, int], object]) -> pd.DataFrame:
+    """A table of every variant of a records frame from its accumulator (``acc = start(variant, games)``, then
+    ``acc.add(rows)`` and ``acc.rows()``), each variant's records added in one piece, the variants' rows joined in
+    sorted order: the whole-frame twin of ``Builder.accumulate_variants``, which adds a chunk at a time."""
+    parts = []
+    for variant in sorted(records["variant"].unique()):
+        rv = records[records["variant"] == variant]
+        acc = start(variant, int(rv["game_index"].nunique()) if "game_index" in rv.columns else 0)
+        acc.add(rv)
+        parts.append(acc.rows())
+    filled = [p for p in parts if len(p)]
+    return pd.concat(filled, ignore_index=True) if filled else pd.DataFrame()
+
+
+class Group:
+    """The rows of one group of a :class:`Groups`: their number, the count of nonzero values of each flag column
+    (yes/no: won, bought any) and the moments of each mean column."""
+
+    __slots__ = ("counts", "moments", "n")
+
+    def __init__(self, flags: Sequence[str], means: Sequence[str], exact_units: int):
+        self.n = 0
+        self.counts = dict.fromkeys(flags, 0)
+        self.moments = {c: Moments(exact_units) for c in means}
+
+    def add(self, rows: pd.DataFrame) -> None:
+        """Add a piece of the group's rows."""
+        self.n += len(rows)
+        for c in self.counts:
+            self.counts[c] += int(rows[c].astype(bool).sum())
+        for c, m in self.moments.items():
+            m.add(rows[c].to_numpy(dtype=float))
+
+
+class Groups:
+    """Rows (seat records) grouped by the values of ``keys`` and added a piece at a time: a :class:`Group` per key
+    tuple, each keeping its rows' order; :meth:`items` lists them sorted, as ``groupby(keys, sort=True)`` does.
+
+    A group's means keep their values for up to :data:`EXACT_UNITS` games: ``seats`` names the column holding the
+    rows per game (the players), else one row per game is assumed. :attr:`first` is the first row added (what is
+    the same in every row of a variant: its mode, its players)."""
+
+    def __init__(self, keys: Sequence[str], flags: Sequence[str] = (), means: Sequence[str] = (),
+                 seats: str | None = None):
+        self.keys, self.flags, self.means, self.seats = list(keys), tuple(flags), tuple(means), seats
+        self.first: pd.Series | None = None
+        self.groups: dict[tuple, Group] = {}
+        self._units = EXACT_UNITS
+
+    def add(self, rows: pd.DataFrame) -> Groups:
+        """Add a piece of rows (holding the keys, flags and means); returns ``self``."""
+        if not len(rows):
+            return self
+        if self.first is None:
+            self.first = rows.iloc[0]
+            if self.seats is not None and self.seats in rows.columns:
+                self._units = EXACT_UNITS * int(self.first[self.seats])
+        for value, part in rows.groupby(self.keys, sort=True):
+            key = value if isinstance(value, tuple) else (value,)
+            group = self.groups.get(key)
+            if group is None:
+                group = self.groups[key] = Group(self.flags, self.means, self._units)
+            group.add(part)
+        return self
+
+    def items(self) -> list[tuple[tuple, Group]]:
+        """``(key tuple, group)`` pairs in sorted key order."""
+        return sorted(self.groups.items(), key=lambda item: item[0])
+
+
+class Accumulated:
+    """An accumulator as ``Builder.accumulate_variants`` and :func:`accumulate_records` take it, made of a plain
+    aggregate fed pieces of rows (``state.add(rows)``: a :class:`Groups`, ...) and the function making a table's rows
+    from it (``finish(state)``: a list of dicts); ``prepare`` derives columns of a piece before it is added."""
+
+    def __init__(self, state: object, finish: Callable[[object], list[dict]],
+                 prepare: Callable[[pd.DataFrame], pd.DataFrame] | None = None):
+        self.state, self.finish, self.prepare = state, finish, prepare
+
+    def add(self, rows: pd.DataFrame) -> None:
+        """Add a piece of rows to the aggregate."""
+        if len(rows):
+            self.state.add(self.prepare(rows) if self.prepare is not None else rows)
+
+    def rows(self) -> pd.DataFrame:
+        """The table's rows."""
+        return pd.DataFrame(self.finish(self.state))

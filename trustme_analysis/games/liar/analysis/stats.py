@@ -16,8 +16,7 @@ of a variant, and its tables are those of all records at once (bit for bit up to
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
@@ -26,7 +25,17 @@ from trustme_analysis.results import Builder
 from trustme_analysis.stats.compare import GameMetric
 from trustme_analysis.stats import streaming
 from trustme_analysis.stats.intervals import CONFIDENCE, Interval, ratio_of_sums, wilson
-from trustme_analysis.stats.streaming import BlockSums, GameRows, Moments, Tally, mean_interval
+from trustme_analysis.stats.streaming import (
+    Accumulated,
+    BlockSums,
+    GameRows,
+    GameSums,
+    Groups,
+    Moments,
+    Tally,
+    accumulate_records,
+    mean_interval,
+)
 from trustme_analysis.games.liar.engine.scoring import SOURCES
 
 GAME_KEY = ["variant", "game_index"]
@@ -102,19 +111,6 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
     return out
 
 
-def _per_variant(records: pd.DataFrame, start: Callable[[str, int], Any]) -> pd.DataFrame:
-    """A table of ``records`` made a variant at a time by its accumulator (``start(variant, games)``), each fed the
-    variant's records in one piece: what :meth:`Builder.accumulate_variants` does a chunk at a time."""
-    parts = []
-    for variant in variants(records):
-        rv = records[records["variant"] == variant]
-        acc = start(variant, int(rv["game_index"].nunique()) if "game_index" in rv.columns else 0)
-        acc.add(rv)
-        parts.append(acc.rows())
-    filled = [p for p in parts if len(p)]
-    return pd.concat(filled, ignore_index=True) if filled else pd.DataFrame()
-
-
 TURN_ORDER_NAMES = {0: "the first player", 1: "the player after the first player"}
 
 
@@ -122,50 +118,10 @@ def _turn_order_name(k: int) -> str:
     return TURN_ORDER_NAMES.get(k, f"the player {k} seats after the first player")
 
 
-class _Group:
-    """The seat rows of one group (a turn order, a seat) of a variant: rows, the count of each yes/no column and the
-    moments of each mean column, added a piece at a time."""
-
-    def __init__(self, flags: Sequence[str], means: Sequence[str]):
-        self.n = 0
-        self.counts = dict.fromkeys(flags, 0)
-        self.moments = {c: Moments() for c in means}
-
-    def add(self, rows: pd.DataFrame) -> None:
-        self.n += len(rows)
-        for c in self.counts:
-            self.counts[c] += int(rows[c].astype(bool).sum())
-        for c, m in self.moments.items():
-            m.add(rows[c].to_numpy(dtype=float))
-
-
-class _SeatGroups:
-    """One variant's seat rows grouped by ``key`` (turn order, seat), accumulated a chunk at a time (a
-    :class:`_Group` per value, in record order within it); ``finish(variant, acc, confidence)`` makes the rows."""
-
-    def __init__(self, variant: str, key: str, flags: Sequence[str], means: Sequence[str],
-                 finish: Callable[[str, _SeatGroups, float], list[dict]], confidence: float):
-        self.variant, self.key, self.flags, self.means = variant, key, tuple(flags), tuple(means)
-        self.finish, self.confidence = finish, confidence
-        self.first: pd.Series | None = None  # the variant's first record (mode, players: the same in all)
-        self.groups: dict[int, _Group] = {}
-
-    def add(self, chunk: pd.DataFrame) -> None:
-        if not len(chunk):
-            return
-        if self.first is None:
-            self.first = chunk.iloc[0]
-        for value, rows in chunk.groupby(self.key, sort=True):
-            self.groups.setdefault(int(value), _Group(self.flags, self.means)).add(rows)
-
-    def rows(self) -> pd.DataFrame:
-        return pd.DataFrame(self.finish(self.variant, self, self.confidence))
-
-
-def _starter_rows(variant: str, acc: _SeatGroups, confidence: float) -> list[dict]:
+def _starter_rows(variant: str, acc: Groups, confidence: float) -> list[dict]:
     rows = []
-    for order in sorted(acc.groups):
-        g = acc.groups[order]
+    for (order,), g in acc.items():
+        order = int(order)
         players = int(acc.first["players"])
         fair = 1.0 / players
         win = wilson(g.counts["win"], g.n, confidence)
@@ -194,8 +150,9 @@ def _starter_rows(variant: str, acc: _SeatGroups, confidence: float) -> list[dic
     return rows
 
 
-def _starter(variant: str, confidence: float = CONFIDENCE) -> _SeatGroups:
-    return _SeatGroups(variant, "turn_order", ("win", "points_win"), ("rank", "points"), _starter_rows, confidence)
+def _starter(variant: str, confidence: float = CONFIDENCE) -> Accumulated:
+    groups = Groups(["turn_order"], flags=("win", "points_win"), means=("rank", "points"))
+    return Accumulated(groups, lambda g: _starter_rows(variant, g, confidence))
 
 
 def starter(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -207,14 +164,14 @@ def starter(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFra
     The seat-balance tables answer the same question per seat number; with ``first_player="random"`` seat numbers
     carry no advantage and this table holds the whole effect of playing first.
     """
-    return _per_variant(records, lambda v, n: _starter(v, confidence))
+    return accumulate_records(records, lambda v, n: _starter(v, confidence))
 
 
-def _rank_rows(variant: str, acc: _SeatGroups, confidence: float) -> list[dict]:
+def _rank_rows(variant: str, acc: Groups, confidence: float) -> list[dict]:
     return [
         {
             "variant": variant,
-            "seat": seat,
+            "seat": int(seat),
             "mode": str(acc.first["mode"]),
             "games": g.n,
             **_row("rank", mean_interval(g.moments["rank"], confidence)),
@@ -222,18 +179,19 @@ def _rank_rows(variant: str, acc: _SeatGroups, confidence: float) -> list[dict]:
             **_row("points", mean_interval(g.moments["points"], confidence)),
             **_row("points_win", wilson(g.counts["points_win"], g.n, confidence)),
         }
-        for seat, g in sorted(acc.groups.items())
+        for (seat,), g in acc.items()
     ]
 
 
-def _ranks(variant: str, confidence: float = CONFIDENCE) -> _SeatGroups:
-    return _SeatGroups(variant, "seat", ("went_out", "points_win"), ("rank", "points"), _rank_rows, confidence)
+def _ranks(variant: str, confidence: float = CONFIDENCE) -> Accumulated:
+    groups = Groups(["seat"], flags=("went_out", "points_win"), means=("rank", "points"))
+    return Accumulated(groups, lambda g: _rank_rows(variant, g, confidence))
 
 
 def ranks_points(records: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """Per variant and seat: the mode, mean Classique rank (t over games), share of games the seat went out
     (Wilson), mean Trust Me points (t) and the share of games with the most points (Wilson, ties counted)."""
-    return _per_variant(records, lambda v, n: _ranks(v, confidence))
+    return accumulate_records(records, lambda v, n: _ranks(v, confidence))
 
 
 class _Sources:
@@ -288,7 +246,7 @@ def points_by_source(records: pd.DataFrame, confidence: float = CONFIDENCE) -> p
 
     Classique variants are left out: their points are not part of the result.
     """
-    return _per_variant(records, lambda v, n: _Sources(v, confidence))
+    return accumulate_records(records, lambda v, n: _Sources(v, confidence))
 
 
 def game_length(game_rows: pd.DataFrame | GameRows, confidence: float = CONFIDENCE) -> pd.DataFrame:
@@ -393,29 +351,25 @@ def claim_sizes(records: pd.DataFrame, rng: np.random.Generator, confidence: flo
     """Per variant and claim size (cards in one play): plays per game (t), the size's share of all plays, the bluff
     rate (false cards among the cards played at that size) and the share of plays holding a false card (bootstrap
     over games)."""
-    return _per_variant(records, lambda v, n: _Claims(v, n, rng, confidence))
+    return accumulate_records(records, lambda v, n: _Claims(v, n, rng, confidence))
 
 
 #: Per-game sums of the challenges table (over the seats), then the bluffing plays (from ``bluffs_by_size``).
 _CHALLENGE_SUMS = ("plays", "calls", "calls_won", "challenged", "challenged_bluffs", "burns", "burned_cards", "pickups",
                    "picked_up_cards", "last_cards_plays", "last_cards_caught", "last_cards_held", "passes")
 _CHALLENGE_UNITS = (*_CHALLENGE_SUMS, "bluff_plays")
-#: The per-game means of the challenges table (t intervals).
-_CHALLENGE_MEANS = ("plays", "passes", "calls", "burns", "pickups")
 
 
 class _Challenges:
-    """:func:`challenges` of one variant (``games`` games) accumulated a chunk at a time: per-game sums as the units
-    of the bootstraps (:class:`~trustme_analysis.stats.streaming.BlockSums`), the moments of the per-game means,
-    integer totals and the games the turn cap stopped: bounded memory."""
+    """:func:`challenges` of one variant (``games`` games) accumulated a chunk at a time: per-game sums
+    (:class:`~trustme_analysis.stats.streaming.GameSums`: moments, totals, bootstrap units) and the games the turn cap
+    stopped: bounded memory."""
 
     def __init__(self, variant: str, games: int, rng: np.random.Generator, confidence: float = CONFIDENCE):
         self.variant, self.rng, self.confidence = variant, rng, confidence
-        self.units = BlockSums(games, len(_CHALLENGE_UNITS))
-        self.moments = {c: Moments() for c in _CHALLENGE_MEANS}
-        self.totals = dict.fromkeys(_CHALLENGE_UNITS, 0)
+        self.sums = GameSums(games, _CHALLENGE_UNITS)
         self.mode: str | None = None
-        self.games = self.capped = 0
+        self.capped = 0
 
     def add(self, chunk: pd.DataFrame) -> None:
         if not len(chunk):
@@ -426,27 +380,19 @@ class _Challenges:
         pg = by_game[list(_CHALLENGE_SUMS)].sum()
         width = int(len(chunk["bluffs_by_size"].iloc[0]))
         pg["bluff_plays"] = _per_game_lists(chunk, ["bluffs_by_size"], width)[0].sum(axis=1)
-        self.units.add(pg[list(_CHALLENGE_UNITS)].to_numpy(dtype=float))
-        for c, m in self.moments.items():
-            m.add(pg[c].to_numpy(dtype=float))
-        for c in _CHALLENGE_UNITS:
-            self.totals[c] += int(pg[c].sum())
-        self.games += len(pg)
+        self.sums.add(pg)
         self.capped += int((by_game["end_trigger"].first() == "turn_cap").sum())
 
     def rows(self) -> pd.DataFrame:
         if self.mode is None:
             return pd.DataFrame()
-        units, at = self.units.units, {c: i for i, c in enumerate(_CHALLENGE_UNITS)}
-
-        def u(column: str) -> np.ndarray:
-            return units[:, at[column]]
+        u = self.sums.unit
 
         def ratio(num: np.ndarray, den: np.ndarray) -> Interval:
             return ratio_of_sums(num, den, self.rng, confidence=self.confidence)
 
         def mean(column: str) -> Interval:
-            return mean_interval(self.moments[column], self.confidence)
+            return mean_interval(self.sums.moments[column], self.confidence)
 
         # Differences of whole numbers: a game's (or a block's) honest plays are exact either way.
         honest_plays = u("plays") - u("bluff_plays")
@@ -458,7 +404,7 @@ class _Challenges:
                 **_row("plays", mean("plays")),
                 **_row("passes", mean("passes")),
                 **_row("calls", mean("calls")),
-                "calls_total": self.totals["calls"],
+                "calls_total": self.sums.total("calls"),
                 **_row("challenge_rate", ratio(u("calls"), u("plays"))),
                 **_row("success", ratio(u("calls_won"), u("calls"))),
                 **_row("bluffs_challenged", ratio(u("challenged_bluffs"), u("bluff_plays"))),
@@ -467,10 +413,10 @@ class _Challenges:
                 **_row("cards_per_burn", ratio(u("burned_cards"), u("burns"))),
                 **_row("pickups", mean("pickups")),
                 **_row("cards_per_pickup", ratio(u("picked_up_cards"), u("pickups"))),
-                "last_cards_plays": self.totals["last_cards_plays"],
+                "last_cards_plays": self.sums.total("last_cards_plays"),
                 **_row("last_caught", ratio(u("last_cards_caught"), u("last_cards_plays"))),
                 **_row("last_held", ratio(u("last_cards_held"), u("last_cards_plays"))),
-                **_row("cap_end", wilson(self.capped, self.games, self.confidence)),
+                **_row("cap_end", wilson(self.capped, self.sums.games, self.confidence)),
             }
         ])
 
@@ -480,7 +426,7 @@ def challenges(records: pd.DataFrame, rng: np.random.Generator, confidence: floa
     success (challenges that caught a false card), the share of bluffing and of honest plays that were challenged,
     cards per burn and per pickup; going out: of the plays of a seat's last cards, the share caught and the share
     that held (bootstrap over games); and the share of games stopped by the turn cap (Wilson)."""
-    return _per_variant(records, lambda v, n: _Challenges(v, n, rng, confidence))
+    return accumulate_records(records, lambda v, n: _Challenges(v, n, rng, confidence))
 
 
 #: The record columns each table of :func:`compute` reads (one chunk at a time).
