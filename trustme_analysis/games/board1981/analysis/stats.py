@@ -6,6 +6,11 @@ Every function takes the records DataFrame (columns from :mod:`trustme_analysis.
 units: a share or amount pooled over games (e.g. shares bought per decision) gets a bootstrap interval that resamples
 whole games (:func:`~trustme_analysis.stats.intervals.ratio_of_sums`); a per-game mean gets a t interval; a per-game
 yes/no gets a Wilson interval. Definitions: ``docs/guide/statistics_1981.rst``.
+
+Each table is made by an accumulator fed a variant's records a piece at a time (a chunk's games; the functions below
+feed it a variant's records in one piece): counts, the moments of the means and the units of the bootstraps
+(:mod:`trustme_analysis.stats.streaming`), merged exactly, so :func:`compute` holds no array of every game or record
+of a variant, and its tables are those of all records at once (bit for bit up to 10,000 games a variant).
 """
 
 from __future__ import annotations
