@@ -138,7 +138,7 @@ def chunking_text(spec: Spec) -> str:
     for v in spec.variants:
         size, games = spec.chunk_size_of(v), spec.games_of(v)
         by_size.setdefault((min(size, games), size >= games), []).append(v.id)
-    parts = [f"{'one chunk of all' if whole else 'chunks of'} {size:,} games ({_ids(ids)})"
+    parts = [f"{'one chunk of all' if whole else 'chunks of'} {size:,} game{'' if size == 1 else 's'} ({_ids(ids)})"
              for (size, whole), ids in sorted(by_size.items())]
     return "chunks chosen from the measured cost of a game (the spec sets no chunk_size): " + "; ".join(parts)
 

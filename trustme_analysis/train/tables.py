@@ -136,6 +136,31 @@ def average_row(keys, avg, row, m, out):
     return False
 
 
+
+@inlined
+def known_row(keys, avg, row, m, probs):
+    """The stored average strategy over the ``m`` slot keys ``row`` into ``probs``, which holds the row's prior (the
+    game's default heuristic's row) on entry and keeps it, normalised, where the table never saw the row; returns
+    whether it did. Every game's trained seats play an unseen row as the heuristic plays it, not uniformly."""
+    # The table's mass is summed first, so that the prior stays in probs until the table is known to hold the row
+    # (no copy of it per decision); average_row then reads the slots again, from the cache, and divides by the same
+    # sum.
+    mass = 0.0
+    for j in range(m):
+        i = find(keys, row[j])
+        if i >= 0:
+            mass += avg[i]
+    known = mass > 0.0
+    if known:
+        average_row(keys, avg, row, m, probs)
+    else:
+        total = 0.0
+        for j in range(m):
+            total += probs[j]
+        for j in range(m):
+            probs[j] = probs[j] / total if total > 0.0 else 1.0 / m
+    return known
+
 @compiled
 def discount(keys, regret, avg, positive, negative, average):
     """Scale every used slot's regret (by ``positive`` where > 0, ``negative`` where < 0) and average mass."""

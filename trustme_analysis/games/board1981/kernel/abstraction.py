@@ -50,10 +50,10 @@ A move is described as
   card under a claim makes a purchase worth it) without a row entry per combination of them.
 
 Each row also carries the heuristic's probability of its entries, the *prior* (:func:`row_of`): the training starts
-every new entry there (``TrainSettings.prior``) and a trained player plays it where the training never reached the
-row (:func:`known_row`), instead of playing every description alike. Version 2 had neither: its 2-player line-up lost
-59.6-68.7% of its games to one heuristic seat and 77.2-83.8% to the "never claim unseen" probe
-(``docs/games/board1981.rst``).
+every new entry there (``TrainSettings.prior``) and a trained player plays it where the training never reached the row
+(:func:`~trustme_analysis.train.tables.known_row`), instead of playing every description alike. Version 2 had neither:
+its 2-player line-up lost 59.6-68.7% of its games to one heuristic seat and 77.2-83.8% to the "never claim unseen"
+probe (``docs/games/board1981.rst``).
 
 The fine level (``detail >= 1``) adds to the position the seat, every player's money and shares (exactly), the
 reserve, everyone's looks under the claimed briefcase, the pieces' spaces, your claim and the other claims at the
@@ -374,23 +374,6 @@ def row_of(st, r, p, acts, n, keys_out, which, detail, prior_out, hprobs, hscrat
         prior_out[u] += hprobs[j]
         which[j] = u
     return m
-
-
-@inlined
-def known_row(tkeys, tavg, row, m, probs):
-    """The stored average strategy over the ``m`` slot keys ``row`` into ``probs``, which holds the row's prior (the
-    default heuristic's, :func:`row_of`) on entry and keeps it where the table never saw the row; returns whether it
-    did. (A row the training never reached is played as the heuristic plays it, not uniformly.)"""
-    prior = np.empty(m)
-    total = 0.0
-    for j in range(m):
-        prior[j] = probs[j]
-        total += probs[j]
-    known = T.average_row(tkeys, tavg, row, m, probs)
-    if not known:
-        for j in range(m):
-            probs[j] = prior[j] / total if total > 0.0 else 1.0 / m
-    return known
 
 
 @compiled

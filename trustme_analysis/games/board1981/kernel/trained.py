@@ -19,13 +19,14 @@ import numpy as np
 from numba import njit
 
 from trustme_analysis.engine.compiled_draws import below, uniform01
-from trustme_analysis.games.board1981.kernel.abstraction import known_row, row_of
+from trustme_analysis.games.board1981.kernel.abstraction import row_of
 from trustme_analysis.games.board1981.kernel.layout import (
     DECIDER, OVER, PHASE, R_N, R_NUM_ACTIONS, STATE_SIZE, TURNS, tie_module,
 )
 from trustme_analysis.games.board1981.kernel.play import SEAT_HEURISTIC, choose, grown, push_trace, scratch_sizes
 from trustme_analysis.games.board1981.kernel.step import apply_action, init_state, is_chance, legal_actions, \
     sample_chance
+from trustme_analysis.train import tables as T
 
 #: The seat kind of a trained seat (after :data:`~.play.SEAT_RANDOM` and :data:`~.play.SEAT_HEURISTIC`).
 SEAT_TRAINED = 2
@@ -39,7 +40,7 @@ def trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs):
     na = legal_actions(st, r, legal)
     size = legal.shape[0]
     m = row_of(st, r, st[DECIDER], legal, na, row, which, detail, probs, probs[size:2 * size], probs[2 * size:])
-    known_row(tkeys, tavg, row, m, probs)
+    T.known_row(tkeys, tavg, row, m, probs)
     u = m - 1
     positive = 0
     for j in range(m):

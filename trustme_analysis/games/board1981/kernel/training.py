@@ -48,7 +48,7 @@ from numba import njit
 from cfr.numba_cache import source_digest
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel import abstraction as A
-from trustme_analysis.games.board1981.kernel.abstraction import known_row, row_of
+from trustme_analysis.games.board1981.kernel.abstraction import row_of
 from trustme_analysis.games.board1981.kernel import layout as L
 from trustme_analysis.games.board1981.kernel.investing import start_investing
 from trustme_analysis.games.board1981.kernel.layout import (
@@ -274,9 +274,9 @@ def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, 
 def policy_at(st, r, keys, avg, acts, n, out, row, which, probs, detail):
     """The trained policy of the seat to act in ``st`` over its legal moves ``acts[:n]`` into ``out`` (a row's
     probability shared evenly by the moves it describes); returns whether the table knew the position (else the
-    row is played as the default heuristic plays it, :func:`~.abstraction.known_row`)."""
+    row is played as the default heuristic plays it, :func:`~trustme_analysis.train.tables.known_row`)."""
     m = row_of(st, r, st[DECIDER], acts, n, row, which, detail, probs, np.empty(n), np.empty(n))
-    known = known_row(keys, avg, row, m, probs)
+    known = T.known_row(keys, avg, row, m, probs)
     for j in range(n):
         c = 0
         for k in range(n):

@@ -43,11 +43,11 @@ A move is described (level 0; at the fine level each move is itself) as
   bluff), so the mark does too; it carries what the heuristic weighs (whether the claim is likely a lie, which value
   to announce, whether a bluff has room) without a row per combination of them.
 
-Each row also carries the heuristic's probability of its entries, the *prior* (:func:`heuristic_prior`): the
-training starts every new entry there (``TrainSettings.prior``) and a trained player plays it where the training
-never reached the row (:func:`known_row`), instead of playing every description alike. Version 2 had neither: its
-2-player policy lost to the "always challenge" probe 66.5% of games and to "never bluff" 70.8% with 4 players
-(``docs/games/liar.rst``).
+Each row also carries the heuristic's probability of its entries, the *prior* (:func:`heuristic_prior`): the training
+starts every new entry there (``TrainSettings.prior``) and a trained player plays it where the training never reached
+the row (:func:`~trustme_analysis.train.tables.known_row`), instead of playing every description alike. Version 2 had
+neither: its 2-player policy lost to the "always challenge" probe 66.5% of games and to "never bluff" 70.8% with 4
+players (``docs/games/liar.rst``).
 
 Plays described alike are one move to the trained player at level 0: a drawn description becomes a concrete play by drawing
 the announced value uniformly among those of that standing, then the false cards as physical cards uniformly from
@@ -361,23 +361,6 @@ def row_of(cfg, tab, S, p, detail, keys_out, descs, prior_out, scratch):
 
 
 @inlined
-def known_row(tkeys, tavg, row, m, probs):
-    """The stored average strategy over the ``m`` slot keys ``row`` into ``probs``, which holds the row's prior (the
-    default heuristic's, :func:`row_of`) on entry and keeps it where the table never saw the row; returns whether it
-    did. (A row the training never reached is played as the heuristic plays it, not uniformly.)"""
-    prior = np.empty(m)
-    total = 0.0
-    for j in range(m):
-        prior[j] = probs[j]
-        total += probs[j]
-    known = T.average_row(tkeys, tavg, row, m, probs)
-    if not known:
-        for j in range(m):
-            probs[j] = prior[j] / total if total > 0.0 else 1.0 / m
-    return known
-
-
-@inlined
 def sample_play(cfg, tab, S, p, desc, detail, rng, scratch):
     """A concrete action of seat ``p`` for row entry ``desc``: a play's cards written to ``O_PV``/``O_PC`` (for
     :func:`~.moves.apply_player_action`). At level 1 the entry is the action; at level 0 the announced value is drawn
@@ -498,9 +481,10 @@ def policy_at(cfg, tab, S, p, tkeys, tavg, legal, n, out, detail, row, descs, pr
     """The trained policy of seat ``p`` (to act at ``S``) over its ``n`` legal actions ``legal`` into ``out``: each
     action gets its row entry's average-strategy probability times its share of that entry (:func:`play_share`);
     returns whether the table knew the row (else the row is played as the default heuristic plays it,
-    :func:`known_row`). ``S`` is used as scratch and left as it was in every rule field."""
+    :func:`~trustme_analysis.train.tables.known_row`). ``S`` is used as scratch and left as it was in every rule
+    field."""
     m = row_of(cfg, tab, S, p, detail, row, descs, probs, scratch)
-    known = known_row(tkeys, tavg, row, m, probs)
+    known = T.known_row(tkeys, tavg, row, m, probs)
     for j in range(n):
         desc, share = play_share(cfg, tab, S, p, legal[j], detail, scratch)
         pr = 0.0
@@ -528,5 +512,5 @@ def new_scratch(cfg: np.ndarray, tab: np.ndarray) -> dict[str, np.ndarray]:
 #: The kernel modules this one inlines (their sources tie its numba cache and the trained tables' code digest).
 SOURCES = (actions, heuristic, layout, compiled_draws, T)
 tie_cache_to_sources([info_key_of, row_of_compiled, policy_at], sys.modules[__name__], *SOURCES)
-__all__ = ["BURN", "LIAR", "PASS", "VERSION", "info_key", "info_key_of", "known_row", "policy_at", "row_of",
+__all__ = ["BURN", "LIAR", "PASS", "VERSION", "info_key", "info_key_of", "policy_at", "row_of",
            "sample_play"]

@@ -47,7 +47,7 @@ def trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scr
     it."""
     p = S[S_CURRENT]
     m = A.row_of(cfg, tab, S, p, detail, row, descs, probs, scratch)
-    A.known_row(tkeys, tavg, row, m, probs)
+    T.known_row(tkeys, tavg, row, m, probs)
     u = m - 1
     positive = 0
     for j in range(m):

@@ -27,39 +27,13 @@ from trustme_analysis.train import tables as T
 compiled = njit(cache=True)
 
 
-@njit(cache=True, inline="always")
-def known_row(tkeys, tavg, row, m, probs):
-    """The stored average strategy over the ``m`` slot keys ``row`` into ``probs``, which holds the row's prior (the
-    default heuristic's, :func:`~.abstraction.row_of`) on entry and keeps it where the table never saw the row;
-    returns whether it did. (A row the training never reached is played as the heuristic plays it, not
-    uniformly.)"""
-    # The table's mass is summed first, so that the prior stays in probs until the table is known to hold the row
-    # (no copy of it per decision); T.average_row then reads the slots again, from the cache, and divides by the
-    # same sum.
-    mass = 0.0
-    for j in range(m):
-        i = T.find(tkeys, row[j])
-        if i >= 0:
-            mass += tavg[i]
-    known = mass > 0.0
-    if known:
-        T.average_row(tkeys, tavg, row, m, probs)
-    else:
-        total = 0.0
-        for j in range(m):
-            total += probs[j]
-        for j in range(m):
-            probs[j] = probs[j] / total if total > 0.0 else 1.0 / m
-    return known
-
-
 @njit(cache=True)  # (not inlined: one compile for both game loops; cold, it cut their compile by about a third)
 def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs):
     """The trained seat's move at ``s``: a row entry drawn from the stored average strategy (the heuristic's row
     where the table never saw it), then one of the legal moves it describes, uniformly."""
     na = K.legal_actions(s, R, acts, cbuf)
     m = A.row_of(s, R, s[K.ACTOR], acts, na, row, which, detail, probs)
-    known_row(tkeys, tavg, row, m, probs)
+    T.known_row(tkeys, tavg, row, m, probs)
     u = m - 1
     positive = 0
     for j in range(m):

@@ -247,9 +247,9 @@ def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng,
 def policy_at(s, R, keys, avg, acts, n, out, row, which, probs, detail):
     """The trained policy of the seat to act in ``s`` over its legal moves ``acts[:n]`` into ``out`` (a row's
     probability shared evenly by the moves it describes); returns whether the table knew the position (else
-    ``out`` is the default heuristic's row, :func:`~.trained.known_row`)."""
+    ``out`` is the default heuristic's row, :func:`~trustme_analysis.train.tables.known_row`)."""
     m = A.row_of(s, R, s[K.ACTOR], acts, n, row, which, detail, probs)
-    known = TR.known_row(keys, avg, row, m, probs)
+    known = T.known_row(keys, avg, row, m, probs)
     for j in range(n):
         c = 0
         for k in range(n):
