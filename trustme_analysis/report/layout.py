@@ -82,10 +82,13 @@ NOTE_Y = BOTTOM - 0.007
 
 
 def foot_note(fig: Figure, text: str, x: float = LEFT, fontsize: float = 7.5) -> None:
-    """A one-line note under the page's content ("the first 12 of 40 rows; all are in stats/x.csv"); a second note
-    goes above the first."""
-    taken = sum(1 for t in fig.texts if t.get_gid() == "footnote")
-    fig.text(x, NOTE_Y + taken * 0.016, plain(text), fontsize=fontsize, va="bottom", color="0.25", gid="footnote")
+    """A note under the page's content ("the first 12 of 40 rows; all are in stats/x.csv"), wrapped to the page's
+    width (a long note ran off the page); a second note goes above the first."""
+    taken = sum(t.get_text().count("\n") + 1 for t in fig.texts if t.get_gid() == "footnote")
+    # The findings band's width in characters, scaled to the note's smaller font (a few spare for wide letters).
+    width = int(FINDINGS_CHARS * BODY_FONT / fontsize) - 5
+    fig.text(x, NOTE_Y + taken * 0.016 * fontsize / 7.5, "\n".join(textwrap.wrap(plain(text), width)),
+             fontsize=fontsize, va="bottom", color="0.25", gid="footnote", linespacing=1.2)
 
 
 def add_findings(fig: Figure, sentences: Sequence[str]) -> None:
