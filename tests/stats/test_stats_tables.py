@@ -44,6 +44,18 @@ def test_trace_metrics_by_hand():
     assert drama(np.array([[3, 3], [0, 1]]), 0) == 0.0
 
 
+def test_a_tie_counts_a_win_for_each_tied_seat_and_the_fair_share_with_it():
+    # 10 two-player games: seat 0 wins 4 alone, seat 1 wins 4 alone, 2 are ties (both seats win). Both seats win
+    # 6 of 10, the fair share is 12 wins / 10 games / 2 seats = 60%, not 50%: no seat wins more than its share.
+    outcome = ["0"] * 4 + ["1"] * 4 + ["tie"] * 2
+    rows = [{"variant": "v00", "game_index": g, "seat": s, "win": o == "tie" or o == str(s)}
+            for g, o in enumerate(outcome) for s in range(2)]
+    rates = seat_win_rates(pd.DataFrame(rows))
+    assert rates["win_rate"].tolist() == pytest.approx([0.6, 0.6])
+    assert rates["fair"].tolist() == pytest.approx([0.6, 0.6])
+    assert equal_seats_test(pd.DataFrame(rows)).iloc[0]["first_seat_advantage"] == pytest.approx(0.0)
+
+
 def test_seat_win_rates_and_chi_square_by_hand():
     wins = [30, 20, 10]
     rows = [{"variant": "v00", "game_index": g, "seat": s, "win": s == w}

@@ -28,7 +28,9 @@ TERMS: dict[str, str] = {
     "Line-up": "Which kind of player sits in each seat (the same bot in every seat unless the spec says otherwise).",
     "Seat": "A player's place in the turn order; seat 0 plays first.",
     "Win rate": "The share of games a seat wins, after the rulebook's tie-breaks.",
-    "Fair rate": "The win rate every seat would have if no seat had an advantage: one over the number of players.",
+    "Fair rate": "The win rate every seat would have if no seat had an advantage: one over the number of players, "
+                 "or, in a game whose tied seats all count a win (Trust Me (1981)), the mean number of winners per "
+                 "game over the number of players.",
     "First seat advantage": "The first seat's win rate minus the fair rate (last-seat advantage: the same for the "
                             "last seat).",
     "95% interval": "The range the true figure lies in with 95% confidence, given the games played (in brackets "

@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 
 from trustme_analysis.outdir import load_records
+from trustme_analysis.stats.balance import fair_share
 from trustme_analysis.stats.intervals import CONFIDENCE, wilson
 
 CHECKS_DIR = "checks"
@@ -37,14 +38,26 @@ def load_index(outdir: str | Path) -> list[dict[str, Any]]:
 
 
 def _challenger_rows(folder: Path, lineups: dict[str, dict[str, Any]]) -> pd.DataFrame:
-    """One row per game: which challenger (and step), its seat, and whether it won."""
+    """One row per game: which challenger (and step), its seat, whether it won, and how many seats won the game
+    (more than one where tied seats all count a win)."""
     records = load_records(folder)
+    players = int(records["seat"].max()) + 1
     rows = []
     for name, role in lineups.items():
-        mine = records[(records["lineup"] == name) & (records["seat"] == role["seat"])]
-        for win in mine["win"].astype(bool):
-            rows.append({**role, "lineup": name, "win": bool(win), "players": int(records["seat"].max()) + 1})
+        games = records[records["lineup"] == name]
+        winners = games.groupby("game_index", sort=False)["win"].sum()
+        mine = games[games["seat"] == role["seat"]]
+        for index, win in zip(mine["game_index"], mine["win"].astype(bool)):
+            rows.append({**role, "lineup": name, "win": bool(win), "winners": int(winners[index]),
+                         "players": players})
     return pd.DataFrame(rows)
+
+
+def _fair(grp: pd.DataFrame) -> float:
+    """The challenger's fair share over its games: as good as the seats against it, it wins as often as the mean
+    number of winners per game over the seats (``stats.balance.fair_share``; 1 / players where a game has one
+    winner)."""
+    return fair_share(int(grp["winners"].sum()), len(grp), int(grp["players"].iloc[0]))
 
 
 def trust_tables(outdir: str | Path, lineup_of: dict[str, str]) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -57,9 +70,9 @@ def trust_tables(outdir: str | Path, lineup_of: dict[str, str]) -> tuple[pd.Data
         games = _challenger_rows(Path(outdir) / CHECKS_DIR / check["name"], check["lineups"])
         if games.empty:
             continue
-        fair = 1.0 / int(games["players"].iloc[0])
         per_variant = []
         for challenger, grp in games.groupby("challenger", sort=False):
+            fair = _fair(grp)
             wins, n = int(grp["win"].sum()), len(grp)
             est, low, high = wilson(wins, n, CONFIDENCE)
             row = {"variant": check["variant"], "lineup": lineup_of.get(check["variant"], ""),
@@ -94,14 +107,18 @@ def skill_tables(outdir: str | Path) -> tuple[pd.DataFrame, pd.DataFrame]:
         games = _challenger_rows(Path(outdir) / CHECKS_DIR / check["name"], check["lineups"])
         if games.empty:
             continue
-        fair = 1.0 / int(games["players"].iloc[0])
         edges, variances = [], []
         for step, grp in games.groupby("step", sort=True):
+            fair = _fair(grp)
             wins, n = int(grp["win"].sum()), len(grp)
             est, low, high = wilson(wins, n, CONFIDENCE)
             rows.append({"variant": check["variant"], "step": int(step), "budget": int(grp["budget"].iloc[0]),
                          "previous": int(grp["previous"].iloc[0]), "games": n, "wins": wins, "win_rate": est,
                          "low": low, "high": high, "fair": fair})
+            if fair >= 1.0:  # every game a tie of every seat: no skill can show
+                edges.append(math.nan)
+                variances.append(math.nan)
+                continue
             edges.append((wins / n - fair) / (1 - fair))
             variances.append((wins / n) * (1 - wins / n) / n / (1 - fair) ** 2)
         value = float(np.mean(edges))

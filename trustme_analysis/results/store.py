@@ -24,7 +24,7 @@ INDEX = "index.json"
 #: tables of a large sweep (no page draws from them) would otherwise fill the memory of every report.
 LAZY_ROWS = 50_000
 #: Bumped whenever a statistic's definition changes, so stored results sets of older code are recomputed.
-RESULTS_VERSION = 2  # 2: comparisons by factor, headline line-up, stability; streamed tables
+RESULTS_VERSION = 3  # 2: comparisons by factor, headline line-up, stability; streamed tables; 3: tie-aware fair share
 
 
 def index_path(outdir: str | Path) -> Path:

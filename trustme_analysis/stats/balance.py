@@ -276,10 +276,13 @@ def seat_win_rates(records: pd.DataFrame | None = None, confidence: float = CONF
     """Win rate of each seat per variant with its Wilson interval, from the records or from their seat tallies
     (:func:`seat_tallies`; the same table).
 
-    Columns: variant, seat, games, wins, win_rate, low, high, fair (1 / seats: the rate of a perfectly fair game).
+    Columns: variant, seat, games, wins, win_rate, low, high, fair (the rate of every seat in a perfectly fair game:
+    :func:`fair_share`).
     """
     tallies = seat_tallies(records) if tallies is None else tallies
     seats_per_variant = tallies.groupby("variant")["seat"].nunique()
+    fair = {variant: fair_share(int(grp["wins"].sum()), int(grp["games"].max()), int(seats_per_variant[variant]))
+            for variant, grp in tallies.groupby("variant", sort=False)}
     rows = []
     for variant, seat, games, wins in tallies.sort_values(["variant", "seat"], kind="stable").itertuples(
             index=False):
@@ -294,10 +297,24 @@ def seat_win_rates(records: pd.DataFrame | None = None, confidence: float = CONF
                 "win_rate": est,
                 "low": low,
                 "high": high,
-                "fair": 1.0 / int(seats_per_variant[variant]),
+                "fair": fair[variant],
             }
         )
     return pd.DataFrame(rows)
+
+
+def fair_share(wins: int, games: int, seats: int) -> float:
+    """Each seat's win rate in a perfectly fair game: ``1 / seats`` where a game has one winner, more where tied seats
+    all count a win (every seat that shares the best return wins): the mean number of winners per game over the
+    seats, ``wins / games / seats``. Against ``1 / seats`` a game with ties would show every seat winning "more
+    than its fair share" (Trust Me (1981) ties 7-15% of its 2-player games).
+
+    >>> fair_share(300, 300, 3), fair_share(107, 100, 2)
+    (0.3333333333333333, 0.535)
+    """
+    if games <= 0 or wins <= 0:
+        return 1.0 / seats
+    return wins / games / seats
 
 
 #: The power at which a "no evidence" verdict states the smallest seat edge its games could have seen.
@@ -331,9 +348,9 @@ def equal_seats_test(records: pd.DataFrame | None = None, tallies: pd.DataFrame 
 
     Observed: wins per seat; expected: total wins / seats. Columns: variant, seats, games, chi2, dof, p_value,
     p_holm (the p-values adjusted over the variants with Holm's method: a sweep of many variants tests each, and a
-    verdict per variant must not flip by chance alone), first_seat_advantage (seat 0's win rate minus 1 / seats),
-    detectable_edge (:func:`detectable_seat_edge`: the smallest seat edge these games detect 80% of the time, what a
-    verdict of "no evidence" can and cannot rule out).
+    verdict per variant must not flip by chance alone), first_seat_advantage (seat 0's win rate minus its fair share,
+    :func:`fair_share`), detectable_edge (:func:`detectable_seat_edge`: the smallest seat edge these games detect 80%
+    of the time, what a verdict of "no evidence" can and cannot rule out).
     """
     rates = seat_win_rates(records, tallies=tallies)
     rows = []
@@ -355,7 +372,8 @@ def equal_seats_test(records: pd.DataFrame | None = None, tallies: pd.DataFrame 
                 "chi2": chi2,
                 "dof": seats - 1,
                 "p_value": p,
-                "first_seat_advantage": (float(seat0.iloc[0]) if len(seat0) else math.nan) - 1.0 / seats,
+                "first_seat_advantage": ((float(seat0.iloc[0]) if len(seat0) else math.nan)
+                                         - float(grp["fair"].iloc[0])),
                 "detectable_edge": detectable_seat_edge(games, seats),
             }
         )

@@ -18,12 +18,11 @@ from trustme_analysis.findings import Question
 FINDINGS = (
     Question("1981-wealth", "How rich does a seat end (mean final wealth, from $20 of money and shares)?",
              "mean final wealth per seat", "the economy's growth"),
-    # Seat 0 is not the first to move (who goes first is a chance node), and the measure counts a tie for richest as
-    # no one's win, so it sits about (share of tied games) / players under 0 with no seat edge at all: no reference
-    # (0 would call that shortfall a rule effect); the ties are the next question, the report's seat-balance page
-    # tests every seat's wins.
-    Question("1981-first-seat", "Does seat 0 win more (or less) than a fair share (a tie for richest is no one's win)?",
-             "first seat advantage (win rate - 1/players)", "a seat's edge"),
+    # Seat 0 is not the first to move (who goes first is a chance node). A tie for richest counts a win for every
+    # tied seat, and the fair share with it (winners / players, stats.balance.fair_share), so the measure is 0 on
+    # average with no seat edge, ties or not.
+    Question("1981-first-seat", "Does seat 0 win more (or less) than its fair share?",
+             "first seat advantage (win rate - fair share)", "a seat's edge", reference=0.0),
     Question("1981-ties", "How often is the richest place shared (a tie, no sole winner)?", "richest shared",
              "ties for richest"),
     Question("1981-unseen", "How many claims are made without looking (bluffs or guesses)?", "claims made unseen",

@@ -41,7 +41,7 @@ GAME_KEY = ["variant", "game_index"]
 
 #: Per-game metrics of ``trustme_1981`` compared with the baseline (columns of :func:`games`).
 COMPARISON_METRICS = (
-    GameMetric("first seat advantage (win rate - 1/players)", "seat0_advantage", "mean", "share of games"),
+    GameMetric("first seat advantage (win rate - fair share)", "seat0_advantage", "mean", "share of games"),
     GameMetric("richest shared", "top_shared", "rate", "share of games"),
     GameMetric("mean final wealth per seat", "mean_wealth", "mean", "dollars"),
     GameMetric("winner's margin", "margin", "mean", "dollars"),
@@ -97,6 +97,8 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
         top_shared=("top_shared", "first"),
         margin=("margin", "first"),
         winner=("winner", "first"),
+        seat0_win=("win", "first"),  # (rows in seat order: seat 0's; a tie counts a win for every tied seat)
+        winners=("win", "sum"),
         mean_wealth=("wealth", "mean"),
         winner_wealth=("wealth", "max"),
         total_money=("money", "sum"),
@@ -114,7 +116,10 @@ def games(records: pd.DataFrame, game_table: pd.DataFrame | None = None) -> pd.D
         challenges=("challenges_made", "sum"),
         challenges_won=("challenges_won", "sum"),
     ).reset_index()
-    out["seat0_advantage"] = (out["winner"] == 0).astype(float) - 1.0 / out["players"]
+    # Seat 0's win minus the game's fair share (winners / players): zero on average in a fair game, ties included
+    # (a tie counted as nobody's win, as before, biased it down by the tie rate over the players; 1/players alone
+    # would bias the seat's tie-inclusive win rate up).
+    out["seat0_advantage"] = out["seat0_win"].astype(float) - out["winners"].astype(float) / out["players"]
     out["top_shared"] = out["top_shared"].astype(float)
     out["end_by_cap"] = (out["end_trigger"] == "turn_cap").astype(float)
     made = out["claims_unseen"] + out["claims_looked"]
@@ -556,8 +561,8 @@ def investment_by_knowledge(records: pd.DataFrame, confidence: float = CONFIDENC
 
 
 #: The record columns each table of :func:`compute` and :func:`compute_investment` reads (one chunk at a time).
-GAMES_COLUMNS = (*GAME_KEY, "seat", "players", "turns", "end_trigger", "top_shared", "margin", "winner", "wealth",
-                 "money", "claims_unseen", "claims_looked", "claims_taken", "claimant_rounds", "reserve_received",
+GAMES_COLUMNS = (*GAME_KEY, "seat", "players", "turns", "end_trigger", "top_shared", "margin", "winner", "win",
+                 "wealth", "money", "claims_unseen", "claims_looked", "claims_taken", "claimant_rounds", "reserve_received",
                  "wgc_sent", "wgc_received", "cards_move", "cards_bamboozled", "cards_challenge", "challenges_made",
                  "challenges_won")
 WEALTH_COLUMNS = (*GAME_KEY, "win", "money", "wealth", "shares")
