@@ -46,7 +46,8 @@ def add_balance_pages(ctx: Report) -> None:
     variants = ctx.variant_ids
     title = "Seat balance: win rate per seat"
     fig = new_page(title, "Each point: the share of games won from that seat, with its 95% interval (Wilson); "
-                   "dashed: the fair rate, one over the number of players. Verdicts: the chi-square test of equal "
+                   "dashed: the fair rate (one over the number of players; more where tied seats all win). Verdicts: "
+                   "the chi-square test of equal "
                    "seats, Holm-corrected over the variants.")
     ax = fig.add_axes((0.07, 0.45, 0.78, 0.40))
     max_seats = int(rates["seat"].max()) + 1
@@ -70,7 +71,7 @@ def add_balance_pages(ctx: Report) -> None:
         "chi-square": [number(x) for x in tests["chi2"]],
         "p-value": [p_value(p) for p in tests["p_value"]],
         "Holm p-value": [p_value(p) for p in _holm_column(tests)],
-        "first seat advantage (win rate - 1/players)": [percent(x, signed=True) for x in
+        "first seat advantage (win rate - fair rate)": [percent(x, signed=True) for x in
                                                             tests["first_seat_advantage"]],
         "verdict": [_verdict(p, e) for p, e in zip(_holm_column(tests), _edges(tests))],
     })
