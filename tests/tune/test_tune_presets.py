@@ -26,6 +26,8 @@ def test_preset_runs_with_a_tiny_budget(preset, tmp_path):
                                  max_trials=3)
     confirm = dataclasses.replace(spec.confirm, games=2, best=1, reports=False)
     spec = dataclasses.replace(spec, budget=budget, confirm=confirm)
+    if spec.trained:  # a trained line-up: a few thousand iterations for the base policy, a few hundred per candidate
+        spec = dataclasses.replace(spec, train={**spec.train, "iterations": 2000}, candidate_iterations=500)
     result = run_tuning(spec, workers=1, out=tmp_path / "out", quiet=True)
     assert result.report is not None and result.report.is_file()
     res = tables.load(tmp_path / "out")

@@ -313,6 +313,7 @@ def train(
     eval_every: int | None = None,
     checkpoint_seconds: float = 30.0,
     stop_after: int | None = None,
+    warm_from: TrainedPolicy | str | Path | None = None,
 ) -> TrainedPolicy:
     """Train (or find stored) the policy of ``game`` under ``settings``; returns the stored policy.
 
@@ -328,9 +329,15 @@ def train(
         checkpoint_seconds: CPU seconds between checkpoints.
         stop_after: stop (as an interruption would, leaving a checkpoint) once this many iterations are done
             (tests of resuming).
+        warm_from: where a warm start (``settings.warm_start``) starts from: a stored policy, used as it is, or a
+            folder whose ``train/`` :func:`nearest_stored` searches. ``None``: ``outdir``'s own ``train/``. A caller
+            that needs the same start whatever else is stored (a tuning, whose candidates train in any order) names
+            the policy.
 
     Raises:
         KeyboardInterrupt: passed on after the checkpoint is written; the next call resumes.
+        ValueError: ``warm_from`` without ``settings.warm_start``, or a ``warm_from`` policy another trainer, code
+            or abstraction level made.
     """
     if isinstance(game, str):
         game = pyspiel.load_game(game)
@@ -340,6 +347,10 @@ def train(
     fp = fingerprint(game_string, settings, trainer.version)
     folder = train_dir(outdir, fp)
     code = trainer.code_digest()
+    if warm_from is not None and not settings.warm_start:
+        raise ValueError("warm_from names a warm start's source, but settings.warm_start is False")
+    if isinstance(warm_from, TrainedPolicy):
+        _check_warm_source(warm_from, game, trainer.version, code, settings.detail)
     say = progress or (lambda _line: None)
     label = f"{game.get_type().short_name} [{fp}]"
     summary_path = folder / SUMMARY
@@ -362,7 +373,10 @@ def train(
     if t:
         say(f"train {label}: resuming at iteration {t:,} from {folder / CHECKPOINT}")
     elif settings.warm_start:
-        source = nearest_stored(game, settings, outdir, exclude=fp)
+        if isinstance(warm_from, TrainedPolicy):
+            source: TrainedPolicy | None = warm_from
+        else:
+            source = nearest_stored(game, settings, warm_from if warm_from is not None else outdir, exclude=fp)
         if source is not None:
             warm = warm_start_tables(tables, source)
             say(f"train {label}: warm start from {warm['game']} [{warm['fingerprint']}]")
@@ -512,6 +526,16 @@ def nearest_stored(game: pyspiel.Game | str, settings: TrainSettings, outdir: st
         if best is None or rank < best[0]:
             best = (rank, TrainedPolicy(folder, summary, reused=True))
     return None if best is None else best[1]
+
+
+def _check_warm_source(source: TrainedPolicy, game: pyspiel.Game, version: str, code: str, detail: int) -> None:
+    """Refuse a warm start's source whose slots mean something else (another game, trainer, code or level)."""
+    s = source.summary
+    other = _game_parameters(s["game"])[0] if "game" in s else None
+    if (other != game.get_type().short_name or s.get("version") != version or s.get("code") != code
+            or s.get("settings", {}).get("detail") != detail or not (source.folder / POLICY_FILE).is_file()):
+        raise ValueError(f"warm_from {source.folder}: not a stored policy of {game.get_type().short_name} made by "
+                         f"this trainer ({version}, current code) at detail {detail}")
 
 
 def warm_start_tables(tables: T.Tables, source: TrainedPolicy) -> dict[str, Any]:

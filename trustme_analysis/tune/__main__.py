@@ -54,7 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def describe(spec: TuneSpec, intervals: dict, out: str | None = None) -> str:
-    """What the spec would search (``--check``)."""
+    """What the spec would search and, with a trained line-up, train (``--check``)."""
     b = spec.budget
     size = spec.space.size()
     lines = [
@@ -80,6 +80,9 @@ def describe(spec: TuneSpec, intervals: dict, out: str | None = None) -> str:
         f"each, seed {spec.confirm.seed}",
         f"output folder: {out or spec.out}",
     ]
+    from trustme_analysis.tune.training import describe as training_lines
+
+    lines[-1:-1] = training_lines(spec, out or spec.out)
     return "\n".join(lines)
 
 

@@ -10,6 +10,11 @@ Which rule sets: with one objective, the ``best`` finished candidates with the l
 constraints; with several, the Pareto front of those candidates (all of it when it holds at most ``best``, otherwise
 the best candidate of each objective, then those closest to the front's ideal point in losses scaled by the front's
 range).
+
+With a trained line-up every confirmed rule set plays the policy its candidate played in the race
+(``OUT/candidates/<id>/train/``: each trained seat's ``outdir`` knob points there), so the confirmation measures the
+rules, not a new training. A rule set the race never played (the rulebook without ``rulebook_first``, a reference)
+gets its policy trained there first, as the race would have: ``candidate_iterations`` from the base policy.
 """
 
 from __future__ import annotations
@@ -24,7 +29,8 @@ from optuna.trial import FrozenTrial, TrialState
 
 from trustme_analysis.sweep.runner import run_sweep
 from trustme_analysis.sweep.spec import parse_spec
-from trustme_analysis.tune.evaluate import candidate_id
+from trustme_analysis.tune import training
+from trustme_analysis.tune.evaluate import CANDIDATES, candidate_id
 from trustme_analysis.tune.racing import pareto_front
 from trustme_analysis.tune.spec import TuneSpec
 from trustme_analysis.tune.study import trial_info
@@ -114,6 +120,15 @@ def _confirm_id(spec: TuneSpec, rules: Mapping[str, Any]) -> str:
     return candidate_id(sweep_spec.variants[0].game_string, spec.lineup)
 
 
+def _race_policy(spec: TuneSpec, outdir: str | Path, pick: Pick, sweep_spec: Any, base: Any) -> tuple[Any, Any]:
+    """The confirmation sweep of ``pick`` with its trained seats playing the candidate's policy from the race (trained
+    there now, the race's way, if the race never played the rule set), and that policy."""
+    cand_folder = Path(outdir) / CANDIDATES / pick.candidate
+    cand_spec = parse_spec(spec.candidate_data(pick.rules, spec.budget.games_per_candidate), name="candidate")
+    _, policy = training.ensure_candidate(spec, cand_spec, cand_folder, base)
+    return training.pin_to(sweep_spec, cand_folder), policy
+
+
 def confirm_folder(outdir: str | Path, pick: Pick) -> Path:
     """Where a pick's confirmation sweep lives (named after the rule set, so a later run finds it)."""
     return Path(outdir) / CONFIRM / pick.candidate
@@ -123,15 +138,23 @@ def run_confirmation(spec: TuneSpec, outdir: str | Path, chosen: Sequence[Pick],
                      dask: Any = None, quiet: bool = False, stream: TextIO | None = None) -> dict[str, Path]:
     """Play (or resume) the confirmation sweep of every pick; pick name -> its sweep folder."""
     folders: dict[str, Path] = {}
+    say = (lambda line: print(line, file=stream, flush=True)) if not quiet and stream is not None else None
+    base = training.ensure_base(spec, outdir, say) if spec.trained and chosen else None
     for pick in chosen:
         folder = confirm_folder(outdir, pick)
         if folder in folders.values():
             folders[pick.name] = folder  # the rulebook may also be a recommended set: played once
             continue
         sweep_spec = parse_spec(_confirm_data(spec, pick.rules, folder, pick.name), name=f"confirm-{pick.name}")
-        if not quiet and stream is not None:
-            rules = ", ".join(f"{k}={v}" for k, v in pick.rules.items())
-            print(f"confirmation of {pick.name} [{rules}]: {spec.confirm.games} fresh games", file=stream, flush=True)
+        rules = ", ".join(f"{k}={v}" for k, v in pick.rules.items())
+        if base is not None:
+            sweep_spec, policy = _race_policy(spec, outdir, pick, sweep_spec, base)
+            if say is not None and not policy.reused:
+                say(f"confirmation of {pick.name} [{rules}]: the race never played it; its policy trained now, "
+                    f"{policy.summary['iterations']:,} iterations from the base policy in "
+                    f"{policy.summary['cpu_seconds']:.1f} CPU s")
+        if say is not None:
+            say(f"confirmation of {pick.name} [{rules}]: {spec.confirm.games} fresh games")
         run_sweep(sweep_spec, workers=workers, dask=dask, out=folder, report=spec.confirm.reports, quiet=True,
                   stream=stream)
         folders[pick.name] = folder

@@ -9,6 +9,9 @@ chunks already played: no game is ever played twice.
 Every candidate uses the same seed; with one variant, chunk ``c`` of every candidate has the same game seeds
 (:mod:`trustme_analysis.sweep.seeding`): common random numbers, so differences between candidates are differences of
 rules, not of luck. Looking at a candidate after ``n`` games plays its first ``n / chunk_size`` chunks.
+
+With a trained line-up, a candidate's policy is trained (or found stored) in its folder before its first chunk,
+warm-started from the rulebook's base policy (:mod:`~trustme_analysis.tune.training`).
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ from trustme_analysis.sweep import storage
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, chunk_tasks
 from trustme_analysis.sweep.spec import Spec, parse_spec
+from trustme_analysis.train import TrainedPolicy, train
+from trustme_analysis.tune import training
 from trustme_analysis.tune.measures import Figure, check_measure
 from trustme_analysis.tune.spec import TuneSpec
 from trustme_analysis.tune.workers import Executor, InProcess
@@ -58,6 +63,8 @@ class Candidate:
     spec: Spec | None = None
     tasks: tuple[ChunkTask, ...] = ()
     games_stored: int = 0
+    #: With a trained line-up, once its policy is trained or found: :func:`.training.training_record` of it.
+    training: dict[str, Any] | None = None
 
 
 class Evaluator(Protocol):
@@ -96,6 +103,8 @@ class GameEvaluator:
         self.executor = executor or InProcess()
         self.on_chunk = on_chunk
         self.records = game_entry(spec.game).part("records")
+        self.outdir = Path(outdir)
+        self._base: TrainedPolicy | None = None
         self._lock = threading.Lock()
         self._locks: dict[str, threading.Lock] = {}
         self._figures: dict[tuple[str, int], dict[str, Figure]] = {}
@@ -125,8 +134,24 @@ class GameEvaluator:
         cand.folder.mkdir(parents=True, exist_ok=True)
         write_manifest(cand.folder, build_manifest(cand.spec, cand.folder, timing, complete=False))
 
+    def base_policy(self, say: Callable[[str], None] | None = None) -> TrainedPolicy:
+        """The rulebook's base policy (trained on first use unless stored); only with a trained line-up."""
+        with training.TRAIN_LOCK:
+            if self._base is None:
+                self._base = training.ensure_base(self.spec, self.outdir, say)
+            return self._base
+
+    def _train(self, cand: Candidate) -> None:
+        # Before the first chunk: the candidate's policy, then its seats and chunk tasks resolved to play it.
+        assert cand.spec is not None
+        cand.spec, policy = training.ensure_candidate(self.spec, cand.spec, cand.folder, self.base_policy())
+        cand.tasks = tuple(chunk_tasks(cand.spec, self.records))
+        cand.training = training.training_record(policy)
+
     def play_to(self, cand: Candidate, games: int) -> int:
         with self._candidate_lock(cand.id):
+            if self.spec.trained and cand.training is None:
+                self._train(cand)
             self._ensure_manifest(cand)
             storage.remove_temp_files(cand.folder)
             todo = [t for t in cand.tasks if t.first_game < games
@@ -190,12 +215,23 @@ def read_figures(spec: TuneSpec, res: ResultSet) -> dict[str, Figure]:
 
 def probe_results(spec: TuneSpec, games: int = PROBE_GAMES) -> ResultSet:
     """A results set of a few games of the rulebook's rules, played in a temporary folder (nothing else is
-    written): what the objectives are checked against."""
-    data = spec.candidate_data(spec.rulebook, games)
+    written): what the objectives are checked against. A trained line-up plays a stand-in policy trained there for
+    :data:`~.training.PROBE_ITERATIONS` iterations (the figures' columns, not their values, are checked)."""
+    stand_in = None
+    if spec.trained:
+        assert spec.train is not None
+        stand_in = {**{k: v for k, v in spec.train.items() if k != "seconds"},
+                    "iterations": training.PROBE_ITERATIONS}
+    data = spec.candidate_data(spec.rulebook, games, train=stand_in)
     data["chunk_size"] = games
     sweep_spec = parse_spec(data, name="probe")
     records = game_entry(spec.game).part("records")
     with tempfile.TemporaryDirectory(prefix="tune-probe-") as tmp:
+        if stand_in is not None:
+            t = training.only_training(sweep_spec, tmp)
+            with training.TRAIN_LOCK:
+                train(t.game_string, t.settings, t.outdir)
+            sweep_spec = training.pin_to(sweep_spec, tmp)
         timing = {"started": now_iso(), "seconds": 0.0, "games": 0}
         write_manifest(tmp, build_manifest(sweep_spec, tmp, timing, complete=False))
         for task in chunk_tasks(sweep_spec, records):

@@ -125,6 +125,13 @@ def _answer_pages(res: ResultSet) -> list[Figure]:
         f"interrupted by a stop and re-run) with {s.get('games_spent', 0)} of "
         f"the budget's {m.get('spec', {}).get('budget', {}).get('games', '?')} games; stopped because "
         f"{s.get('stopped') or 'the run ended'}.")
+    t = s.get("training")
+    if t:
+        lines += text_lines(
+            f"Trained players: the rulebook's base policy trained {t['base_iterations']:,} iterations in "
+            f"{t['base_cpu_seconds']:.0f} CPU s; each candidate's policy {t['candidate_iterations']:,} more from it, "
+            f"{t['candidate_cpu_seconds_mean']:.1f} CPU s on average ({t['candidate_policies']} policies, "
+            f"{t['candidate_cpu_seconds']:.0f} CPU s in all).")
     return flow_pages(m.get("title", "Rule tuning"), lines)
 
 
@@ -306,11 +313,14 @@ def _trial_pages(res: ResultSet) -> list[Figure]:
     objs = res["tune_measures"]
     keys = list(objs[objs["kind"] == "objective"]["key"])
     listed = trials.sort_values([f"{keys[0]}_loss", "trial"], na_position="last").head(TRIALS_LISTED)
-    cols = ["trial", "state", "rules", "games"] + [f"{k}_loss" for k in keys] + ["feasible", "pareto", "note"]
+    trained = "training_cpu_s" in trials.columns
+    cols = ["trial", "state", "rules", "games"] + [f"{k}_loss" for k in keys] + ["feasible", "pareto"] \
+        + (["training_cpu_s"] if trained else []) + ["note"]
     table = listed[[c for c in cols if c in listed.columns]]
     names = dict(zip(objs["key"], objs["name"]))
-    table = table.rename(columns={f"{k}_loss": f"loss: {names[k]}" for k in keys})
-    widths = [0.5, 1.1, 3.6, 0.6] + [1.0] * len(keys) + [0.6, 0.6, 2.6]
+    table = table.rename(columns={**{f"{k}_loss": f"loss: {names[k]}" for k in keys},
+                                  "training_cpu_s": "training CPU s"})
+    widths = [0.5, 1.1, 3.6, 0.6] + [1.0] * len(keys) + [0.6, 0.6] + ([0.8] if trained else []) + [2.6]
     return table_pages(f"Trials (the best {min(len(trials), TRIALS_LISTED)} by the first objective's loss)",
                        format_frame(table, 4), widths=widths[: len(table.columns)], rows_per_page=24)
 

@@ -5,7 +5,9 @@ Output folder::
     OUT/tune.json                 the validated tuning spec, its study fingerprint and the last run's summary
     OUT/study.db                  the Optuna study (SQLite)
     OUT/tune.lock                 held (flock) while a run works here: one run at a time
-    OUT/candidates/<id>/          each candidate rule set: an ordinary one-variant sweep folder (records, stats)
+    OUT/train/<fingerprint>/      trained line-ups: the rulebook's base policy (:mod:`~trustme_analysis.tune.training`)
+    OUT/candidates/<id>/          each candidate rule set: an ordinary one-variant sweep folder (records, stats; with
+                                  a trained line-up, train/ holds its policy, warm-started from the base policy)
     OUT/confirm/<id>/             the confirmation sweeps: ordinary sweeps with their own report.pdf
     OUT/stats/                    the tuning's results set (:mod:`~trustme_analysis.tune.tables`)
     OUT/tuning.pdf                the tuning report (:mod:`~trustme_analysis.tune.pages`)
@@ -30,7 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from trustme_analysis.atomic import atomic_path
-from trustme_analysis.tune import tables
+from trustme_analysis.tune import tables, training
 from trustme_analysis.tune.confirm import picks, run_confirmation
 from trustme_analysis.tune.evaluate import Evaluator, GameEvaluator, check_measures
 from trustme_analysis.tune.spec import TuneSpec
@@ -158,6 +160,8 @@ def finish(spec: TuneSpec, outdir: Path, *, confirm: bool, report: bool, workers
     chosen = picks(spec, study) if confirm else []
     folders = run_confirmation(spec, outdir, chosen, workers=workers, dask=dask, quiet=quiet, stream=stream) \
         if confirm else {}
+    if spec.trained:  # (after the confirmation, which may have trained a rule set the race never played)
+        summary["training"] = training.training_summary(spec, outdir)
     manifest = {"title": spec.title, "question": spec.question, "game": spec.game, "spec": spec.as_dict(),
                 "summary": {**summary, **_counts(study)}, "confirmed": {k: str(v) for k, v in folders.items()}}
     res = tables.compute(spec, study, chosen, folders, manifest, intervals)
@@ -168,6 +172,32 @@ def finish(spec: TuneSpec, outdir: Path, *, confirm: bool, report: bool, workers
 
         path = build_tuning_report(outdir, tables.load(outdir))
     return folders, path
+
+
+def _train_base(evaluator: GameEvaluator, quiet: bool, stream: TextIO) -> None:
+    """Train (or find) the rulebook's base policy before the first trial, saying what it is and what it cost."""
+    spec = evaluator.spec
+    say = None if quiet else (lambda line: print(line, file=stream, flush=True))
+    t = training.base_training(spec, evaluator.outdir)
+    if say is not None:
+        s = t.settings
+        budget = f"{s.iterations:,} iterations" if s.iterations is not None else f"{s.seconds:g} CPU s"
+        say(f"train: the rulebook's base policy [{t.fingerprint}] ({budget}) -> {evaluator.outdir / 'train'}; then "
+            f"{spec.candidate_iterations:,} iterations per candidate, warm-started from it")
+    policy = evaluator.base_policy(say)
+    if say is not None:
+        how = "stored: reused" if policy.reused else "trained"
+        say(f"train: base policy {how}: {policy.summary['iterations']:,} iterations, "
+            f"{policy.summary['cpu_seconds']:.1f} CPU s")
+
+
+def training_line(t: dict[str, Any]) -> str:
+    """The training's cost in one line (:func:`~trustme_analysis.tune.training.training_summary`)."""
+    return (f"training: base policy {t['base_iterations']:,} iterations in {t['base_cpu_seconds']:.1f} CPU s; "
+            f"{t['candidate_policies']} candidate polic{'y' if t['candidate_policies'] == 1 else 'ies'} of "
+            f"{t['candidate_iterations']:,} iterations, "
+            f"{t['candidate_cpu_seconds_mean']:.1f} CPU s each on average ({t['candidate_cpu_seconds']:.1f} CPU s "
+            "in all)")
 
 
 def run_tuning(spec: TuneSpec, *, workers: int | None = None, dask: Any = None, out: str | Path | None = None,
@@ -217,6 +247,8 @@ def run_tuning(spec: TuneSpec, *, workers: int | None = None, dask: Any = None, 
             if not quiet:
                 print(f"tuning {spec.title!r}: budget {spec.budget.games} games, {parallel} trial(s) at a time -> "
                       f"{outdir}", file=stream, flush=True)
+            if spec.trained and isinstance(evaluator, GameEvaluator):
+                _train_base(evaluator, quiet, stream)
             summary = run_search(spec, outdir, evaluator, parallel=parallel, quiet=quiet, stream=stream)
             summary_dict = {"trials_finished": summary.trials_finished, "games_spent": summary.games_spent,
                             "games_now": summary.games_now, "seconds_now": round(summary.seconds, 2),
@@ -224,6 +256,10 @@ def run_tuning(spec: TuneSpec, *, workers: int | None = None, dask: Any = None, 
             if not quiet:
                 print(f"search stopped: {summary.stopped or 'done'}; {summary.trials_finished} trials, "
                       f"{summary.games_spent} games", file=stream, flush=True)
+            if spec.trained:
+                summary_dict["training"] = training.training_summary(spec, outdir)
+                if not quiet:
+                    print(training_line(summary_dict["training"]), file=stream, flush=True)
             # The confirmation sweeps run on the same Dask cluster, or on the sweep's own local pool.
             sweep_dask = executor.client if isinstance(executor, DaskCluster) else dask
             if executor is not None and not isinstance(executor, DaskCluster):

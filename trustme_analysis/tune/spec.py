@@ -4,7 +4,9 @@ A tuning spec names a game, fixed rule parameters (``[params]``), the line-up th
 (``[lineups.NAME]``, exactly one; default :data:`DEFAULT_LINEUP`), the searched rule parameters (``[search]``, see
 :mod:`~trustme_analysis.tune.space`), one or more ``[[objective]]`` and optional ``[[constraint]]`` tables (see
 :mod:`~trustme_analysis.tune.measures`), the ``[budget]`` in games with its racing schedule, the ``[sampler]`` and the
-``[confirm]`` sweep. The format with every key is in ``docs/guide/tuning.rst``. Problems raise
+``[confirm]`` sweep, and with a line-up that plays trained policies a ``[train]`` table (the training of the
+rulebook's *base policy* and ``candidate_iterations``, each candidate's training warm-started from it; see
+:mod:`~trustme_analysis.tune.training`). The format with every key is in ``docs/guide/tuning.rst``. Problems raise
 :class:`~trustme_analysis.specfile.SpecError` naming the key.
 
 Each candidate rule set is played as an ordinary one-variant sweep spec (:meth:`TuneSpec.candidate_data`): every
@@ -15,6 +17,7 @@ its own folder under ``OUT/candidates/``.
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +39,9 @@ from trustme_analysis.tune.measures import Constraint, Objective, parse_constrai
 from trustme_analysis.tune.space import SearchSpace, as_game_value, as_spec_value, parse_space
 
 TOP_LEVEL_KEYS = ("title", "question", "game", "params", "lineups", "search", "objective", "constraint", "budget",
-                  "sampler", "confirm", "seed", "out")
+                  "sampler", "confirm", "seed", "out", "train")
+#: The ``[train]`` key of a tuning that a sweep's ``[train]`` has not: each candidate's training budget.
+CANDIDATE_ITERATIONS = "candidate_iterations"
 BUDGET_KEYS = ("games", "games_per_candidate", "first_rung", "reduction", "racing", "chunk_size", "max_trials",
                "parallel")
 SAMPLER_KEYS = ("kind", "population", "startup_trials", "rulebook_first")
@@ -127,6 +132,23 @@ class TuneSpec:
     out: str
     #: The searched parameters' rulebook values (the game's defaults), as the game takes them.
     rulebook: Mapping[str, Any]
+    #: The ``[train]`` table without ``candidate_iterations``: how the rulebook's base policy is trained (``None``:
+    #: the line-up plays nothing trained).
+    train: Mapping[str, Any] | None = None
+    #: The iterations each candidate's policy trains, warm-started from the base policy.
+    candidate_iterations: int | None = None
+
+    @property
+    def trained(self) -> bool:
+        """Whether the line-up plays trained policies (the run trains a base policy, then one per candidate)."""
+        return self.train is not None
+
+    def candidate_train(self) -> dict[str, Any]:
+        """The ``[train]`` table of a candidate's sweep: the base policy's settings with ``candidate_iterations`` as
+        the budget and a warm start (from the base policy: :mod:`~trustme_analysis.tune.training` names it)."""
+        assert self.train is not None and self.candidate_iterations is not None
+        rest = {k: v for k, v in self.train.items() if k not in ("iterations", "seconds")}
+        return {**rest, "iterations": self.candidate_iterations, "warm_start": True}
 
     @property
     def sampler_kind(self) -> str:
@@ -136,16 +158,22 @@ class TuneSpec:
         return "tpe" if len(self.objectives) == 1 else "nsga2"
 
     def candidate_data(self, rules: Mapping[str, Any], games: int, seed: int | None = None,
-                       out: str | Path | None = None, title: str | None = None) -> dict[str, Any]:
+                       out: str | Path | None = None, title: str | None = None,
+                       train: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """The sweep spec (as a dict for :func:`trustme_analysis.sweep.spec.parse_spec`) that plays ``rules``.
 
         Every candidate gets the same seed, so game ``k`` of every candidate starts from the same seed (common
-        random numbers).
+        random numbers). With a trained line-up the sweep's ``[train]`` is ``train``, by default a candidate's
+        (:meth:`candidate_train`).
         """
         params = {**{k: as_spec_value(v) for k, v in self.params.items()},
                   **{k: as_spec_value(v) for k, v in rules.items()}}
         label = ", ".join(f"{k}={as_game_value(v)}" for k, v in rules.items())
+        extra = {}
+        if self.train is not None:
+            extra["train"] = dict(train if train is not None else self.candidate_train())
         return {
+            **extra,
             "title": title or f"{self.title}: {label}",
             "question": self.question,
             "game": self.game,
@@ -177,6 +205,8 @@ class TuneSpec:
             "seed": self.seed,
             "out": self.out,
             "rulebook": dict(self.rulebook),
+            **({"train": {**self.train, CANDIDATE_ITERATIONS: self.candidate_iterations}}
+               if self.train is not None else {}),
         }
 
     def study_fingerprint(self) -> dict[str, Any]:
@@ -190,6 +220,8 @@ class TuneSpec:
         out = {"game": d["game"], "params": d["params"], "lineups": d["lineups"], "search": space,
                "objective": objectives, "constraint": constraints, "budget": budget, "sampler": d["sampler"],
                "seed": self.seed}
+        if self.train is not None:  # (absent without training: the fingerprints of earlier studies stay the same)
+            out["train"] = d["train"]
         return json.loads(json.dumps(out, default=str))
 
 
@@ -251,12 +283,13 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
     sampler = _parse_sampler(data.get("sampler"), len(objectives), budget)
     confirm = _parse_confirm(data.get("confirm"), seed, space.names)
     rulebook = {p: spec_params[p] for p in space.names}
+    train, candidate_iterations = _parse_train(data["train"]) if "train" in data else (None, None)
 
     spec = TuneSpec(name=name, path=path, title=title, question=question, game=game,
                     params={k: as_game_value(v) if isinstance(v, list) else v for k, v in params.items()},
                     lineup_name=lineup_name, lineup=lineup, space=space, objectives=objectives,
                     constraints=constraints, budget=budget, sampler=sampler, confirm=confirm, seed=seed, out=out,
-                    rulebook=rulebook)
+                    rulebook=rulebook, train=train, candidate_iterations=candidate_iterations)
     # The sweep checks the game, the fixed parameters and the line-up on the rulebook's rule set and on the search
     # space's first candidate; any message names the key as this spec writes it.
     first = {p.name: _first_value(p) for p in space.parameters}
@@ -266,6 +299,7 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
         except SpecError as exc:
             raise _remap(exc, rulebook) from None
     _check_choices(spec, spec_params)
+    _check_trained_lineup(spec)
     # The confirmation plays the rulebook and the picks as sweeps of confirm.games: checked now, not after the search.
     try:
         parse_spec(spec.candidate_data(rulebook, confirm.games), name=name)
@@ -279,6 +313,61 @@ def parse_tune_spec(data: Mapping[str, Any], name: str = "tune", path: str | Non
         except SpecError as exc:
             raise SpecError(f"confirm.references.{ref_name}", str(exc)) from None
     return spec
+
+
+def _parse_train(table: Any) -> tuple[dict[str, Any], int]:
+    """``[train]``: a sweep's training knobs (checked as a sweep checks them, at ``train.KEY``) but ``warm_start``,
+    which the tuning sets, and the required ``candidate_iterations``."""
+    from trustme_analysis.sweep.spec import parse_train, train_keys
+
+    if not isinstance(table, dict):
+        raise SpecError("train", f"must be a table of training knobs and {CANDIDATE_ITERATIONS}, got {table!r}")
+    allowed = [k for k in train_keys() if k != "warm_start"] + [CANDIDATE_ITERATIONS]
+    if "warm_start" in table:
+        raise SpecError("train.warm_start", "is set by the tuning (the base policy starts from nothing, every "
+                        "candidate's from the base policy); remove it")
+    check_keys("train", table, allowed)
+    if CANDIDATE_ITERATIONS not in table:
+        raise SpecError(f"train.{CANDIDATE_ITERATIONS}", "missing (required with [train]): the iterations each "
+                        "candidate's policy trains, warm-started from the rulebook's base policy (a whole number >= 1, "
+                        "e.g. a quarter of the base policy's iterations)")
+    value = table[CANDIDATE_ITERATIONS]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise SpecError(f"train.{CANDIDATE_ITERATIONS}", f"{CANDIDATE_ITERATIONS}={value!r} is not allowed; allowed: a "
+                        "whole number >= 1 (the iterations each candidate's policy trains from the base policy)")
+    base = parse_train({k: v for k, v in table.items() if k != CANDIDATE_ITERATIONS})
+    return base, value
+
+
+def _check_trained_lineup(spec: TuneSpec) -> None:
+    """A ``[train]`` table goes with a line-up that plays one trained policy per rule set, whose seats take their
+    budget, warm start and folder from the tuning; trained seats need ``[train]``."""
+    from trustme_analysis.sweep.policies import trainings
+    from trustme_analysis.sweep.spec import parse_spec
+
+    key = f"lineups.{spec.lineup_name}"
+    here = os.path.abspath("OUT")  # (a stand-in: only whether a seat names its own folder matters here)
+    if spec.train is None:
+        if trainings(parse_spec(spec.candidate_data(spec.rulebook, spec.budget.games_per_candidate)), here):
+            raise SpecError(key, "plays trained policies (bot \"trained\", a probe over one, or a search with "
+                            "rollout = \"trained\"); a tuning trains them itself: add a [train] table (iterations, "
+                            f"seed, detail, ... and {CANDIDATE_ITERATIONS}), see docs/guide/tuning.rst")
+        return
+    base = trainings(parse_spec(spec.candidate_data(spec.rulebook, spec.budget.games_per_candidate,
+                                                    train=spec.train)), here)
+    if not base:
+        raise SpecError("train", f"the line-up {spec.lineup_name!r} plays no trained policy (no bot \"trained\", "
+                        "probe over one, or search with rollout = \"trained\"); remove [train]")
+    if len(base) > 1:
+        raise SpecError(key, f"its trained seats play {len(base)} different policies (their knobs differ); a tuning "
+                        "trains one policy per rule set: let [train] set their training knobs")
+    cand = trainings(parse_spec(spec.candidate_data(spec.rulebook, spec.budget.games_per_candidate)), here)
+    ok = (len(cand) == 1 and cand[0].outdir == here and base[0].outdir == here
+          and cand[0].settings.iterations == spec.candidate_iterations and cand[0].settings.warm_start)
+    if not ok:
+        raise SpecError(key, "a trained seat sets its own budget (iterations, seconds), warm_start or outdir; in a "
+                        "tuning [train] sets the budgets and the run decides where policies are stored: remove them "
+                        "from the seat's knobs")
 
 
 def _check_choices(spec: TuneSpec, spec_params: Mapping[str, Any]) -> None:

@@ -105,7 +105,8 @@ def open_study(spec: TuneSpec, outdir: str | Path, sampler: optuna.samplers.Base
 
 def trial_info(trial: FrozenTrial) -> dict[str, Any]:
     """What a finished trial stored, flattened: candidate id, rules, games (stored for its candidate), games it played,
-    its last look's violations, and its looks."""
+    its last look's violations, its looks, and (trained line-ups) its candidate's policy's training
+    (:func:`~trustme_analysis.tune.training.training_record`; ``None`` without)."""
     cand = trial.user_attrs.get("candidate") or {}
     looks = trial.user_attrs.get("looks") or []
     return {
@@ -116,6 +117,7 @@ def trial_info(trial: FrozenTrial) -> dict[str, Any]:
         "played": int(sum(look.get("played", 0) for look in looks)),
         "violations": [v[0] for v in looks[-1]["violations"]] if looks else [],
         "looks": looks,
+        "training": trial.user_attrs.get("training"),
     }
 
 
@@ -476,9 +478,21 @@ class Search:
     def _look(self, entry: tuple[optuna.Trial, Candidate], games: int) -> tuple[Look, int]:
         trial, cand = entry
         played = self._play(trial.number, cand, games)
+        if cand.training is not None and "training" not in trial.user_attrs:
+            self._note_training(trial, cand)
         figures = self.evaluator.figures(cand)
         return racing.look(cand.games_stored, figures, self.spec.objectives, self.spec.constraints,
                            trial=trial.number), played
+
+    def _note_training(self, trial: optuna.Trial, cand: Candidate) -> None:
+        """Record the candidate's policy's training in the trial, and say what it cost."""
+        t = cand.training
+        assert t is not None
+        trial.set_user_attr("training", t)
+        rules = ", ".join(f"{k}={as_game_value(v)}" for k, v in cand.rules.items())
+        how = "trained now" if t["trained_now"] else "stored: reused"
+        self.say(f"trial {trial.number}: policy of [{rules}] {how}: {t['iterations']:,} iterations, "
+                 f"{t['cpu_seconds']:.1f} training CPU s, warm-started from the base policy [{t['warm_start_from']}]")
 
     def _progress(self, study: optuna.Study, number: int, state: TrialState) -> None:
         if self.quiet:
@@ -491,8 +505,12 @@ class Search:
         games = info["games"]
         rules = ", ".join(f"{k}={v}" for k, v in info["rules"].items())
         values = f" losses {', '.join(f'{v:.4g}' for v in t.values)}" if t is not None and t.values else ""
+        trained = info.get("training")
+        cost = ""
+        if trained:
+            cost = f", {trained['cpu_seconds']:.1f} training CPU s" if trained["trained_now"] else ", policy reused"
         self.say(f"trial {number} {what} after {games} games:{values} [{rules}] "
-                 f"({self.evaluator.games_spent()}/{self.spec.budget.games} games spent)")
+                 f"({self.evaluator.games_spent()}/{self.spec.budget.games} games spent{cost})")
 
 
 def run_search(spec: TuneSpec, outdir: str | Path, evaluator: Evaluator, *, parallel: int = 1, quiet: bool = False,

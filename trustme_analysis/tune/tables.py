@@ -7,7 +7,8 @@ Objectives and constraints are numbered in the order of the spec (``obj0``, ``ob
 
 - ``tune_measures``: each objective and constraint: its name, what it reads, what is wanted, its interval columns;
 - ``tune_trials``: one row per trial: state, rule values, games, figures with intervals and losses after its last
-  look, whether it meets the constraints and lies on the Pareto front, why the race stopped it;
+  look, whether it meets the constraints and lies on the Pareto front, why the race stopped it; with a trained
+  line-up, the CPU seconds its candidate's policy took to train and whether this trial trained it;
 - ``tune_looks``: one row per look at a trial (rung): games and each objective's loss interval (the race);
 - ``tune_progress``: per finished trial in order: games spent so far and the best loss so far per objective;
 - ``tune_importance``: per objective and searched parameter, Optuna's importance (PED-ANOVA);
@@ -79,6 +80,10 @@ def trials_table(spec: TuneSpec, study: optuna.Study) -> tuple[pd.DataFrame, pd.
             "retried_as": retries.get(t.number, -1),
             "note": t.user_attrs.get("stopped") or info["invalid"] or t.user_attrs.get("error") or "",
         }
+        if spec.trained:
+            trained = info["training"] or {}
+            row["training_cpu_s"] = float(trained.get("cpu_seconds", math.nan))
+            row["trained_now"] = bool(trained.get("trained_now", False))
         history = info["looks"]
         last = history[-1] if history else None
         for i, o in enumerate(spec.objectives):
@@ -163,6 +168,8 @@ def recommended_table(spec: TuneSpec, chosen: Sequence[Pick], trials: pd.DataFra
                 same = trials[(trials["candidate"] == p.candidate) & (trials["state"] == "complete")]
                 src = same.iloc[-1] if len(same) else None
         row["search_games"] = int(src["games"]) if src is not None else 0
+        if spec.trained:
+            row["training_cpu_s"] = float(src["training_cpu_s"]) if src is not None else math.nan
         for i in range(len(spec.objectives)):
             for suffix in ("", "_low", "_high", "_loss"):
                 row[f"obj{i}{suffix}"] = float(src[f"obj{i}{suffix}"]) if src is not None else math.nan
@@ -244,8 +251,10 @@ def compute(spec: TuneSpec, study: optuna.Study, chosen: Sequence[Pick], folders
     add("tune_trials", trials, "Every trial of the search",
         "One row per trial (candidate rule set): its state, rule values, games played for it, each objective's figure "
         "(objK, with its interval) and loss after its last look, each constraint's figure and violation, whether it "
-        "meets the constraints by estimate (feasible) and lies on the Pareto front of the complete feasible trials.",
-        "the results set's 95% intervals (aggregates bounded conservatively)")
+        "meets the constraints by estimate (feasible) and lies on the Pareto front of the complete feasible trials; "
+        "with a trained line-up, the CPU seconds its candidate's policy took to train (training_cpu_s, warm-started "
+        "from the rulebook's base policy) and whether this trial trained it (trained_now; else it was stored).",
+        "the results set's 95% intervals (aggregates bounded conservatively)", units={"training_cpu_s": "CPU s"})
     add("tune_looks", looks, "The race: each look at each trial",
         "One row per look (rung) at a trial: games so far and each objective's loss with its interval.",
         "the results set's 95% intervals")
