@@ -16,7 +16,7 @@ PRESETS = sorted((Path(__file__).resolve().parents[2] / "reports").glob("tune_*.
 
 
 def test_the_presets_are_found():
-    assert {"tune_pinocchio", "tune_liar"} <= {p.stem for p in PRESETS}
+    assert {"tune_pinocchio", "tune_liar", "tune_1981"} <= {p.stem for p in PRESETS}
 
 
 @pytest.mark.parametrize("preset", PRESETS, ids=lambda p: p.stem)
