@@ -28,7 +28,9 @@ from trustme_analysis.report.layout import (
     flow_pages,
     foot_note,
     new_page,
+    note_lines,
     page_fill,
+    rows_that_fit,
     text_lines,
     wrap,
 )
@@ -686,8 +688,12 @@ def add_summary_page(ctx: Report) -> None:
                              for lo, hi, u in zip(top["low"], top["high"], units)],
             }
         )
-        ax = fig.add_axes((LEFT, 0.36, RIGHT - LEFT, 0.50))
-        draw_table(ax, table, widths=[0.6, 0.6, 1.3, 2.9, 0.9, 0.9, 1.7, 0.8, 0.9, 1.0])
+        box, widths = (LEFT, 0.36, RIGHT - LEFT, 0.50), [0.6, 0.6, 1.3, 2.9, 0.9, 0.9, 1.7, 0.8, 0.9, 1.0]
+        # The largest changes that fit at their full height once the findings push the table down (every comparison
+        # is on the pages the note names).
+        top = top.head(rows_that_fit(box, table, widths, findings=findings))
+        ax = fig.add_axes(box)
+        draw_table(ax, table.head(len(top)), widths=widths)
         fig.text(LEFT, 0.33, wrap(glance, 175), fontsize=8.5, va="top")
         stars = any(ctx.exploitable(v) for v in list(top["variant"]) + list(top["reference"]))
         foot_note(fig, ("* players the trust check found exploitable. " if stars else "")
@@ -724,9 +730,16 @@ def _stability_page(ctx: Report) -> None:
                      for lo, hi, u in zip(table["low"], table["high"], units)],
     })
     findings = [s for s in stability_lines(ctx, limit=2)]
-    ax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.62))
-    draw_table(ax, shown.head(24), widths=[3.0, 1.3, 0.8, 1.3, 0.8, 1.7, 1.8, 1.0])
-    foot_note(fig, f"{DETECTABLE}: the smallest move these games see 80% of the time (5% level). Also in the results "
-              "set's stats/stability.csv.")
+    box, widths = (LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.62), [3.0, 1.3, 0.8, 1.3, 0.8, 1.7, 1.8, 1.0]
+    note = (f"{DETECTABLE}: the smallest move these games see 80% of the time (5% level). Also in the results "
+            "set's stats/stability.csv.")
+    fits = rows_that_fit(box, shown.head(24), widths, findings=findings[:3], note_lines=note_lines(note) + 1)
+    ax = fig.add_axes(box)
+    draw_table(ax, shown.head(min(24, fits)), widths=widths)
+    if len(shown) > min(24, fits):
+        # Only when rows do not fit: the rest are in the results set.
+        note = (f"{DETECTABLE}: the smallest move these games see 80% of the time (5% level). The first "
+                f"{min(24, fits)} of {len(shown)} rows; every row is in the results set's stats/stability.csv.")
+    foot_note(fig, note)
     ctx.add(fig, title, "summary", findings=findings[:3],
             variants=list(dict.fromkeys(list(table["variant"]) + list(table["stronger"]))))

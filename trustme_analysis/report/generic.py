@@ -22,6 +22,7 @@ from trustme_analysis.report.layout import (
     foot_note,
     interval_plot,
     new_page,
+    rows_that_fit,
     table_pages,
     wrap,
 )
@@ -75,17 +76,20 @@ def add_balance_pages(ctx: Report) -> None:
                                                             tests["first_seat_advantage"]],
         "verdict": [_verdict(p, e) for p, e in zip(_holm_column(tests), _edges(tests))],
     })
-    shown = table.head(BALANCE_ROWS)
-    tax = fig.add_axes((LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30))
-    draw_table(tax, shown, widths=[0.8, 0.8, 0.8, 1, 0.8, 0.8, 2.2, 3])
+    widths = [0.8, 0.8, 0.8, 1, 0.8, 0.8, 2.2, 3]
+    box = (LEFT, BOTTOM + 0.02, RIGHT - LEFT, 0.30)
+    findings = seat_lines(ctx)[:3]
+    # Verdicts wrap over two lines: as many rows as fit at that height, the rest on the next pages.
+    shown = table.head(min(BALANCE_ROWS, rows_that_fit(box, table.head(BALANCE_ROWS), widths, findings=findings)))
+    tax = fig.add_axes(box)
+    draw_table(tax, shown, widths=widths)
     more = len(table) > len(shown)
     if more:
         foot_note(fig, f"The first {len(shown)} of {len(table)} variants; all are on the next pages and in "
                   "stats/equal_seats_test.csv.")
-    ctx.add(fig, title, "balance", findings=seat_lines(ctx)[:3], front=0)
+    ctx.add(fig, title, "balance", findings=findings, front=0)
     if more:
-        ctx.add_all(table_pages("Seat balance: chi-square test of equal seats", table,
-                                widths=[0.8, 0.8, 0.8, 1, 0.8, 0.8, 2.2, 3]),
+        ctx.add_all(table_pages("Seat balance: chi-square test of equal seats", table, widths=widths),
                     "Seat balance: chi-square test of equal seats", "balance")
 
     _ludii_page(ctx, metrics, variants)

@@ -20,6 +20,7 @@ import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.patches import Rectangle  # noqa: E402
+from matplotlib.table import Table  # noqa: E402
 from matplotlib.text import Text  # noqa: E402
 from matplotlib.ticker import PercentFormatter  # noqa: E402
 
@@ -81,33 +82,71 @@ _SQUEEZE_FLOOR = BOTTOM
 NOTE_Y = BOTTOM - 0.007
 
 
+def _note_wrapped(text: str, fontsize: float = 7.5) -> list[str]:
+    # The findings band's width in characters, scaled to the note's smaller font (a few spare for wide letters).
+    return textwrap.wrap(plain(text), int(FINDINGS_CHARS * BODY_FONT / fontsize) - 5)
+
+
+def note_lines(text: str, fontsize: float = 7.5) -> int:
+    """The lines :func:`foot_note` sets ``text`` on (0 for none)."""
+    return len(_note_wrapped(text, fontsize)) if text else 0
+
+
 def foot_note(fig: Figure, text: str, x: float = LEFT, fontsize: float = 7.5) -> None:
     """A note under the page's content ("the first 12 of 40 rows; all are in stats/x.csv"), wrapped to the page's
     width (a long note ran off the page); a second note goes above the first."""
     taken = sum(t.get_text().count("\n") + 1 for t in fig.texts if t.get_gid() == "footnote")
-    # The findings band's width in characters, scaled to the note's smaller font (a few spare for wide letters).
-    width = int(FINDINGS_CHARS * BODY_FONT / fontsize) - 5
-    fig.text(x, NOTE_Y + taken * 0.016 * fontsize / 7.5, "\n".join(textwrap.wrap(plain(text), width)),
+    fig.text(x, NOTE_Y + taken * 0.016 * fontsize / 7.5, "\n".join(_note_wrapped(text, fontsize)),
              fontsize=fontsize, va="bottom", color="0.25", gid="footnote", linespacing=1.2)
+
+
+def _findings_rows(sentences: Sequence[str]) -> list[str]:
+    # The findings band's lines: each sentence wrapped under its bullet.
+    rows: list[str] = []
+    for sentence in (s for s in sentences if s):
+        wrapped = textwrap.wrap(sentence, FINDINGS_CHARS) or [""]
+        rows += ["\u2022 " + wrapped[0]] + ["   " + w for w in wrapped[1:]]
+    return rows
+
+
+def _findings_band(rows: Sequence[str]) -> tuple[float, float, float]:
+    # The band's height, how far it pushes the subtitle down, and the scale the content under it is squeezed by.
+    line = BODY_FONT * 1.38 / (PAGE_SIZE[1] * 72.0)
+    band = len(rows) * line + 0.012
+    shift = band + 0.008
+    # A little more room than the band itself: axes titles stand above their axes, under the (moved) subtitle.
+    scale = (TOP - shift - 0.02 - _SQUEEZE_FLOOR) / (TOP - _SQUEEZE_FLOOR)
+    return band, shift, scale
+
+
+def _squeeze_box(box: Sequence[float], scale: float) -> tuple[float, float, float, float]:
+    # An axes box (x0, y0, width, height in figure fractions) once squeezed toward the foot by ``scale``.
+    x0, y0, width, height = box
+    if y0 + height <= _SQUEEZE_FLOOR:
+        return x0, y0, width, height
+    low = _SQUEEZE_FLOOR + (max(y0, _SQUEEZE_FLOOR) - _SQUEEZE_FLOOR) * scale
+    high = _SQUEEZE_FLOOR + (min(y0 + height, TOP + 0.02) - _SQUEEZE_FLOOR) * scale
+    return x0, low, width, max(high - low, 0.01)
+
+
+def squeezed_box(box: Sequence[float], findings: Sequence[str] = ()) -> tuple[float, float, float, float]:
+    """Where an axes placed at ``box`` (figure fractions) ends up once :func:`add_findings` opens its page with
+    ``findings`` (``box`` itself when there are none)."""
+    rows = _findings_rows(findings)
+    if not rows:
+        return tuple(box)
+    return _squeeze_box(box, _findings_band(rows)[2])
 
 
 def add_findings(fig: Figure, sentences: Sequence[str]) -> None:
     """Open the page with its findings: the sentences, in a shaded band under the title; the subtitle and everything
     drawn below move down (squeezed toward the foot of the page) to make room."""
-    sentences = [s for s in sentences if s]
-    if not sentences:
+    rows = _findings_rows(sentences)
+    if not rows:
         return
-    rows: list[str] = []
-    for sentence in sentences:
-        wrapped = textwrap.wrap(sentence, FINDINGS_CHARS) or [""]
-        rows += ["\u2022 " + wrapped[0]] + ["   " + w for w in wrapped[1:]]
-    line = BODY_FONT * 1.38 / (PAGE_SIZE[1] * 72.0)
-    band = len(rows) * line + 0.012
+    band, shift, scale = _findings_band(rows)
     top = SUBTITLE_Y + 0.004
-    shift = band + 0.008
     old_top = TOP
-    # A little more room than the band itself: axes titles stand above their axes, under the (moved) subtitle.
-    scale = (old_top - shift - 0.02 - _SQUEEZE_FLOOR) / (old_top - _SQUEEZE_FLOOR)
 
     def squeeze(y: float) -> float:
         return _SQUEEZE_FLOOR + (y - _SQUEEZE_FLOOR) * scale
@@ -116,8 +155,7 @@ def add_findings(fig: Figure, sentences: Sequence[str]) -> None:
         box = ax.get_position()
         if box.y1 <= _SQUEEZE_FLOOR:
             continue
-        y0, y1 = squeeze(max(box.y0, _SQUEEZE_FLOOR)), squeeze(min(box.y1, old_top + 0.02))
-        ax.set_position((box.x0, y0, box.width, max(y1 - y0, 0.01)))
+        ax.set_position(_squeeze_box(box.bounds, scale))
     for text in fig.texts:
         x, y = text.get_position()
         if text.get_gid() == "title":
@@ -272,52 +310,153 @@ def format_frame(df: pd.DataFrame, digits: int | dict[str, int] = 3) -> pd.DataF
     return out
 
 
+#: The least room a line of table text takes, in multiples of its font size: matplotlib sets lines 1.2 times the size
+#: apart (in the PDF two lines of 7.5 pt text stand 18 points tall, three 27), and with a row's padding (below) a row
+#: keeps at least 1.5 points above and below its text at 7.5 pt.
+TABLE_LINE = 1.3
+#: A row's padding (above and below its text together), in lines.
+ROW_PAD = 0.25
+#: The most a line of a table takes, in figure height (about 13 points), so a short table does not stretch over the
+#: whole axes.
+_MOST_LINE = 0.022
+#: The room (points) kept between a table and a text under it (the page's note).
+_TABLE_GAP = 2.0
+#: The size of the note under a page's content (:func:`foot_note`).
+NOTE_FONT = 7.5
+
+
+def _table_text(
+    df: pd.DataFrame, widths: Sequence[float] | None, fontsize: float, wrap_chars: Sequence[int] | None, span: float,
+) -> tuple[list[float], list[list[str]], list[int]]:
+    """The column width shares, the wrapped cells (the header first) and the lines of each row (the header first)
+    of ``df`` drawn ``span`` of the page's text width wide."""
+    ncol = len(df.columns)
+    widths = list(widths)[:ncol] if widths is not None else [1.0] * ncol
+    widths += [1.0] * (ncol - len(widths))
+    total = float(sum(widths)) or 1.0
+    widths = [w / total for w in widths]
+    if wrap_chars is None:
+        # Characters per column from its width share of the axes (about 175 characters of 7.5 pt text per A4 row).
+        wrap_chars = [max(4, int(w * 175 * span * 7.5 / fontsize)) for w in widths]
+    # Bold header text runs wider than the cells' text.
+    header = [plain(wrap(c, max(4, int(wc * 0.85)))) for c, wc in zip(df.columns, wrap_chars)]
+    cells = [[plain(wrap(v, wc)) for v, wc in zip(row, wrap_chars)] for row in df.astype(str).to_numpy().tolist()]
+    lines = [max((c.count("\n") + 1 for c in row), default=1) for row in [header] + cells]
+    return widths, [header] + cells, lines
+
+
+def text_height(lines: int, fontsize: float) -> float:
+    """The height (points) of ``lines`` lines of ``fontsize`` text at matplotlib's line spacing (1.2) in the PDF."""
+    return 1.2 * fontsize * lines
+
+
+class FittedTable(Table):
+    """A table whose rows take the height of their wrapped text, laid out when the page is drawn (after the page's
+    findings have squeezed its axes): the rows run from the top of the axes down to its foot, or to the top of a text
+    of the page under them (the note), whichever is higher. A row is at most ``most`` (a share of the axes' height)
+    per line and at least :data:`TABLE_LINE` times the font size per line; where even that does not fit (the caller
+    showed more rows than :func:`rows_that_fit` allows), the text is made smaller rather than let run into the next
+    row or the note."""
+
+    def __init__(self, ax: plt.Axes, lines: Sequence[int], fontsize: float, most: float) -> None:
+        super().__init__(ax, loc="upper left")
+        self.row_lines = list(lines)
+        self.text_size = fontsize
+        self.most = most
+
+    def _update_positions(self, renderer) -> None:
+        self.fit(renderer)
+        super()._update_positions(renderer)
+
+    def fit(self, renderer) -> None:
+        """Set the rows' heights (and, if need be, the text's size) for the room the table has on its page now."""
+        ax = self.axes
+        box = ax.bbox
+        if box.height <= 0 or not self.row_lines:
+            return
+        points = self.get_figure(root=True).dpi / 72.0
+        top = box.y1 - self.AXESPAD * box.height
+        left, right = box.x0 + self.AXESPAD * box.width, box.x1
+        floor = box.y0
+        for text in self.get_figure(root=True).texts:
+            if not text.get_visible() or not text.get_text().strip():
+                continue
+            extent = text.get_window_extent(renderer)
+            if extent.x1 <= left or extent.x0 >= right or extent.y0 >= top:
+                continue
+            if extent.y1 > floor - _TABLE_GAP * points:
+                floor = max(floor, extent.y1 + _TABLE_GAP * points)
+        units = sum(self.row_lines) + ROW_PAD * len(self.row_lines)
+        need = TABLE_LINE * self.text_size * points
+        line = min(max(self.most * box.height, need), max(top - floor, 0.0) / units)
+        # Never below half the text's own height: a table with no room at all is the caller's mistake, still legible.
+        line = max(line, need / 2)
+        size = self.text_size * min(1.0, line / need)
+        for (r, _c), cell in self.get_celld().items():
+            cell.set_height(line * (self.row_lines[r] + ROW_PAD) / box.height)
+            cell.get_text().set_fontsize(size)
+
+
 def draw_table(
     ax: plt.Axes,
     df: pd.DataFrame,
     widths: Sequence[float] | None = None,
     fontsize: float = 7.5,
     wrap_chars: Sequence[int] | None = None,
-) -> None:
-    """Draw a text table filling ``ax`` (axis hidden); cells wrap to ``wrap_chars`` characters per column."""
+) -> int:
+    """Draw a text table from the top of ``ax`` (axis hidden); cells wrap to ``wrap_chars`` characters per column
+    and each row is as tall as its most wrapped cell (see :class:`FittedTable`). Returns the rows drawn (all of
+    ``df``'s: :func:`rows_that_fit` says how many to show)."""
     ax.axis("off")
     ax.grid(False)
-    ncol = len(df.columns)
-    widths = list(widths) if widths is not None else [1.0] * ncol
-    total = float(sum(widths))
-    widths = [w / total for w in widths]
-    if wrap_chars is None:
-        # Characters per column from its width share of the axes (about 175 characters of 7.5 pt text per A4 row).
-        span = ax.get_position().width / (RIGHT - LEFT)
-        wrap_chars = [max(4, int(w * 175 * span * 7.5 / fontsize)) for w in widths]
-    # Bold header text runs wider than the cells' text.
-    header = [plain(wrap(c, max(4, int(wc * 0.85)))) for c, wc in zip(df.columns, wrap_chars)]
-    cells = [[plain(wrap(v, wc)) for v, wc in zip(row, wrap_chars)] for row in df.astype(str).to_numpy().tolist()]
-    lines_per_row = [max(c.count("\n") + 1 for c in row) for row in [header] + cells] if ncol else [1]
-    total_lines = sum(lines_per_row)
-    table = ax.table(
-        cellText=cells or None,
-        colLabels=header,
-        colWidths=widths,
-        cellLoc="left",
-        colLoc="left",
-        loc="upper left",
-        bbox=None,
-    )
+    span = ax.get_position().width / (RIGHT - LEFT)
+    widths, cells, lines = _table_text(df, widths, fontsize, wrap_chars, span)
+    most = _MOST_LINE / max(ax.get_position().height, 0.01)
+    table = FittedTable(ax, lines, fontsize, most)
+    # Until the page is drawn, the heights of the table as it stands (the rows shared out over the axes).
+    line = min(most, 1.0 / max(sum(lines) + ROW_PAD * len(lines), 1))
+    for r, row in enumerate(cells):
+        for c, text in enumerate(row):
+            cell = table.add_cell(r, c, width=widths[c], height=line * (lines[r] + ROW_PAD), text=text, loc="left")
+            cell.PAD = 0.02
+            if r == 0:
+                cell.set_text_props(fontweight="bold")
+                cell.set_facecolor("0.9")
+            cell.set_edgecolor("0.7")
+    ax.add_table(table)
     table.auto_set_font_size(False)
     table.set_fontsize(fontsize)
-    # Row heights proportional to the wrapped lines so multi-line cells do not overflow their box.
-    pad = 0.25
-    # At most about 13 points per line of text, so a short table does not stretch over the whole axes.
-    most = 0.022 / max(ax.get_position().height, 0.01)
-    line_height = min(most, 1.0 / max(total_lines + pad * len(lines_per_row), 1))
-    for (r, _c), cell in table.get_celld().items():
-        cell.set_height(line_height * (lines_per_row[r] + pad))
-        cell.PAD = 0.02
-        if r == 0:
-            cell.set_text_props(fontweight="bold")
-            cell.set_facecolor("0.9")
-        cell.set_edgecolor("0.7")
+    return len(cells) - 1
+
+
+def rows_that_fit(
+    box: Sequence[float],
+    df: pd.DataFrame,
+    widths: Sequence[float] | None = None,
+    fontsize: float = 7.5,
+    findings: Sequence[str] = (),
+    wrap_chars: Sequence[int] | None = None,
+    note_lines: int = 1,
+) -> int:
+    """How many of ``df``'s first rows :func:`draw_table` shows at their full size in an axes at ``box`` (figure
+    fractions), on a page that opens with ``findings`` (they push the content down) and keeps ``note_lines`` lines
+    of the note under the content (:func:`foot_note`) clear; at least one row when ``df`` has any."""
+    _, y0, width, height = squeezed_box(box, findings)
+    _, _, lines = _table_text(df, widths, fontsize, wrap_chars, width / (RIGHT - LEFT))
+    page = PAGE_SIZE[1] * 72.0
+    top = (y0 + height * (1 - Table.AXESPAD)) * page
+    floor = y0 * page
+    if note_lines:
+        floor = max(floor, NOTE_Y * page + text_height(note_lines, NOTE_FONT) + _TABLE_GAP)
+    line = TABLE_LINE * fontsize
+    used = (lines[0] + ROW_PAD) * line
+    shown = 0
+    for n in lines[1:]:
+        used += (n + ROW_PAD) * line
+        if used > top - floor + 1e-6:
+            break
+        shown += 1
+    return max(shown, 1) if len(lines) > 1 else 0
 
 
 #: The axes of a table page (figure fractions).
@@ -326,15 +465,8 @@ TABLE_BOX = (LEFT, BOTTOM + 0.06, RIGHT - LEFT, TOP - BOTTOM - 0.08)
 
 def _row_lines(df: pd.DataFrame, widths: Sequence[float] | None, fontsize: float) -> tuple[int, list[int]]:
     """Lines of the header and of each row once wrapped as :func:`draw_table` wraps them on a full-width table."""
-    ncol = len(df.columns)
-    widths = list(widths)[:ncol] if widths is not None else [1.0] * ncol
-    widths += [1.0] * (ncol - len(widths))
-    total = float(sum(widths)) or 1.0
-    chars = [max(4, int(w / total * 175 * 7.5 / fontsize)) for w in widths]
-    header = max((wrap(c, max(4, int(wc * 0.85))).count("\n") + 1 for c, wc in zip(df.columns, chars)), default=1)
-    rows = [max((wrap(v, wc).count("\n") + 1 for v, wc in zip(row, chars)), default=1)
-            for row in df.astype(str).to_numpy().tolist()]
-    return header, rows
+    _, _, lines = _table_text(df, widths, fontsize, None, 1.0)
+    return lines[0], lines[1:]
 
 
 def _max_lines(fontsize: float) -> float:

@@ -13,7 +13,8 @@ import pandas as pd
 from matplotlib.axes import Axes
 
 from trustme_analysis.report.context import Report
-from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, foot_note, format_frame, interval_plot
+from trustme_analysis.report.layout import (BOTTOM, LEFT, RIGHT, draw_table, foot_note, format_frame, interval_plot,
+                                            note_lines, rows_that_fit)
 from trustme_analysis.report.words import MIN_CELL, estimate, missing, rate_cell
 
 #: Rows of a page's table; a longer table is cut (the results set's CSV holds it all).
@@ -103,13 +104,22 @@ def page_table(ctx: Report, fig, table: pd.DataFrame, title: str, widths: Sequen
     """Draw the first rows of ``table`` at the foot of ``fig`` and keep the page (opening with ``findings``); a
     longer table is cut there, and the page names the results set's CSV (``stats/<source>.csv``) that holds it all.
     ``note``: what else the line under the table says (it starts it)."""
-    shown = table.head(TABLE_ROWS)
-    tax = fig.add_axes((LEFT, BOTTOM + 0.01, RIGHT - LEFT, height))
-    draw_table(tax, format_frame(shown), widths=list(widths)[: len(shown.columns)], fontsize=fontsize)
     where = f"stats/{source}.csv" if source else "the results set (stats/)"
-    cut = ""
-    if len(table) > len(shown):
-        cut = f"The first {len(shown)} of {len(table)} rows" + ("." if where in note else f"; every row is in {where}.")
-    if note or cut:
-        foot_note(fig, " ".join(x for x in (note, cut) if x))
+
+    def line_under(shown: int) -> str:
+        cut = ""
+        if len(table) > shown:
+            cut = f"The first {shown} of {len(table)} rows" + ("." if where in note else f"; every row is in {where}.")
+        return " ".join(x for x in (note, cut) if x)
+
+    box = (LEFT, BOTTOM + 0.01, RIGHT - LEFT, height)
+    widths = list(widths)[: len(table.columns)]
+    # As many rows as fit at their full height above the line under the table, once the findings push it down.
+    fits = rows_that_fit(box, format_frame(table.head(TABLE_ROWS)), widths, fontsize, findings=findings,
+                         note_lines=note_lines(line_under(0)))
+    shown = table.head(min(TABLE_ROWS, fits))
+    tax = fig.add_axes(box)
+    draw_table(tax, format_frame(shown), widths=widths, fontsize=fontsize)
+    if line_under(len(shown)):
+        foot_note(fig, line_under(len(shown)))
     ctx.add(fig, title, "game", findings=findings, front=front)
