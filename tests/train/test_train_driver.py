@@ -140,6 +140,40 @@ def test_warm_started_training_resumes_to_the_same_policy(tmp_path):
     assert resumed.summary["warm_start_from"] == whole.summary["warm_start_from"]
 
 
+def test_a_warm_start_continues_its_source(tmp_path):
+    """A short warm-started training stays close to its source: the source's mass is seeded as it is and the DCFR
+    clock resumes at the source's iterations (before, the mass was rescaled to 1 a slot and the first epochs'
+    discounting wiped it out)."""
+    import numpy as np
+
+    from trustme_analysis.train.driver import TrainedPolicy
+
+    source = train(SMALL, TrainSettings(iterations=40_000, seed=5, epoch=5_000), tmp_path / "source")
+    short = TrainSettings(iterations=5_000, seed=5, epoch=1_000, warm_start=True)
+    warm = train(SMALL, short, tmp_path / "warm", warm_from=TrainedPolicy(source.folder, source.summary))
+    cold = train(SMALL, TrainSettings(iterations=5_000, seed=5, epoch=1_000), tmp_path / "cold")
+    assert warm.summary["warm_start_from"]["clock"] == 40_000
+    assert warm.summary["iterations"] == 5_000
+    assert warm.fingerprint != cold.fingerprint  # the warm scheme is part of a warm-started policy's fingerprint
+
+    def arrays(policy):
+        with np.load(policy.folder / POLICY_FILE) as data:
+            return {int(k): float(v) for k, v in zip(data["keys"], data["avg"])}
+
+    src, w, c = arrays(source), arrays(warm), arrays(cold)
+    # The source's mass is still there (its last epochs' discount since, plus the new iterations' mass), where the
+    # earlier scheme left about one visit a slot; a cold start of the same length has a fraction of it.
+    total = sum(src.values())
+    kept = sum(w.get(k, 0.0) for k in src) / total
+    assert kept > 0.5 and sum(c.values()) / total < 0.5 * kept, (kept, sum(c.values()) / total)
+    # And its strategy is the source's, row by row, far closer than the cold start's.
+    keys = sorted(src)
+    ref = np.array([src[k] for k in keys])
+    near = np.corrcoef(ref, [w.get(k, 0.0) for k in keys])[0, 1]
+    far = np.corrcoef(ref, [c.get(k, 0.0) for k in keys])[0, 1]
+    assert near > 0.99 and near > far, (near, far)
+
+
 def test_baseline_shaping_prior_and_opponents_change_the_policy(tmp_path):
     kw = {"iterations": 30_000, "seed": 5, "epoch": 5_000}
     runs = [train(SMALL, TrainSettings(**kw, **extra), tmp_path)

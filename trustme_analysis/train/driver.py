@@ -175,8 +175,13 @@ class TrainSettings:
             raise ValueError(f"epoch={self.epoch!r} is not allowed; allowed: 0 (no discounting) or more")
 
     def inputs(self) -> dict[str, Any]:
-        """Everything the trained policy depends on, as plain data (the fingerprint's input)."""
-        return asdict(self)
+        """Everything the trained policy depends on, as plain data (the fingerprint's input). A warm start also names
+        how it seeds the tables (:func:`warm_start_tables`; 2: the source's own weights and DCFR clock), so a policy
+        warm-started the earlier way is never taken for one started this way."""
+        d = asdict(self)
+        if self.warm_start:
+            d["warm_scheme"] = WARM_SCHEME
+        return d
 
 
 @dataclass
@@ -382,6 +387,9 @@ def train(
             say(f"train {label}: warm start from {warm['game']} [{warm['fingerprint']}]")
         else:
             say(f"train {label}: warm start asked for, but no other variant of the game is stored; starting empty")
+    # A warm start resumes its source's DCFR clock: iteration t of this training is iteration clock + t of the
+    # traversal (its samples and its epoch's discount), so the first epochs do not discount the seeded mass away.
+    clock = int(warm.get("clock", 0)) if warm else 0
     end = settings.iterations
     if evaluate is not None and eval_every is None and end is not None:
         eval_every = max(end // 10, 1)
@@ -425,7 +433,7 @@ def train(
                 stop = min(stop, stop_after)
             tables.ensure_room(2 * trainer.slots_per_iteration)
             c0 = time.process_time()
-            t_new = trainer.run(ctx, tables, t, stop, settings.seed, cfg)
+            t_new = trainer.run(ctx, tables, clock + t, clock + stop, settings.seed, cfg) - clock
             spent = time.process_time() - c0
             if t_new > t and spent > 0:
                 rate = (t_new - t) / spent
@@ -486,9 +494,14 @@ def _resume(folder: Path, code: str) -> tuple[T.Tables, int, float, list[tuple[i
     return T.Tables.empty(), 0, 0.0, [], None
 
 
-#: A warm start's stored average-strategy mass, as regret and as average mass, is scaled to this share of its
-#: total (so the prior steers the first iterations, and the new training's own regrets soon outweigh it).
+#: A warm start's stored average-strategy mass is seeded as regret and as average mass times this factor: 1, the
+#: source's own weights. (Until 2026-12-04 the mass was rescaled to 1 per slot on average and the DCFR clock restarted
+#: at 0: the first epochs' discounting then wiped the source out within a few epochs, and a 1981 rulebook policy
+#: warm-started from its own 400,000-iteration policy for 100,000 iterations ended its games with a mean wealth of
+#: $446 where its source's players end with $6,519.)
 WARM_WEIGHT = 1.0
+#: The warm start's scheme, part of a warm-started policy's fingerprint (:meth:`TrainSettings.inputs`).
+WARM_SCHEME = 2
 
 
 def _game_parameters(game_string: str) -> tuple[str, dict[str, Any]]:
@@ -539,17 +552,19 @@ def _check_warm_source(source: TrainedPolicy, game: pyspiel.Game, version: str, 
 
 
 def warm_start_tables(tables: T.Tables, source: TrainedPolicy) -> dict[str, Any]:
-    """Seed empty ``tables`` with a stored policy: each slot's stored average mass as its regret (so regret
-    matching starts from the stored average strategy, row by row) and as its average mass, both scaled so that the
-    prior's total is :data:`WARM_WEIGHT` per slot on average. Returns what the summary records of the source."""
+    """Seed empty ``tables`` with a stored policy: each slot's stored average mass, as it is, as its regret (so regret
+    matching starts from the stored average strategy, row by row) and as its average mass, so each row keeps the
+    weight its own training gave it (a row the source visited often moves as slowly as it would have there). Returns
+    what the summary records of the source, ``clock`` included: the source's iterations, where the warm-started
+    training's DCFR clock resumes (:func:`train`)."""
     with np.load(source.folder / POLICY_FILE) as data:
         keys, avg = data["keys"], data["avg"]
     tables.ensure_room(len(keys))
-    scale = WARM_WEIGHT * len(keys) / max(float(avg.sum()), 1e-300)
     T.seed_slots(tables.keys, tables.used, tables.regret, tables.avg, np.asarray(keys, np.int64),
-                 np.asarray(avg, np.float64) * scale)
+                 np.asarray(avg, np.float64) * WARM_WEIGHT)
     return {"fingerprint": source.fingerprint, "game": source.summary["game"],
-            "policy_digest": source.summary.get("policy_digest"), "slots": int(len(keys))}
+            "policy_digest": source.summary.get("policy_digest"), "slots": int(len(keys)),
+            "clock": int(source.summary.get("iterations", 0))}
 
 
 def stored(game: pyspiel.Game | str, settings: TrainSettings, outdir: str | Path) -> TrainedPolicy | None:
