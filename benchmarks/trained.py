@@ -26,8 +26,8 @@ wherever a later stage needs a policy):
 - ``stronger``: the search player over the trained policy (``--stronger-budget``, its rollouts played by the
   trained policy; the default report's stronger line-up) against the trained line-up, ``--search-games`` games,
   where the game's kernel plays trained rollouts.
-- ``search``: the search player (budget 1,600) against the trained line-up, ``--search-games`` games, on the
-  2-player full variant (goal <= fair share + 10 points). Slow: about a CPU-second a game.
+- ``search``: the search player (budget 1,600) against the trained line-up, ``--search-games`` games, on every
+  full variant ``--variants`` keeps (goal <= fair share + 10 points). Slow: about a CPU-second a game.
 
 Win rates carry 95% Wilson intervals; the challenger's seat rotates. A seat wins when it has the best return. The
 last table is the issue's targets, filled with what this run measured.
@@ -275,19 +275,20 @@ def stage_probes(short: str, iterations: int, seed: int, out: str, screen: int, 
 
 
 def stage_search(short: str, iterations: int, seed: int, out: str, games: int, res: Results) -> None:
-    gs = two_player(short)
-    if gs is None:
-        return
+    """The search player (budget 1,600) in one seat, rotating, against the trained line-up of every full variant
+    kept by ``--variants``."""
     print(f"\n## {short}: search player (budget 1,600) vs the trained line-up (goal <= fair share + 10 points)")
-    game = pyspiel.load_game(gs)
-    train(game, settings(game, iterations, seed), out)
-    knobs = {**knobs_for(iterations, seed), "outdir": out}
-    t0 = time.process_time()
-    wins, m = rate(game, lambda p, rng: make_bot(game, "search", p, rng, budget=1600),
-                   lambda p, rng: make_bot(game, "trained", p, rng, **knobs), np.arange(games) + 3_000_000)
-    iv = wilson(wins, m)
-    res.search[(short, "2p")] = (wins / m, iv.low, iv.high, 2)
-    print(f"| 2p | search-1600: {fmt(wins, m, 2)} | {time.process_time() - t0:.0f} CPU s |", flush=True)
+    for label, gs in FULL_VARIANTS.get(short, {"default": short}).items():
+        game = pyspiel.load_game(gs)
+        n = game.num_players()
+        train(game, settings(game, iterations, seed), out)
+        knobs = {**knobs_for(iterations, seed), "outdir": out}
+        t0 = time.process_time()
+        wins, m = rate(game, lambda p, rng: make_bot(game, "search", p, rng, budget=1600),
+                       lambda p, rng: make_bot(game, "trained", p, rng, **knobs), np.arange(games) + 3_000_000)
+        iv = wilson(wins, m)
+        res.search[(short, label)] = (wins / m, iv.low, iv.high, n)
+        print(f"| {label} | search-1600: {fmt(wins, m, n)} | {time.process_time() - t0:.0f} CPU s |", flush=True)
 
 
 def stage_stronger(short: str, iterations: int, seed: int, out: str, games: int, budget: int) -> None:
