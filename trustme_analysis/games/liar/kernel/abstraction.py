@@ -307,17 +307,35 @@ def descriptions(cfg, S, p, descs, scratch):
 
 
 @inlined
-def heuristic_prior(cfg, tab, S, p, detail, descs, m, prior_out, scratch):
-    """The default heuristic's probability of each of the ``m`` row entries ``descs`` (the sum over the concrete
-    moves each describes, :func:`play_share`) into ``prior_out``: the row's prior. Seat ``p`` is the seat to act.
-    The heuristic reads only the seat's own view, and ``S`` is used as scratch in its scratch fields alone."""
+def heuristic_row_size(cfg):
+    """The most actions the default heuristic's distribution lists in the variant."""
     values = cfg[V]
     subsets = 1
     for take in range(1, min(np.int64(DEFAULT_KNOBS[K_EXTRA]), values - 1) + 1):
         subsets = max(subsets, binom_i(values - 1, take))
-    size = 4 + values * (1 + subsets) + values
-    hacts = np.empty(size, dtype=np.int64)
-    hp = np.empty(size, dtype=np.float64)
+    return 4 + values * (1 + subsets) + values
+
+
+@compiled
+def scratch_size(cfg):
+    """Entries of the ``scratch`` array the functions here take (:func:`new_scratch`): ``2 * values + 2`` for
+    :func:`descriptions` and :func:`play_share`, then the heuristic's actions and probabilities
+    (:func:`heuristic_prior`)."""
+    return 2 * cfg[V] + 2 + 2 * heuristic_row_size(cfg)
+
+
+@inlined
+def heuristic_prior(cfg, tab, S, p, detail, descs, m, prior_out, scratch):
+    """The default heuristic's probability of each of the ``m`` row entries ``descs`` (the sum over the concrete
+    moves each describes, :func:`play_share`) into ``prior_out``: the row's prior. Seat ``p`` is the seat to act.
+    The heuristic reads only the seat's own view, and ``S`` is used as scratch in its scratch fields alone.
+    ``scratch`` (:func:`scratch_size` entries) lends the heuristic's actions and probabilities their room: nothing is
+    allocated per decision, so the traversal and the trained seats compile without reference counts
+    (:mod:`cfr.numba_borrowing`)."""
+    size = heuristic_row_size(cfg)
+    base = 2 * cfg[V] + 2
+    hacts = scratch[base:base + size]
+    hp = scratch[base + size:base + 2 * size].view(np.float64)
     k = heuristic_distribution(cfg, tab, S, DEFAULT_KNOBS, hacts, hp)
     for u in range(m):
         prior_out[u] = 0.0
@@ -506,7 +524,7 @@ def new_scratch(cfg: np.ndarray, tab: np.ndarray) -> dict[str, np.ndarray]:
     """Row and scratch buffers for the functions above (sized for the variant)."""
     size = row_capacity(cfg, tab)
     return {"row": np.zeros(size, np.int64), "descs": np.zeros(size, np.int64), "probs": np.zeros(size),
-            "scratch": np.zeros(2 * int(cfg[V]) + 2, np.int64)}
+            "scratch": np.zeros(int(scratch_size(cfg)), np.int64)}
 
 
 #: The kernel modules this one inlines (their sources tie its numba cache and the trained tables' code digest).

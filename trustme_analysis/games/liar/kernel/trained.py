@@ -20,6 +20,7 @@ import sys
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.engine.compiled_draws import below, uniform01
@@ -40,7 +41,9 @@ from trustme_analysis.train import tables as T
 TRAINED = 2
 
 
-@njit(cache=True, inline="always")
+# Not inlined, and borrowing (no reference counts, cfr.numba_borrowing): inlined into the game loops, which allocate
+# and so count references, its arrays' counts were atomic operations at every decision.
+@borrowing()
 def trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scratch):
     """The trained seat's action at ``S`` (a play's cards left at ``O_PV``/``O_PC``): a row entry drawn from the
     stored average strategy (the default heuristic's row where the table never met it), then a concrete action for

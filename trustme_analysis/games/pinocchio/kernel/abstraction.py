@@ -63,6 +63,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.train import tables as T
 from trustme_analysis.train.tables import combine
@@ -278,7 +279,9 @@ def action_desc(R, a, detail, h, top):
     return KIND * kind_of(R, a) + (0 if h <= 0.0 else (2 if h >= 0.5 * top else 1))
 
 
-@compiled  # (not inlined: compiled once and called by the traversal, the bot and the kernel's trained seats)
+# Not inlined: compiled once and called by the traversal, the bot and the kernel's trained seats; borrowing (no
+# reference counts, cfr.numba_borrowing): it runs at every decision of a trained seat.
+@borrowing()
 def row_of(s, R, p, acts, n, keys_out, which, detail, prior_out):
     """The policy row of seat ``p`` (the seat to act) over its ``n`` legal moves ``acts``: the distinct table keys
     (position key and move description, :func:`trustme_analysis.train.tables.slot_key`) into ``keys_out``, for each

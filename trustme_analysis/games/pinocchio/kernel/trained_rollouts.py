@@ -13,6 +13,7 @@ Why: a search player over the trained policy is the stronger line-up a report we
 
 from __future__ import annotations
 
+from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.games.pinocchio.kernel import abstraction as A
 from trustme_analysis.games.pinocchio.kernel import core as K
@@ -23,7 +24,7 @@ from trustme_analysis.train import tables as T
 compiled = TR.compiled
 
 
-@compiled
+@borrowing()
 def play_out_trained(s, R, rng, buf, kinds, H, acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
     """Play ``s`` to the end (no score trace, no history): trained seats by the policy ``tkeys``/``tavg`` at level
     ``detail``, heuristic seats with their knobs ``H[p]``, random seats uniformly, chance by its probabilities. The
@@ -41,7 +42,7 @@ def play_out_trained(s, R, rng, buf, kinds, H, acts, probs, tkeys, tavg, detail,
         K.step(s, R, a, no_trace)
 
 
-@compiled
+@borrowing()
 def rollouts_trained(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, probs, tkeys, tavg, detail, tacts,
                      cbuf, row, which, tprobs):
     """:func:`~.search.rollouts_seats` with trained seats: ``n`` play-outs from ``s0`` (each from a determinization
@@ -59,7 +60,7 @@ def rollouts_trained(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, p
             out[p] += ret[p]
 
 
-@compiled
+@borrowing()
 def action_rollouts_trained(R, s0, actions, worlds, per_world, seed, viewer, bluff_rate, kinds, H, out, s, w, keep,
                             ret, rng, buf, acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
     """:func:`~.search.action_rollouts` with trained seats: every action of ``actions`` scored on the same

@@ -1,0 +1,73 @@
+"""Borrowing compiled functions (cfr.numba_borrowing): no reference counts, the same results."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+from numba import njit
+
+from cfr.numba_borrowing import SUPPORTED, borrowing
+
+
+def _body(values, scratch, n):
+    """Slices, a dtype view and a loop with two exits: the shape numba's pruning leaves counted."""
+    head = scratch[:n]
+    tail = scratch[n:2 * n].view(np.float64)
+    for i in range(n):
+        head[i] = values[i] * 2
+        tail[i] = values[i] / 4.0
+        if head[i] > 100:
+            return -1.0
+    total = 0.0
+    for i in range(n):
+        total += head[i] + tail[i]
+    return total
+
+
+def _counts_in_body(dispatcher, *args) -> int:
+    """Reference-count calls in the compiled function itself (not in the wrapper that boxes its arguments)."""
+    dispatcher(*args)
+    ir = dispatcher.inspect_llvm(dispatcher.signatures[0])
+    functions = ir.split("\ndefine ")[1:]
+    names = [re.search(r"@([\w.$\"]+)", f).group(1) for f in functions]
+    body = [f for f, name in zip(functions, names) if "_body" in name and "cpython" not in name and "cfunc" not in name]
+    assert len(body) == 1
+    return body[0].count("@NRT_incref(") + body[0].count("@NRT_decref(")
+
+
+def test_the_installed_numba_offers_the_option():
+    # Without it every trained seat and every training runs 25-60% slower (cfr/numba_borrowing.py): fail loudly.
+    assert SUPPORTED
+
+
+def test_a_borrowing_function_counts_no_references_and_computes_the_same():
+    values = np.arange(6, dtype=np.int64)
+    counted = njit(cache=False)(_body)
+    borrowed = borrowing(cache=False)(_body)
+    a, b = np.zeros(12, np.int64), np.zeros(12, np.int64)
+    assert _counts_in_body(counted, values, a, 6) > 0  # the shape this module is for: numba's pruning gives up
+    assert _counts_in_body(borrowed, values, b, 6) == 0
+    assert counted(values, a, 6) == borrowed(values, b, 6) == 30.0 + 15 / 4
+    np.testing.assert_array_equal(a, b)
+
+
+def _hot_functions():
+    from trustme_analysis.games.board1981.kernel import trained as T81
+    from trustme_analysis.games.board1981.kernel import training as TR81
+    from trustme_analysis.games.liar.kernel import trained as TL
+    from trustme_analysis.games.liar.kernel import training as TRL
+    from trustme_analysis.games.pinocchio.kernel import abstraction as PA
+    from trustme_analysis.games.pinocchio.kernel import trained as PT
+    from trustme_analysis.games.pinocchio.kernel import trained_rollouts as PR
+    from trustme_analysis.games.pinocchio.kernel import training as PTR
+
+    return [PT.trained_action, PT.play_batch_trained, PA.row_of, PR.play_out_trained, PR.rollouts_trained,
+            PR.action_rollouts_trained, PTR.run_iterations, PTR.policy_at, T81.play_out_trained,
+            T81.trained_action_compiled, TR81.run_iterations, TL.trained_action, TRL.run_iterations]
+
+
+@pytest.mark.parametrize("fn", _hot_functions(), ids=lambda f: f"{f.py_func.__module__}.{f.__name__}")
+def test_the_trained_players_hot_functions_borrow(fn):
+    assert fn.targetoptions.get("_nrt") is False
