@@ -399,3 +399,19 @@ def test_the_trust_check_challenges_a_trained_line_up_with_its_stored_policy(tmp
     assert list(trust["challenger"]) == ["never trust", "search player"]
     assert list(trust["games"]) == [2, 2] and list(trust["lineup"]) == ["trained", "trained"]
     assert len(verdicts) == 1
+
+
+def test_the_train_stage_hands_out_the_longest_trainings_first():
+    from trustme_analysis.sweep.policies import Training
+    from trustme_analysis.sweep.runner import longest_first
+    from trustme_analysis.train import TrainSettings
+
+    def training(players, iterations=None, seconds=None):
+        return Training(f"trustme_pinocchio(players={players})",
+                        TrainSettings(iterations=iterations, seconds=seconds), "out", f"f{players}-{iterations}")
+
+    todo = [training(2, 1_200_000), training(3, 1_200_000), training(4, 1_200_000), training(2, 2_400_000),
+            training(4, seconds=1.0)]
+    order = [t.fingerprint for t in longest_first(todo)]
+    # 4p x 1.2M = 4.8M, 3p = 3.6M, 2p x 2.4M = 4.8M (ties keep the variant order), 2p x 1.2M; 1 CPU s ~ 20,000 it
+    assert order == ["f4-1200000", "f2-2400000", "f3-1200000", "f2-1200000", "f4-None"]
