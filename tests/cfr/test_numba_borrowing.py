@@ -38,7 +38,7 @@ def _counts_in_body(dispatcher, *args) -> int:
 
 
 def test_the_installed_numba_offers_the_option():
-    # Without it every trained seat and every training runs 25-60% slower (cfr/numba_borrowing.py): fail loudly.
+    # Without it trained seats, trainings and Liar's heuristic seats run 25-60% slower (cfr/numba_borrowing.py).
     assert SUPPORTED
 
 
@@ -56,6 +56,8 @@ def test_a_borrowing_function_counts_no_references_and_computes_the_same():
 def _hot_functions():
     from trustme_analysis.games.board1981.kernel import trained as T81
     from trustme_analysis.games.board1981.kernel import training as TR81
+    from trustme_analysis.games.liar.kernel import heuristic as HL
+    from trustme_analysis.games.liar.kernel import play as PL
     from trustme_analysis.games.liar.kernel import trained as TL
     from trustme_analysis.games.liar.kernel import training as TRL
     from trustme_analysis.games.pinocchio.kernel import abstraction as PA
@@ -65,9 +67,10 @@ def _hot_functions():
 
     return [PT.trained_action, PT.play_batch_trained, PA.row_of, PR.play_out_trained, PR.rollouts_trained,
             PR.action_rollouts_trained, PTR.run_iterations, PTR.policy_at, T81.play_out_trained,
-            T81.trained_action_compiled, TR81.run_iterations, TL.trained_action, TRL.run_iterations]
+            T81.trained_action_compiled, TR81.run_iterations, TL.trained_action, TRL.run_iterations,
+            TL.probe_action, HL.heuristic_sample, HL.heuristic_distribution, PL.choose, PL.step]
 
 
 @pytest.mark.parametrize("fn", _hot_functions(), ids=lambda f: f"{f.py_func.__module__}.{f.__name__}")
-def test_the_trained_players_hot_functions_borrow(fn):
+def test_the_hot_functions_borrow(fn):
     assert fn.targetoptions.get("_nrt") is False

@@ -165,7 +165,7 @@ def heuristic_by_action(kern, S):
     from trustme_analysis.games.liar.kernel.heuristic import heuristic_distribution
 
     acts, probs = np.zeros(4096, np.int64), np.zeros(4096)
-    k = heuristic_distribution(kern.cfg, kern.tab, S.copy(), A.DEFAULT_KNOBS, acts, probs)
+    k = heuristic_distribution(kern.cfg, kern.tab, S.copy(), A.DEFAULT_KNOBS, acts, probs, np.zeros(64, np.int64))
     out = {}
     for a, q in zip(acts[:k].tolist(), probs[:k].tolist()):
         out[a] = out.get(a, 0.0) + q
@@ -219,6 +219,7 @@ def test_a_row_the_table_never_saw_plays_the_heuristic(detail):
 
 
 def test_the_kernel_probes_keep_their_rules():
+    from trustme_analysis.games.liar.kernel import heuristic
     from trustme_analysis.games.liar.kernel import trained as TR
     from trustme_analysis.games.liar.analysis.strategy import classify_play
 
@@ -226,13 +227,15 @@ def test_the_kernel_probes_keep_their_rules():
     game, kern, pairs = positions(gs, 3, 6)
     rng = np.zeros(1, np.uint64)
     sc = A.new_scratch(kern.cfg, kern.tab)
+    hbuf = heuristic.new_buffer(kern.cfg, A.DEFAULT_KNOBS.reshape(1, -1))
     seen = {name: 0 for name in TR.PROBE_KINDS}
     for i, (st, ks) in enumerate(pairs[::2]):
         legal = st.legal_actions()
         bluffs = [a for a in legal if (c := classify_play(game, a)) is not None and c[1] > 0]
         for name, code in TR.PROBE_KINDS.items():
             rng[0] = i
-            a = int(TR.probe_action(kern.cfg, kern.tab, ks.array.copy(), A.DEFAULT_KNOBS, rng, code, sc["scratch"]))
+            a = int(TR.probe_action(kern.cfg, kern.tab, ks.array.copy(), A.DEFAULT_KNOBS, rng, code, sc["scratch"],
+                                    hbuf))
             assert a in legal
             if name == "always challenge" and A.LIAR in legal:
                 assert a == A.LIAR

@@ -73,7 +73,7 @@ from trustme_analysis.engine import compiled_draws
 from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.liar.kernel import actions, heuristic, layout
 from trustme_analysis.games.liar.kernel.actions import legal_shape, multiset_index, write_legal, fill_hand_table
-from trustme_analysis.games.liar.kernel.heuristic import binom_i, heuristic_distribution
+from trustme_analysis.games.liar.kernel.heuristic import heuristic_distribution, list_size
 from trustme_analysis.games.liar.kernel.layout import (
     ANN, BURN, C, FIRST_PLAY, K_EXTRA, LIAR, M, MAXT, N, NREC, O_BURNBY, O_CLAIMBURN, O_DISC, O_FALSE, O_HANDS, O_HSIZE, O_KNOWN,
     O_LASTC, O_OUT, O_PC, O_PPLAYER, O_PSEAT, O_PV, O_REC, O_REVEALED, O_UNM, O_WRONG, PASS, R_BURNS, R_CALLS,
@@ -309,19 +309,15 @@ def descriptions(cfg, S, p, descs, scratch):
 @inlined
 def heuristic_row_size(cfg):
     """The most actions the default heuristic's distribution lists in the variant."""
-    values = cfg[V]
-    subsets = 1
-    for take in range(1, min(np.int64(DEFAULT_KNOBS[K_EXTRA]), values - 1) + 1):
-        subsets = max(subsets, binom_i(values - 1, take))
-    return 4 + values * (1 + subsets) + values
+    return list_size(cfg, np.int64(DEFAULT_KNOBS[K_EXTRA]))
 
 
 @compiled
 def scratch_size(cfg):
     """Entries of the ``scratch`` array the functions here take (:func:`new_scratch`): ``2 * values + 2`` for
-    :func:`descriptions` and :func:`play_share`, then the heuristic's actions and probabilities
+    :func:`descriptions` and :func:`play_share`, then the heuristic's actions, probabilities and work
     (:func:`heuristic_prior`)."""
-    return 2 * cfg[V] + 2 + 2 * heuristic_row_size(cfg)
+    return 2 * cfg[V] + 2 + 2 * heuristic_row_size(cfg) + 3 * cfg[V]
 
 
 @inlined
@@ -336,7 +332,7 @@ def heuristic_prior(cfg, tab, S, p, detail, descs, m, prior_out, scratch):
     base = 2 * cfg[V] + 2
     hacts = scratch[base:base + size]
     hp = scratch[base + size:base + 2 * size].view(np.float64)
-    k = heuristic_distribution(cfg, tab, S, DEFAULT_KNOBS, hacts, hp)
+    k = heuristic_distribution(cfg, tab, S, DEFAULT_KNOBS, hacts, hp, scratch[base + 2 * size:base + 2 * size + 3 * cfg[V]])
     for u in range(m):
         prior_out[u] = 0.0
     for i in range(k):

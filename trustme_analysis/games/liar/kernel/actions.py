@@ -17,6 +17,7 @@ import sys
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.games.liar.kernel import layout
 from trustme_analysis.games.liar.kernel.layout import (
@@ -27,7 +28,7 @@ from trustme_analysis.games.liar.kernel.layout import (
 # ------------------------------------------------------------------------------------------------ legal actions
 
 
-@njit(cache=True)
+@borrowing()
 def fill_hand_table(cfg, S, p):
     """Build the hand table of seat ``p``; return how many multisets (1..max_play cards) the hand can play.
 
@@ -63,7 +64,7 @@ def fill_hand_table(cfg, S, p):
     return playable
 
 
-@njit(cache=True)
+@borrowing()
 def legal_shape(cfg, S, p):
     """``(extras, announced, plays_allowed)`` of seat ``p``'s legal actions, in the engine's order.
 
@@ -90,12 +91,12 @@ def legal_shape(cfg, S, p):
     return 3, 1, True
 
 
-@njit(cache=True)
+@borrowing()
 def count_extras(extras):
     return (extras & 1) + ((extras >> 1) & 1) + ((extras >> 2) & 1)
 
 
-@njit(cache=True)
+@borrowing()
 def legal_count(cfg, S, p):
     """Number of legal actions of seat ``p`` (fills the hand table and the announced list as a side effect)."""
     extras, announced, plays = legal_shape(cfg, S, p)
@@ -104,7 +105,7 @@ def legal_count(cfg, S, p):
     return count_extras(extras) + fill_hand_table(cfg, S, p) * announced
 
 
-@njit(cache=True)
+@borrowing()
 def announced_value(cfg, S, i):
     """The ``i``-th value a play may announce now (see :func:`legal_shape`)."""
     if S[S_RVALUE] >= 0:
@@ -114,7 +115,7 @@ def announced_value(cfg, S, i):
     return S[cfg[O_ANN] + i]
 
 
-@njit(cache=True)
+@borrowing()
 def unrank_hand_play(cfg, S, p, k):
     """Write to ``O_PV``/``O_PC`` the ``k``-th multiset (engine order) that seat ``p`` can play; return its size.
 
@@ -150,7 +151,7 @@ def unrank_hand_play(cfg, S, p, k):
     return size
 
 
-@njit(cache=True)
+@borrowing()
 def multiset_index(cfg, tab, S, size):
     """The engine's index (``PlayTable.multisets``) of the multiset of ``size`` cards at ``O_PV``/``O_PC``.
 
@@ -174,7 +175,7 @@ def multiset_index(cfg, tab, S, size):
     return rank
 
 
-@njit(cache=True)
+@borrowing()
 def decode_play(cfg, tab, S, action):
     """Write the cards of play ``action`` to ``O_PV``/``O_PC``; return ``(size, announced)``, ``(0, -1)`` if not a play."""
     values, copies, mp, w = cfg[V], cfg[C], cfg[M], cfg[M] + 1
@@ -210,7 +211,7 @@ def decode_play(cfg, tab, S, action):
     return size, announced
 
 
-@njit(cache=True)
+@borrowing()
 def pick(cfg, tab, S, p, extras, announced, r):
     """The ``r``-th legal action (ascending ids, as the engine lists them) of seat ``p``, whose legal actions have
     the shape ``extras, announced`` (:func:`legal_shape`) and whose hand table is filled. A play leaves its cards at
@@ -230,7 +231,7 @@ def pick(cfg, tab, S, p, extras, announced, r):
     return FIRST_PLAY + multiset_index(cfg, tab, S, size) * cfg[V] + value
 
 
-@njit(cache=True)
+@borrowing()
 def action_at(cfg, tab, S, p, r):
     """The ``r``-th legal action of seat ``p`` (``0 <= r <`` :func:`legal_count`)."""
     extras, announced, plays = legal_shape(cfg, S, p)
@@ -239,7 +240,7 @@ def action_at(cfg, tab, S, p, r):
     return pick(cfg, tab, S, p, extras, announced, r)
 
 
-@njit(cache=True)
+@borrowing()
 def is_legal(cfg, tab, S, action):
     """Whether ``action`` is legal for the seat to act (a player node); a play leaves its cards at ``O_PV``/``O_PC``."""
     p = S[S_CURRENT]
@@ -271,7 +272,7 @@ def legal_actions(cfg, tab, S):
     return out
 
 
-@njit(cache=True)
+@borrowing()
 def write_legal(cfg, tab, S, p, extras, announced, plays, out, at):
     """Write seat ``p``'s legal actions, ascending, to ``out[at:]``; return how many. ``extras, announced, plays``
     are :func:`legal_shape`'s and the hand table must be filled when ``plays``: one listing for
@@ -296,7 +297,7 @@ def write_legal(cfg, tab, S, p, extras, announced, plays, out, at):
     return i - at
 
 
-@njit(cache=True)
+@borrowing()
 def nth_legal(cfg, tab, S, r):
     """The ``r``-th legal action as the uniform sampler computes it (without listing); for tests."""
     return action_at(cfg, tab, S, S[S_CURRENT], r)

@@ -16,6 +16,7 @@ import sys
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.engine.compiled_draws import below
@@ -29,13 +30,13 @@ from trustme_analysis.games.liar.kernel.moves import finish
 # ------------------------------------------------------------------------------------------------------ the deal
 
 
-@njit(cache=True)
+@borrowing()
 def split_count(cfg, tab):
     """Number of ways to share the copies of one value between the seats (chance outcome ids 0..count-1)."""
     return tab[cfg[T_SPLIT] + cfg[C]]
 
 
-@njit(cache=True)
+@borrowing()
 def split_ways(cfg, tab, S, index):
     """Deals (card orders) giving split ``index`` of the next value: prod over seats of C(room_s, k_s).
 
@@ -63,7 +64,7 @@ def split_ways(cfg, tab, S, index):
     return ways
 
 
-@njit(cache=True)
+@borrowing()
 def deal_total(cfg, tab, S):
     """C(room, copies): all deals of the next value's copies into the cards still to be dealt."""
     n = cfg[N]
@@ -73,7 +74,7 @@ def deal_total(cfg, tab, S):
     return binom(cfg, tab, room, cfg[C])
 
 
-@njit(cache=True)
+@borrowing()
 def apply_deal(cfg, tab, S, index):
     """Deal the next value as split ``index``; after the last value, discard the pairs."""
     n = cfg[N]
@@ -99,7 +100,7 @@ def apply_deal(cfg, tab, S, index):
         discard_pairs(cfg, S)
 
 
-@njit(cache=True)
+@borrowing()
 def discard_pairs(cfg, S):
     """Every player discards their pairs face up; a player left with no card is out and the game ends."""
     n, values = cfg[N], cfg[V]
@@ -123,7 +124,7 @@ def discard_pairs(cfg, S):
         finish(cfg, S, END_SETUP)
 
 
-@njit(cache=True)
+@borrowing()
 def sample_deal(cfg, tab, S, rng):
     """A chance outcome (split index) of the next value by the draw protocol over the engine's integer weights
     (``deal.split_weights``: every possible split in index order, weighted by its number of deals): one possible
@@ -165,7 +166,7 @@ def sample_deal(cfg, tab, S, rng):
     return index
 
 
-@njit(cache=True)
+@borrowing()
 def sample_chance(cfg, tab, S, rng):
     """A chance outcome by the draw protocol: the first player (every seat weight 1; two seats at least), or the next
     value's split."""
@@ -174,7 +175,7 @@ def sample_chance(cfg, tab, S, rng):
     return sample_deal(cfg, tab, S, rng)
 
 
-@njit(cache=True)
+@borrowing()
 def apply_chance(cfg, tab, S, action):
     """Apply a chance outcome: seat the first player, or deal the next value."""
     if S[S_FIRST] < 0:
@@ -194,7 +195,7 @@ def chance_outcomes(cfg, tab, S):
     return ids[:j], probs[:j]
 
 
-@njit(cache=True)
+@borrowing()
 def write_chance(cfg, tab, S, ids, probs, at):
     """Write the chance node's outcomes (:func:`chance_outcomes`) to ``ids[at:]`` and ``probs[at:]``; return how
     many (at most ``N`` for the first player, else :func:`split_count`)."""

@@ -26,7 +26,6 @@ is cached on disk (``__pycache__``), so later processes load it in well under a 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from math import comb
 from typing import Any
 
 import numpy as np
@@ -252,12 +251,11 @@ class Kernel:
     def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:
         ``{action: probability}``. The same as the bot's ``action_probabilities`` (tested)."""
-        values = self.rules.values
-        subsets = max(comb(values - 1, take) for take in range(min(self.knobs.bluff_extra, values - 1) + 1))
-        size = 4 + values * (1 + subsets) + values
+        size = int(heuristic.list_size(self.cfg, int(self._knobs[layout.K_EXTRA])))
         ids = np.empty(size, dtype=np.int64)
         probs = np.empty(size, dtype=np.float64)
-        k = heuristic.heuristic_distribution(self.cfg, self.tab, state.array.copy(), self._knobs, ids, probs)
+        work = np.empty(3 * self.rules.values, dtype=np.int64)
+        k = heuristic.heuristic_distribution(self.cfg, self.tab, state.array.copy(), self._knobs, ids, probs, work)
         out: dict[int, float] = {}
         for a, p in zip(ids[:k].tolist(), probs[:k].tolist()):
             out[a] = out.get(a, 0.0) + p

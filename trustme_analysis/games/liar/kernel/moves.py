@@ -8,6 +8,7 @@ import sys
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.games.liar.kernel import layout
 from trustme_analysis.games.liar.kernel.layout import (
@@ -20,7 +21,7 @@ from trustme_analysis.games.liar.kernel.layout import (
     UTIL, V, compiled_functions, hand_at, rec_at,
 )
 
-@njit(cache=True)
+@borrowing()
 def apply_player_action(cfg, tab, S, action):
     """Apply a legal player action (a play's cards must be at ``O_PV``/``O_PC``), then count the turn and apply the
     turn cap. Keeps the record counters as ``records.records_from_snapshot`` reads them off the events."""
@@ -38,7 +39,7 @@ def apply_player_action(cfg, tab, S, action):
         finish(cfg, S, END_TURN_CAP)
 
 
-@njit(cache=True)
+@borrowing()
 def play(cfg, S, p, announced):
     """Seat ``p`` plays the cards at ``O_PV``/``O_PC`` face down, announcing ``announced``."""
     pv, pc, pcounts, n, values = cfg[O_PV], cfg[O_PC], cfg[O_PCOUNTS], cfg[N], cfg[V]
@@ -110,7 +111,7 @@ def play(cfg, S, p, announced):
     S[S_CURRENT] = (p + 1) % n
 
 
-@njit(cache=True)
+@borrowing()
 def do_pass(cfg, S, p):
     """Seat ``p`` plays nothing; the last cards hold once all the others have passed."""
     S[S_PASSES] += 1
@@ -123,7 +124,7 @@ def do_pass(cfg, S, p):
     S[S_CURRENT] = (p + 1) % cfg[N]
 
 
-@njit(cache=True)
+@borrowing()
 def call_liar(cfg, S, accuser):
     """Turn over the last play: a false card and its player picks up the pile, else the accuser does."""
     last = S[S_PLEN] - 1
@@ -181,7 +182,7 @@ def call_liar(cfg, S, accuser):
             finish(cfg, S, END_OUT)
 
 
-@njit(cache=True)
+@borrowing()
 def burn(cfg, S, p):
     """The last player, after all the others passed, burns the pile and starts a new round."""
     credit(cfg, S, S[S_PLEN])
@@ -200,7 +201,7 @@ def burn(cfg, S, p):
     new_round(S, p)
 
 
-@njit(cache=True)
+@borrowing()
 def clear_pile(cfg, S):
     S[S_PLEN] = 0
     S[S_PCARDS] = 0
@@ -212,7 +213,7 @@ def clear_pile(cfg, S):
         S[cfg[O_PSEAT] + i] = 0
 
 
-@njit(cache=True)
+@borrowing()
 def new_round(S, starter):
     S[S_RVALUE] = -1
     S[S_RSTARTER] = starter
@@ -220,7 +221,7 @@ def new_round(S, starter):
     S[S_CURRENT] = starter
 
 
-@njit(cache=True)
+@borrowing()
 def go_out(cfg, S, p):
     """Seat ``p`` is out (the engine's ``out`` event)."""
     S[cfg[O_OUT] + p] = 1
@@ -228,7 +229,7 @@ def go_out(cfg, S, p):
         S[rec_at(cfg, p, R_LAST_HELD)] += 1
 
 
-@njit(cache=True)
+@borrowing()
 def credit(cfg, S, upto):
     """Score the false cards of the plays ``[credited, upto)`` of the pile: they were accepted."""
     for i in range(S[S_CREDITED], upto):
@@ -237,14 +238,14 @@ def credit(cfg, S, upto):
         S[S_CREDITED] = upto
 
 
-@njit(cache=True)
+@borrowing()
 def finish(cfg, S, end):
     """The game is over; whatever is still face down and unrevealed was accepted."""
     credit(cfg, S, S[S_PLEN])
     S[S_END] = end
 
 
-@njit(cache=True)
+@borrowing()
 def points_of(cfg, S, p):
     """Seat ``p``'s Trust Me points (every source, computed in both modes as the engine does)."""
     return (
@@ -256,7 +257,7 @@ def points_of(cfg, S, p):
     )
 
 
-@njit(cache=True)
+@borrowing()
 def shared_ranks(keys, out):
     """Rank 1 for the smallest key; tied keys share the mean of the places they span (``scoring.shared_ranks``)."""
     n = keys.shape[0]
@@ -271,7 +272,7 @@ def shared_ranks(keys, out):
         out[i] = better + (tied + 1) / 2
 
 
-@njit(cache=True)
+@njit(cache=True)  # (counts references: it copies arrays; once a game)
 def results(cfg, S, ranks, points_ranks, returns):
     """Fill ``ranks`` (the engine's ``ranks()``), ``points_ranks`` (most points first) and ``returns``."""
     n = cfg[N]

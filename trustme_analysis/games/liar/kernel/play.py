@@ -14,13 +14,14 @@ import sys
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves
 from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.liar.kernel.actions import count_extras, fill_hand_table, is_legal, legal_shape, pick
 from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance, split_count, split_ways
-from trustme_analysis.games.liar.kernel.heuristic import heuristic_sample
+from trustme_analysis.games.liar.kernel.heuristic import heuristic_sample, new_buffer
 from trustme_analysis.games.liar.kernel.layout import (
     CHANCE, ERR_NO_ACTION, HEURISTIC, M, N, NREC, NSI, O_FALSE, O_HSIZE, O_OUT, O_START, O_TARGET, O_UNM, O_WRONG,
     PC, PF, PG, PU, PW, SIZE, S_CURRENT, S_END, S_FIRST, S_TURNS, TERMINAL, compiled_functions, current_player,
@@ -44,23 +45,24 @@ def sample_uniform(cfg, tab, S, rng):
     return pick(cfg, tab, S, p, extras, announced, below(rng, count))
 
 
-@njit(cache=True)
-def choose(cfg, tab, S, rng, kinds, knobs):
+@borrowing()
+def choose(cfg, tab, S, rng, kinds, knobs, hbuf):
     """The action of the seat to act, by its kind (:data:`RANDOM` or :data:`HEURISTIC`; a heuristic seat plays with
-    its own row of ``knobs``, one row per seat); a play leaves its cards at ``O_PV``/``O_PC``."""
+    its own row of ``knobs``, one row per seat); a play leaves its cards at ``O_PV``/``O_PC``. ``hbuf`` is the
+    heuristic's scratch (:func:`~.heuristic.new_buffer` for these knobs)."""
     if kinds[S[S_CURRENT]] == HEURISTIC:
-        return heuristic_sample(cfg, tab, S, knobs[S[S_CURRENT]], rng)
+        return heuristic_sample(cfg, tab, S, knobs[S[S_CURRENT]], rng, hbuf)
     return sample_uniform(cfg, tab, S, rng)
 
 
-@njit(cache=True)
-def step(cfg, tab, S, rng, kinds, knobs):
+@borrowing()
+def step(cfg, tab, S, rng, kinds, knobs, hbuf):
     """Draw and apply one action (chance or player); return it, or -1 if a seat had no legal action."""
     if current_player(cfg, S) == CHANCE:
         a = sample_chance(cfg, tab, S, rng)
         apply_chance(cfg, tab, S, a)
         return a
-    a = choose(cfg, tab, S, rng, kinds, knobs)
+    a = choose(cfg, tab, S, rng, kinds, knobs, hbuf)
     if a >= 0:
         apply_player_action(cfg, tab, S, a)
     return a
@@ -99,6 +101,7 @@ def play_games(cfg, tab, seeds, kinds, knobs, want_hist):
     ranks = np.empty(n, dtype=np.float64)
     points_ranks = np.empty(n, dtype=np.float64)
     rets = np.empty(n, dtype=np.float64)
+    hbuf = new_buffer(cfg, knobs)
     for g in range(G):
         init_state(cfg, S)
         rng[0] = seeds[g]
@@ -106,7 +109,7 @@ def play_games(cfg, tab, seeds, kinds, knobs, want_hist):
             p = current_player(cfg, S)
             if p == TERMINAL:
                 break
-            a = step(cfg, tab, S, rng, kinds, knobs)
+            a = step(cfg, tab, S, rng, kinds, knobs, hbuf)
             if a < 0:
                 return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets,
                         hist[:hpos], hist_offsets, ERR_NO_ACTION)
@@ -194,10 +197,11 @@ def rollouts(cfg, tab, S0, count, seed, kinds, knobs):
     ranks = np.empty(n, dtype=np.float64)
     points_ranks = np.empty(n, dtype=np.float64)
     rets = np.empty(n, dtype=np.float64)
+    hbuf = new_buffer(cfg, knobs)
     for _ in range(count):
         S[:] = S0
         while current_player(cfg, S) != TERMINAL:
-            if step(cfg, tab, S, rng, kinds, knobs) < 0:
+            if step(cfg, tab, S, rng, kinds, knobs, hbuf) < 0:
                 return total, ERR_NO_ACTION
         results(cfg, S, ranks, points_ranks, rets)
         total += rets
@@ -211,12 +215,13 @@ def sample_actions(cfg, tab, S0, count, seed, kinds, knobs):
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
     out = np.empty(count, dtype=np.int64)
+    hbuf = new_buffer(cfg, knobs)
     chance = current_player(cfg, S) == CHANCE
     for i in range(count):
         if chance:
             out[i] = sample_chance(cfg, tab, S, rng)
         else:
-            out[i] = choose(cfg, tab, S, rng, kinds, knobs)
+            out[i] = choose(cfg, tab, S, rng, kinds, knobs, hbuf)
     return out
 
 

@@ -510,6 +510,8 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
     W = np.empty(size_s, np.int64)
     S = np.empty(size_s, np.int64)
     knobs = default_knobs.copy()
+    # (sized for any knobs: a drawn model's knobs change from world to world)
+    hbuf = np.zeros(2 * heuristic.list_size(cfg, cfg[V_] - 1) + 3 * cfg[V_], np.int64)
     rates = np.zeros(n, np.float64)
     always = np.zeros(n, np.int64)
     picks = np.zeros((n, 2), np.int64)
@@ -552,7 +554,7 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
                 if not play.apply_checked(cfg, tab, S, actions[j]):
                     return layout.ERR_NO_ACTION
                 while layout.current_player(cfg, S) != layout.TERMINAL:
-                    if play.step(cfg, tab, S, rng, kinds, knobs) < 0:
+                    if play.step(cfg, tab, S, rng, kinds, knobs, hbuf) < 0:
                         return layout.ERR_NO_ACTION
                 moves.results(cfg, S, ranks, points_ranks, rets)
                 for p in range(n):

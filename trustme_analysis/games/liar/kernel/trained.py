@@ -28,7 +28,7 @@ from trustme_analysis.games.liar.kernel import abstraction as A
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance
 from trustme_analysis.games.liar.kernel.actions import count_extras, decode_play, fill_hand_table, legal_shape, pick
-from trustme_analysis.games.liar.kernel.heuristic import binom_i, heuristic_distribution, heuristic_sample
+from trustme_analysis.games.liar.kernel.heuristic import heuristic_distribution, heuristic_sample, new_buffer, split_buffer
 from trustme_analysis.games.liar.kernel.layout import (
     CHANCE, ERR_NO_ACTION, FIRST_PLAY, K_EXTRA, LIAR, M, N, O_HANDS, O_HSIZE, O_PC, O_PV, O_START, SIZE, S_CURRENT, S_PN,
     S_RVALUE, TERMINAL, V, current_player, init_state,
@@ -69,10 +69,10 @@ def trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scr
 
 
 @njit(cache=True, inline="always")
-def _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch):
+def _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch, hbuf):
     if kinds[S[S_CURRENT]] == TRAINED:
         return trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scratch)
-    return choose(cfg, tab, S, rng, kinds, knobs)
+    return choose(cfg, tab, S, rng, kinds, knobs, hbuf)
 
 
 @njit(cache=True)
@@ -94,6 +94,7 @@ def play_games_trained(cfg, tab, seeds, kinds, knobs, want_hist, tkeys, tavg, de
     ranks = np.empty(n, dtype=np.float64)
     points_ranks = np.empty(n, dtype=np.float64)
     rets = np.empty(n, dtype=np.float64)
+    hbuf = new_buffer(cfg, knobs)
     for g in range(G):
         init_state(cfg, S)
         rng[0] = seeds[g]
@@ -105,7 +106,7 @@ def play_games_trained(cfg, tab, seeds, kinds, knobs, want_hist, tkeys, tavg, de
                 a = sample_chance(cfg, tab, S, rng)
                 apply_chance(cfg, tab, S, a)
             else:
-                a = _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch)
+                a = _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch, hbuf)
                 if a < 0:
                     return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets,
                             hist[:hpos], hist_offsets, ERR_NO_ACTION)
@@ -137,12 +138,13 @@ def sample_actions_trained(cfg, tab, S0, count, seed, kinds, knobs, tkeys, tavg,
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
     out = np.empty(count, dtype=np.int64)
+    hbuf = new_buffer(cfg, knobs)
     chance = current_player(cfg, S) == CHANCE
     for i in range(count):
         if chance:
             out[i] = sample_chance(cfg, tab, S, rng)
         else:
-            out[i] = _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch)
+            out[i] = _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch, hbuf)
     return out
 
 
@@ -198,22 +200,17 @@ def _rule_applies(cfg, S, p, kind, scratch):
     return False
 
 
-@njit(cache=True)
-def probe_action(cfg, tab, S, knobs, rng, kind, scratch):
+@borrowing()
+def probe_action(cfg, tab, S, knobs, rng, kind, scratch, hbuf):
     """The probe's move at ``S`` (a play's cards left at ``O_PV``/``O_PC``): where its rule applies, the heuristic's
     distribution restricted to the moves the rule prefers, else (or when the heuristic gives them no weight) one of
-    them uniformly; elsewhere the heuristic's move."""
+    them uniformly; elsewhere the heuristic's move. ``hbuf``: the heuristic's scratch (:func:`~.heuristic.
+    new_buffer`)."""
     p = S[S_CURRENT]
     if not _rule_applies(cfg, S, p, kind, scratch):
-        return heuristic_sample(cfg, tab, S, knobs, rng)
-    values = cfg[V]
-    subsets = 1
-    for take in range(1, min(np.int64(knobs[K_EXTRA]), values - 1) + 1):
-        subsets = max(subsets, binom_i(values - 1, take))
-    size = 4 + values * (1 + subsets) + values  # (as heuristic_sample sizes the heuristic's list)
-    hacts = np.empty(size, dtype=np.int64)
-    hprobs = np.empty(size, dtype=np.float64)
-    k = heuristic_distribution(cfg, tab, S, knobs, hacts, hprobs)
+        return heuristic_sample(cfg, tab, S, knobs, rng, hbuf)
+    hacts, hprobs, work = split_buffer(cfg, knobs, hbuf)
+    k = heuristic_distribution(cfg, tab, S, knobs, hacts, hprobs, work)
     total = 0.0
     for j in range(k):
         if hprobs[j] > 0.0 and _prefers(cfg, tab, S, kind, hacts[j]):
@@ -246,7 +243,7 @@ def probe_action(cfg, tab, S, knobs, rng, kind, scratch):
         if a >= 0 and _prefers(cfg, tab, S, kind, a):
             decode_play(cfg, tab, S, a)
             return a
-    return heuristic_sample(cfg, tab, S, knobs, rng)
+    return heuristic_sample(cfg, tab, S, knobs, rng, hbuf)
 
 
 @njit(cache=True)
@@ -262,6 +259,7 @@ def play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, r
     ranks = np.empty(n)
     pranks = np.empty(n)
     out = np.empty(n)
+    hbuf = new_buffer(cfg, knobs)
     for g in range(seeds.shape[0]):
         init_state(cfg, S)
         rng[0] = seeds[g]
@@ -276,9 +274,9 @@ def play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, r
             if k == TRAINED:
                 a = trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scratch)
             elif k >= PROBE_ALWAYS_BLUFF:
-                a = probe_action(cfg, tab, S, knobs[p], rng, k, scratch)
+                a = probe_action(cfg, tab, S, knobs[p], rng, k, scratch, hbuf)
             else:
-                a = choose(cfg, tab, S, rng, kinds, knobs)
+                a = choose(cfg, tab, S, rng, kinds, knobs, hbuf)
             apply_player_action(cfg, tab, S, a)
         results(cfg, S, ranks, pranks, out)
         for q in range(n):
