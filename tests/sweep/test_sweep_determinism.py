@@ -150,3 +150,19 @@ def test_a_string_parameter_the_engine_rejects_names_its_grid_key():
 
     with pytest.raises(SpecError, match=r"^grid\.points_order: goofspiel rejects these parameters: .*sideways"):
         parse_spec({"game": "goofspiel", "grid": {"points_order": ["random", "sideways"]}})
+
+
+def test_a_list_column_reads_back_alike_however_the_games_were_chunked():
+    # A chunk whose games all miss every value of a list column (Pinocchio's stack_empty_turn when no Ticket stack
+    # ran out) read back as None where other chunks give NaN: the records then depended on the chunk size.
+    import io
+
+    from trustme_analysis.sweep.storage import encode_chunk
+
+    nan = float("nan")
+    alone = pd.DataFrame({"game_index": [0], "stack_empty_turn": [[nan, nan, nan]]})
+    beside = pd.DataFrame({"game_index": [0, 1], "stack_empty_turn": [[nan, nan, nan], [nan, 12.0, nan]]})
+    a = pd.read_parquet(io.BytesIO(encode_chunk(alone)))["stack_empty_turn"][0]
+    b = pd.read_parquet(io.BytesIO(encode_chunk(beside)))["stack_empty_turn"][0]
+    assert a.dtype == b.dtype == np.float64
+    np.testing.assert_array_equal(a, b)  # (NaN equals NaN here)

@@ -38,10 +38,22 @@ def encode_chunk(frame: pd.DataFrame | pa.Table) -> bytes:
             buffer = io.BytesIO()
             frame.to_parquet(buffer, index=False, **PARQUET_OPTIONS)
             return buffer.getvalue()
-        frame = pa.Table.from_pandas(frame, preserve_index=False)
+        frame = _typed_lists(pa.Table.from_pandas(frame, preserve_index=False))
     sink = pa.BufferOutputStream()
     pq.write_table(frame, sink, **PARQUET_OPTIONS)
     return sink.getvalue().to_pybytes()
+
+
+def _typed_lists(table: pa.Table) -> pa.Table:
+    """``table`` with every list column whose elements are all missing typed as a list of float64.
+
+    pandas gives such a column (Pinocchio's ``stack_empty_turn`` in a chunk whose games never emptied a Ticket stack)
+    the element type *null*, which reads back as ``None`` where every other chunk reads ``NaN``: the records would
+    then depend on how the games were cut into chunks. Only missing values are cast, so nothing is lost."""
+    for i, field in enumerate(table.schema):
+        if pa.types.is_list(field.type) and pa.types.is_null(field.type.value_type):
+            table = table.set_column(i, field.name, table.column(i).cast(pa.list_(pa.float64())))
+    return table
 
 
 #: Schema metadata pandas writes for a table's columns, by their names and types (see :func:`with_pandas_schema`).
