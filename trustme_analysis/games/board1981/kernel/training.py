@@ -45,7 +45,6 @@ import numpy as np
 import pyspiel
 from numba import njit
 
-from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import source_digest
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel import abstraction as A
@@ -164,7 +163,7 @@ def _concrete(which, na, u, rng):
     return 0
 
 
-@borrowing()  # (no reference counts: they took over half the training's CPU time, cfr.numba_borrowing)
+@compiled
 def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, st, rng, acts, weights, sig, q, rets,
                    node_off, node_n, node_pick, node_idx, node_sig, reach, row, which, node_q, hrow, hprobs,
                    hscratch):
