@@ -10,8 +10,8 @@ training 26%, in those two functions; heuristic and random seats spent none.
 :func:`borrowing` compiles a function without them (numba's ``_nrt`` target option off). Such a function must not
 allocate or return an array (no ``np.zeros``, no lists); it may take arrays, slice and reshape them, and call other
 compiled functions that allocate nothing either: numba compiles a callee with its caller's options, so a callee that
-allocates fails to compile there (a warm on-disk cache can hide that until a fresh checkout compiles it; 1981's
-heuristic allocates, so its trained seats still count). Results are the same bit for bit: only the counting goes.
+allocates fails to compile there (a warm on-disk cache can hide that until a fresh checkout compiles it: 1981's
+heuristic allocated, and only a fresh clone showed it). Results are the same bit for bit: only the counting goes.
 ``_nrt`` is a target option numba's own test suite uses but does not document; where a numba release lacks it,
 :func:`borrowing` compiles with counting (slower, the same results).
 """

@@ -54,6 +54,8 @@ def test_a_borrowing_function_counts_no_references_and_computes_the_same():
 
 
 def _hot_functions():
+    from trustme_analysis.games.board1981.kernel import trained as T81
+    from trustme_analysis.games.board1981.kernel import training as TR81
     from trustme_analysis.games.liar.kernel import heuristic as HL
     from trustme_analysis.games.liar.kernel import play as PL
     from trustme_analysis.games.liar.kernel import trained as TL
@@ -65,7 +67,8 @@ def _hot_functions():
 
     return [PT.trained_action, PT.play_batch_trained, PA.row_of, PR.play_out_trained, PR.rollouts_trained,
             PR.action_rollouts_trained, PTR.run_iterations, PTR.policy_at, TL.trained_action, TRL.run_iterations,
-            TL.probe_action, HL.heuristic_sample, HL.heuristic_distribution, PL.choose, PL.step]
+            TL.probe_action, HL.heuristic_sample, HL.heuristic_distribution, PL.choose, PL.step,
+            T81.play_out_trained, T81.trained_action_compiled, TR81.run_iterations]
 
 
 @pytest.mark.parametrize("fn", _hot_functions(), ids=lambda f: f"{f.py_func.__module__}.{f.__name__}")

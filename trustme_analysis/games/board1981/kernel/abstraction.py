@@ -85,7 +85,7 @@ import numpy as np
 from numba import njit
 
 from trustme_analysis.games.board1981.kernel.basics import claimed_by, has_looked, wealth
-from trustme_analysis.games.board1981.kernel.heuristic import heuristic_probs
+from trustme_analysis.games.board1981.kernel.heuristic import SCRATCH_MIN, heuristic_probs
 from trustme_analysis.games.board1981.kernel.layout import (
     CARDS, CHALLENGE_CHOICE, CLAIM, CLAIM_KNEW, CLAIMANT, HOT_TIP_CHOICE, INVEST_CHOICE, INVEST_IDX, K_HOT_TIP,
     K_PROPERTY, K_WILD_GOOSE_CHASE, LOOKED, MAY_CLAIM, MONEY, MOVE, NUM_PAYOFF_KINDS, PEEK, PHASE, POS,
@@ -385,7 +385,7 @@ def info_key_of(st, r, p, detail):
 @compiled
 def row_of_compiled(st, r, p, acts, n, keys_out, which, detail, prior_out):
     """:func:`row_of` as a compiled function (tests): the row's length, its keys, entries and prior."""
-    return row_of(st, r, p, acts, n, keys_out, which, detail, prior_out, np.empty(n), np.empty(n))
+    return row_of(st, r, p, acts, n, keys_out, which, detail, prior_out, np.empty(n), np.empty(max(n, SCRATCH_MIN)))
 
 
 tie_module(__name__)

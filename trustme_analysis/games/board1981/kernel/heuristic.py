@@ -114,13 +114,12 @@ def move_score(st, r, kn, me, dest):
 
 
 @njit(cache=True)
-def invest_view(st, r, kn, me, belief):
+def invest_view(st, r, kn, me, belief, prior):
     """heuristic.BoardHeuristic.invest_view: fill ``belief`` (4 floats); return the worth of a share after the
-    reveal (heuristic.future_after)."""
+    reveal (heuristic.future_after). ``prior`` is scratch of 4 floats."""
     c = st[CLAIMANT]
     prop = st[CLAIM + c]
     n = r[R_N]
-    prior = np.empty(NUM_PAYOFF_KINDS, np.float64)
     future = future_after(st, r, me, prop, prior)
     if knows_card(st, me, prop):
         for kind in range(NUM_PAYOFF_KINDS):
@@ -190,10 +189,11 @@ def future_after(st, r, me, prop, prior):
 
 
 @njit(cache=True)
-def invest_choice(st, r, kn, me, legal, k):
-    """heuristic.invest_decision: the index in ``legal`` of the investing decision."""
-    belief = np.empty(NUM_PAYOFF_KINDS, np.float64)
-    future = invest_view(st, r, kn, me, belief)
+def invest_choice(st, r, kn, me, legal, k, work):
+    """heuristic.invest_decision: the index in ``legal`` of the investing decision. ``work`` is float scratch of at
+    least :data:`SCRATCH_MIN` entries."""
+    belief = work[:NUM_PAYOFF_KINDS]
+    future = invest_view(st, r, kn, me, belief, work[NUM_PAYOFF_KINDS:2 * NUM_PAYOFF_KINDS])
     money = st[MONEY + me]
     shares = st[SHARES + me]
     num_lots = r[R_NUM_LOTS]
@@ -230,10 +230,15 @@ def invest_choice(st, r, kn, me, legal, k):
     return 0
 
 
+#: The fewest entries of the float scratch :func:`heuristic_probs` takes (the investing decision's beliefs).
+SCRATCH_MIN = 2 * NUM_PAYOFF_KINDS
+
+
 @njit(cache=True)
 def heuristic_probs(st, r, kn, legal, k, probs, scratch):
     """heuristic.BoardHeuristic.probabilities for the decider: ``probs[i]`` for ``legal[i]`` (``scratch``: a float
-    buffer as long as ``legal``)."""
+    buffer as long as ``legal`` and at least :data:`SCRATCH_MIN`). Nothing is allocated, so the trained seats and the
+    training, which call it, compile without reference counts (:mod:`cfr.numba_borrowing`)."""
     me = st[DECIDER]
     for i in range(k):
         probs[i] = 0.0
@@ -251,31 +256,33 @@ def heuristic_probs(st, r, kn, legal, k, probs, scratch):
                 wgc = r[r[R_WILD_GOOSE_CHASE] + legal[i] - r[R_A_FIRST_SEND]]
                 scratch[i] = sign * r[r[R_DIST_COMPANY] + wgc]
             best = max(best, scratch[i])
-        mask = np.zeros(k, np.bool_)
-        for i in range(k):
-            mask[i] = scratch[i] == best
-        uniform_over(mask, k, probs)
+        for i in range(k):  # (the scores become the mask of the best ones)
+            scratch[i] = 1.0 if scratch[i] == best else 0.0
+        uniform_over(scratch, k, probs)
         return
     if ph == HOT_TIP_CHOICE or ph == PEEK:
-        mask = np.zeros(k, np.bool_)
+        mask = scratch
         any_unknown = False
         for i in range(k):
+            mask[i] = 0.0
             if legal[i] != r[R_A_DECLINE] and not knows_card(st, me, legal[i] - r[R_A_FIRST_CASE]):
-                mask[i] = True
+                mask[i] = 1.0
                 any_unknown = True
         if not any_unknown:
-            mask[:] = True
+            for i in range(k):
+                mask[i] = 1.0
         uniform_over(mask, k, probs)
         return
     if ph == CHALLENGE_CHOICE:
-        mask = np.zeros(k, np.bool_)
+        mask = scratch
         any_target = False
         for i in range(k):
+            mask[i] = 0.0
             if legal[i] != r[R_A_DECLINE]:
-                mask[i] = True
+                mask[i] = 1.0
                 any_target = True
         if not any_target:
-            mask[0] = True
+            mask[0] = 1.0
         uniform_over(mask, k, probs)
         return
     if ph == PROPERTY_CHOICE:
@@ -312,10 +319,11 @@ def heuristic_probs(st, r, kn, legal, k, probs, scratch):
                 probs[i] = 1.0
         return
     if ph == INVEST_CHOICE:
-        probs[invest_choice(st, r, kn, me, legal, k)] = 1.0
+        probs[invest_choice(st, r, kn, me, legal, k, scratch)] = 1.0
         return
-    mask = np.ones(k, np.bool_)
-    uniform_over(mask, k, probs)
+    for i in range(k):
+        scratch[i] = 1.0
+    uniform_over(scratch, k, probs)
 
 
 tie_module(__name__)

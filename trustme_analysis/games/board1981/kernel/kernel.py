@@ -349,7 +349,7 @@ class Kernel:
         kernel's knobs); equal to the Python heuristic's ``action_probabilities``."""
         legal = np.asarray(state.legal_actions(), np.int64)
         probs = np.zeros(len(legal), np.float64)
-        scratch = np.zeros(len(legal), np.float64)
+        scratch = np.zeros(max(len(legal), compiled_heuristic.SCRATCH_MIN), np.float64)
         compiled_heuristic.heuristic_probs(state.st, self.rules, self.knobs, legal, len(legal), probs, scratch)
         return {int(a): float(p) for a, p in zip(legal, probs)}
 

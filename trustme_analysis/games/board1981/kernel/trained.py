@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel.abstraction import row_of
 from trustme_analysis.games.board1981.kernel.layout import (
@@ -68,13 +69,15 @@ def trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs):
     return legal[0]
 
 
-@njit(cache=True)
+@borrowing()
 def trained_action_compiled(st, r, rng, tkeys, tavg, detail, legal, row, which, probs):
     """:func:`trained_action` as a compiled function (tests: its draws follow the stated policy)."""
     return trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs)
 
 
-@njit(cache=True)
+# Borrowing (no reference counts, cfr.numba_borrowing): it plays every move of a trained line-up and of a trained
+# rollout.
+@borrowing()
 def play_out_trained(st, r, rng, seat_kinds, kn, legal, weights, probs, trace, history, tkeys, tavg, detail, row,
                      which, tprobs):
     """:func:`~.play.play_out` (with the trace and history kept) where seats of kind :data:`SEAT_TRAINED` play the

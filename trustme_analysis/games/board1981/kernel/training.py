@@ -45,10 +45,12 @@ import numpy as np
 import pyspiel
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import source_digest
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel import abstraction as A
 from trustme_analysis.games.board1981.kernel.abstraction import row_of
+from trustme_analysis.games.board1981.kernel.heuristic import SCRATCH_MIN
 from trustme_analysis.games.board1981.kernel import layout as L
 from trustme_analysis.games.board1981.kernel.investing import start_investing
 from trustme_analysis.games.board1981.kernel.layout import (
@@ -163,7 +165,7 @@ def _concrete(which, na, u, rng):
     return 0
 
 
-@compiled
+@borrowing()  # (no reference counts: they took over half the training's CPU time, cfr.numba_borrowing)
 def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, st, rng, acts, weights, sig, q, rets,
                    node_off, node_n, node_pick, node_idx, node_sig, reach, row, which, node_q, hrow, hprobs,
                    hscratch):
@@ -275,7 +277,7 @@ def policy_at(st, r, keys, avg, acts, n, out, row, which, probs, detail):
     """The trained policy of the seat to act in ``st`` over its legal moves ``acts[:n]`` into ``out`` (a row's
     probability shared evenly by the moves it describes); returns whether the table knew the position (else the
     row is played as the default heuristic plays it, :func:`~trustme_analysis.train.tables.known_row`)."""
-    m = row_of(st, r, st[DECIDER], acts, n, row, which, detail, probs, np.empty(n), np.empty(n))
+    m = row_of(st, r, st[DECIDER], acts, n, row, which, detail, probs, np.empty(n), np.empty(max(n, SCRATCH_MIN)))
     known = T.known_row(keys, avg, row, m, probs)
     for j in range(n):
         c = 0
