@@ -30,8 +30,8 @@ from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance
 from trustme_analysis.games.liar.kernel.actions import count_extras, decode_play, fill_hand_table, legal_shape, pick
 from trustme_analysis.games.liar.kernel.heuristic import heuristic_distribution, heuristic_sample, new_buffer, split_buffer
 from trustme_analysis.games.liar.kernel.layout import (
-    CHANCE, ERR_NO_ACTION, FIRST_PLAY, K_EXTRA, LIAR, M, N, O_HANDS, O_HSIZE, O_PC, O_PV, O_START, SIZE, S_CURRENT, S_PN,
-    S_RVALUE, TERMINAL, V, current_player, init_state,
+    CHANCE, ERR_NO_ACTION, FIRST_PLAY, LIAR, M, N, O_HANDS, O_HSIZE, O_PC, O_PV, O_START, SIZE, S_CURRENT, S_PN,
+    TERMINAL, V, current_player, init_state,
 )
 from trustme_analysis.games.liar.kernel.moves import apply_player_action, results
 from trustme_analysis.games.liar.kernel.play import _grow, choose, new_records, sample_uniform, write_record
