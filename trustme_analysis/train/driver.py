@@ -494,12 +494,6 @@ def _resume(folder: Path, code: str) -> tuple[T.Tables, int, float, list[tuple[i
     return T.Tables.empty(), 0, 0.0, [], None
 
 
-#: A warm start's stored average-strategy mass is seeded as regret and as average mass times this factor: 1, the
-#: source's own weights. (Until 2026-12-04 the mass was rescaled to 1 per slot on average and the DCFR clock restarted
-#: at 0: the first epochs' discounting then wiped the source out within a few epochs, and a 1981 rulebook policy
-#: warm-started from its own 400,000-iteration policy for 100,000 iterations ended its games with a mean wealth of
-#: $446 where its source's players end with $6,519.)
-WARM_WEIGHT = 1.0
 #: The warm start's scheme, part of a warm-started policy's fingerprint (:meth:`TrainSettings.inputs`).
 WARM_SCHEME = 2
 
@@ -556,12 +550,15 @@ def warm_start_tables(tables: T.Tables, source: TrainedPolicy) -> dict[str, Any]
     matching starts from the stored average strategy, row by row) and as its average mass, so each row keeps the
     weight its own training gave it (a row the source visited often moves as slowly as it would have there). Returns
     what the summary records of the source, ``clock`` included: the source's iterations, where the warm-started
-    training's DCFR clock resumes (:func:`train`)."""
+    training's DCFR clock resumes (:func:`train`). (Until 2026-12-04 the mass was rescaled to 1 per slot on average
+    and the clock restarted at 0: the first epochs' discounting then wiped the source out, and a 1981 rulebook policy
+    warm-started from its own 400,000-iteration policy for 100,000 iterations ended its games with a mean wealth of
+    $446 where its source's players end with $6,519.)"""
     with np.load(source.folder / POLICY_FILE) as data:
         keys, avg = data["keys"], data["avg"]
     tables.ensure_room(len(keys))
     T.seed_slots(tables.keys, tables.used, tables.regret, tables.avg, np.asarray(keys, np.int64),
-                 np.asarray(avg, np.float64) * WARM_WEIGHT)
+                 np.asarray(avg, np.float64))
     return {"fingerprint": source.fingerprint, "game": source.summary["game"],
             "policy_digest": source.summary.get("policy_digest"), "slots": int(len(keys)),
             "clock": int(source.summary.get("iterations", 0))}

@@ -73,7 +73,7 @@ from trustme_analysis.engine import compiled_draws
 from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.liar.kernel import actions, heuristic, layout
 from trustme_analysis.games.liar.kernel.actions import legal_shape, multiset_index, write_legal, fill_hand_table
-from trustme_analysis.games.liar.kernel.heuristic import heuristic_distribution, list_size
+from trustme_analysis.games.liar.kernel.heuristic import buffer_entries, heuristic_distribution, split_buffer
 from trustme_analysis.games.liar.kernel.layout import (
     ANN, BURN, C, FIRST_PLAY, K_EXTRA, LIAR, M, MAXT, N, NREC, O_BURNBY, O_CLAIMBURN, O_DISC, O_FALSE, O_HANDS, O_HSIZE, O_KNOWN,
     O_LASTC, O_OUT, O_PC, O_PPLAYER, O_PSEAT, O_PV, O_REC, O_REVEALED, O_UNM, O_WRONG, PASS, R_BURNS, R_CALLS,
@@ -307,17 +307,17 @@ def descriptions(cfg, S, p, descs, scratch):
 
 
 @inlined
-def heuristic_row_size(cfg):
-    """The most actions the default heuristic's distribution lists in the variant."""
-    return list_size(cfg, np.int64(DEFAULT_KNOBS[K_EXTRA]))
+def _prior_room(cfg):
+    """Where :func:`heuristic_prior`'s room starts in ``scratch`` (:func:`descriptions` and :func:`play_share` use the
+    entries before it)."""
+    return 2 * cfg[V] + 2
 
 
 @compiled
 def scratch_size(cfg):
     """Entries of the ``scratch`` array the functions here take (:func:`new_scratch`): ``2 * values + 2`` for
-    :func:`descriptions` and :func:`play_share`, then the heuristic's actions, probabilities and work
-    (:func:`heuristic_prior`)."""
-    return 2 * cfg[V] + 2 + 2 * heuristic_row_size(cfg) + 3 * cfg[V]
+    :func:`descriptions` and :func:`play_share`, then the default heuristic's buffer (:func:`heuristic_prior`)."""
+    return _prior_room(cfg) + buffer_entries(cfg, np.int64(DEFAULT_KNOBS[K_EXTRA]))
 
 
 @inlined
@@ -328,11 +328,8 @@ def heuristic_prior(cfg, tab, S, p, detail, descs, m, prior_out, scratch):
     ``scratch`` (:func:`scratch_size` entries) lends the heuristic's actions and probabilities their room: nothing is
     allocated per decision, so the traversal and the trained seats compile without reference counts
     (:mod:`cfr.numba_borrowing`)."""
-    size = heuristic_row_size(cfg)
-    base = 2 * cfg[V] + 2
-    hacts = scratch[base:base + size]
-    hp = scratch[base + size:base + 2 * size].view(np.float64)
-    k = heuristic_distribution(cfg, tab, S, DEFAULT_KNOBS, hacts, hp, scratch[base + 2 * size:base + 2 * size + 3 * cfg[V]])
+    hacts, hp, work = split_buffer(cfg, DEFAULT_KNOBS, scratch[_prior_room(cfg):])
+    k = heuristic_distribution(cfg, tab, S, DEFAULT_KNOBS, hacts, hp, work)
     for u in range(m):
         prior_out[u] = 0.0
     for i in range(k):

@@ -217,13 +217,19 @@ def list_size(cfg, extra):
 
 
 @njit(cache=True)
+def buffer_entries(cfg, extra):
+    """Entries of the int64 scratch :func:`heuristic_sample` takes for knobs whose ``extra`` is at most this: the
+    listed actions, their probabilities (as float64) and :func:`heuristic_distribution`'s work (:func:`split_buffer`)."""
+    return 2 * list_size(cfg, extra) + 3 * cfg[V]
+
+
+@njit(cache=True)
 def buffer_size(cfg, knobs):
-    """Entries of the int64 scratch :func:`heuristic_sample` takes for seats with the knobs ``knobs`` (a row per
-    seat): the listed actions, their probabilities (as float64) and :func:`heuristic_distribution`'s work."""
+    """:func:`buffer_entries` for seats with the knobs ``knobs`` (a row per seat)."""
     extra = 0
     for r in range(knobs.shape[0]):
         extra = max(extra, np.int64(knobs[r, K_EXTRA]))
-    return 2 * list_size(cfg, extra) + 3 * cfg[V]
+    return buffer_entries(cfg, extra)
 
 
 @njit(cache=True)

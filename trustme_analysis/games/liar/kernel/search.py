@@ -511,7 +511,7 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
     S = np.empty(size_s, np.int64)
     knobs = default_knobs.copy()
     # (sized for any knobs: a drawn model's knobs change from world to world)
-    hbuf = np.zeros(2 * heuristic.list_size(cfg, cfg[V_] - 1) + 3 * cfg[V_], np.int64)
+    hbuf = np.zeros(heuristic.buffer_entries(cfg, cfg[V_] - 1), np.int64)
     rates = np.zeros(n, np.float64)
     always = np.zeros(n, np.int64)
     picks = np.zeros((n, 2), np.int64)
