@@ -346,6 +346,8 @@ class Board1981Trainer:
     #: The settings of the investing round alone (the solve presets' reduced variants): plain MCCFR (no prior,
     #: current-strategy opponents, DCFR's beta = 0; :meth:`variant_defaults`).
     ROUND_DEFAULTS = {"prior": 0.0, "opponents": "current", "beta": 0.0}
+    #: The abstraction's levels, finest first (the benchmark's exact stage measures each).
+    detail_levels = (1, 0)
 
     def variant_defaults(self, game: pyspiel.Game, detail: int) -> dict[str, Any]:
         """Defaults by rule variant, over :attr:`defaults` (:func:`trustme_analysis.train.game_settings`): the

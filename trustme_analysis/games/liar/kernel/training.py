@@ -216,6 +216,8 @@ class LiarTrainer:
     SMALL_DECK = 24
     #: The settings of a small deck: no prior, current-strategy opponents, DCFR's beta = 0.
     SMALL_DEFAULTS = {"prior": 0.0, "opponents": "current", "beta": 0.0}
+    #: The abstraction's levels, finest first (the benchmark's exact stage measures each).
+    detail_levels = (1, 0)
 
     def variant_defaults(self, game: pyspiel.Game, detail: int) -> dict[str, Any]:
         """Defaults by rule variant, over :attr:`defaults` (:func:`trustme_analysis.train.game_settings`): a deck of
