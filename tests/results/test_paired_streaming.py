@@ -101,6 +101,28 @@ def test_moments_past_the_bound_keep_exact_sums_only_and_agree_with_the_whole_ar
     assert mw.values is None and mw.mean() == float(whole.mean()) and mw.sum == float(whole.sum())
 
 
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_count_mean_interval_with_a_floor_never_reaches_below_it(monkeypatch, kept):
+    # A rare event: 3 games of 2,000 with one burn. The t interval reaches below 0; with floor=0 its low end is 0,
+    # its estimate and high end unchanged, whether the values are kept or only their sums.
+    if not kept:
+        monkeypatch.setattr(streaming, "EXACT_UNITS", 50)
+    counts = np.zeros(2000)
+    counts[[5, 700, 1900]] = 1.0
+    m = Moments()
+    for a in range(0, counts.size, 500):
+        m.add(counts[a:a + 500])
+    assert (m.values is not None) == kept
+    plain, floored = mean_interval(m), mean_interval(m, floor=0.0)
+    assert plain.low < 0.0
+    assert floored == (plain.estimate, 0.0, plain.high)
+    # an interval wholly above the floor is left alone; NaN ends stay NaN
+    common = Moments.of(np.array([3.0, 4.0, 5.0, 4.0]))
+    assert mean_interval(common, floor=0.0) == mean_interval(common)
+    one = mean_interval(Moments.of(np.array([2.0])), floor=0.0)
+    assert one.estimate == 2.0 and math.isnan(one.low) and math.isnan(one.high)
+
+
 def test_moments_refuse_infinite_values():
     with pytest.raises(ValueError, match="not allowed; allowed: finite"):
         Moments.of(np.array([1.0, np.inf]))

@@ -179,17 +179,27 @@ class Moments:
         return math.sqrt(self.var()) if self.n >= 2 else math.nan
 
 
-def mean_interval(m: Moments, confidence: float = CONFIDENCE) -> Interval:
-    """Student's t interval for the mean (:func:`trustme_analysis.stats.intervals.mean_t` of the values)."""
+def mean_interval(m: Moments, confidence: float = CONFIDENCE, floor: float | None = None) -> Interval:
+    """Student's t interval for the mean (:func:`trustme_analysis.stats.intervals.mean_t` of the values).
+
+    ``floor``: the least value a game can give (0 for a count per game). The mean of such values cannot be lower,
+    but a t interval of a skewed count (a rare event: a few games with one or two, most with none) can reach below
+    it; its ends are then raised to ``floor`` instead of showing a negative count."""
     kept = m.values
     if kept is not None:
-        return mean_t(kept, confidence)
-    mean = m.mean()
-    sem = m.std() / math.sqrt(m.n)
-    if sem == 0.0:
-        return Interval(mean, mean, mean)
-    q = float(sps.t.ppf(0.5 + confidence / 2.0, m.n - 1))
-    return Interval(mean, mean - q * sem, mean + q * sem)
+        out = mean_t(kept, confidence)
+    else:
+        mean = m.mean()
+        sem = m.std() / math.sqrt(m.n)
+        if sem == 0.0:
+            out = Interval(mean, mean, mean)
+        else:
+            q = float(sps.t.ppf(0.5 + confidence / 2.0, m.n - 1))
+            out = Interval(mean, mean - q * sem, mean + q * sem)
+    if floor is None:
+        return out
+    # (NaN ends stay NaN: max would turn them into the floor)
+    return Interval(out.estimate, *(e if math.isnan(e) else max(e, floor) for e in (out.low, out.high)))
 
 
 def welch(x: Moments, y: Moments, confidence: float = CONFIDENCE) -> Difference:

@@ -391,8 +391,8 @@ class _Challenges:
         def ratio(num: np.ndarray, den: np.ndarray) -> Interval:
             return ratio_of_sums(num, den, self.rng, confidence=self.confidence)
 
-        def mean(column: str) -> Interval:
-            return mean_interval(self.sums.moments[column], self.confidence)
+        def mean(column: str) -> Interval:  # counts per game: never below 0
+            return mean_interval(self.sums.moments[column], self.confidence, floor=0.0)
 
         # Differences of whole numbers: a game's (or a block's) honest plays are exact either way.
         honest_plays = u("plays") - u("bluff_plays")

@@ -154,7 +154,7 @@ def _score_rows(variant: str, parts: list[np.ndarray], game_rows: pd.DataFrame |
         "margin_high": margin.high,
     }
     if "lead_changes" in m:
-        lc = mean_interval(m["lead_changes"], confidence)
+        lc = mean_interval(m["lead_changes"], confidence, floor=0.0)
         row.update(lead_changes_mean=lc.estimate, lead_changes_low=lc.low, lead_changes_high=lc.high)
     return pd.DataFrame([row])
 
@@ -399,7 +399,7 @@ class _Tickets:
         units, values, confidence = self.units.units, self.values, self.confidence
         rows = []
         for v in range(values):
-            taken = mean_interval(self.taken[v], confidence)
+            taken = mean_interval(self.taken[v], confidence, floor=0.0)
             by_winner = ratio_of_sums(units[:, v], units[:, values + v], self.rng, confidence=confidence)
             total = self.held[v]
             stack_out = wilson(int(self.stack_out[v]), self.games, confidence)
@@ -566,8 +566,8 @@ def game_length(game_rows: pd.DataFrame | GameRows, confidence: float = CONFIDEN
         values = sorted(turns_seen, key=lambda v: (math.isnan(v), v))
         q = np.quantile(np.repeat(np.array(values), [turns_seen[v] for v in values]), [0.1, 0.5, 0.9])
         night = wilson(int(m["reached_night"].sum), m["reached_night"].n, confidence)
-        bonus = mean_interval(m["bonus_turns"], confidence)
-        coin = mean_interval(m["coin_tosses"], confidence)
+        bonus = mean_interval(m["bonus_turns"], confidence, floor=0.0)
+        coin = mean_interval(m["coin_tosses"], confidence, floor=0.0)
         rows.append(
             {
                 "variant": variant,
@@ -628,7 +628,7 @@ def _tale_finish(variant: str, acc: _GameSums, rng: np.random.Generator, confide
 
     def add(row: str, num: str, den: str) -> None:
         share = ratio_of_sums(acc.unit(num), acc.unit(den), rng, confidence=confidence)
-        per = mean_interval(acc.moments[num], confidence)
+        per = mean_interval(acc.moments[num], confidence, floor=0.0)
         rows.append(
             {
                 "variant": variant,
