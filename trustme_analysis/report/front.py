@@ -355,16 +355,18 @@ def _quiet_power(ctx: Report, factor: str) -> str:
             f"these games detect a change 80% of the time only from {change_size(detect, unit)} on")
 
 
-def headline_lines(ctx: Report) -> list[str]:
+def headline_lines(ctx: Report, limit: int = FRONT_CHANGES) -> list[str]:
     """The headline findings as sentences, each with its 95% interval: which line-up they come from with its trust
     verdict, seat balance, the trust checks, whether the figures still move under stronger players, then the
-    significant changes of each factor (from the results set's ``headlines``, ``lineups`` and ``stability``)."""
+    significant changes of each factor (from the results set's ``headlines``, ``lineups`` and ``stability``).
+    ``limit``: how many measures of each stronger line-up and changes of each factor are spelled out (the others
+    are counted and left to their pages)."""
     h = ctx["headlines"]
     intro = headline_intro(ctx)
     out = [intro] if intro else []
     out += seat_lines(ctx, lead=ctx.headline_variant if intro else None)
     out += trust_lines(ctx)
-    out += stability_lines(ctx)
+    out += stability_lines(ctx, limit)
     changes = h[h["kind"] == "change"]
     if len(ctx.variant_ids) < 2:
         out.append("Only one variant was played, so nothing is compared.")
@@ -379,15 +381,16 @@ def headline_lines(ctx: Report) -> list[str]:
                        f"the {family}){_quiet_power(ctx, factor)}.")
             continue
         out.append(FACTOR_WORDS[factor].format(reference=ctx.lineup_of(ctx.baseline)) + ":")
-        out += [change_sentence(ctx, r) for r in mine.head(FRONT_CHANGES).itertuples()]
-        if len(mine) > FRONT_CHANGES:
-            out.append(f"{len(mine) - FRONT_CHANGES} more significant changes are on the page \"What changed most\".")
+        out += [change_sentence(ctx, r) for r in mine.head(limit).itertuples()]
+        if len(mine) > limit:
+            more = len(mine) - limit
+            out.append(f"{more} more significant change{'s are' if more > 1 else ' is'} on the page "
+                       "\"What changed most\".")
     return out
 
 
-def add_answer_page(ctx: Report) -> None:
-    """Page 1: what was asked and what the games say, every figure with its 95% interval; drawn after the other
-    pages so that it can repeat their most important findings."""
+def _answer_lines(ctx: Report, limit: int) -> list[Line]:
+    """Page 1's question, caveats and headline (:func:`headline_lines` with ``limit``), before its digest."""
     m = ctx.manifest
     lines: list[Line] = []
     lines += text_lines("Question", "h1")
@@ -400,14 +403,27 @@ def add_answer_page(ctx: Report) -> None:
             lines += text_lines("- " + sentence, indent=2)
         lines.append(Line(""))
     lines += text_lines("What the games say (95% intervals in brackets)", "h1")
-    for sentence in headline_lines(ctx):
+    for sentence in headline_lines(ctx, limit):
         lines += text_lines(("" if sentence.endswith(":") else "- ") + sentence, indent=2)
+    return lines
+
+
+def add_answer_page(ctx: Report) -> None:
+    """Page 1: what was asked and what the games say, every figure with its 95% interval; drawn after the other
+    pages so that it can repeat their most important findings."""
+    m = ctx.manifest
     per_variant = _games_per_variant(ctx)
     closing = [Line("")] + text_lines(
         f"From {count(sum(per_variant.values()))} games of {len(ctx.variant_ids)} variant(s) of {m.get('game', '?')} "
         f"(master seed {m.get('seed', '?')}). The contents follow on the next page; a glossary of every term is on "
         "the last page, and codes such as v03 are explained at the foot of each page that uses them."
     )
+    # Spell out fewer measures and changes per group (each group's others are counted, and all are on their pages)
+    # until the answer fits one page: a continuation page holding two lines helps no reader.
+    for limit in range(FRONT_CHANGES, 0, -1):
+        lines = _answer_lines(ctx, limit)
+        if page_fill(lines + closing) <= SQUEEZE_LIMIT:
+            break
     # The findings gathered from the other pages are a digest: as many as leave the answer on one page (each is on
     # its own page too), rather than a continuation page holding a line or two.
     ranked = [s for _, s in sorted(ctx.front_findings, key=lambda item: item[0])][:FRONT_FINDINGS]
