@@ -282,8 +282,9 @@ def test_trained_kernel_games_replay_from_their_seeds_and_mix_with_other_seats(t
     assert a.rows() == b.rows()
     with pytest.raises(ValueError, match="trained"):
         Kernel(game, ["trained"])
-    with pytest.raises(ValueError, match="rollouts"):
-        kern.rollouts(kern.new_state(), 3, 0)
+    # ... and a rollout from the start with seed s is the trained game of seed s (search over the trained policy;
+    # tests/players/test_liar_search_trained_rollouts.py)
+    np.testing.assert_array_equal(kern.rollouts(kern.new_state(), 1, 7), kern.play(np.array([7], np.uint64)).returns[0])
 
 
 def test_trained_policy_is_near_equilibrium_on_the_reduced_variant(tmp_path):

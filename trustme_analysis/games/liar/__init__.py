@@ -29,7 +29,8 @@ Its parts, one sub-package each:
 The registry entry (:mod:`trustme_analysis.registry`) names the parts, imported on first use, and declares as data
 what the kernel plays: every rule parameter at every value the engine accepts (each proven by the lock-step tests
 over :data:`~.engine.rules.EXAMPLES` and the reduced variants of ``tests/games/test_liar_kernel.py``; the turn timers
-are recorded in the snapshot only, never read by the play or the records), with random and heuristic seats.
+are recorded in the snapshot only, never read by the play or the records), with random and heuristic seats, and
+trained seats (whole games and a search player's rollouts) when handed a stored policy.
 """
 
 from trustme_analysis.engine.kernels import EVERY_VALUE, KernelEntry
@@ -65,6 +66,7 @@ register_game(
             game_seat_kinds=("random", "heuristic"),
             rollout_seat_kinds=("random", "heuristic"),
             policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
+            policy_rollout_kinds=("trained",),  # a search player over the trained policy (kernel.trained_rollouts)
             search_budget="kernel.kernel:search_budget",
             tree_producer="kernel.tree:compile_tree",
             tree_producer_name="Liar kernel (numba)",

@@ -39,7 +39,8 @@ from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 #: The seat kinds this class plays, by name: uniform random, and the heuristic bot's policy
 #: (:mod:`~trustme_analysis.games.liar.players.heuristic`); the codes of the compiled loops.
 _KIND_CODES = {"random": layout.RANDOM, "heuristic": layout.HEURISTIC, "trained": 2}
-# "trained" (kernel.trained.TRAINED): only with a policy (Kernel(trained=...)), in whole games and action draws
+# "trained" (kernel.trained.TRAINED): only with a policy (Kernel(trained=...)), in whole games, action draws and
+# rollouts
 
 
 def search_budget(game: pyspiel.Game) -> int:
@@ -150,7 +151,8 @@ class Kernel:
             default: the bot's defaults).
         trained: a trained policy for ``"trained"`` seats: ``(keys, avg, detail)``, the lookup table of a stored
             policy (``TrainedPolicy.lookup()``) and its abstraction level. Trained seats play whole games
-            (:meth:`play`) and action draws (:meth:`sample_actions`), not rollouts.
+            (:meth:`play`), action draws (:meth:`sample_actions`) and rollouts (:meth:`rollouts`,
+            :meth:`action_rollouts`: a search player over the trained policy, :mod:`~.trained_rollouts`).
     """
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
@@ -221,10 +223,16 @@ class Kernel:
 
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns (one per seat) of ``n`` playouts from ``state``, each seat of its kind (one stream from
-        ``seed``); heuristic seats play with ``state.seat_knobs`` where the state carries them, else the kernel's."""
-        self._no_trained("rollouts")
+        ``seed``); heuristic seats play with ``state.seat_knobs`` where the state carries them, else the kernel's;
+        trained seats play the kernel's policy (the same draws: one play-out from :meth:`new_state` with seed ``s``
+        is the trained game :meth:`play` plays with seed ``s``)."""
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
-        means, error = play.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds, knobs)
+        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
+            from trustme_analysis.games.liar.kernel import trained_rollouts
+
+            means, error = trained_rollouts.rollouts(self, state.array, int(n), seed, knobs)
+        else:
+            means, error = play.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds, knobs)
         if error:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return means
@@ -243,10 +251,6 @@ class Kernel:
                                           knobs, tkeys, tavg, detail, sc["row"], sc["descs"], sc["probs"],
                                           sc["scratch"])
         return play.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs)
-
-    def _no_trained(self, what: str) -> None:
-        if "trained" in self.seat_kinds:  # ---- trained seats (issue 28): whole games and action draws only
-            raise ValueError(f"trained seats play whole games (play) and action draws (sample_actions), not {what}")
 
     def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:
@@ -331,12 +335,14 @@ class Kernel:
         ``viewer``, each played out ``per_world`` times after the action by this kernel's seats: a search player's
         round of sequential halving in one compiled call
         (:func:`~trustme_analysis.games.liar.kernel.search.action_means`: the worlds ``resample_from_infostate``
-        deals, weighed as ``bots.belief`` weighs them, with the other seats' model drawn per world). ``state`` must
-        come from :meth:`state_from` (its worlds read the engine's events)."""
-        from trustme_analysis.games.liar.kernel.search import action_means
-
-        self._no_trained("action rollouts")
+        deals, weighed as ``bots.belief`` weighs them, with the other seats' model drawn per world; trained seats
+        play the kernel's policy in the same worlds, :func:`~.trained_rollouts.action_means`). ``state`` must come
+        from :meth:`state_from` (its worlds read the engine's events)."""
         if state.origin is None or len(state.origin.history()) != len(state._history):
             raise ValueError("action_rollouts needs a state made by Kernel.state_from, of a pyspiel state that has not "
                              "moved on since (its worlds read the events)")
+        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
+            from trustme_analysis.games.liar.kernel.trained_rollouts import action_means
+        else:
+            from trustme_analysis.games.liar.kernel.search import action_means
         return action_means(self, state.origin, actions, worlds, per_world, seed, viewer, belief, state.array)

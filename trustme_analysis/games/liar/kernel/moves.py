@@ -272,7 +272,10 @@ def shared_ranks(keys, out):
         out[i] = better + (tied + 1) / 2
 
 
-@njit(cache=True)  # (counts references: it copies arrays; once a game)
+# Borrowing, so it must not allocate: borrowing callers (the training, the trained rollouts) compile it with their
+# options when they are the first to, and an array copy (``ranks[:] = points_ranks``) needs a temporary there (a
+# fresh numba cache could not train Liar); hence the loops.
+@borrowing()
 def results(cfg, S, ranks, points_ranks, returns):
     """Fill ``ranks`` (the engine's ``ranks()``), ``points_ranks`` (most points first) and ``returns``."""
     n = cfg[N]
@@ -286,9 +289,11 @@ def results(cfg, S, ranks, points_ranks, returns):
             keys[p] = -1 if S[cfg[O_OUT] + p] else S[cfg[O_HSIZE] + p]
         shared_ranks(keys, ranks)
     else:
-        ranks[:] = points_ranks
+        for p in range(n):
+            ranks[p] = points_ranks[p]
     if S[S_END] == END_NONE:
-        returns[:] = 0.0
+        for p in range(n):
+            returns[p] = 0.0
         return
     if cfg[UTIL] == 0:
         for p in range(n):

@@ -299,9 +299,11 @@ def deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, ann
     ``Kernel.state_from(worlds.resample(state, viewer, sampler))`` when ``sampler`` gives the numbers of :func:`unit`.
 
     Scratch: ``counts`` (hidden plays x values), ``deck`` (the pool's length), ``source`` (pool plus fallback),
-    ``drawn`` (seats x pool length) and ``drawn_len`` (seats)."""
+    ``drawn`` (seats x pool length) and ``drawn_len`` (seats). It allocates nothing (the trained rounds borrow their
+    arrays, :mod:`~.trained_rollouts`): an array copy (``W[:] = S0``) would need a temporary, hence the loop."""
     n, values = cfg[N_], cfg[V_]
-    W[:] = S0
+    for i in range(S0.shape[0]):
+        W[i] = S0[i]
     u = pool.shape[0]
     for i in range(u):
         deck[i] = pool[i]
@@ -591,6 +593,23 @@ def _position_inputs(state, viewer: int, values: int) -> tuple:
     return inputs
 
 
+def round_inputs(kernel, state, viewer: int, position: np.ndarray | None = None) -> tuple:
+    """What a compiled round of :func:`action_rollouts` reads of ``viewer``'s worlds of the pyspiel ``state``
+    (``position``: its kernel array, when the caller has it): ``(S0, candidates, plan, world)``, the kernel array,
+    the candidate worlds dealt per kept world, the :class:`WorldPlan`, and the arguments from the plan's arrays to
+    the round's moves (``pool`` ... ``value``) in the compiled round's order. The trained rounds
+    (:mod:`~.trained_rollouts`) read the same, so that they deal the same worlds."""
+    plan, post, (sizes, passes, value) = _position_inputs(state, viewer, kernel.rules.values)
+    S0 = kernel.state_from(state).array if position is None else position
+    # Where no world can weigh more than another (no other seat's play in the pile, no pass this round), the kept
+    # world of several candidates is one uniform world: dealt once.
+    others = any(owner != viewer for owner, _, _, _ in state._table.pile)
+    candidates = CANDIDATES if others or (value >= 0 and passes.shape[0] > 0) else 1
+    world = (*_plan_args(plan), post.shared, post.shared_probs, post.own_probs, post.bluff_rows, post.call_rows,
+             post.call_columns, post.rates, sizes, passes, value)
+    return S0, candidates, plan, world
+
+
 def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int, viewer: int,
                  belief: bool = True, position: np.ndarray | None = None) -> np.ndarray:
     """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of ``viewer``
@@ -598,18 +617,11 @@ def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int,
     call; see the module docstring). With ``belief`` the worlds are weighed and the others modelled as the module
     docstring says; without, worlds are dealt uniformly and every heuristic seat plays the kernel's knobs."""
     n = kernel.rules.players
-    plan, post, (sizes, passes, value) = _position_inputs(state, viewer, kernel.rules.values)
-    S0 = kernel.state_from(state).array if position is None else position
+    S0, candidates, _, world = round_inputs(kernel, state, viewer, position)
     acts = np.ascontiguousarray(actions, dtype=np.int64)
     out = np.zeros((len(acts), n), np.float64)
-    # Where no world can weigh more than another (no other seat's play in the pile, no pass this round), the kept
-    # world of several candidates is one uniform world: dealt once.
-    others = any(owner != viewer for owner, _, _, _ in state._table.pile)
-    candidates = CANDIDATES if others or (value >= 0 and passes.shape[0] > 0) else 1
     error = action_rollouts(kernel.cfg, kernel.tab, S0, int(viewer), acts, int(worlds), int(per_world),
-                            np.uint64(seed), bool(belief), candidates, kernel._kinds, kernel._seat_knobs,
-                            *_plan_args(plan), post.shared, post.shared_probs, post.own_probs, post.bluff_rows,
-                            post.call_rows, post.call_columns, post.rates, sizes, passes, value, out)
+                            np.uint64(seed), bool(belief), candidates, kernel._kinds, kernel._seat_knobs, *world, out)
     if error:
         raise RuntimeError("a move searched is not legal in a world, or a seat to act had no legal action")
     return out / max(int(worlds) * int(per_world), 1)
