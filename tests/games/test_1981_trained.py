@@ -233,8 +233,9 @@ def test_kernel_trained_seats_draw_the_stored_policy(tmp_path):
     assert len({len(a.history(g)) for g in range(40)}) > 1
     with pytest.raises(ValueError, match="trained"):
         Kernel(game, ["trained"])
-    with pytest.raises(ValueError, match="rollouts"):
-        kern.rollouts(kern.new_state(), 2, 0)
+    # ... and its rollouts play the policy too (a search player over it; tests/players/
+    # test_1981_search_trained_rollouts.py)
+    assert kern.rollouts(kern.new_state(), 2, 0).shape == (2,)
     # the draws follow policy_at's probabilities (the bot's and the exact evaluation's)
     _, positions = decision_positions(SHORT, 2, 3)
     r = kern.rules

@@ -70,6 +70,7 @@ register_game(
             game_seat_kinds=("random", "heuristic"),
             rollout_seat_kinds=("random", "heuristic"),
             policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
+            policy_rollout_kinds=("trained",),  # a search player over the trained policy (kernel.trained_rollouts)
             limits="kernel.kernel:limits",
             # What about 50 ms a decision affords on one core (docs/games/board1981.rst).
             search_budget=1600,

@@ -19,7 +19,8 @@ Use:
   heuristic of :mod:`~trustme_analysis.games.board1981.players.heuristic`) and returns
   :class:`~trustme_analysis.games.board1981.kernel.records.KernelGames` (``rows()`` gives exactly the rows of
   ``records.records``, ``columns()`` the same as columns). With ``trained=(keys, avg, detail)`` (a stored trained
-  policy's lookup table, :mod:`trustme_analysis.train`) seats of kind ``"trained"`` play it (:mod:`.trained`).
+  policy's lookup table, :mod:`trustme_analysis.train`) seats of kind ``"trained"`` play it (:mod:`.trained`), in
+  rollouts too (:mod:`.trained_rollouts`: a search player over the trained policy).
   ``new_state()`` gives a :class:`KernelState` with the pyspiel state API, ``state_from(state)`` one with the
   position of any engine state (a search player's world), and ``rollouts(state, n, seed)`` the mean returns of
   playouts from it.
@@ -56,6 +57,7 @@ from trustme_analysis.games.board1981.engine.state import PHASE_NAMES
 from trustme_analysis.games.board1981.kernel import heuristic as compiled_heuristic
 from trustme_analysis.games.board1981.kernel import layout as L
 from trustme_analysis.games.board1981.kernel import play, step
+from trustme_analysis.games.board1981.kernel import trained_rollouts
 from trustme_analysis.games.board1981.kernel import worlds as search_worlds
 from trustme_analysis.games.board1981.kernel.records import KernelGames
 from trustme_analysis.games.board1981.kernel.trained import SEAT_TRAINED, play_games_trained
@@ -65,7 +67,7 @@ from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs, d
 #: (:mod:`~trustme_analysis.games.board1981.players.heuristic`, its knobs given to :class:`Kernel`).
 SEAT_KINDS = {"random": play.SEAT_RANDOM, "heuristic": play.SEAT_HEURISTIC}
 #: The trained seat (issue 28), played only by a kernel given a trained policy (``Kernel(..., trained=...)``), in whole
-#: games (:mod:`.trained`), never in rollouts.
+#: games (:mod:`.trained`) and in rollouts (:mod:`.trained_rollouts`).
 TRAINED_SEAT = "trained"
 
 _KIND_CODES = {
@@ -200,7 +202,8 @@ class Kernel:
             fields; the defaults when omitted).
         trained: a stored trained policy's lookup table and abstraction level ``(keys, avg, detail)``
             (:meth:`trustme_analysis.train.TrainedPolicy.lookup`): seats of kind ``"trained"`` play it in
-            :meth:`play` (:mod:`.trained`); rollouts refuse them.
+            :meth:`play` (:mod:`.trained`) and in :meth:`rollouts` / :meth:`action_rollouts`
+            (:mod:`.trained_rollouts`).
 
     Raises:
         ValueError: the game is beyond the kernel's limits (the message says why), or a seat kind or a knob is not
@@ -261,8 +264,15 @@ class Kernel:
 
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns of ``n`` playouts from ``state`` by the kernel's seat kinds; playout ``i`` depends on ``seed``
-        and ``i``."""
-        self._no_trained_rollouts()
+        and ``i`` (trained seats, in a kernel handed a policy, play it: :func:`.trained_rollouts.rollouts_trained`,
+        the same seeds)."""
+        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
+            out = np.zeros(self.num_players, np.float64)
+            trained_rollouts.rollouts_trained(
+                self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs, out,
+                np.empty(L.STATE_SIZE, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.uint64), *self._play_scratch(),
+                *self._trained_scratch(), np.zeros(self.num_players, np.float64))
+            return out
         return play.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs)
 
     def state_from(self, state: pyspiel.State) -> KernelState:
@@ -323,18 +333,38 @@ class Kernel:
 
         A world is ``state`` with the Payoff cards ``viewer`` has not seen dealt anew, as
         ``resample_from_infostate`` deals them; with ``belief``, drawn in proportion to ``bots.belief`` (this kernel's
-        heuristic knobs as the model of an informed player) by exact rejection sampling.
+        heuristic knobs as the model of an informed player) by exact rejection sampling. Trained seats, in a kernel
+        handed a policy, play it (:func:`.trained_rollouts.action_rollouts_trained`: the same worlds and draws).
         """
-        self._no_trained_rollouts()
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), self.num_players), np.float64)
+        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
+            future = float(search_worlds.viewer_future(state.st, self.rules, int(viewer)))
+            trained_rollouts.action_rollouts_trained(
+                self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), bool(belief),
+                future, self.seat_kinds, self.knobs, out, np.empty(L.STATE_SIZE, np.int64),
+                np.empty(L.STATE_SIZE, np.int64), np.zeros(1, np.uint64), *self._play_scratch(),
+                np.zeros(2 * L.NUM_PAYOFF_KINDS, np.int64), np.zeros(self.num_players, np.float64),
+                *self._trained_scratch())
+            return out / max(int(worlds) * int(per_world), 1)
         search_worlds.action_rollouts(self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed),
                                       int(viewer), bool(belief), self.seat_kinds, self.knobs, out)
         return out / max(int(worlds) * int(per_world), 1)
 
-    def _no_trained_rollouts(self) -> None:
-        if np.any(self.seat_kinds == SEAT_TRAINED):  # ---- trained seats (issue 28): whole games only
-            raise ValueError("trained seats play whole games (play), not rollouts")
+    def _play_scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """A play-out's move scratch, sized as the untrained loops size it (:func:`.play.rollout_returns`): legal
+        actions, chance weights, and the heuristic's probabilities followed by its scratch."""
+        size = int(self.rules[L.R_NUM_ACTIONS]) + 1
+        return np.empty(size, np.int64), np.empty(size, np.int64), np.empty(2 * size, np.float64)
+
+    def _trained_scratch(self) -> tuple[Any, ...]:
+        """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch (the row's
+        keys, each legal move's entry, and float scratch three times a row's size), as
+        :func:`.trained.trained_action` takes them (sized as :func:`.trained.play_games_trained` sizes them)."""
+        tkeys, tavg, detail = self._trained
+        size = int(self.rules[L.R_NUM_ACTIONS]) + 1
+        return (tkeys, tavg, int(detail), np.empty(size, np.int64), np.empty(size, np.int64),
+                np.empty(3 * size, np.float64))
 
     def sample_worlds(self, state: KernelState, viewer: int, worlds: int, seed: int,
                       belief: bool = False) -> list[KernelState]:
