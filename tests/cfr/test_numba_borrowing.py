@@ -101,3 +101,61 @@ def test_each_training_compiles_first_in_a_fresh_process_with_an_empty_cache(gam
     done = subprocess.run([sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-3000:]
     assert re.search(r"slots [1-9]", done.stdout)
+
+
+def _kernel_dispatchers():
+    """Every compiled, not inlined function defined in a game's kernel package (all modules imported first: some tie
+    their callers' caches at import)."""
+    import importlib
+    import pkgutil
+
+    from numba.core.registry import CPUDispatcher
+
+    import trustme_analysis  # noqa: F401  (registers the games)
+
+    modules = []
+    for game in ("pinocchio", "liar", "board1981"):
+        package = importlib.import_module(f"trustme_analysis.games.{game}.kernel")
+        modules += [importlib.import_module(f"{package.__name__}.{m.name}")
+                    for m in pkgutil.iter_modules(package.__path__)]
+    return [fn for module in modules for fn in vars(module).values()
+            if isinstance(fn, CPUDispatcher) and fn.py_func.__module__ == module.__name__
+            and fn.targetoptions.get("inline") != "always"]
+
+
+def _calls_elsewhere(fn, seen=None) -> list[str]:
+    """Compiled functions of other modules that ``fn``'s code calls, directly or through inlined functions (names the
+    code reads: globals, and attributes of module globals)."""
+    import types
+
+    from numba.core.registry import CPUDispatcher
+
+    seen = set() if seen is None else seen
+    names = set(fn.py_func.__code__.co_names)
+    space = fn.py_func.__globals__
+    found = []
+    candidates = [space[n] for n in names if n in space]
+    candidates += [getattr(m, a) for m in list(candidates) if isinstance(m, types.ModuleType)
+                   for a in names if hasattr(m, a)]
+    for callee in candidates:
+        if not isinstance(callee, CPUDispatcher) or id(callee) in seen:
+            continue
+        seen.add(id(callee))
+        if callee.py_func.__module__ != fn.py_func.__module__:
+            found.append(f"{callee.py_func.__module__}.{callee.__name__}")
+        if callee.targetoptions.get("inline") == "always":
+            found += _calls_elsewhere(callee, seen)
+    return found
+
+
+def test_a_cached_kernel_function_that_calls_other_modules_is_keyed_by_their_sources():
+    # numba keys a function's cache by its own file only: one calling another module's code would load its stale
+    # compiled version after an edit there (cfr.numba_cache.tie_cache_to_sources adds those sources to the key).
+    untied = []
+    for fn in _kernel_dispatchers():
+        stamp = getattr(getattr(getattr(fn, "_cache", None), "_cache_file", None), "_source_stamp", None)
+        tied = isinstance(stamp, tuple) and len(stamp) == 2 and isinstance(stamp[1], str)
+        elsewhere = _calls_elsewhere(fn)
+        if elsewhere and not tied:
+            untied.append(f"{fn.py_func.__module__}.{fn.__name__} (calls {', '.join(sorted(elsewhere)[:3])})")
+    assert not untied, untied

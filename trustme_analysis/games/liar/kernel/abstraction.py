@@ -522,6 +522,6 @@ def new_scratch(cfg: np.ndarray, tab: np.ndarray) -> dict[str, np.ndarray]:
 
 #: The kernel modules this one inlines (their sources tie its numba cache and the trained tables' code digest).
 SOURCES = (actions, heuristic, layout, compiled_draws, T)
-tie_cache_to_sources([info_key_of, row_of_compiled, policy_at], sys.modules[__name__], *SOURCES)
+tie_cache_to_sources([scratch_size, info_key_of, row_of_compiled, policy_at], sys.modules[__name__], *SOURCES)
 __all__ = ["BURN", "LIAR", "PASS", "VERSION", "info_key", "info_key_of", "policy_at", "row_of",
            "sample_play"]

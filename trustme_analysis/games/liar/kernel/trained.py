@@ -283,5 +283,5 @@ def play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, r
             rets[g, q] = out[q]
 
 
-tie_cache_to_sources([play_games_trained, sample_actions_trained, probe_action, play_probe_games],
+tie_cache_to_sources([trained_action, play_games_trained, sample_actions_trained, probe_action, play_probe_games],
                      sys.modules[__name__], A, actions, deal, heuristic, layout, moves, play, compiled_draws, T)

@@ -60,10 +60,13 @@ measured exactly (``benchmarks/trained.py``).
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 from numba import njit
 
 from cfr.numba_borrowing import borrowing
+from cfr.numba_cache import tie_cache_to_sources
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.train import tables as T
 from trustme_analysis.train.tables import combine
@@ -329,3 +332,8 @@ def info_key_of(s, R, p, detail):
 def row_of_compiled(s, R, p, acts, n, keys_out, which, detail, prior_out):
     """:func:`row_of` as a compiled function (tests)."""
     return row_of(s, R, p, acts, n, keys_out, which, detail, prior_out)
+
+
+# row_of is compiled on its own (not inlined) and calls the kernel's heuristic and the tables: its cache is keyed by
+# their sources too (numba's own key is this file alone).
+tie_cache_to_sources((row_of,), sys.modules[__name__], *K.SOURCES, T)

@@ -205,4 +205,4 @@ def play_probe_games(R, seeds, kinds, H, tkeys, tavg, detail, finals, rets):
         K.returns_into(s, R, out)
         for p in range(n):
             rets[g, p] = out[p]
-tie_cache_to_sources((play_batch_trained, play_probe_games), *K.SOURCES, A, T)
+tie_cache_to_sources((trained_action, play_batch_trained, play_probe_games), *K.SOURCES, A, T)
