@@ -75,8 +75,8 @@ def trained_action_compiled(st, r, rng, tkeys, tavg, detail, legal, row, which, 
     return trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs)
 
 
-# Borrowing (no reference counts, cfr.numba_borrowing): it plays every move of a trained line-up and of a trained
-# rollout.
+# Borrowing (no reference counts, cfr.numba_borrowing): it plays every move of a trained line-up's whole games (a
+# search player's trained rollouts play the bare loop of .trained_rollouts, without the trace and history).
 @borrowing()
 def play_out_trained(st, r, rng, seat_kinds, kn, legal, weights, probs, trace, history, tkeys, tavg, detail, row,
                      which, tprobs):
