@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import threading
 
 import pandas as pd
 import pytest
@@ -199,3 +200,43 @@ def test_successive_halving_prunes_a_search(tmp_path):
     halved = trials[trials["note"].str.contains("successive halving", na=False)]
     assert len(halved) >= 5 and (halved["games"] < 400).all()
     assert (trials["state"] == "complete").sum() >= 1
+
+
+class HalfwayStub(StubEvaluator):
+    """Every candidate but the rulebook's stores half its games, then waits until the search has counted the games
+    spent: so a trial finishes while another has a chunk stored and its play not yet returned."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.counted = threading.Event()
+        self.rulebook: str | None = None
+
+    def play_to(self, cand, games):
+        if self.rulebook is None:
+            self.rulebook = cand.id
+        if cand.id != self.rulebook and self.stored.get(cand.id, 0) < games // 2:
+            self.stored[cand.id] = games // 2
+            assert self.counted.wait(10), "the search never counted the games while this trial played"
+            self.stored[cand.id] = 0  # the stub's play_to adds the whole rung below
+        return super().play_to(cand, games)
+
+    def games_spent(self, exclude=()):
+        spent = super().games_spent(exclude)
+        if self.rulebook is not None and self.stored.get(self.rulebook, 0):
+            self.counted.set()
+        return spent
+
+
+def test_the_budget_starts_the_same_trials_however_far_the_running_ones_have_got(tmp_path):
+    # Two trials at a time, a budget of exactly three full candidates, racing off: the rulebook's trial finishes
+    # while the second is halfway. A third trial must start, as it does on one worker: the halfway games belong to
+    # a candidate the budget already holds in full (counting them twice stopped the search after two trials).
+    budget = {"games": 1200, "games_per_candidate": 400, "chunk_size": 50, "racing": "off", "max_trials": 10,
+              "parallel": 2}
+    spec = spec_of(budget=budget, sampler={"kind": "random"})
+    stub = HalfwayStub({"score": planted_score}, seed=1)
+    result, res = run(spec, stub, tmp_path)
+    assert stub.counted.is_set()
+    assert len(res["tune_trials"]) == 3
+    assert result.search.games_spent <= 1200
+    assert "cannot pay for another full candidate" in result.search.stopped

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import zlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -64,5 +64,5 @@ class StubEvaluator:
             out[name] = Figure(iv.estimate, iv.low, iv.high, n)
         return out
 
-    def games_spent(self) -> int:
-        return sum(self.stored.values())
+    def games_spent(self, exclude: Collection[str] = ()) -> int:
+        return sum(n for cid, n in self.stored.items() if cid not in exclude)

@@ -20,7 +20,7 @@ import hashlib
 import json
 import tempfile
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -82,8 +82,8 @@ class Evaluator(Protocol):
         """Every objective's and constraint's figure from the candidate's games so far, by name."""
         ...
 
-    def games_spent(self) -> int:
-        """Games stored for all candidates."""
+    def games_spent(self, exclude: Collection[str] = ()) -> int:
+        """Games stored for all candidates (but those whose ids are in ``exclude``)."""
         ...
 
 
@@ -197,10 +197,11 @@ class GameEvaluator:
                 self._figures[key] = read_figures(self.spec, self.results(cand))
         return dict(self._figures[key])
 
-    def games_spent(self) -> int:
+    def games_spent(self, exclude: Collection[str] = ()) -> int:
         if not self.root.is_dir():
             return 0
-        chunks = sum(1 for _ in self.root.glob("*/records/*/chunk-*.parquet"))
+        chunks = sum(1 for path in self.root.glob("*/records/*/chunk-*.parquet")
+                     if path.relative_to(self.root).parts[0] not in exclude)
         # Every rung is a multiple of the chunk size, so every stored chunk is full.
         return chunks * self.spec.budget.chunk_size
 

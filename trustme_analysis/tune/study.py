@@ -10,7 +10,8 @@ trials:
 - **a grid** (``sampler.kind = "grid"``): every candidate of the space, raced in step (F-Race): all play to the first
   look, those beaten with confidence by another at the same games stop, the rest play on to the next look.
 
-Sampling, telling and the race's decisions happen in this thread; only playing and reading figures run in threads.
+Sampling, preparing candidates, reckoning the budget, telling and the race's decisions happen in this thread; only
+playing and reading figures run in threads.
 
 Stopping and resuming. The study lives in a SQLite file (every write is a transaction) and every chunk of games in its
 own file, so a run killed at any moment (even by SIGKILL) loses at most the chunks being played. Running the same
@@ -190,6 +191,9 @@ class Search:
         self.stop_event = threading.Event()
         self._lock = threading.Lock()
         self._playing: dict[int, int] = {}  # running trial number -> games it has played so far
+        # Running trial number -> its candidate's id and the games it had stored when the trial started (this
+        # thread's alone: the budget is reckoned here).
+        self._running: dict[int, tuple[str, int]] = {}
         self.games_now = 0
 
     def say(self, text: str) -> None:
@@ -241,21 +245,25 @@ class Search:
                 out.append(Look.from_attr(looks[-1], trial=t.number))
         return out
 
-    def evaluate(self, study: optuna.Study, trial: optuna.Trial, rules: Mapping[str, Any]
-                 ) -> tuple[TrialState, list[float] | None]:
-        """Play one trial's candidate rung by rung; its final state and values (losses).
-
-        What the trial stores (each a single write, so a study stays quick on its database): ``candidate`` (id and
-        rules, or why the game rejects them), ``looks`` (every look: games, games played now, figures, losses,
-        violations), and ``stopped`` or ``error``.
-        """
+    def prepare(self, trial: optuna.Trial, rules: Mapping[str, Any]) -> Candidate | None:
+        """The trial's candidate, noted in the trial (``None``, noted as invalid, when the game rejects the rules)."""
         game_rules = {k: as_game_value(v) for k, v in rules.items()}
         try:
             cand = self.evaluator.prepare(rules)
         except InvalidRules as exc:
             trial.set_user_attr("candidate", {"id": None, "rules": game_rules, "invalid": str(exc)})
-            return TrialState.FAIL, None
+            return None
         trial.set_user_attr("candidate", {"id": cand.id, "rules": game_rules})
+        return cand
+
+    def evaluate(self, study: optuna.Study, trial: optuna.Trial, cand: Candidate
+                 ) -> tuple[TrialState, list[float] | None]:
+        """Play one trial's candidate rung by rung; its final state and values (losses).
+
+        What the trial stores (each a single write, so a study stays quick on its database): ``candidate`` (id and
+        rules, or why the game rejects them: :meth:`prepare`), ``looks`` (every look: games, games played now,
+        figures, losses, violations), and ``stopped`` or ``error``.
+        """
         rungs = self.spec.budget.rungs
         looks: list[dict[str, Any]] = []
         last: Look | None = None
@@ -300,16 +308,22 @@ class Search:
 
     # --- the loop -----------------------------------------------------------------------------------------------
 
-    def _may_start(self, spent: int, finished: int) -> str | None:
-        """Why no new trial may start now (``None``: one may)."""
+    def _may_start(self, finished: int) -> str | None:
+        """Why no new trial may start now (``None``: one may).
+
+        The budget is reckoned as if every running trial played its candidate in full: the games stored for the
+        candidates no trial is playing, plus a full candidate's games (or more, when more were stored before) for
+        each candidate being played. Neither changes while a trial plays, so the answer does not depend on how far
+        the running trials have got: one worker and several start the same trials.
+        """
         b = self.spec.budget
-        with self._lock:
-            running = len(self._playing)
-            # Each running trial may still play up to a full candidate's games.
-            reserved = sum(b.games_per_candidate - min(p, b.games_per_candidate) for p in self._playing.values())
-        if b.max_trials is not None and finished + running >= b.max_trials:
+        playing: dict[str, int] = {}
+        for cid, stored in self._running.values():
+            playing[cid] = max(playing.get(cid, 0), b.games_per_candidate, stored)
+        if b.max_trials is not None and finished + len(self._running) >= b.max_trials:
             return f"{b.max_trials} trials finished (max_trials)"
-        if spent + reserved + b.games_per_candidate > b.games:
+        committed = self.evaluator.games_spent(exclude=frozenset(playing)) + sum(playing.values())
+        if committed + b.games_per_candidate > b.games:
             return f"the budget of {b.games} games cannot pay for another full candidate"
         return None
 
@@ -355,8 +369,7 @@ class Search:
         try:
             while True:
                 while len(running) < self.parallel and not stopped:
-                    spent = self.evaluator.games_spent()
-                    why = self._may_start(spent, finished)
+                    why = self._may_start(finished)
                     if why is None and len(recent) == STALL_WINDOW and sum(recent) <= STALL_NEW:
                         why = (f"the search converged: {STALL_WINDOW - sum(recent)} of the last {STALL_WINDOW} trials "
                                "proposed rule sets already played")
@@ -366,10 +379,21 @@ class Search:
                         stopped = why
                         break
                     trial = study.ask()
-                    rules = self.spec.space.suggest(trial)
+                    # The candidate is prepared here, not in the trial's thread, so the budget knows it.
+                    try:
+                        cand = self.prepare(trial, self.spec.space.suggest(trial))
+                    except Exception as exc:  # as a trial's thread would: noted, and counted towards ERROR_LIMIT
+                        trial.set_user_attr("error", f"{type(exc).__name__}: {exc}")
+                        self.say(f"trial {trial.number} failed: {type(exc).__name__}: {exc}")
+                        cand, errors = None, errors + 1
+                    if cand is None:
+                        study.tell(trial, state=TrialState.FAIL)
+                        self._progress(study, trial.number, TrialState.FAIL)
+                        continue
                     with self._lock:
                         self._playing[trial.number] = 0
-                    running[threads.submit(self.evaluate, study, trial, rules)] = trial
+                    self._running[trial.number] = (cand.id, cand.games_stored)
+                    running[threads.submit(self.evaluate, study, trial, cand)] = trial
                 if not running:
                     break
                 done, _ = wait(list(running), return_when=FIRST_COMPLETED)
@@ -377,6 +401,7 @@ class Search:
                     trial = running.pop(future)
                     with self._lock:
                         played = self._playing.pop(trial.number, 0)
+                    del self._running[trial.number]
                     try:
                         state, values = future.result()
                         errors = 0
@@ -417,15 +442,10 @@ class Search:
         alive: dict[int, tuple[optuna.Trial, Candidate]] = {}
         for _ in range(min(len(queued), affordable)):
             trial = study.ask()
-            rules = self.spec.space.suggest(trial)
-            game_rules = {k: as_game_value(v) for k, v in rules.items()}
-            try:
-                cand = self.evaluator.prepare(rules)
-            except InvalidRules as exc:
-                trial.set_user_attr("candidate", {"id": None, "rules": game_rules, "invalid": str(exc)})
+            cand = self.prepare(trial, self.spec.space.suggest(trial))
+            if cand is None:
                 study.tell(trial, state=TrialState.FAIL)
                 continue
-            trial.set_user_attr("candidate", {"id": cand.id, "rules": game_rules})
             alive[trial.number] = (trial, cand)
         history: dict[int, list[dict[str, Any]]] = {n: [] for n in alive}
         threads = ThreadPoolExecutor(self.parallel, thread_name_prefix="tune-race")
