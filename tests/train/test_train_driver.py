@@ -5,6 +5,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -233,3 +234,46 @@ def test_game_defaults_by_abstraction_level():
     fine = game_settings(two, detail=1)
     assert (fine.opponents, fine.prior, fine.beta) == ("current", 20.0, 1.5)
     assert game_settings(two, detail=1, opponents="average").opponents == "average"
+
+
+def test_a_stop_event_interrupts_a_training_in_another_thread_and_it_resumes_to_the_same_policy(tmp_path):
+    # A training outside the main thread never sees Ctrl-C; its stop event stops it between batches (a tuning sets
+    # it on Ctrl-C for its candidates' trainings), with a checkpoint that resumes to the uninterrupted policy. The
+    # event is set by the first evaluation (at iteration 12,000), so the stop lands at the same iteration every run.
+    stop = threading.Event()
+    lines: list[str] = []
+    raised: list[BaseException] = []
+
+    def first_evaluation_stops(_table) -> float:
+        stop.set()
+        return 0.0
+
+    def run():
+        try:
+            train(SMALL, SETTINGS, tmp_path / "cut", lines.append, stop=stop, evaluate=first_evaluation_stops,
+                  eval_every=12_000)
+        except BaseException as exc:  # noqa: BLE001 (the test reads what was raised)
+            raised.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(120)
+    assert not worker.is_alive() and len(raised) == 1 and isinstance(raised[0], KeyboardInterrupt)
+    (folder,) = (tmp_path / "cut" / "train").iterdir()
+    assert (folder / CHECKPOINT).is_file() and not (folder / POLICY_FILE).exists()
+    assert any("interrupted at iteration 12,000" in line for line in lines)
+    resumed = train(SMALL, SETTINGS, tmp_path / "cut", lines.append)
+    assert any("resuming at iteration 12,000" in line for line in lines)
+    assert resumed.summary["policy_digest"] == train(SMALL, SETTINGS, tmp_path / "whole").summary["policy_digest"]
+
+
+def test_a_training_stopped_before_its_first_iteration_leaves_no_checkpoint(tmp_path):
+    # (A checkpoint of iteration 0 would hold a warm start's tables, which the resumed run would seed again.)
+    stop = threading.Event()
+    stop.set()
+    with pytest.raises(KeyboardInterrupt):
+        train(SMALL, SETTINGS, tmp_path / "a", stop=stop)
+    (folder,) = (tmp_path / "a" / "train").iterdir()
+    assert not (folder / CHECKPOINT).exists() and not (folder / POLICY_FILE).exists()
+    assert train(SMALL, SETTINGS, tmp_path / "a").summary["policy_digest"] == \
+        train(SMALL, SETTINGS, tmp_path / "b").summary["policy_digest"]

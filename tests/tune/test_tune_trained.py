@@ -174,3 +174,32 @@ def test_train_needs_a_trained_lineup_and_a_trained_lineup_needs_train(tmp_path,
                                      encoding="utf-8")
     assert main([str(tmp_path / "c.toml"), "--check"]) == 2
     assert "sets its own budget" in capsys.readouterr().err
+
+
+def test_a_stop_interrupts_a_candidate_training_in_a_trial_thread(tuned, tmp_path):
+    # Ctrl-C reaches the main thread only: the search sets the evaluator's stop event, which must end a candidate's
+    # training in a trial's thread at once (not after it) and end the trial as interrupted; the next run trains it.
+    import threading
+
+    from trustme_analysis.tune.evaluate import Interrupted
+
+    spec_path, _ = tuned
+    evaluator = GameEvaluator(load_tune_spec(spec_path), tmp_path / "out")
+    evaluator.base_policy()
+    cand = evaluator.prepare({"values": 4})
+    evaluator.stop_event.set()
+    raised: list[BaseException] = []
+
+    def trial():
+        try:
+            evaluator.play_to(cand, 10)
+        except BaseException as exc:  # noqa: BLE001 (the test reads what was raised)
+            raised.append(exc)
+
+    thread = threading.Thread(target=trial)
+    thread.start()
+    thread.join(60)
+    assert not thread.is_alive() and len(raised) == 1 and isinstance(raised[0], Interrupted)
+    assert cand.training is None and not list(cand.folder.glob("train/*/policy.npz"))
+    evaluator.stop_event.clear()
+    assert evaluator.play_to(cand, 10) == 10 and cand.training["trained_now"]

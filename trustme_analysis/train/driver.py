@@ -319,6 +319,7 @@ def train(
     checkpoint_seconds: float = 30.0,
     stop_after: int | None = None,
     warm_from: TrainedPolicy | str | Path | None = None,
+    stop: threading.Event | None = None,
 ) -> TrainedPolicy:
     """Train (or find stored) the policy of ``game`` under ``settings``; returns the stored policy.
 
@@ -338,6 +339,9 @@ def train(
             folder whose ``train/`` :func:`nearest_stored` searches. ``None``: ``outdir``'s own ``train/``. A caller
             that needs the same start whatever else is stored (a tuning, whose candidates train in any order) names
             the policy.
+        stop: an event that interrupts the training as Ctrl-C does (a checkpoint, then :class:`KeyboardInterrupt`),
+            read between batches (about half a CPU second apart): how a training in another thread than the main
+            one (whose Ctrl-C it never sees) is stopped, e.g. a tuning's candidate.
 
     Raises:
         KeyboardInterrupt: passed on after the checkpoint is written; the next call resumes.
@@ -415,7 +419,7 @@ def train(
         previous = signal.signal(signal.SIGINT, lambda *_: interrupted.append(True))
     try:
         while True:
-            if interrupted:
+            if interrupted or (stop is not None and stop.is_set()):
                 raise KeyboardInterrupt
             cpu = time.process_time() - cpu0
             if end is not None and t >= end:
@@ -424,16 +428,16 @@ def train(
                 break
             if stop_after is not None and t >= stop_after:
                 raise KeyboardInterrupt
-            stop = t + chunk
+            upto = t + chunk
             if end is not None:
-                stop = min(stop, end)
+                upto = min(upto, end)
             if next_eval is not None:
-                stop = min(stop, next_eval)
+                upto = min(upto, next_eval)
             if stop_after is not None:
-                stop = min(stop, stop_after)
+                upto = min(upto, stop_after)
             tables.ensure_room(2 * trainer.slots_per_iteration)
             c0 = time.process_time()
-            t_new = trainer.run(ctx, tables, clock + t, clock + stop, settings.seed, cfg) - clock
+            t_new = trainer.run(ctx, tables, clock + t, clock + upto, settings.seed, cfg) - clock
             spent = time.process_time() - c0
             if t_new > t and spent > 0:
                 rate = (t_new - t) / spent
@@ -454,8 +458,13 @@ def train(
                 checkpoint()
                 last_ckpt = now
     except KeyboardInterrupt:
-        checkpoint()
-        say(f"train {label}: interrupted at iteration {t:,}; checkpoint written, run again to resume")
+        if t > 0:
+            checkpoint()
+            say(f"train {label}: interrupted at iteration {t:,}; checkpoint written, run again to resume")
+        else:
+            # Nothing trained yet: no checkpoint, since one of iteration 0 would hold a warm start's tables that a
+            # resumed run (which warm-starts only at iteration 0) would seed a second time.
+            say(f"train {label}: interrupted before its first iteration; nothing to keep")
         raise
     finally:
         if previous is not None:

@@ -138,13 +138,24 @@ class GameEvaluator:
         """The rulebook's base policy (trained on first use unless stored); only with a trained line-up."""
         with training.TRAIN_LOCK:
             if self._base is None:
-                self._base = training.ensure_base(self.spec, self.outdir, say)
+                self._base = self._stoppable(training.ensure_base, self.spec, self.outdir, say)
             return self._base
+
+    def _stoppable(self, training_call: Callable[..., Any], *args: Any) -> Any:
+        # A training in a trial's thread never sees Ctrl-C: the stop event interrupts it (its checkpoint stays) and
+        # the trial ends as interrupted, as between chunks, instead of the run waiting for the training to end.
+        try:
+            return training_call(*args, stop=self.stop_event)
+        except KeyboardInterrupt:
+            if self.stop_event.is_set() and threading.current_thread() is not threading.main_thread():
+                raise Interrupted() from None
+            raise
 
     def _train(self, cand: Candidate) -> None:
         # Before the first chunk: the candidate's policy, then its seats and chunk tasks resolved to play it.
         assert cand.spec is not None
-        cand.spec, policy = training.ensure_candidate(self.spec, cand.spec, cand.folder, self.base_policy())
+        cand.spec, policy = self._stoppable(training.ensure_candidate, self.spec, cand.spec, cand.folder,
+                                            self.base_policy())
         cand.tasks = tuple(chunk_tasks(cand.spec, self.records))
         cand.training = training.training_record(policy)
 

@@ -78,22 +78,25 @@ def base_training(spec: TuneSpec, outdir: str | Path) -> Training:
     return only_training(base_spec(spec), Path(outdir).resolve())
 
 
-def ensure_base(spec: TuneSpec, outdir: str | Path, say: Callable[[str], None] | None = None) -> TrainedPolicy:
-    """The base policy, trained now unless stored (a run resumes an interrupted training from its checkpoint)."""
+def ensure_base(spec: TuneSpec, outdir: str | Path, say: Callable[[str], None] | None = None,
+                stop: threading.Event | None = None) -> TrainedPolicy:
+    """The base policy, trained now unless stored (a run resumes an interrupted training from its checkpoint).
+    ``stop``: interrupts the training (:func:`~trustme_analysis.train.train`'s)."""
     t = base_training(spec, outdir)
     with TRAIN_LOCK:
-        return train(t.game_string, t.settings, t.outdir, throttled(say))
+        return train(t.game_string, t.settings, t.outdir, throttled(say), stop=stop)
 
 
-def ensure_candidate(spec: TuneSpec, sweep_spec: Spec, folder: str | Path, base: TrainedPolicy
-                     ) -> tuple[Spec, TrainedPolicy]:
+def ensure_candidate(spec: TuneSpec, sweep_spec: Spec, folder: str | Path, base: TrainedPolicy,
+                     stop: threading.Event | None = None) -> tuple[Spec, TrainedPolicy]:
     """Train (or find stored) the policy of a candidate's sweep spec in its folder, warm-started from ``base``;
     returns the spec with its trained seats resolved against the folder (the policy's digest in
-    :attr:`Spec.policies`) and the policy."""
+    :attr:`Spec.policies`) and the policy. ``stop``: interrupts the training (a checkpoint stays; the next run
+    resumes it)."""
     folder = Path(folder).resolve()
     t = only_training(sweep_spec, folder)
     with TRAIN_LOCK:
-        policy = train(t.game_string, t.settings, t.outdir, warm_from=base)
+        policy = train(t.game_string, t.settings, t.outdir, warm_from=base, stop=stop)
     return pin_to(sweep_spec, folder), policy
 
 
