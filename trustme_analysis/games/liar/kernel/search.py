@@ -492,6 +492,54 @@ def sample_model(viewer, shared, shared_probs, own_probs, bluff_rows, call_rows,
         always[q] = 1 if eb == ALWAYS else 0
 
 
+# Both rounds call it (this file's and trained_rollouts', which borrows: cfr.numba_borrowing), so it allocates
+# nothing and copies with loops.
+@njit(cache=True)
+def round_world(cfg, S0, W, viewer, rng, use_belief, dealt, candidates, pool, fallback, nslots, size, owner,
+                announced, position, burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need,
+                pick_rest, pick_rest_at, pick_first, known_holder, known_seat, known_shown, known_plays, known_at,
+                shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, sizes, passes, value,
+                counts, deck, source, drawn, drawn_len, cand, weights, knobs, rates, always, picks):
+    """One world of a search round into ``W``: without ``use_belief`` a world of ``viewer`` dealt from ``S0`` (or
+    ``S0`` itself when nothing is hidden, ``dealt`` false); with it, the others' model drawn into ``knobs`` (and
+    ``rates``, ``always``, ``picks``), ``candidates`` worlds dealt into ``cand`` and one kept in proportion to
+    :func:`world_weight` (uniformly when none weighs anything). The arguments from ``pool`` to ``value`` are
+    :func:`round_inputs`' ``world``; the rest is scratch (:func:`_deal_scratch`, ``cand``/``weights`` one row and
+    one entry per candidate)."""
+    if not use_belief:
+        if dealt:
+            deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, announced, position, burned,
+                       credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need, pick_rest, pick_rest_at,
+                       pick_first, known_holder, known_seat, known_shown, known_plays, known_at, counts, deck,
+                       source, drawn, drawn_len)
+        else:
+            for i in range(S0.shape[0]):
+                W[i] = S0[i]
+        return
+    sample_model(viewer, shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, rng,
+                 knobs, rates, always, picks)
+    total = 0.0
+    for c in range(candidates):
+        if dealt:
+            deal_world(cfg, S0, cand[c], viewer, rng, pool, fallback, nslots, size, owner, announced, position,
+                       burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need, pick_rest,
+                       pick_rest_at, pick_first, known_holder, known_seat, known_shown, known_plays, known_at, counts,
+                       deck, source, drawn, drawn_len)
+        else:
+            for i in range(S0.shape[0]):
+                cand[c, i] = S0[i]
+        weights[c] = world_weight(cfg, cand[c], viewer, rates, always, sizes, passes, value)
+        total += weights[c]
+    if total > 0:
+        for c in range(candidates):
+            weights[c] /= total
+        kept = _draw(weights[:candidates], rng)
+    else:
+        kept = min(np.int64(unit(rng) * candidates), candidates - 1)
+    for i in range(S0.shape[0]):
+        W[i] = cand[kept, i]
+
+
 @njit(cache=True)
 def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_belief, candidates, kinds,
                     default_knobs, pool, fallback, nslots, size, owner, announced, position, burned, credited,
@@ -522,34 +570,11 @@ def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_
     rets = np.empty(n, np.float64)
     dealt = pool.shape[0] > 0 or size.shape[0] > 0 or hand_seat.shape[0] > 0
     for _ in range(worlds):
-        if not use_belief:
-            if dealt:
-                deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, announced, position, burned,
-                           credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need, pick_rest, pick_rest_at,
-                           pick_first, known_holder, known_seat, known_shown, known_plays, known_at, counts, deck,
-                           source, drawn, drawn_len)
-            else:
-                W[:] = S0
-        else:
-            sample_model(viewer, shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, rng,
-                         knobs, rates, always, picks)
-            total = 0.0
-            for c in range(candidates):
-                if dealt:
-                    deal_world(cfg, S0, cand[c], viewer, rng, pool, fallback, nslots, size, owner, announced,
-                               position, burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need,
-                               pick_rest, pick_rest_at, pick_first, known_holder, known_seat, known_shown,
-                               known_plays, known_at, counts, deck, source, drawn, drawn_len)
-                else:
-                    cand[c, :] = S0
-                weights[c] = world_weight(cfg, cand[c], viewer, rates, always, sizes, passes, value)
-                total += weights[c]
-            if total > 0:
-                for c in range(candidates):
-                    weights[c] /= total
-                W[:] = cand[_draw(weights[:candidates], rng)]
-            else:
-                W[:] = cand[min(np.int64(unit(rng) * candidates), candidates - 1)]
+        round_world(cfg, S0, W, viewer, rng, use_belief, dealt, candidates, pool, fallback, nslots, size, owner,
+                    announced, position, burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need,
+                    pick_rest, pick_rest_at, pick_first, known_holder, known_seat, known_shown, known_plays, known_at,
+                    shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, sizes, passes,
+                    value, counts, deck, source, drawn, drawn_len, cand, weights, knobs, rates, always, picks)
         for j in range(actions.shape[0]):
             for _ in range(per_world):
                 S[:] = W
@@ -658,4 +683,5 @@ def deal_worlds(kernel, state, viewer: int, count: int, seed: int) -> np.ndarray
 # These functions inline the core's; numba checks only this file (module docstring).
 #: The sources these functions compile into their own code: every module of the compiled core and the draw primitives.
 SOURCES = (layout, deal, actions, moves, heuristic, play, compiled_draws)
-tie_cache_to_sources((unit, action_rollouts, _deal_many, _deal_scratch, world_weight, sample_model), *SOURCES)
+tie_cache_to_sources((unit, action_rollouts, round_world, _deal_many, _deal_scratch, world_weight, sample_model),
+                     *SOURCES)

@@ -4,8 +4,9 @@ trained policy (``rollout = "trained"``).
 The same two loops as the untrained kernel's (:func:`~.play.rollouts`, :func:`~.search.action_rollouts`), with the
 play-out of :func:`play_out_trained`: every seat of kind :data:`~.trained.TRAINED` plays the stored policy's row at
 the position (:func:`~.trained.trained_action`, the trained seat of whole games), the others their own kind. The
-worlds are dealt, weighed and drawn exactly as there (the same plan, the same posterior, the same numbers of the
-one stream), so a search player's evaluation differs only in who plays the rest of the game; with no trained seat
+worlds are dealt, weighed and drawn by the same function as there (:func:`~.search.round_world`: the same plan, the
+same posterior, the same numbers of the one stream), so a search player's evaluation differs only in who plays the
+rest of the game; with no trained seat
 the loops give the untrained ones' returns bit for bit (tested). One play-out from the start with seed ``s`` is the
 kernel's whole trained game of seed ``s`` (:func:`~.trained.play_games_trained`: the same draws in the same order).
 
@@ -33,7 +34,7 @@ from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance
 from trustme_analysis.games.liar.kernel.layout import CHANCE, ERR_NO_ACTION, N, TERMINAL, current_player
 from trustme_analysis.games.liar.kernel.moves import apply_player_action, results
 from trustme_analysis.games.liar.kernel.play import apply_checked
-from trustme_analysis.games.liar.kernel.search import _deal_scratch, _draw, deal_world, sample_model, unit, world_weight
+from trustme_analysis.games.liar.kernel.search import _deal_scratch, round_world
 from trustme_analysis.games.liar.kernel.trained import _choose
 from trustme_analysis.train import tables as T
 
@@ -100,38 +101,11 @@ def action_rollouts_trained(cfg, tab, S0, viewer, actions, worlds, per_world, se
     rng[0] = seed
     dealt = pool.shape[0] > 0 or size.shape[0] > 0 or hand_seat.shape[0] > 0
     for _ in range(worlds):
-        if not use_belief:
-            if dealt:
-                deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, announced, position, burned,
-                           credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need, pick_rest, pick_rest_at,
-                           pick_first, known_holder, known_seat, known_shown, known_plays, known_at, counts, deck,
-                           source, drawn, drawn_len)
-            else:
-                for i in range(S0.shape[0]):
-                    W[i] = S0[i]
-        else:
-            sample_model(viewer, shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, rng,
-                         knobs, rates, always, picks)
-            total = 0.0
-            for c in range(candidates):
-                if dealt:
-                    deal_world(cfg, S0, cand[c], viewer, rng, pool, fallback, nslots, size, owner, announced,
-                               position, burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need,
-                               pick_rest, pick_rest_at, pick_first, known_holder, known_seat, known_shown,
-                               known_plays, known_at, counts, deck, source, drawn, drawn_len)
-                else:
-                    for i in range(S0.shape[0]):
-                        cand[c, i] = S0[i]
-                weights[c] = world_weight(cfg, cand[c], viewer, rates, always, sizes, passes, value)
-                total += weights[c]
-            if total > 0:
-                for c in range(candidates):
-                    weights[c] /= total
-                kept = _draw(weights[:candidates], rng)
-            else:
-                kept = min(np.int64(unit(rng) * candidates), candidates - 1)
-            for i in range(S0.shape[0]):
-                W[i] = cand[kept, i]
+        round_world(cfg, S0, W, viewer, rng, use_belief, dealt, candidates, pool, fallback, nslots, size, owner,
+                    announced, position, burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need,
+                    pick_rest, pick_rest_at, pick_first, known_holder, known_seat, known_shown, known_plays, known_at,
+                    shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, sizes, passes,
+                    value, counts, deck, source, drawn, drawn_len, cand, weights, knobs, rates, always, picks)
         for j in range(actions.shape[0]):
             for _ in range(per_world):
                 for i in range(S0.shape[0]):
