@@ -24,7 +24,8 @@ only when a report is drawn. The parts:
   ``strategy_findings(tables) -> [sentence]``; the solve layer stores the descriptions beside the information-state
   strings, and the solve pages print them instead of the strings.
 - ``belief``: ``belief(state, player, worlds) -> weights``: how likely the other players' observed choices were in
-  each candidate world (the search player's belief model);
+  each candidate world (the search player's belief model; ``belief_off_for``, data, names the rollout kinds under
+  which a search player leaves it off unless told);
 - ``search_actions``: ``search_actions(state, player) -> actions``: the legal moves a search player tries, where a
   game has too many to try each (a Liar starter may hold 14,000 legal plays);
 - ``narrate``: ``narrate(event) -> text``: one event of the engine's snapshot in the rulebook's words
@@ -94,6 +95,9 @@ class GameEntry:
     #: The designer's questions (a sequence of :class:`trustme_analysis.findings.Question`) that
     #: ``python -m trustme_analysis.findings`` answers from a sweep with heuristic and competent line-ups.
     findings: Part = None
+    #: Rollout kinds under which a search player's ``belief`` is off unless its knobs turn it on: where the belief
+    #: (a model of other players) was measured to mislead a search whose rollouts model them otherwise.
+    belief_off_for: tuple[str, ...] = ()
     #: The game's compiled kernel, where it has one (see the module docstring).
     kernel: KernelEntry | None = None
     #: For every rule parameter of the game, variants that set it to values other than its default (each a dict of

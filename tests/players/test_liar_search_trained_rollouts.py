@@ -184,6 +184,26 @@ def test_search_over_the_trained_policy_plays_its_rollouts_in_the_kernel(stored)
     assert sorted(state.returns()) == [-1.0, 1.0]
 
 
+def test_the_belief_is_off_by_default_over_trained_rollouts_and_on_when_asked(stored):
+    # Liar's belief models heuristic-like bluffing; over the trained policy's rollouts it made the search weaker
+    # against the trained line-up (belief_off_for). Over heuristic rollouts, and when a spec asks, it is on.
+    knobs, _ = stored
+    game = pyspiel.load_game(TWO)
+
+    def search(**kw):
+        return make_bot(game, "search", 0, np.random.default_rng(3), budget=60, **kw)
+
+    assert game_entry("trustme_liar").belief_off_for == ("trained",)
+    assert not search(rollout="trained", rollout_knobs=knobs).knobs()["belief"]
+    assert search(rollout="trained", rollout_knobs=knobs, belief=True).knobs()["belief"]
+    assert search(rollout="heuristic").knobs()["belief"] and search().knobs()["belief"]
+    assert not search(rollout="heuristic", belief=False).knobs()["belief"]
+    pinocchio = pyspiel.load_game("trustme_pinocchio(players=2)")
+    assert make_bot(pinocchio, "search", 0, np.random.default_rng(3), budget=60).knobs()["belief"]
+    with pytest.raises(ValueError, match="belief='yes' is not allowed"):
+        search(belief="yes")
+
+
 def test_the_kernel_entry_admits_trained_rollouts_only_with_a_policy():
     game = pyspiel.load_game(TWO)
     entry = game_entry("trustme_liar")

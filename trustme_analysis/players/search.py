@@ -22,7 +22,8 @@ a game's ``"heuristic"`` (compiled where the kernel has it, else on the pyspiel 
 trained policy that ``rollout_knobs`` names, as a trained seat's knobs do; compiled where the kernel entry names it in
 ``policy_rollout_kinds``), or ``"auto"``, the default: the heuristic where the game's kernel compiles it, else
 random), ``rollout_knobs`` (the rollout kind's knobs, a table), ``belief`` (weight worlds by the observed choices, where the game
-models them), ``rollouts_per_world`` (rollouts from each sampled world and action), ``engine`` (``"auto"``, ``"kernel"``
+models them; by default on, but off under the rollout kinds the game's entry names in ``belief_off_for``: Liar's
+trained rollouts), ``rollouts_per_world`` (rollouts from each sampled world and action), ``engine`` (``"auto"``, ``"kernel"``
 or ``"pyspiel"``).
 """
 
@@ -159,7 +160,8 @@ class SearchBot(TrustMeBot):
         budget: rollouts per decision (None: the game's kernel entry's ``search_budget`` when its
             kernel plays the rollouts, else :data:`DEFAULT_BUDGET`).
         rollout: bot kind of every seat in the rollouts (``"auto"``: see :data:`AUTO_ROLLOUTS`).
-        belief: weight worlds by how likely the others' observed choices were (games that model it).
+        belief: weight worlds by how likely the others' observed choices were (games that model it); ``None``
+            (the default): on, but for the rollout kinds the game's entry names in ``belief_off_for``.
         rollouts_per_world: rollouts from each (world, action) pair.
         engine: ``"kernel"`` (compiled rollouts; the game must support it), ``"pyspiel"``, or ``"auto"``.
     """
@@ -167,13 +169,13 @@ class SearchBot(TrustMeBot):
     kind = "search"
 
     def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, make_bot: BotMaker,
-                 budget: int | None = None, rollout: str = "auto", belief: bool = True,
+                 budget: int | None = None, rollout: str = "auto", belief: bool | None = None,
                  rollouts_per_world: int = 1, engine: str = "auto", rollout_knobs: dict | None = None):
         super().__init__(player_id, rng)
         if budget is not None:
             _check_int("budget", budget, 1)
         _check_int("rollouts_per_world", rollouts_per_world, 1)
-        if not isinstance(belief, bool):
+        if belief is not None and not isinstance(belief, bool):
             raise ValueError(f"search bot knob belief={belief!r} is not allowed; allowed: true or false")
         if engine not in ENGINES:
             raise ValueError(f"search bot knob engine={engine!r} is not allowed; allowed: {', '.join(ENGINES)}")
@@ -199,6 +201,8 @@ class SearchBot(TrustMeBot):
             raise ValueError(f"the search bot needs states that resample their hidden information; "
                              f"{game.get_type().short_name} has no resample_from_infostate")
         entry = find_game(game.get_type().short_name)
+        if belief is None:
+            belief = entry is None or rollout not in entry.belief_off_for
         self._belief = entry.part("belief") if entry is not None and belief else None
         # The moves worth trying, where the game says (else every legal move).
         self._candidates = entry.part("search_actions") if entry is not None else None
