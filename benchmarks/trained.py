@@ -25,7 +25,8 @@ wherever a later stage needs a policy):
   (goal: its win rate <= fair share + 5 points).
 - ``stronger``: the search player over the trained policy (``--stronger-budget``, its rollouts played by the
   trained policy; the default report's stronger line-up) against the trained line-up, ``--search-games`` games,
-  where the game's kernel plays trained rollouts.
+  where the game's kernel plays trained rollouts; ``--stronger-belief on|off`` overrides the game's default belief
+  (Liar's is off over trained rollouts).
 - ``search``: the search player (budget 1,600) against the trained line-up, ``--search-games`` games, on every
   full variant ``--variants`` keeps (goal <= fair share + 10 points). Slow: about a CPU-second a game.
 
@@ -291,19 +292,22 @@ def stage_search(short: str, iterations: int, seed: int, out: str, games: int, r
         print(f"| {label} | search-1600: {fmt(wins, m, n)} | {time.process_time() - t0:.0f} CPU s |", flush=True)
 
 
-def stage_stronger(short: str, iterations: int, seed: int, out: str, games: int, budget: int) -> None:
+def stage_stronger(short: str, iterations: int, seed: int, out: str, games: int, budget: int,
+                   belief: bool | None = None) -> None:
     """The search player over the trained policy (its rollouts play the trained policy in every seat; the default
     report's stronger line-up) in one seat against the trained line-up: how much stronger it is."""
     gs = two_player(short)
     if gs is None:
         return
     game = pyspiel.load_game(gs)
-    print(f"\n## {short}: search player over the trained policy (budget {budget:,}) vs the trained line-up")
+    said = "the game's default" if belief is None else ("on" if belief else "off")
+    print(f"\n## {short}: search player over the trained policy (budget {budget:,}, belief {said}) vs the trained "
+          "line-up")
     train(game, settings(game, iterations, seed), out)
     knobs = {**knobs_for(iterations, seed), "outdir": out}
     t0 = time.process_time()
     wins, m = rate(game, lambda p, rng: make_bot(game, "search", p, rng, budget=budget, rollout="trained",
-                                                 rollout_knobs=knobs),
+                                                 rollout_knobs=knobs, belief=belief),
                    lambda p, rng: make_bot(game, "trained", p, rng, **knobs), np.arange(games) + 4_000_000)
     print(f"| 2p | search-{budget} over trained: {fmt(wins, m, 2)} | {time.process_time() - t0:.0f} CPU s |",
           flush=True)
@@ -355,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search-games", type=int, default=200)
     parser.add_argument("--stronger-budget", type=int, default=400,
                         help="the stronger stage's budget (search over the trained policy)")
+    parser.add_argument("--stronger-belief", choices=("default", "on", "off"), default="default",
+                        help="the stronger stage's search belief (default: the game's, e.g. off in Liar)")
     args = parser.parse_args(argv)
     stages = args.stages.split(",")
     allowed = {"exact", "train", "speed", "probes", "search", "stronger"}
@@ -395,7 +401,9 @@ def main(argv: list[str] | None = None) -> int:
         if "search" in stages:
             stage_search(short, args.iterations, args.seed, args.out, args.search_games, res)
         if "stronger" in stages and find_game(short).kernel.policy_rollout_kinds:
-            stage_stronger(short, args.iterations, args.seed, args.out, args.search_games, args.stronger_budget)
+            belief = None if args.stronger_belief == "default" else args.stronger_belief == "on"
+            stage_stronger(short, args.iterations, args.seed, args.out, args.search_games, args.stronger_budget,
+                           belief)
     targets(res)
     return 0
 
