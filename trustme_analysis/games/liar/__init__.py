@@ -54,7 +54,8 @@ register_game(
         simple_strategies="analysis.strategy:simple_strategies",
         belief="players.bots:belief",
         # The belief weighs worlds by heuristic-like bluffing; a search over the trained policy's rollouts was weaker
-        # with it against the trained line-up (2 players: 36-41% with it, 54-68% without; docs/games/liar.rst).
+        # with it against the trained line-up on every seed measured (2 players: 6.5-41% with it, 23-68% without;
+        # docs/games/liar.rst).
         belief_off_for=("trained",),
         search_actions="players.bots:search_actions",
         describe="analysis.describe",
