@@ -231,3 +231,23 @@ def test_sigterm_and_sigkill_of_the_parent_leave_no_half_chunks_or_workers(spec_
 
     assert main([str(spec_file), "--out", str(tmp_path), "--no-report", "--quiet", "--workers", "1"]) == 0
     pd.testing.assert_frame_equal(load_records(tmp_path), reference)
+
+
+def test_a_folder_played_by_other_code_is_refused(spec_file, tmp_path, monkeypatch):
+    """A sweep never mixes chunks of two versions of the code that plays its games: a stored sweep whose code
+    digest differs from this installation's refuses to resume and names the files that changed."""
+    import trustme_analysis.sweep.spec as spec_module
+    from trustme_analysis.provenance import game_code_digest
+
+    small = parse_spec({"game": "kuhn_poker", "games": 4, "chunk_size": 2, "seed": 99}, name="small")
+    run_sweep(small, workers=1, out=tmp_path, report=False, quiet=True)
+    stored = load_manifest(tmp_path)["fingerprint"]["code"]
+    assert stored == game_code_digest("kuhn_poker") and "players/search.py" in stored
+    # The same spec run by an installation whose bots' file differs (as after an upgrade that changed a default).
+    edited = {**stored, "players/search.py": "0" * 16}
+    monkeypatch.setattr(spec_module, "game_code_digest", lambda game: edited)
+    with pytest.raises(SweepError, match=r"played by other code than this installation's \(changed since: "
+                                         r"players/search\.py\)"):
+        run_sweep(small, workers=1, out=tmp_path, report=False, quiet=True)
+    monkeypatch.undo()
+    assert run_sweep(small, workers=1, out=tmp_path, report=False, quiet=True).chunks_run == 0

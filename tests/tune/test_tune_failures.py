@@ -51,6 +51,18 @@ def case_other_study(tmp):
     return [write(tmp, spec()), "--out", str(tmp / "o")]
 
 
+def case_study_by_other_code(tmp):
+    # The same tuning spec, its trials played by another version of the bots (as after an upgrade).
+    from trustme_analysis.tune.spec import load_tune_spec
+
+    path = write(tmp, spec())
+    fingerprint = load_tune_spec(path).study_fingerprint()
+    fingerprint["code"] = {**fingerprint["code"], "players/search.py": "0" * 16}
+    (tmp / "o").mkdir()
+    (tmp / "o" / "tune.json").write_text(json.dumps({"fingerprint": fingerprint}))
+    return [path, "--out", str(tmp / "o")]
+
+
 def plain(text: str):
     return lambda tmp: [write(tmp, text), "--out", str(tmp / "o")]
 
@@ -108,6 +120,9 @@ CASES = [
     ("--dask not a url", args("--dask", "not a url"),
      r"^error: --dask: 'not a url' is not a Dask scheduler address; allowed: 'local'"),
     ("tune.json damaged", case_damaged_state, r"^error: .*o/tune\.json is damaged \(.*\); it records which tuning"),
+    ("study by other code", case_study_by_other_code,
+     r"^error: .*o holds a study whose trials were played by other code than this installation's \(changed since: "
+     r"players/search\.py\); choose another --out"),
     ("another study", case_other_study, r"^error: .*o holds a study made from a different tuning spec \(differs in: "),
 ]
 

@@ -40,6 +40,7 @@ from trustme_analysis.outdir import (
     manifest_path,
     recorded_chunk,
 )
+from trustme_analysis.provenance import changed_files
 from trustme_analysis.registry import game_entry
 from trustme_analysis.specfile import SpecError, check_output_folder
 from trustme_analysis.sweep import engines, storage
@@ -489,6 +490,13 @@ def check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
     if stored.get("fingerprint") != current or stored.get("seeding_scheme") != SEEDING_SCHEME:
         old = stored.get("fingerprint") if isinstance(stored.get("fingerprint"), dict) else {}
         differing = sorted(k for k in set(old) | set(current) if old.get(k) != current.get(k)) or ["seeding"]
+        if differing == ["code"]:
+            # Same spec, other code: chunks of two versions of the rules or the bots must not mix.
+            raise SweepError(
+                f"{outdir} holds a sweep played by other code than this installation's (changed since: "
+                f"{changed_files(old.get('code'), current['code'])}); choose another --out or delete the folder "
+                "to play it again with this code"
+            )
         raise SweepError(
             f"{outdir} holds a sweep made from a different spec (differs in: {', '.join(differing)}); "
             "choose another --out (or out = ... in the spec) or delete the folder to start over"

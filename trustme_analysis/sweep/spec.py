@@ -20,6 +20,7 @@ import pyspiel
 
 from cfr.gameload import quiet_openspiel, unknown_game_message
 from trustme_analysis.engine.params import LIST_SEPARATOR, ParameterError, format_int_list
+from trustme_analysis.provenance import game_code_digest
 from trustme_analysis.players.lineup import LineUp, check_bot, parse_lineups
 from trustme_analysis.sweep.engines import DEFAULT_ENGINE, ENGINES, KERNEL, resolve_engine
 from trustme_analysis.specfile import (
@@ -217,6 +218,8 @@ class Spec:
         kernel = [v.id for v in self.variants if v.engine == KERNEL]
         if kernel:
             out["kernel_variants"] = kernel
+        # The code that plays the games, and so the knobs as the bots resolve them (a changed default too).
+        out["code"] = game_code_digest(self.game)
         return out
 
 

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from trustme_analysis.atomic import atomic_path
+from trustme_analysis.provenance import changed_files
 from trustme_analysis.tune import tables, training
 from trustme_analysis.tune.confirm import picks, run_confirmation
 from trustme_analysis.tune.evaluate import Evaluator, GameEvaluator, check_measures
@@ -108,6 +109,10 @@ def check_folder(spec: TuneSpec, outdir: Path) -> None:
     current = spec.study_fingerprint()
     if stored != current:
         differing = sorted(k for k in set(stored) | set(current) if stored.get(k) != current.get(k))
+        if differing == ["code"]:
+            raise TuneError(f"{outdir} holds a study whose trials were played by other code than this "
+                            f"installation's (changed since: {changed_files(stored.get('code'), current['code'])}); "
+                            "choose another --out or delete the folder to start the study again with this code")
         raise TuneError(f"{outdir} holds a study made from a different tuning spec (differs in: "
                         f"{', '.join(differing)}); choose another --out (or out = ... in the spec) or delete the "
                         "folder to start over")

@@ -26,6 +26,7 @@ from typing import Any
 import pyspiel
 
 from cfr.gameload import unknown_game_message
+from trustme_analysis.provenance import game_code_digest
 from trustme_analysis.specfile import (
     SpecError,
     at_least,
@@ -222,6 +223,8 @@ class TuneSpec:
                "seed": self.seed}
         if self.train is not None:  # (absent without training: the fingerprints of earlier studies stay the same)
             out["train"] = d["train"]
+        # The code that plays the trials (the rules, the bots and the defaults they resolve).
+        out["code"] = game_code_digest(self.game)
         return json.loads(json.dumps(out, default=str))
 
 
