@@ -1,9 +1,8 @@
 """Pinocchio worlds for search players: resample_from_infostate deals the unseen Characters anew, uniformly, and the
-player cannot tell the new state from the real one; OpenSpiel's own Python IS-MCTS plays on it."""
+player cannot tell the new state from the real one (OpenSpiel's own clients: tests/games/test_openspiel_clients.py)."""
 
 import numpy as np
 import pyspiel
-from open_spiel.python.algorithms import ismcts, mcts
 
 import trustme_analysis  # noqa: F401  (registers the games)
 from trustme_analysis.players import make_bot
@@ -72,21 +71,3 @@ def test_every_arrangement_of_the_unseen_characters_is_equally_likely():
     # Each of the opponent's hand_size cards is any of the unseen ones with equal chance.
     expected = draws * hand_size * state.unseen(p)[value] / unseen
     assert abs(in_hand - expected) < 5 * np.sqrt(expected)
-
-
-def test_openspiel_python_ismcts_plays_pinocchio():
-    game = pyspiel.load_game("trustme_pinocchio(players=2,values=3,copies=2,two_player_removed=0,park_size=2,"
-                             "stacks=1/1/1,chart=1/3/6,runouts_to_end=1)")
-    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
-    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=30, random_state=np.random.RandomState(1))
-    rng = np.random.default_rng(2)
-    state = game.new_initial_state()
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_action(sample_chance(state, rng))
-        elif state.current_player() == 0:
-            state.apply_action(bot.step(state))
-        else:
-            legal = state.legal_actions()
-            state.apply_action(legal[int(rng.integers(len(legal)))])
-    assert state.is_terminal()
