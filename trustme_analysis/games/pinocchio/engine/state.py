@@ -19,13 +19,10 @@ import pyspiel
 from trustme_analysis.games.pinocchio.engine import actions as A
 from trustme_analysis.games.pinocchio.engine.rules import score_breakdown, tale_row, ticket_for_tale
 
-# Phases, in the order they occur (the first player's draw, first_player=random, numbered last: it came last).
-(DEAL_PARK, DEAL_HAND, DRAW, ACTION, VOTE, VOTE_COIN, COIN_OFFER, COIN_TOSS, REFILL, FREE_REPUTATION, TIE_BREAK,
- TERMINAL, FIRST_PLAYER) = range(13)
-PHASE_NAMES = ("deal_park", "deal_hand", "draw", "action", "vote", "vote_coin", "coin_offer", "coin_toss", "refill",
-               "free_reputation", "tie_break", "terminal", "first_player")
-_CHANCE_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, VOTE_COIN, COIN_TOSS, REFILL, TIE_BREAK, FIRST_PLAYER))
-_CARD_PHASES = frozenset((DEAL_PARK, DEAL_HAND, DRAW, REFILL))
+from trustme_analysis.games.pinocchio.engine.phases import (  # noqa: F401  (PHASE_NAMES: part of this module's API)
+    _CARD_PHASES, _CHANCE_PHASES, ACTION, COIN_OFFER, COIN_TOSS, DEAL_HAND, DEAL_PARK, DRAW, FIRST_PLAYER,
+    FREE_REPUTATION, PHASE_NAMES, REFILL, TERMINAL, TIE_BREAK, VOTE, VOTE_COIN, values_of as _values_of)
+from trustme_analysis.games.pinocchio.engine.worlds import resample_by_replay
 
 # Where play continues once a Park refill is done.
 _THEN_DRAW, _THEN_END_TURN = 0, 1
@@ -54,12 +51,6 @@ class _Rows(list):
         return _Rows(_Flat(r) for r in self)
 
 
-def _values_of(counts: list[int]) -> list[int]:
-    """Counts per value -> the sorted list of values (``[0, 2, 1]`` -> ``[2, 2, 3]``)."""
-    out: list[int] = []
-    for i, n in enumerate(counts):
-        out.extend([i + 1] * n)
-    return out
 
 
 class PinocchioState(pyspiel.State):
@@ -620,8 +611,6 @@ class PinocchioState(pyspiel.State):
         generator's ``random``). Under simultaneous voting, the votes already cast but not yet shown are choices
         ``player_id`` has not seen: each is drawn anew, trust or not with even odds.
         """
-        from trustme_analysis.games.pinocchio.engine.worlds import resample_by_replay
-
         return resample_by_replay(self, player_id, probability_sampler)
 
     # ------------------------------------------------------------------ plain-data views

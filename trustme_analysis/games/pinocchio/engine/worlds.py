@@ -34,6 +34,7 @@ from typing import Any, Callable
 import pyspiel
 
 from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine import phases as S
 
 #: Arrangements tried before the real state is returned (see the module docstring).
 MAX_TRIES = 64
@@ -56,8 +57,6 @@ class _Hidden:
     hidden deals may have taken by each deal (:attr:`room`)."""
 
     def __init__(self, state: Any, player: int):
-        from trustme_analysis.games.pinocchio.engine import state as S
-
         game = state.get_game()
         codec = game.codec
         n = game.num_players()
@@ -124,8 +123,6 @@ def resample_by_replay(state: Any, player: int, sampler: Callable[[], float]) ->
 def draw_world(state: Any, player: int, sampler: Callable[[], float]) -> tuple[Any, int]:
     """:func:`resample_by_replay`'s world and the arrangements it drew (``MAX_TRIES + 1``: none had a history
     found, and the world is the real state)."""
-    from trustme_analysis.games.pinocchio.engine import state as S
-
     if state._phase == S.TERMINAL:
         return state.clone(), 0
     game = state.get_game()
@@ -137,7 +134,7 @@ def draw_world(state: Any, player: int, sampler: Callable[[], float]) -> tuple[A
     sizes = [sum(h) for h in state._hands]
     end = len(hidden.actions)
     for tries in range(1, MAX_TRIES + 1):
-        pool = S._values_of(state.unseen(player))
+        pool = S.values_of(state.unseen(player))
         _shuffle(pool, sampler)
         tale_value = pool[0] if hidden.tale_index >= 0 else 0
         taken = 1 if hidden.tale_index >= 0 else 0
