@@ -18,7 +18,7 @@ class _OneLineParser(argparse.ArgumentParser):
     """Argument errors as one line on stderr (exit status 2), not a usage block."""
 
     def error(self, message: str):  # noqa: D401 - argparse hook
-        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+        self.exit(2, f"error: {message} (see --help)\n")
 
 
 def _int_at_least(low: int):
@@ -175,7 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except Exception as exc:  # one line for the user, whatever went wrong
         message = str(exc).strip().splitlines()
-        print(f"python -m cfr: error: {message[0] if message else type(exc).__name__}", file=sys.stderr)
+        print(f"error: {message[0] if message else type(exc).__name__}", file=sys.stderr)
         return 2
     if result.compiled is not None:
         summary = result.compiled.summary()

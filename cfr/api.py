@@ -183,6 +183,8 @@ def solve(
 
     if resume is not None:
         solver = load_checkpoint(resume, compiled)
+        if isinstance(solver, SamplingSolver) and str(solver.game) != str(pygame):  # compiled is None: not checked yet
+            raise ValueError(f"checkpoint {str(resume)!r} was written for {solver.game}, not for {pygame}")
         kind_ok = isinstance(solver, (SamplingSolver, CompiledSamplingSolver)) == sampling
         if not kind_ok or (not sampling and solver.config.algorithm != key) or (
             sampling and solver.method != SAMPLING[key]

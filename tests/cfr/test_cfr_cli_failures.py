@@ -32,15 +32,15 @@ def _damaged_checkpoint(tmp):
 K = "kuhn_poker"
 CASES = [
     # (case id, setup(tmp) -> arguments, pattern searched in the one line)
-    ("no game", lambda tmp: [], r"^python -m cfr: error: the game is required \(a game string such as kuhn_poker; "
+    ("no game", lambda tmp: [], r"^error: the game is required \(a game string such as kuhn_poker; "
                                 r"--list lists them\) \(see --help\)$"),
-    ("unknown game", lambda tmp: ["kuhn_pokr"], r"^python -m cfr: error: unknown game 'kuhn_pokr'; did you mean "
+    ("unknown game", lambda tmp: ["kuhn_pokr"], r"^error: unknown game 'kuhn_pokr'; did you mean "
                                                 r"'kuhn_poker'.* OpenSpiel games: `python -m cfr --list`\)$"),
     ("unknown parameter", lambda tmp: ["kuhn_poker(playerz=3)"],
-     r"^python -m cfr: error: game 'kuhn_poker\(playerz=3\)' cannot be loaded: Unknown parameter 'playerz'"),
-    ("game string syntax", lambda tmp: ["kuhn_poker(players=3"], r"^python -m cfr: error: game 'kuhn_poker\(players=3' "
+     r"^error: game 'kuhn_poker\(playerz=3\)' cannot be loaded: Unknown parameter 'playerz'"),
+    ("game string syntax", lambda tmp: ["kuhn_poker(players=3"], r"^error: game 'kuhn_poker\(players=3' "
                                                                  r"cannot be loaded: "),
-    ("unknown algorithm", lambda tmp: [K, "-a", "cfrr"], r"^python -m cfr: error: argument --algorithm/-a: invalid "
+    ("unknown algorithm", lambda tmp: [K, "-a", "cfrr"], r"^error: argument --algorithm/-a: invalid "
                                                          r"choice: 'cfrr' \(choose from .*'cfr+'"),
     ("--iterations 0", lambda tmp: [K, "-n", "0"], r"argument --iterations/-n: must be an integer >= 1, got 0 \(see"),
     ("--iterations abc", lambda tmp: [K, "-n", "abc"], r"argument --iterations/-n: must be an integer >= 1, got 'abc'"),
@@ -52,7 +52,7 @@ CASES = [
     ("--seed -1", lambda tmp: [K, "--seed", "-1"], r"argument --seed: must be an integer >= 0, got -1 \(see --help\)$"),
     ("--seed abc", lambda tmp: [K, "--seed", "abc"], r"argument --seed: must be an integer >= 0, got 'abc'"),
     ("--max-histories 0", lambda tmp: [K, "--max-histories", "0"], r"argument --max-histories: must be an integer >= 1"),
-    ("tree too large", lambda tmp: [K, "--max-histories", "5", "-n", "1"], r"^python -m cfr: error: .*5"),
+    ("tree too large", lambda tmp: [K, "--max-histories", "5", "-n", "1"], r"^error: .*5"),
     ("--alpha nan", lambda tmp: [K, "--alpha", "nan"], r"argument --alpha: must be a finite number, got 'nan'"),
     ("--exploration 0", lambda tmp: [K, "--exploration", "0"],
      r"argument --exploration: must be a finite number > 0 and <= 1, got '0'"),
@@ -67,15 +67,15 @@ CASES = [
     ("--checkpoint empty", lambda tmp: [K, "-n", "1", "--checkpoint", ""],
      r"argument --checkpoint: must be a file path, got an empty string"),
     ("--resume missing", lambda tmp: [K, "-n", "1", "--resume", str(tmp / "nope.ckpt")],
-     r"^python -m cfr: error: checkpoint '.*nope\.ckpt' does not exist$"),
+     r"^error: checkpoint '.*nope\.ckpt' does not exist$"),
     ("--resume a folder", lambda tmp: [K, "-n", "1", "--resume", str(tmp)],
-     r"^python -m cfr: error: checkpoint '.*' is a folder; give the path of a checkpoint file$"),
+     r"^error: checkpoint '.*' is a folder; give the path of a checkpoint file$"),
     ("--resume not a checkpoint", lambda tmp: [K, "-n", "1", "--resume", _a_file(tmp)],
-     r"^python -m cfr: error: checkpoint '.*afile' is damaged or not a cfr checkpoint \("),
+     r"^error: checkpoint '.*afile' is damaged or not a cfr checkpoint \("),
     ("--resume truncated", lambda tmp: [K, "-n", "3", "--resume", _damaged_checkpoint(tmp)],
-     r"^python -m cfr: error: checkpoint '.*kuhn\.ckpt' is damaged or not a cfr checkpoint \("),
+     r"^error: checkpoint '.*kuhn\.ckpt' is damaged or not a cfr checkpoint \("),
     ("--resume of another game", lambda tmp: ["kuhn_poker(players=3)", "-n", "3", "--resume", _checkpoint(tmp)],
-     r"^python -m cfr: error: checkpoint '.*kuhn\.ckpt' was written for kuhn_poker\(\), not for "),
+     r"^error: checkpoint '.*kuhn\.ckpt' was written for kuhn_poker\(\), not for "),
 ]
 
 
