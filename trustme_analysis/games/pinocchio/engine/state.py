@@ -612,51 +612,17 @@ class PinocchioState(pyspiel.State):
         return counts
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> PinocchioState:
-        """A state ``player_id`` cannot tell from this one: the Characters it cannot locate (:meth:`unseen`) dealt
-        anew, uniformly, into the same places (each other hand keeps its size, a face-down tale Character stays one
-        card, the deck keeps its size).
+        """A state ``player_id`` cannot tell from this one, reached by a history: the real history replayed with
+        the deals ``player_id`` did not see drawn again (the Characters it cannot locate, :meth:`unseen`, dealt
+        anew, uniformly, into the places they can be), see :mod:`~trustme_analysis.games.pinocchio.engine.worlds`.
 
-        Nothing but a Character's leaving a hand face-up tells where an unseen Character is, so every such deal is
-        as likely as the real one. ``probability_sampler()`` gives uniform numbers in [0, 1) (pyspiel's
-        ``UniformProbabilitySampler`` or a generator's ``random``). The other players' own records of what they were
-        dealt are replaced by "?" in the new state, since the deal they remember is not the one now in their hands.
-        Under simultaneous voting, the votes already cast but not yet shown are choices ``player_id`` has not seen:
-        each is drawn anew, trust or not with even odds.
+        ``probability_sampler()`` gives uniform numbers in [0, 1) (pyspiel's ``UniformProbabilitySampler`` or a
+        generator's ``random``). Under simultaneous voting, the votes already cast but not yet shown are choices
+        ``player_id`` has not seen: each is drawn anew, trust or not with even odds.
         """
-        world = self.clone()
-        if self._phase in (FIRST_PLAYER, DEAL_PARK, DEAL_HAND) or self._phase == TERMINAL:
-            return world
-        pool = _values_of(self.unseen(player_id))
-        # Fisher-Yates with the sampler's numbers: a uniform permutation of the unseen Characters.
-        for i in range(len(pool) - 1, 0, -1):
-            j = min(int(probability_sampler() * (i + 1)), i)
-            pool[i], pool[j] = pool[j], pool[i]
-        V = self._rules.values
-        taken = 0
-        if self._tale is not None and self._active != player_id:
-            world._tale = (self._tale[0], pool[0])
-            taken = 1
-        hands = _Rows(_Flat(h) for h in self._hands)
-        for q in range(self._rules.players):
-            if q == player_id:
-                continue
-            size = sum(self._hands[q])
-            counts = [0] * V
-            for value in pool[taken:taken + size]:
-                counts[value - 1] += 1
-            hands[q] = _Flat(counts)
-            taken += size
-        deck = [0] * V
-        for value in pool[taken:]:
-            deck[value - 1] += 1
-        world._hands = hands
-        world._deck = _Flat(deck)
-        if self._rules.voting == "simultaneous" and self._phase == VOTE:
-            world._votes = _Flat(v if (v is None or q == player_id) else probability_sampler() < 0.5
-                                 for q, v in enumerate(self._votes))
-        world._log = _Flat((who, theirs if who not in (-1, player_id) else mine, theirs)
-                           for who, mine, theirs in self._log)
-        return world
+        from trustme_analysis.games.pinocchio.engine.worlds import resample_by_replay
+
+        return resample_by_replay(self, player_id, probability_sampler)
 
     # ------------------------------------------------------------------ plain-data views
 
