@@ -8,6 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pyspiel
+import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 from test_board1981_support import ALPHA, die, play, small_game, space, start
 
@@ -161,3 +162,111 @@ def test_a_clone_shares_nothing_that_changes():
     while not copy.is_terminal():
         copy.apply_action(copy.chance_outcomes()[0][0] if copy.is_chance_node() else copy.legal_actions()[-1])
     assert state.snapshot() == before and len(copy.snapshot()["events"]) > len(before["events"])
+
+
+# --- a world is a state of the game (issue 49): reached by its history -------------------------------------------
+
+
+def _random_decisions(game, count, seed):
+    """Decisions spread over whole random games (three per game)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        state = game.new_initial_state()
+        decisions = []
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+                continue
+            decisions.append(state.clone())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+        out += [decisions[i] for i in rng.choice(len(decisions), size=min(3, len(decisions)), replace=False)]
+    return out[:count]
+
+
+def _assert_world_is_a_state(game, state, world, viewer):
+    n = game.num_players()
+    replay = game.new_initial_state()
+    for action in world.history():
+        replay.apply_action(action)
+    assert str(replay) == str(world)
+    for q in range(n):
+        assert replay.information_state_string(q) == world.information_state_string(q)
+        assert replay.observation_string(q) == world.observation_string(q)
+    assert replay.legal_actions() == world.legal_actions() == state.legal_actions()
+    assert world.information_state_string(viewer) == state.information_state_string(viewer)
+    assert world.observation_string(viewer) == state.observation_string(viewer)
+    _, back = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, world))
+    assert back.history() == world.history() and str(back) == str(world)
+    assert all(back.information_state_string(q) == world.information_state_string(q) for q in range(n))
+
+
+@pytest.mark.parametrize("game_string", ["trustme_1981", "trustme_1981(players=3)", "trustme_1981(players=4)"])
+def test_a_board_game_world_is_the_state_its_history_replays_to(game_string):
+    game = pyspiel.load_game(game_string)
+    rng = np.random.default_rng(5)
+    moved = 0
+    positions = _random_decisions(game, 24, seed=game.num_players())
+    for state in positions:
+        viewer = state.current_player()
+        world = state.resample_from_infostate(viewer, rng.random)
+        _assert_world_is_a_state(game, state, world, viewer)
+        # A briefcase the viewer looked under (or saw revealed) keeps its card; the deal in the history is the world's.
+        assert all(world.referee_cards()[q] == c for q, c in state.known_cards(viewer).items())
+        assert list(world.history()[:game.rules.num_properties]) == world.referee_cards()
+        moved += world.referee_cards() != state.referee_cards()
+    assert moved >= len(positions) // 2
+
+
+@pytest.mark.parametrize("game_string", ["trustme_1981_investment", "trustme_1981_investment(players=3)",
+                                         "trustme_1981_investment(players=4)"])
+def test_an_investing_round_world_is_the_state_its_history_replays_to(game_string):
+    game = pyspiel.load_game(game_string)
+    rng = np.random.default_rng(6)
+    for state in _random_decisions(game, 30, seed=1):
+        viewer = state.current_player()
+        worlds = [state.resample_from_infostate(viewer, rng.random) for _ in range(20)]
+        for world in worlds:
+            _assert_world_is_a_state(game, state, world, viewer)
+        cards = {w.history()[0] for w in worlds}
+        if state._seen[viewer]:
+            assert cards == {state.history()[0]}  # it saw the card: every world keeps it
+        else:
+            assert len(cards) > 1
+
+
+def test_an_investing_round_world_draws_the_card_from_the_mix():
+    game = pyspiel.load_game("trustme_1981_investment(seen_each=0/0)")
+    state = game.new_initial_state()
+    state.apply_action(0)
+    viewer = state.current_player()
+    rng = np.random.default_rng(8)
+    draws = 4000
+    counts = Counter(state.resample_from_infostate(viewer, rng.random).history()[0] for _ in range(draws))
+    mix = game.payoff_mix
+    for kind, c in enumerate(mix):
+        expected = draws * c / sum(mix)
+        assert abs(counts[kind] - expected) < 5 * np.sqrt(expected + 1)
+
+
+@pytest.mark.parametrize("game_string", ["trustme_1981", "trustme_1981(players=4)", "trustme_1981_investment",
+                                         "trustme_1981_investment(players=4)"])
+def test_openspiel_python_ismcts_plays_the_full_default_games_without_error(game_string):
+    game = pyspiel.load_game(game_string)
+    evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(0))
+    bot = ismcts.ISMCTSBot(game, evaluator, uct_c=2.0, max_simulations=10, random_state=np.random.RandomState(1))
+    rng = np.random.default_rng(2)
+    decisions = 0
+    while decisions < 20:
+        state = game.new_initial_state()
+        while not state.is_terminal() and decisions < 20:
+            if state.is_chance_node():
+                state.apply_action(sample_chance(state, rng))
+            elif state.current_player() == 0:
+                state.apply_action(bot.step(state))
+                decisions += 1
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[int(rng.integers(len(legal)))])
+    assert decisions == 20

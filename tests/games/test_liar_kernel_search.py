@@ -189,10 +189,12 @@ def test_the_posterior_pools_the_seats_and_the_model_is_drawn_from_it():
 
 
 def _python_means(kernel, state, viewer, actions, worlds, rng):
-    """The Python path's means without the belief: worlds from ``resample_from_infostate``, one play-out each."""
+    """The Python path's means without the belief: worlds from the engine's in-place sampler (``worlds.resample``,
+    which the compiled worlds deal; ``resample_from_infostate`` now keeps only the worlds a history reaches, issue
+    49), one play-out each."""
     total = np.zeros((len(actions), worlds))
     for w in range(worlds):
-        world = state.resample_from_infostate(viewer, rng.random)
+        world = resample(state, viewer, rng.random)
         for j, a in enumerate(actions):
             child = world.clone()
             child.apply_action(a)

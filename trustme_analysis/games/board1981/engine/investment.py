@@ -258,6 +258,22 @@ class TrustMe1981InvestmentState(pyspiel.State):
             return f"p{self._game.seen_chance[self._seen_idx]}:{'saw' if action else 'did not see'}"
         return self._game.investing.label(action)
 
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "TrustMe1981InvestmentState":
+        """A state ``player_id`` cannot tell from this one, reached by a history (:mod:`~.worlds`): the real history
+        replayed with the Payoff card drawn anew from ``payoff_mix`` where ``player_id`` has not seen it (a player
+        who looked under the briefcase keeps its card). Who looked and every decision are public, so nothing else
+        changes. ``probability_sampler()`` gives uniform numbers in [0, 1)."""
+        from trustme_analysis.games.board1981.engine.worlds import replay
+
+        if self._phase in (DEAL, OVER) or self._seen[player_id]:
+            return self.clone()
+        mix = self._game.payoff_mix
+        # The card as chance deals it: kind k with probability mix[k] / sum(mix).
+        u = probability_sampler() * sum(mix)
+        card = next((k for k, c in enumerate(mix) if c > 0 and (u := u - c) < 0),
+                    max(k for k, c in enumerate(mix) if c > 0))
+        return replay(self, [card])
+
     def returns(self) -> list[float]:
         if self._phase != OVER:
             return [0.0] * self._game.n

@@ -578,32 +578,31 @@ class TrustMe1981State(pyspiel.State):
         return left
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> "TrustMe1981State":
-        """A state ``player_id`` cannot tell from this one: the Payoff cards it has not seen dealt anew, uniformly,
-        into the briefcases it has not looked under (the rest of them set aside again).
+        """A state ``player_id`` cannot tell from this one, reached by a history: the deal replayed with the Payoff
+        cards it has not seen dealt anew, uniformly, into the briefcases it has not looked under (the rest of them set
+        aside again), then every later action of the real history (:mod:`~.worlds`).
 
         Everything else is public (who looked under which briefcase, every claim, move, card and investing decision),
-        so only the deal changes; the other players' knowledge in the new state is of its cards. Nothing but a
-        player's own look or a reveal shows a card, so every such deal is as likely as the real one (the search
-        player's belief can weigh them by the others' choices). ``probability_sampler()`` gives uniform numbers in
-        [0, 1) (pyspiel's ``UniformProbabilitySampler`` or a generator's ``random``). The new state's ``history()``
-        keeps the real deal's chance outcomes (OpenSpiel states cannot rewrite their history); its information state
-        strings, which skip the deal, are the player's.
+        so only the deal changes; each other player's information state in the world is that of the replay (it sees
+        the world's card under each briefcase it looked under). A briefcase ``player_id`` looked under keeps its card.
+        Nothing but a player's own look or a reveal shows a card, so every such deal is as likely as the real one (the
+        search player's belief can weigh them by the others' choices). ``probability_sampler()`` gives uniform numbers
+        in [0, 1) (pyspiel's ``UniformProbabilitySampler`` or a generator's ``random``). ``history()`` replays to the
+        world and ``serialize_game_and_state`` round-trips it.
         """
-        world = self.clone()
+        from trustme_analysis.games.board1981.engine.worlds import replay, shuffle
+
         if self._phase in (DEAL, OVER):
-            return world
+            return self.clone()
         looked = self._looked[player_id]
         hidden = [q for q in range(self._rules.num_properties) if not (looked >> q & 1) and not self._removed[q]]
         pool = [kind for kind, count in enumerate(self.unseen_cards(player_id)) for _ in range(count)]
-        # Fisher-Yates with the sampler's numbers: a uniform permutation of the unseen cards.
-        for i in range(len(pool) - 1, 0, -1):
-            j = min(int(probability_sampler() * (i + 1)), i)
-            pool[i], pool[j] = pool[j], pool[i]
+        shuffle(pool, probability_sampler)
         cards = list(self._cards)
         for q, card in zip(hidden, pool):
             cards[q] = card
-        world._cards = _Frozen(cards)
-        return world
+        # The deal is the history's first ``num_properties`` chance outcomes (one card per briefcase, in order).
+        return replay(self, cards)
 
     # ------------------------------------------------------------------ public read-only views
 

@@ -567,11 +567,15 @@ class LiarState(pyspiel.State):
         return snap
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LiarState:
-        """A state ``player_id`` cannot tell from this one: the cards it cannot locate dealt anew, uniformly (see
-        :func:`~trustme_analysis.games.liar.engine.worlds.resample`). ``probability_sampler()`` gives uniform numbers in [0, 1)."""
-        from trustme_analysis.games.liar.engine.worlds import resample
+        """A state ``player_id`` cannot tell from this one, reached by a history: the cards it cannot locate dealt
+        anew, uniformly (:func:`~trustme_analysis.games.liar.engine.worlds.resample`), then a history found that leads
+        there, the deal and the other seats' face-down plays redrawn to match, and replayed
+        (:mod:`~trustme_analysis.games.liar.engine.histories`). ``history()`` replays to the world,
+        ``serialize_game_and_state`` round-trips it, and every seat's information state is that of the replay.
+        ``probability_sampler()`` gives uniform numbers in [0, 1)."""
+        from trustme_analysis.games.liar.engine.histories import resample_by_replay
 
-        return resample(self, player_id, probability_sampler)
+        return resample_by_replay(self, player_id, probability_sampler)
 
 
 def timeout_action(state: LiarState) -> int:

@@ -1,6 +1,8 @@
 """Worlds for search players: a state one player cannot tell from the real one, the cards it cannot place dealt anew.
 
-:func:`resample` (``LiarState.resample_from_infostate``) keeps everything the player has seen: its hand and deal, the
+``LiarState.resample_from_infostate`` returns a state reached by a history (:mod:`~.histories`), dealt into the
+places this module names. :func:`resample` is the in-place world the compiled search player's worlds still mirror
+(``kernel/search.py``): it keeps everything the player has seen: its hand and deal, the
 public discards, every count, claim, pass, challenge and burn, the cards turned over, its own plays, the piles it
 picked up, and the cards it knows are in another hand (:class:`~trustme_analysis.games.liar.engine.state.LiarTable` ``known``). The cards it cannot
 place (:func:`pool`) are shared out again uniformly among the places it cannot see into: the other players' hands
