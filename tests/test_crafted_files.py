@@ -174,9 +174,6 @@ def test_crafted_records_with_a_matching_checksum_are_never_unpickled(results_se
     assert not marker.exists()
 
 
-@pytest.mark.xfail(strict=True, reason="results.load lets pyarrow's ArrowInvalid (a ValueError that names no file) "
-                   "escape for a chunk whose checksum matches but which is not Parquet, instead of its ResultsError "
-                   "naming the chunk; the fix belongs in trustme_analysis/results, not in this change")
 def test_crafted_records_with_a_matching_checksum_raise_results_error_naming_the_chunk(results_set, marker,
                                                                                        tmp_path):
     out = _crafted_chunk_with_its_checksum(results_set, tmp_path / "set", crafted(marker))
@@ -282,8 +279,6 @@ def test_a_crafted_study_database_is_never_unpickled(crafted_study, marker):
     assert not marker.exists()
 
 
-@pytest.mark.xfail(strict=True, reason="python -m trustme_analysis.tune lets sqlite's DatabaseError ('file is not a "
-                   "database') escape as a traceback; the fix belongs in trustme_analysis/tune, not in this change")
 def test_a_crafted_study_database_is_refused_in_one_line(crafted_study, marker, capfd):
     from trustme_analysis.tune.__main__ import main
 

@@ -81,7 +81,7 @@ class ChunkSource:
             seen: dict[str, None] = {}
             for paths in self.files.values():
                 for path in paths:
-                    for name in pq.read_schema(path).names:
+                    for name in _schema_names(path):
                         seen.setdefault(name)
             self._columns = list(seen)
         return self._columns
@@ -149,5 +149,14 @@ class ChunkSource:
         if columns is None:
             return read_chunk(path)
         # A chunk of an older run may lack a column added later; pandas.concat fills it with NaN as for all records.
-        names = set(pq.read_schema(path).names)
+        names = set(_schema_names(path))
         return read_chunk(path, [c for c in columns if c in names])
+
+
+def _schema_names(path: Path) -> list[str]:
+    """A chunk file's column names; a file that is not Parquet is the :class:`DamagedFileError` naming it."""
+    try:
+        return list(pq.read_schema(path).names)
+    except (OSError, ValueError):  # pyarrow's ArrowInvalid is a ValueError; read_chunk says which file
+        read_chunk(path)
+        raise

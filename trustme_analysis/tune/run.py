@@ -37,15 +37,12 @@ from trustme_analysis.tune import tables, training
 from trustme_analysis.tune.confirm import picks, run_confirmation
 from trustme_analysis.tune.evaluate import Evaluator, GameEvaluator, check_measures
 from trustme_analysis.tune.spec import TuneSpec
-from trustme_analysis.tune.study import SearchSummary, open_study, run_search, trial_info
+from trustme_analysis.tune.study import TuneError, SearchSummary, open_study, run_search, trial_info
 from trustme_analysis.tune.workers import DaskCluster, make_executor, require_dask
 
 STATE = "tune.json"
 LOCK = "tune.lock"
 
-
-class TuneError(RuntimeError):
-    """The tuning cannot run as asked (the folder holds another study, or another run is working in it)."""
 
 
 @dataclass(frozen=True)

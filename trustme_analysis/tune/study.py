@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import numpy as np
+import sqlalchemy.exc
 import optuna
 from optuna.trial import FrozenTrial, TrialState
 
@@ -92,16 +93,27 @@ def _connector(path: Path) -> Any:
     return connect
 
 
+class TuneError(RuntimeError):
+    """The tuning cannot run as asked (the folder holds another study or a damaged one, or another run is working
+    in it)."""
+
+
 def open_study(spec: TuneSpec, outdir: str | Path, sampler: optuna.samplers.BaseSampler | None = None) -> optuna.Study:
     """The study of ``outdir`` (created on first use); ``sampler`` None: one for reading only."""
     path = Path(outdir) / STUDY_DB
-    storage = optuna.storages.RDBStorage(storage_url(outdir), engine_kwargs={"creator": _connector(path)})
     pruner: optuna.pruners.BasePruner = optuna.pruners.NopPruner()
     if spec.budget.racing == "halving":
         pruner = optuna.pruners.SuccessiveHalvingPruner(min_resource=spec.budget.first_rung,
                                                         reduction_factor=spec.budget.reduction)
-    return optuna.create_study(storage=storage, study_name=STUDY_NAME, directions=["minimize"] * len(spec.objectives),
-                               sampler=sampler, pruner=pruner, load_if_exists=True)
+    try:
+        storage = optuna.storages.RDBStorage(storage_url(outdir), engine_kwargs={"creator": _connector(path)})
+        return optuna.create_study(storage=storage, study_name=STUDY_NAME,
+                                   directions=["minimize"] * len(spec.objectives), sampler=sampler, pruner=pruner,
+                                   load_if_exists=True)
+    except (sqlalchemy.exc.DatabaseError, sqlite3.DatabaseError) as exc:  # not an SQLite file (sqlite3: "file is not a database"), or damaged
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+        raise TuneError(f"{path} is not a tuning study's database ({reason}); restore it, or choose another --out "
+                        "(a study database is read by SQLite, never unpickled)") from None
 
 
 def trial_info(trial: FrozenTrial) -> dict[str, Any]:
