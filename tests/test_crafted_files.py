@@ -50,7 +50,7 @@ def crafted(marker: Path, **extra) -> bytes:
 
 
 def one_line_refusal(call, capfd, pattern: str | None = None) -> str:
-    """Run a command line's ``main``; assert exit 2 and one line starting ``error:`` or ``spec error:`` on stderr
+    """Run a command line's ``main``; assert exit 2 and one line starting ``error:`` or ``error:`` on stderr
     (no traceback); returns the line."""
     import re
 

@@ -43,7 +43,9 @@ def test_same_seed_same_game():
         (["trustme_liar", "--bots", "heuristic,clever"], "--bots: 'heuristic,clever' is not allowed; allowed: one kind"),
         (["trustme_liar(players=2)", "--bots", "clever"], "--bots: 'clever' is not allowed (allowed: heuristic"),
         (["trustme_liar", "--knobs", "{bad"], "--knobs: '{bad' is not allowed; allowed: JSON"),
-        (["trustme_liar", "--max-steps", "0"], "argument --max-steps: must be an integer >= 1, got 0"),
+        (["trustme_liar", "--max-steps", "0"], "argument --max-steps: must be an integer from 1 to 10,000,000, got 0"),
+        (["trustme_liar", "--max-steps", "99999999"],
+         "argument --max-steps: must be an integer from 1 to 10,000,000, got 99,999,999"),
     ],
 )
 def test_bad_input_gets_one_line_and_exit_2(argv, message, capsys):

@@ -28,7 +28,7 @@ CASES = [
     ("game string syntax", ["trustme_pinocchio(players=2"], r"^error: game 'trustme_pinocchio\(players=2' cannot be"),
     ("--seed -1", [P, "--seed", "-1"], r"^error: argument --seed: must be an integer >= 0, got -1 \(see --help\)$"),
     ("--seed abc", [P, "--seed", "abc"], r"^error: argument --seed: must be an integer >= 0, got 'abc' \(see --help\)$"),
-    ("--max-steps 0", [P, "--max-steps", "0"], r"^error: argument --max-steps: must be an integer >= 1, got 0"),
+    ("--max-steps 0", [P, "--max-steps", "0"], r"^error: argument --max-steps: must be an integer from 1 to 10,000,000, got 0"),
     ("unknown option", [P, "--seeds", "1"], r"^error: unrecognized arguments: --seeds 1 \(see --help\)$"),
     ("unknown bot", [P, "--bots", "heuristc"],
      r"^error: --bots: 'heuristc' is not allowed; did you mean 'heuristic'\? \(allowed: heuristic, "),
@@ -53,7 +53,7 @@ CASES = [
     ("probe bot without a strategy", [P, "--bots", "probe"], r"^error: probe bot knob strategy=None is not allowed; "
                                                               r"allowed: 'always tell a tall tale'"),
     ("--knobs search budget 0", [P, "--bots", "search", "--knobs", '{"search": {"budget": 0}}'],
-     r"^error: --knobs: search\.budget: search bot knob budget=0 is not allowed; allowed: an integer >= 1$"),
+     r"^error: --knobs: search\.budget: search bot knob budget=0 is not allowed; allowed: an integer from 1 to 1,000,000$"),
 ]
 
 

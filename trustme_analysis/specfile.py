@@ -96,9 +96,12 @@ def load_game(game: str, key: str = "game", params: Mapping[str, Any] | None = N
         raise SpecError(key, str(exc)) from None
 
 
-def check_output_folder(outdir: str | Path, option: str = "--out") -> Path:
+def check_output_folder(outdir: str | Path, option: str = "--out", inner: Sequence[str] = ()) -> Path:
     """Refuse, before anything is written, an output folder that cannot be created or written: an empty path, a
-    file, a path under a file, a read-only folder (or read-only nearest existing parent). Returns it as a Path.
+    file, a path under a file, a read-only folder (or read-only nearest existing parent), or a read-only folder among
+    ``inner`` (paths inside it that the command writes to) and their subfolders. Returns it as a Path.
+
+    The one check of every command's output folder (sweep, tune, solve, report).
 
     Raises:
         OptionError: one line naming the folder and what is wrong with it.
@@ -118,6 +121,12 @@ def check_output_folder(outdir: str | Path, option: str = "--out") -> Path:
         what = "is not writable" if existing == path else f"cannot be created: {str(existing)!r} is not writable"
         raise OptionError("", f"output folder {str(path)!r} {what} (read-only or permission denied); choose another "
                           f"{option} or change its permissions")
+    for name in inner if path.is_dir() else ():
+        folder = path / name
+        for f in [folder, *(folder.iterdir() if folder.is_dir() else ())]:
+            if f.is_dir() and not os.access(f, os.W_OK | os.X_OK):
+                raise OptionError("", f"output folder {str(path)!r} is not writable: {str(f)!r} is read-only "
+                                  f"(permission denied); choose another {option} or change its permissions")
     return path
 
 

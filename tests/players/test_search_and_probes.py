@@ -53,7 +53,10 @@ def test_search_plays_perfect_information_games_from_the_state_itself():
 @pytest.mark.parametrize(
     "knobs, message",
     [
-        ({"budget": 0}, r"budget=0 is not allowed; allowed: an integer >= 1"),
+        ({"budget": 0}, r"budget=0 is not allowed; allowed: an integer from 1 to 1,000,000"),
+        ({"budget": 10**9}, r"budget=1000000000 is not allowed; allowed: an integer from 1 to 1,000,000"),
+        ({"rollouts_per_world": 10**5}, r"rollouts_per_world=100000 is not allowed; allowed: an integer from 1 to "
+                                        r"10,000"),
         ({"engine": "gpu"}, r"engine='gpu' is not allowed; allowed: auto, kernel, pyspiel"),
         ({"engine": "kernel"}, r"engine='kernel' is not allowed for leduc_poker\(\)"),
         ({"belief": "yes"}, r"belief='yes' is not allowed"),

@@ -64,6 +64,16 @@ def _index_damaged_records_gone(out: Path) -> None:
     (out / STATS / "index.json").write_text(json.dumps({"results_version": RESULTS_VERSION, "records": None}))
 
 
+def _index_garbage_records_gone(out: Path) -> None:
+    shutil.rmtree(out / "records")
+    (out / STATS / "index.json").write_bytes(b"\x00garbage{")
+
+
+def _index_a_list_records_gone(out: Path) -> None:
+    shutil.rmtree(out / "records")
+    (out / STATS / "index.json").write_text("[1, 2]")
+
+
 def _first_chunk(out: Path, entries) -> None:
     data = json.loads((out / MANIFEST).read_text())
     data["chunks"]["v00"]["0"] = entries
@@ -110,6 +120,11 @@ DAMAGE = [
      r"out/stats/seat_win_rates\.parquet cannot be read \(.*\); delete .*out/stats to compute"),
     ("stored index damaged, records gone", _index_damaged_records_gone, "stats/index.json", "",
      r"out/stats/index\.json is damaged \(no 'manifest'\); delete .*out/stats to compute the results set again"),
+    # Before, a garbage index with the records gone was reported as "no stored results set".
+    ("stored index garbage, records gone", _index_garbage_records_gone, "stats/index.json", "",
+     r"out/stats/index\.json is damaged \(.*\) and the records it was computed from are gone"),
+    ("stored index a list, records gone", _index_a_list_records_gone, "stats/index.json", "",
+     r"out/stats/index\.json is damaged \(a JSON list, not a table\) and the records it was computed from are gone"),
 ]
 
 

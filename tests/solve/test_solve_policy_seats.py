@@ -107,7 +107,7 @@ def test_the_command_reports_an_unknown_solve_in_one_line_and_exit_2(tmp_path, c
     assert main([str(spec), "--check"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.splitlines() == [err]
-    assert err.startswith("spec error: lineups.policy.seats[0].knobs.solve: 'duel' is not a [[solve]] section")
+    assert err.startswith("error: lineups.policy.seats[0].knobs.solve: 'duel' is not a [[solve]] section")
     assert "solves: tiny" in err
 
 

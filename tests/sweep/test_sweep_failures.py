@@ -109,22 +109,22 @@ def case_out_is_a_file(tmp):
 BAD_INPUTS = [
     # (case id, setup(tmp) -> arguments, pattern of the one line)
     ("spec not UTF-8", case_not_utf8,
-     r"spec error: spec file '.*s\.toml' is not UTF-8 text: byte 0xe9 at line 1, column 13; save it as UTF-8"),
-    ("spec binary", case_binary, r"spec error: spec file '.*s\.toml' is a binary file \(it holds NUL bytes\)"),
-    ("spec is a folder", case_folder, r"spec error: spec file '.*folder\.toml' is a folder; give the path of a"),
-    ("spec missing", lambda tmp: [str(tmp / "nope.toml")], r"spec error: spec file '.*nope\.toml' does not exist"),
+     r"error: spec file '.*s\.toml' is not UTF-8 text: byte 0xe9 at line 1, column 13; save it as UTF-8"),
+    ("spec binary", case_binary, r"error: spec file '.*s\.toml' is a binary file \(it holds NUL bytes\)"),
+    ("spec is a folder", case_folder, r"error: spec file '.*folder\.toml' is a folder; give the path of a"),
+    ("spec missing", lambda tmp: [str(tmp / "nope.toml")], r"error: spec file '.*nope\.toml' does not exist"),
     ("pool weight inf", lambda tmp: [_spec(tmp, _pool('{bot = "random", weight = inf}'))],
-     r"spec error: lineups\.p\.pool\[0\]\.weight: must be a positive number \(a finite one.*\), got inf$"),
+     r"error: lineups\.p\.pool\[0\]\.weight: must be a positive number \(a finite one.*\), got inf$"),
     ("pool weight nan", lambda tmp: [_spec(tmp, _pool('{bot = "random", weight = nan}'))],
-     r"spec error: lineups\.p\.pool\[0\]\.weight: must be a positive number \(a finite one.*\), got nan$"),
+     r"error: lineups\.p\.pool\[0\]\.weight: must be a positive number \(a finite one.*\), got nan$"),
     ("pool weights overflow", lambda tmp: [_spec(tmp, _pool('{bot = "random", weight = 1e308}, "random", '
                                                          '{bot = "random", weight = 1e308}'))],
-     r"spec error: lineups\.p\.pool: the weights add up to more than the largest number .* use smaller weights"),
+     r"error: lineups\.p\.pool: the weights add up to more than the largest number .* use smaller weights"),
     ("games absurd", lambda tmp: [_spec(tmp, 'game = "kuhn_poker"\ngames = 1000000000000\n')],
-     r"spec error: games: 1,000,000,000,000 games x 1 variant\(s\) in chunks of 50 make 20,000,000,000 chunks; a "
+     r"error: games: 1,000,000,000,000 games x 1 variant\(s\) in chunks of 50 make 20,000,000,000 chunks; a "
      r"sweep may have at most 200,000 .*: lower games to at most 10,000,000 per variant"),
     ("chunk_size absurd", lambda tmp: [_spec(tmp, 'game = "kuhn_poker"\nchunk_size = 1000000\n')],
-     r"spec error: chunk_size: must be at most 100,000 games .*, got 1,000,000$"),
+     r"error: chunk_size: must be at most 100,000 games .*, got 1,000,000$"),
     ("--out empty", lambda tmp: [_spec(tmp), "--out", ""],
      r"error: --out: must be a folder path, got an empty string$"),
     ("--out under a file", case_out_under_a_file,

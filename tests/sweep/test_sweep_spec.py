@@ -139,7 +139,7 @@ def test_cli_rejects_a_bad_spec_with_exit_2_and_writes_nothing(tmp_path, capsys,
     (tmp_path / "bad.toml").write_text('game = "kuhn_poker"\ngames = 5\n[grid]\nplayers = [2, 11]\n')
     assert main(["bad.toml"]) == 2
     err = capsys.readouterr().err
-    assert "spec error: grid.players:" in err and "players=11" in err
+    assert "error: grid.players:" in err and "players=11" in err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.toml"]
 
 

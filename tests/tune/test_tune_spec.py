@@ -139,7 +139,7 @@ def test_cli_budget_replaces_the_spec_budget(tmp_path, capsys):
     assert main([str(path), "--check", "--budget", "5000", "--out", str(tmp_path / "o")]) == 0
     assert "budget 5000 games" in capsys.readouterr().out
     assert main([str(path), "--check", "--budget", "100"]) == 2
-    assert capsys.readouterr().err.startswith("spec error: --budget: must be at least")
+    assert capsys.readouterr().err.startswith("error: --budget: must be at least")
 
 
 def test_cli_prints_one_line_and_exits_2(tmp_path, capsys):
@@ -149,7 +149,7 @@ def test_cli_prints_one_line_and_exits_2(tmp_path, capsys):
                     '[budget]\ngames = 1000\n', encoding="utf-8")
     assert main([str(path), "--check"]) == 2
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and err.startswith("spec error: objective[0].goal")
+    assert err.count("\n") == 0 and err.startswith("error: objective[0].goal")
 
 
 # --------------------------------------------------------------------------------------------------- search space

@@ -156,7 +156,7 @@ def test_a_bad_candidate_iterations_is_one_line_and_exit_2(tmp_path, capsys, lin
     spec = write_spec(tmp_path, line)
     assert main([str(spec), "--out", str(tmp_path / "out"), "--check"]) == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and err.startswith("spec error: train.candidate_iterations: ")
+    assert len(err.splitlines()) == 1 and err.startswith("error: train.candidate_iterations: ")
     assert shown in err and (">= 1" in err)
     assert not (tmp_path / "out").exists()
 
@@ -165,11 +165,11 @@ def test_train_needs_a_trained_lineup_and_a_trained_lineup_needs_train(tmp_path,
     text = SPEC.replace("{candidate}", "candidate_iterations = 10")
     (tmp_path / "a.toml").write_text(text.replace('bot = "trained"', 'bot = "heuristic"'), encoding="utf-8")
     assert main([str(tmp_path / "a.toml"), "--check"]) == 2
-    assert capsys.readouterr().err.startswith("spec error: train: the line-up 'trained' plays no trained policy")
+    assert capsys.readouterr().err.startswith("error: train: the line-up 'trained' plays no trained policy")
     no_train = text.replace("[train]\niterations = 4000\nseed = 0\ncandidate_iterations = 10\n", "")
     (tmp_path / "b.toml").write_text(no_train, encoding="utf-8")
     assert main([str(tmp_path / "b.toml"), "--check"]) == 2
-    assert capsys.readouterr().err.startswith("spec error: lineups.trained: plays trained policies")
+    assert capsys.readouterr().err.startswith("error: lineups.trained: plays trained policies")
     (tmp_path / "c.toml").write_text(text.replace('bot = "trained" }', 'bot = "trained", knobs = { iterations = 9 } }'),
                                      encoding="utf-8")
     assert main([str(tmp_path / "c.toml"), "--check"]) == 2

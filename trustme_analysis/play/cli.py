@@ -17,6 +17,8 @@ from trustme_analysis.players.lineup import check_knobs
 from trustme_analysis.players.policy import load_policy
 from trustme_analysis.specfile import OneLineParser, OptionError, SpecError, did_you_mean, int_option, load_game
 
+#: The most steps ``--max-steps`` allows: far beyond any game's length (the longest play a few thousand).
+MAX_STEPS = 10_000_000
 DESCRIPTION = "play one game and print it move by move, in the rulebook's words; --seat N: take seat N yourself"
 
 
@@ -52,7 +54,8 @@ def build_parser() -> OneLineParser:
                         help="with --seat: the other seats' bot kinds, one for all or one per other seat in seat "
                              "order (default: trained where the game has a trainer, else heuristic)")
     parser.add_argument("--knobs", default="{}", help="JSON: knobs per bot kind, e.g. '{\"search\": {\"budget\": 100}}'")
-    parser.add_argument("--max-steps", type=int_option(1), default=5000, help="stop after this many steps")
+    parser.add_argument("--max-steps", type=int_option(1, MAX_STEPS), default=5000,
+                        help="stop after this many steps")
     return parser
 
 

@@ -45,6 +45,11 @@ KNOBS = ("budget", "rollout", "rollout_knobs", "belief", "rollouts_per_world", "
 #: own default (its kernel entry's ``search_budget``, a number or a function of the variant: what its speed affords
 #: in about 50 ms a decision).
 DEFAULT_BUDGET = 400
+#: The most rollouts a decision may take (``budget``): about half a minute a decision on the kernel at today's
+#: speed, and hours on the pyspiel path; a larger number is a typing slip, not a plan.
+MAX_BUDGET = 1_000_000
+#: The most rollouts from each (world, action) pair.
+MAX_ROLLOUTS_PER_WORLD = 10_000
 #: Candidate worlds drawn per kept world when the belief weighs them.
 BELIEF_CANDIDATES = 8
 ENGINES = ("auto", "kernel", "pyspiel")
@@ -173,8 +178,8 @@ class SearchBot(TrustMeBot):
                  rollouts_per_world: int = 1, engine: str = "auto", rollout_knobs: dict | None = None):
         super().__init__(player_id, rng)
         if budget is not None:
-            _check_int("budget", budget, 1)
-        _check_int("rollouts_per_world", rollouts_per_world, 1)
+            _check_int("budget", budget, 1, MAX_BUDGET)
+        _check_int("rollouts_per_world", rollouts_per_world, 1, MAX_ROLLOUTS_PER_WORLD)
         if belief is not None and not isinstance(belief, bool):
             raise ValueError(f"search bot knob belief={belief!r} is not allowed; allowed: true or false")
         if engine not in ENGINES:
@@ -310,9 +315,10 @@ class SearchBot(TrustMeBot):
         return int(tied[int(self.rng.integers(len(tied)))])
 
 
-def _check_int(name: str, value: Any, low: int) -> None:
-    if not isinstance(value, int) or isinstance(value, bool) or value < low:
-        raise ValueError(f"search bot knob {name}={value!r} is not allowed; allowed: an integer >= {low}")
+def _check_int(name: str, value: Any, low: int, high: int) -> None:
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(f"search bot knob {name}={value!r} is not allowed; allowed: an integer from {low:,} to "
+                         f"{high:,}")
 
 
 def make_search_bot(game: pyspiel.Game, player_id: int, rng: np.random.Generator, make_bot: BotMaker,

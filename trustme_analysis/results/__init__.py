@@ -132,7 +132,8 @@ def load(outdir: str | Path, recompute: bool = False) -> ResultSet:
 
 def _load(outdir: Path, recompute: bool) -> ResultSet:
     key = records_key(outdir)
-    if recompute or not store.is_current(store.read_index(outdir), key):
+    # With the records gone the stored index is all there is: a damaged one is named, not taken for a missing one.
+    if recompute or not store.is_current(store.read_index(outdir, strict=key is None), key):
         if key is None:
             raise FileNotFoundError(f"{outdir}: no records and no stored results set to build from")
         store.save(compute(outdir), outdir, key)

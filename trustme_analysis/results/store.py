@@ -95,15 +95,31 @@ def remove_temp_files(folder: str | Path) -> int:
     return len(stale)
 
 
-def read_index(outdir: str | Path) -> dict[str, Any] | None:
-    """The stored index, or ``None`` when there is none (or it cannot be read)."""
+def read_index(outdir: str | Path, strict: bool = False) -> dict[str, Any] | None:
+    """The stored index, or ``None`` when there is none (or, unless ``strict``, when it cannot be read: the records
+    are there to compute it again).
+
+    Raises:
+        DamagedFileError: ``strict`` and the index is there but is not a JSON table (named, so a damaged file is never
+            reported as a missing results set).
+    """
     path = index_path(outdir)
     if not path.is_file():
         return None
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        index = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        if not strict:
+            return None
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        raise DamagedFileError(f"{path} is damaged ({first}) and the records it was computed from are gone; "
+                               "nothing here to read it back from") from None
+    if not isinstance(index, dict):
+        if strict:
+            raise DamagedFileError(f"{path} is damaged (a JSON {type(index).__name__}, not a table) and the records "
+                                   "it was computed from are gone; nothing here to read it back from")
         return None
+    return index
 
 
 def is_current(index: dict[str, Any] | None, records_key: dict[str, Any] | None) -> bool:
@@ -121,7 +137,7 @@ def load(outdir: str | Path) -> ResultSet:
         FileNotFoundError: there is no stored results set.
         DamagedFileError: the index or a table file is damaged (named).
     """
-    index = read_index(outdir)
+    index = read_index(outdir, strict=True)
     if index is None:
         raise FileNotFoundError(f"{outdir}: no results set here (missing {STATS}/{INDEX})")
     folder = Path(outdir) / STATS

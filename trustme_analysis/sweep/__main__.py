@@ -211,7 +211,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         spec = load_spec(args.spec)
     except SpecError as exc:
-        print(f"spec error: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     try:
         outdir = resolve_outdir(spec, args.out)

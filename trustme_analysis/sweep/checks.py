@@ -29,9 +29,13 @@ import pyspiel
 
 from trustme_analysis.atomic import atomic_path
 from trustme_analysis.players.probe import probe_strategies
+from trustme_analysis.players.search import MAX_BUDGET
 from trustme_analysis.specfile import SpecError, check_keys, optional
 
 TRUST_KEYS = ("games", "lineups", "probes", "search")
+#: The most games a ``[trust]`` or ``[skill]`` check may play per variant (a check's games are search games at
+#: hundreds of milliseconds each, or probe games; a million is days of them).
+MAX_CHECK_GAMES = 1_000_000
 SKILL_KEYS = ("games", "budgets", "knobs")
 CHECKS_DIR = "checks"
 CHECKS_INDEX = "checks.json"
@@ -74,8 +78,8 @@ def parse_trust(table: Any, lineups: Mapping[str, Any], game: pyspiel.Game) -> T
         raise SpecError("trust", f"must be a table (games, lineups, probes, search), got {table!r}")
     check_keys("trust", table, TRUST_KEYS)
     games = optional(table, "games", int, 200, where="trust")
-    if games < 1:
-        raise SpecError("trust.games", f"must be an integer >= 1, got {games!r}")
+    if not 1 <= games <= MAX_CHECK_GAMES:
+        raise SpecError("trust.games", f"must be an integer from 1 to {MAX_CHECK_GAMES:,}, got {games!r}")
     fixed = [name for name, lu in lineups.items() if lu.seats is not None]
     names = optional(table, "lineups", list, fixed, where="trust")
     for name in names:
@@ -112,12 +116,14 @@ def parse_skill(table: Any) -> SkillSpec:
         raise SpecError("skill", f"must be a table (games, budgets, knobs), got {table!r}")
     check_keys("skill", table, SKILL_KEYS)
     games = optional(table, "games", int, 200, where="skill")
-    if games < 1:
-        raise SpecError("skill.games", f"must be an integer >= 1, got {games!r}")
+    if not 1 <= games <= MAX_CHECK_GAMES:
+        raise SpecError("skill.games", f"must be an integer from 1 to {MAX_CHECK_GAMES:,}, got {games!r}")
     budgets = optional(table, "budgets", list, [25, 50, 100, 200], where="skill")
-    if (len(budgets) < 2 or not all(isinstance(b, int) and not isinstance(b, bool) and b >= 1 for b in budgets)
+    if (len(budgets) < 2 or not all(isinstance(b, int) and not isinstance(b, bool) and 1 <= b <= MAX_BUDGET
+                                    for b in budgets)
             or sorted(set(budgets)) != budgets):
-        raise SpecError("skill.budgets", f"must be at least two increasing integers >= 1, got {budgets!r}")
+        raise SpecError("skill.budgets", f"must be at least two increasing integers from 1 to {MAX_BUDGET:,}, got "
+                        f"{budgets!r}")
     knobs = optional(table, "knobs", dict, {}, where="skill")
     if "budget" in knobs:
         raise SpecError("skill.knobs.budget", "is set by skill.budgets; remove it from the knobs")

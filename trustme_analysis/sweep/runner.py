@@ -451,32 +451,16 @@ def resolve_outdir(spec: Spec, out: str | Path | None) -> Path:
     return Path(out if out is not None else spec.out)
 
 
-def check_outdir_writable(outdir: Path) -> None:
-    """Refuse an output folder that cannot be created or written, before anything is written.
-
-    Raises:
-        SweepError: ``outdir`` is a file, lies under a file, or its folder (or the nearest existing parent) is not
-            writable.
-    """
-    try:
-        check_output_folder(outdir)
-    except SpecError as exc:  # (the same checks as every command's --out; a sweep's own error type)
-        raise SweepError(str(exc)) from None
-    if outdir.is_dir():
-        records = outdir / RECORDS
-        for folder in [records, *(records.iterdir() if records.is_dir() else ())]:
-            if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
-                raise SweepError(f"output folder {str(outdir)!r} is not writable: {str(folder)!r} is read-only "
-                                 "(permission denied); choose another --out or change its permissions")
-
-
 def check_outdir(spec: Spec, outdir: Path) -> dict[str, Any] | None:
     """The stored manifest if ``outdir`` holds this spec's sweep, ``None`` if it holds none; reads only.
 
     Raises:
         SweepError: ``outdir`` cannot be written, holds another spec's sweep, or its manifest is damaged.
     """
-    check_outdir_writable(outdir)
+    try:
+        check_output_folder(outdir, inner=(RECORDS,))
+    except SpecError as exc:  # (the same check as every command's --out, raised as the sweep's own error type)
+        raise SweepError(str(exc)) from None
     if not manifest_path(outdir).is_file():
         # The manifest is written before the first chunk, so chunks without one were not made by a sweep run.
         if storage.stray_chunks(outdir, []):

@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except (ValueError, TypeError, pyspiel.SpielError) as exc:
-        print(f"train: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     print(("reused " if policy.reused else "") + str(policy.folder))
     return 0

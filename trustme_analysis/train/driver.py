@@ -91,6 +91,13 @@ class GameTrainer(Protocol):
     def run(self, ctx: Any, tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int: ...
 
 
+#: The most iterations one training may run: 2 to 8 CPU hours on today's kernels (70,000 to 250,000 iterations
+#: a CPU second); a larger number is a slip, not a plan.
+MAX_ITERATIONS = 2_000_000_000
+#: The most CPU seconds a timed training may run: a week.
+MAX_SECONDS = 7 * 24 * 3600
+
+
 @dataclass(frozen=True)
 class TrainSettings:
     """How a policy is trained.
@@ -151,10 +158,13 @@ class TrainSettings:
     def __post_init__(self):
         if (self.iterations is None) == (self.seconds is None):
             raise ValueError("give exactly one budget: iterations or seconds")
-        if self.iterations is not None and (not isinstance(self.iterations, int) or self.iterations < 1):
-            raise ValueError(f"iterations={self.iterations!r} is not allowed; allowed: a positive integer")
-        if self.seconds is not None and not self.seconds > 0:
-            raise ValueError(f"seconds={self.seconds!r} is not allowed; allowed: a positive number")
+        if self.iterations is not None and (isinstance(self.iterations, bool) or not isinstance(self.iterations, int)
+                                            or not 1 <= self.iterations <= MAX_ITERATIONS):
+            raise ValueError(f"iterations={self.iterations!r} is not allowed; allowed: an integer from 1 to "
+                             f"{MAX_ITERATIONS:,}")
+        if self.seconds is not None and not 0 < self.seconds <= MAX_SECONDS:
+            raise ValueError(f"seconds={self.seconds!r} is not allowed; allowed: a number > 0 and <= {MAX_SECONDS:,}"
+                             " (a week)")
         if not 0.0 < self.epsilon <= 1.0:
             raise ValueError(f"epsilon={self.epsilon!r} is not allowed; allowed: 0 < epsilon <= 1")
         if self.averaging not in AVERAGING:

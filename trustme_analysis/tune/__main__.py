@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from trustme_analysis.specfile import OneLineParser, int_option
-from trustme_analysis.tune.spec import TuneSpec
+from trustme_analysis.tune.spec import MAX_GAMES, TuneSpec
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,7 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--out", default=None, metavar="DIR", help="output folder (default: the spec's 'out')")
     parser.add_argument(
-        "--budget", type=int_option(1), default=None, metavar="GAMES",
+        "--budget", type=int_option(1, MAX_GAMES), default=None, metavar="GAMES",
         help="all games the search may play, in place of the spec's [budget] games (a larger budget continues a "
         "finished study)",
     )
@@ -127,7 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except SpecError as exc:
-        print(f"spec error: {exc}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         return 2
     except (TuneError, SweepError) as exc:
         print(f"error: {exc}", file=sys.stderr)

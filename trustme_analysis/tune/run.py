@@ -33,6 +33,7 @@ from typing import Any, TextIO
 
 from trustme_analysis.atomic import atomic_path
 from trustme_analysis.provenance import changed_files
+from trustme_analysis.specfile import SpecError, check_output_folder
 from trustme_analysis.tune import tables, training
 from trustme_analysis.tune.confirm import picks, run_confirmation
 from trustme_analysis.tune.evaluate import Evaluator, GameEvaluator, check_measures
@@ -77,13 +78,13 @@ def folder_lock(outdir: Path) -> Iterator[None]:
 def check_folder(spec: TuneSpec, outdir: Path) -> None:
     """Refuse, before anything is written, a folder that cannot be created or written (a file, under a file,
     read-only), holds another study, something that is not a tuning, or a damaged ``tune.json``."""
-    from trustme_analysis.sweep.runner import SweepError, check_outdir_writable
+    from trustme_analysis.outdir import RECORDS
 
     if not str(outdir).strip():
         raise TuneError("--out: must be a folder path, got an empty string")
     try:
-        check_outdir_writable(outdir)
-    except SweepError as exc:
+        check_output_folder(outdir, inner=(RECORDS,))
+    except SpecError as exc:
         raise TuneError(str(exc)) from None
     state = outdir / STATE
     if not state.is_file():

@@ -401,10 +401,19 @@ def _first_value(param: Any) -> Any:
     return as_game_value(param.build(param.low, [param.min_step] * (param.length - 1)))
 
 
-def _int(table: Mapping[str, Any], key: str, default: Any, where: str, low: int) -> Any:
+#: The most games a tuning may play (``budget.games``, ``confirm.games``, a candidate's games): a thousand CPU hours
+#: of kernel games, more than any machine here finishes; a larger number is a slip, and stated as one.
+MAX_GAMES = 100_000_000
+#: The most trials, parallel trials and the sampler's population a spec may ask for.
+MAX_TRIALS = 1_000_000
+MAX_PARALLEL = 1_024
+
+
+def _int(table: Mapping[str, Any], key: str, default: Any, where: str, low: int, high: int | None = None) -> Any:
     value = optional(table, key, int, default, where=where)
-    if value is not None and value < low:
-        raise SpecError(f"{where}.{key}", f"must be an integer >= {low}, got {value!r}")
+    if value is not None and (value < low or (high is not None and value > high)):
+        allowed = f"an integer from {low:,} to {high:,}" if high is not None else f"an integer >= {low}"
+        raise SpecError(f"{where}.{key}", f"must be {allowed}, got {value!r}")
     return value
 
 
@@ -415,9 +424,9 @@ def _parse_budget(table: Any) -> Budget:
     check_keys("budget", table, BUDGET_KEYS)
     if "games" not in table:
         raise SpecError("budget.games", "missing (required): all games the search may play")
-    games = _int(table, "games", None, "budget", 1)
+    games = _int(table, "games", None, "budget", 1, MAX_GAMES)
     chunk = _int(table, "chunk_size", DEFAULT_CHUNK_SIZE, "budget", 1)
-    per = _int(table, "games_per_candidate", DEFAULT_GAMES_PER_CANDIDATE, "budget", 1)
+    per = _int(table, "games_per_candidate", DEFAULT_GAMES_PER_CANDIDATE, "budget", 1, MAX_GAMES)
     if per % chunk:
         raise SpecError("budget.games_per_candidate", f"must be a multiple of chunk_size ({chunk}), got {per}")
     if per > games:
@@ -433,8 +442,8 @@ def _parse_budget(table: Any) -> Budget:
         raise SpecError("budget.first_rung", f"must be a multiple of chunk_size ({chunk}), got {first}")
     if first > per:
         raise SpecError("budget.first_rung", f"({first}) is more than games_per_candidate ({per})")
-    max_trials = _int(table, "max_trials", None, "budget", 1)
-    parallel = _int(table, "parallel", None, "budget", 1)
+    max_trials = _int(table, "max_trials", None, "budget", 1, MAX_TRIALS)
+    parallel = _int(table, "parallel", None, "budget", 1, MAX_PARALLEL)
     budget = Budget(games, per, first, reduction, racing, chunk, max_trials, parallel)
     bad = [r for r in budget.rungs if r % chunk]
     if bad:
@@ -457,8 +466,8 @@ def _parse_sampler(table: Any, objectives: int, budget: Budget) -> Sampler:
     if budget.racing == "halving" and objectives > 1:
         raise SpecError("budget.racing", "halving compares one objective (Optuna prunes single-objective studies "
                         "only); with several objectives use racing = \"interval\"")
-    population = _int(table, "population", DEFAULT_POPULATION, "sampler", 2)
-    startup = _int(table, "startup_trials", DEFAULT_STARTUP, "sampler", 0)
+    population = _int(table, "population", DEFAULT_POPULATION, "sampler", 2, MAX_TRIALS)
+    startup = _int(table, "startup_trials", DEFAULT_STARTUP, "sampler", 0, MAX_TRIALS)
     rulebook_first = table.get("rulebook_first", True)
     if not isinstance(rulebook_first, bool):
         raise SpecError("sampler.rulebook_first", f"must be true or false, got {rulebook_first!r}")
@@ -470,8 +479,8 @@ def _parse_confirm(table: Any, seed: int, searched: list[str]) -> Confirm:
     if not isinstance(table, dict):
         raise SpecError("confirm", f"must be a table (best, games, seed, reports, references), got {table!r}")
     check_keys("confirm", table, CONFIRM_KEYS)
-    best = _int(table, "best", DEFAULT_CONFIRM_BEST, "confirm", 0)
-    games = _int(table, "games", DEFAULT_CONFIRM_GAMES, "confirm", 1)
+    best = _int(table, "best", DEFAULT_CONFIRM_BEST, "confirm", 0, MAX_TRIALS)
+    games = _int(table, "games", DEFAULT_CONFIRM_GAMES, "confirm", 1, MAX_GAMES)
     # Fresh seeds: another master seed than the search's, so no confirmation game was seen by the search.
     confirm_seed = _int(table, "seed", seed + 1, "confirm", 0)
     if confirm_seed == seed:
