@@ -21,15 +21,25 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"error: {message} (see --help)\n")
 
 
-def _int_at_least(low: int):
-    """An argparse ``type``: an integer >= ``low``; the error says what is allowed."""
+#: The largest count an option takes (iterations, an evaluation interval): a larger one is a slip, not a plan.
+MAX_COUNT = 10_000_000_000
+
+
+#: The largest seed (numpy's generators take any non-negative integer; one a 64-bit integer holds keeps files exact).
+MAX_SEED = 2**63 - 1
+
+
+def _int_at_least(low: int, high: int = MAX_COUNT):
+    """An argparse ``type``: an integer from ``low`` to ``high``; the error says what is allowed."""
+    allowed = f"an integer from {low} to {high:,}"
+
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {text!r}") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"must be an integer >= {low}, got {value}")
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be {allowed}, got {value}")
         return value
 
     parse.__name__ = "integer"
@@ -80,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "is at or below this")
     parser.add_argument("--eval-every", type=_int_at_least(1), default=None,
                         help="evaluate every this many iterations (default: 10 full-tree, 1000 sampling)")
-    parser.add_argument("--seed", type=_int_at_least(0), default=0, help="seed of the sampling solvers (default: 0)")
+    parser.add_argument("--seed", type=_int_at_least(0, MAX_SEED), default=0, help="seed of the sampling solvers (default: 0)")
     parser.add_argument("--max-histories", type=_int_at_least(1), default=DEFAULT_MAX_HISTORIES,
                         help="refuse to compile a larger tree (default: %(default)s)")
     updates = parser.add_mutually_exclusive_group()

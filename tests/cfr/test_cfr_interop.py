@@ -153,7 +153,7 @@ def test_cli_help_lists_every_flag(capsys):
     [
         (["no_such_game"], "unknown game 'no_such_game'"),
         (["kuhn_poker(players=1"], "cannot be loaded"),
-        (["kuhn_poker", "--iterations", "0"], "--iterations/-n: must be an integer >= 1, got 0"),
+        (["kuhn_poker", "--iterations", "0"], "--iterations/-n: must be an integer from 1 to 10,000,000,000, got 0"),
         (["kuhn_poker", "--algorithm", "nope"], "invalid choice: 'nope'"),
         (["kuhn_poker", "--bogus"], "unrecognized arguments: --bogus"),
         (["leduc_poker", "--max-histories", "100"], "max_histories=100"),

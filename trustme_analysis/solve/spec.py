@@ -177,16 +177,25 @@ class SolveFile:
     solves: tuple[SolveSpec, ...]
 
 
-def _number(key: str, value: Any, integer: bool, low: float, strict: bool) -> Any:
+#: The most iterations, histories or games a solve may ask for, and the longest time limit (a week, in seconds): a
+#: larger number is a slip, not a plan, and is stated as one.
+MAX_COUNT = 10_000_000_000
+MAX_SECONDS = 7 * 24 * 3600
+
+
+def _number(key: str, value: Any, integer: bool, low: float, strict: bool, high: float | None = None) -> Any:
     # TOML writes nan and inf: neither is a count, a time or a target.
     ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     if integer:
         ok = ok and isinstance(value, int)
+        high = MAX_COUNT if high is None else high
     if ok:
-        ok = value > low if strict else value >= low
+        ok = (value > low if strict else value >= low) and (high is None or value <= high)
     if not ok:
         what = "an integer" if integer else "a number"
         bound = f"> {low}" if strict else f">= {low}"
+        if high is not None:
+            bound += f" and <= {high:,}"
         raise SpecError(key, f"must be {what} {bound}, got {value!r}")
     return value
 
@@ -219,7 +228,7 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
         _number(f"{where}.iterations", iterations, True, 0, True)
     time_limit = data.get("time_limit")
     if time_limit is not None:
-        time_limit = float(_number(f"{where}.time_limit", time_limit, False, 0, True))
+        time_limit = float(_number(f"{where}.time_limit", time_limit, False, 0, True, MAX_SECONDS))
     if "target" in data and "target_exploitability" in data:
         raise SpecError(f"{where}.target", "give either target (share of the utility range) or "
                         "target_exploitability (absolute), not both")
@@ -238,7 +247,7 @@ def parse_solve(data: Any, index: int = 0, names: Sequence[str] = ()) -> SolveSp
     if eval_every is not None:
         _number(f"{where}.eval_every", eval_every, True, 0, True)
     seed = data.get("seed", 0)
-    _number(f"{where}.seed", seed, True, 0, False)
+    _number(f"{where}.seed", seed, True, 0, False, 2**63 - 1)
     max_histories = data.get("max_histories", DEFAULT_MAX_HISTORIES)
     _number(f"{where}.max_histories", max_histories, True, 0, True)
     histories = data.get("histories", "all")
