@@ -28,11 +28,15 @@ def test_checks_become_sub_sweeps_with_their_own_seeds():
     checks = checks_of(spec)
     assert [c.name for c in checks] == ["trust-v01", "skill-v00"]
     trust = checks[0]
-    # Two probes and the search player, each in both seats; the probe keeps the seat's own bot elsewhere.
+    # Two probes and the search player, each in both seats; the probe plays its default base (the heuristic where
+    # the game has one, here random) wherever its rule says nothing, against every line-up.
     assert sorted({r["challenger"] for r in trust.seats.values()}) == ["always bet", "always pass", "search player"]
     assert len(trust.data["lineups"]) == 6
-    assert trust.data["lineups"]["c0s1"]["seats"][1] == {"bot": "probe", "knobs": {"strategy": "always bet",
-                                                                                     "base": "edge"}}
+    assert trust.data["lineups"]["c0s1"]["seats"] == [{"bot": "edge", "knobs": {}},
+                                                      {"bot": "probe", "knobs": {"strategy": "always bet"}}]
+    assert {r["kind"] for r in trust.seats.values()} == {"probe", "search"}
+    # Kuhn has no kernel: "auto" gives the probes the search challenger's games (60 a seat).
+    assert {lu["games"] for lu in trust.data["lineups"].values()} == {60}
     assert trust.data["games"] == 60 and trust.data["seed"] != spec.seed
     assert checks[1].data["lineups"]["k1s0"]["seats"][0]["knobs"]["budget"] == 16
 
@@ -65,6 +69,9 @@ def test_checks_run_and_reach_the_results_and_the_report(tmp_path):
     assert search["low"] > 0.55
     verdict = res["trust_verdicts"].iloc[0]
     assert verdict["verdict"] == "exploitable" and verdict["lineup"] == "edge"
+    # Always betting against a bot that always passes (folds to a bet) wins every game: the probe, by name, decides.
+    assert verdict["best_challenger"] == "always bet" and verdict["win_rate"] == 1.0
+    assert verdict["search_gain"] == pytest.approx(search["win_rate"] - 0.5) and verdict["search_games"] == 120
     skill = res["skill_trace"]
     assert list(skill["budget"]) == [16] and skill["games"].iloc[0] == 60
     assert "skill_vs_luck" in res["skill_summary"].columns
@@ -72,6 +79,9 @@ def test_checks_run_and_reach_the_results_and_the_report(tmp_path):
     assert (heads["kind"] == "trust").sum() == 1
     text = "\n".join(page.extract_text() for page in PdfReader(str(result.report)).pages)
     assert "Can these players be trusted? v01 (edge)" in text
+    flat = " ".join(text.split())
+    assert "exploitable: always bet wins 50.0 points more than its fair share" in flat
+    assert "a search player gains" in flat
     assert "Skill trace: does thinking longer win more?" in text
     assert "Each measure under each line-up" in text
     # Run again: the checks resume (nothing to play) and give the same tables.

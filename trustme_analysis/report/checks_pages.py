@@ -15,7 +15,7 @@ from trustme_analysis.report.findings import versus
 from trustme_analysis.report.layout import BOTTOM, LEFT, RIGHT, draw_table, interval_plot, new_page, percent_axis, wrap
 from trustme_analysis.report.panels import pct
 from trustme_analysis.report.words import count, estimate, percent
-from trustme_analysis.results.checks import VERDICTS
+from trustme_analysis.results.checks import search_text, verdict_text
 
 #: Measures drawn per page of the line-up comparison.
 MEASURES_PER_PAGE = 8
@@ -46,17 +46,16 @@ def _trust_page(ctx: Report, variant: str) -> None:
                   reference=float(rows["fair"].iloc[0]), reference_label="fair share")
     ax.set_ylim(-0.02, 1.02)
     ax.legend(loc="upper right", fontsize=7.5)
-    findings = [f"Verdict: {VERDICTS[verdict['verdict']]}. The strongest challenger, {verdict['best_challenger']}, "
-                f"wins {estimate(verdict['win_rate'], verdict['low'], verdict['high'], 'share')} of "
-                f"{count(verdict['games'])} games: {versus(verdict['win_rate'], verdict['low'], verdict['high'], verdict['fair'])} "
-                f"its fair {percent(verdict['fair'])}."]
+    findings = [_verdict_sentence(verdict, rows)]
+    gain = search_text(verdict)
+    if gain:
+        findings.append(f"The search challenger does not decide the verdict: {gain}. "
+                        + ("Stronger play moves the outcome, so weigh the figures against a stronger line-up where "
+                           "the spec plays one." if verdict["search_low"] > 0 else
+                           "Thinking ahead does not beat these players measurably at this number of games."))
     if verdict["verdict"] == "exploitable":
         findings.append("The figures of this line-up describe players a simple strategy beats: read them as the "
                         "behaviour of these bots, not of the game under good play.")
-    elif verdict["verdict"] == "no weakness found":
-        findings.append("No probe and no search player found a weakness at this number of games.")
-    else:
-        findings.append("More games would tell whether the challenger's edge is real.")
     shown = pd.DataFrame({
         "challenger": rows["challenger"],
         "games": rows["games"],
@@ -68,6 +67,23 @@ def _trust_page(ctx: Report, variant: str) -> None:
     draw_table(tax, shown, widths=[2.2, 0.8, 1.6, 1.0, 1.0])
     # Not offered to the first page: its "What the games say" already states each verdict (the headlines' trust rows).
     ctx.add(fig, title, "checks", findings=findings, variants=[variant])
+
+
+def _verdict_sentence(verdict: pd.Series, rows: pd.DataFrame) -> str:
+    """The verdict, and what the line-up holds against and what beats it, by name."""
+    probes = rows[rows["kind"] == "probe"] if "kind" in rows.columns else rows
+    if not len(probes):
+        return "No probe played against this line-up: the search challenger's figure below is the only check."
+    beaten = probes[probes["p_holm"] <= 0.05] if "p_holm" in probes.columns else probes.iloc[:0]
+    beaten = beaten[beaten["edge"] > 0]
+    holds = [str(c) for c in probes["challenger"] if c not in set(beaten["challenger"])]
+    said = f"Verdict: {verdict_text(verdict)}."
+    if len(beaten):
+        said += " Beaten by: " + "; ".join(f"{r.challenger} ({100 * r.edge:+.1f} points)" for r in beaten.itertuples())
+        said += "." if not holds else f". Holds against: {', '.join(holds)}."
+    else:
+        said += f" Holds against: {', '.join(holds)} ({count(int(probes['games'].min()))} games each or more)."
+    return said
 
 
 def _skill_page(ctx: Report) -> None:

@@ -19,7 +19,7 @@ import pyspiel
 from trustme_analysis.outdir import RECORDS, load_manifest, stored_chunk_files, verify_chunks
 from trustme_analysis.players import make_bot
 from trustme_analysis.registry import find_game
-from trustme_analysis.results.checks import MARGIN, load_index, skill_tables, trust_tables
+from trustme_analysis.results.checks import ALPHA, load_index, skill_tables, trust_tables
 from trustme_analysis.results.source import ChunkSource
 from trustme_analysis.results.table import LazyTable, PieceStore, ResultSet, Table
 from trustme_analysis.stats.balance import (
@@ -612,15 +612,20 @@ def _checks(b: Builder, outdir: str | Path) -> None:
     trust, verdicts = trust_tables(outdir, lineup_of)
     if len(trust):
         b.add("trust", trust, "Challengers against the line-ups",
-              "Each challenger (a probe: one of the game's named fixed strategies; or the search player) sits in one "
-              "seat, the line-up's own bots in the others, seats rotating; win rate = share of its games it won; "
-              "fair = 1 / players; edge = win rate - fair.", "Wilson 95%",
+              "Each challenger (a probe: one of the game's named fixed strategies over the heuristic; or the search "
+              "player) sits in one seat, the line-up's own bots in the others, seats rotating; win rate = share of "
+              "its games it won; fair = its share if it were as good as the seats against it (1 / players without "
+              "ties); edge = win rate - fair; p_value: one-sided binomial test of 'wins more than its fair share'; "
+              "p_holm: Holm-adjusted over the variant's probes.", "Wilson 95%",
               {"win_rate": "share of games", "fair": "share of games", "edge": "share of games"})
         b.add("trust_verdicts", verdicts, "Can these players be trusted?",
-              f"Per tested variant, the challenger with the best lower bound. exploitable: its lower 95% bound beats "
-              f"the fair share by more than {MARGIN:.0%}; no weakness found: every challenger's upper bound is within "
-              f"{MARGIN:.0%} of the fair share; inconclusive otherwise.", "Wilson 95%",
-              {"win_rate": "share of games"})
+              f"Per tested variant, decided by the probes: exploitable when a probe wins more than its fair share "
+              f"(one-sided, Holm over the probes, {ALPHA:.0%}; best_challenger: the one with the largest edge among "
+              "them); holds otherwise, and detectable is the excess over the fair share the probes' games would have "
+              "found with 80% power (best_challenger: the probe with the largest edge). The search challenger does "
+              "not decide it: search_gain is its win rate minus its fair share, with the 95% interval "
+              "(search_low, search_high).", "Wilson 95%; one-sided binomial tests",
+              {"win_rate": "share of games", "detectable": "share of games", "search_gain": "share of games"})
     trace, summary = skill_tables(outdir)
     if len(trace):
         b.add("skill_trace", trace, "Skill trace",

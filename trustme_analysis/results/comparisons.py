@@ -55,7 +55,7 @@ STABLE = "stable under stronger play"
 MOVES = "still moves with skill"
 
 #: Verdicts of the trust check (:mod:`trustme_analysis.results.checks`) and how far they let a line-up lead.
-_TRUST_ORDER = {"exploitable": 0, "inconclusive": 1, "": 1, "no weakness found": 2}
+_TRUST_ORDER = {"exploitable": 0, "": 1, "holds": 2}
 
 
 def rules_key(variant: Mapping[str, Any]) -> str:
@@ -218,8 +218,8 @@ def lineup_table(manifest: Mapping[str, Any], variant_ids: Sequence[str], games:
     headline's, under the baseline's rules: the figures are weighed against it), ``reference`` (the baseline's
     line-up, what the other line-ups are compared with) or empty.
 
-    The trust verdict of a line-up is "exploitable" when any of its tested variants was, "no weakness found" when
-    all were, "inconclusive" otherwise, and empty when untested.
+    The trust verdict of a line-up is "exploitable" when any of its tested variants was, "holds" when all held
+    against every probe, and empty when untested (or tested by the search player alone).
     """
     variants = _variants(manifest, variant_ids)
     by_id = {str(v.get("id")): v for v in variants}
@@ -238,10 +238,10 @@ def lineup_table(manifest: Mapping[str, Any], variant_ids: Sequence[str], games:
         found = tested.get(name, [])
         if "exploitable" in found:
             verdict = "exploitable"
-        elif found and all(f == "no weakness found" for f in found):
-            verdict = "no weakness found"
+        elif found and all(f == "holds" for f in found):
+            verdict = "holds"
         else:
-            verdict = "inconclusive" if found else ""
+            verdict = ""
         level = lineup_level(example)
         rows.append({"lineup": name, "seats": seats_words(example), "level": level,
                      "level_name": LEVEL_NAMES.get(level, str(level)), "strength": list(lineup_strength(example)),
@@ -267,8 +267,8 @@ def _strength(row: Mapping[str, Any]) -> tuple:
 
 def headline_lineup(table: pd.DataFrame) -> str:
     """The line-up that carries the headline (see the module docstring): among those that played the baseline's
-    rules, not found exploitable first, then the highest level, then trust found no weakness, then the most games,
-    then the strongest, then the spec's order."""
+    rules, not found exploitable first, then the highest level, then trust held against every probe, then the most
+    games, then the strongest, then the spec's order."""
     rows = [r for _, r in table.iterrows() if r["variant_at_baseline_rules"]]
     if not rows:
         return str(table["lineup"].iloc[0])
@@ -410,11 +410,16 @@ def headline_rows(results: Any, games: pd.DataFrame | GameRows, metrics: Sequenc
         rows.append({**common, "kind": "baseline", "measure": metric.name, "unit": metric.unit, "value": est,
                      "low": low, "high": high, "games": n})
     if "trust_verdicts" in results:
-        for r in results["trust_verdicts"].itertuples():
-            rows.append({"kind": "trust", "variant": r.variant, "lineup": r.lineup,
-                         "measure": f"{r.best_challenger} against {r.lineup}", "unit": "share of games",
-                         "value": r.win_rate, "low": r.low, "high": r.high, "reference": r.fair, "games": r.games,
-                         "verdict": r.verdict, "exploitable": r.verdict == "exploitable"})
+        from trustme_analysis.results.checks import search_text, verdict_text
+
+        for _, r in results["trust_verdicts"].iterrows():
+            # The verdict in words (the probe and its margin, or the excess no probe reaches), then the search
+            # player's own figure.
+            said = "; ".join(x for x in (verdict_text(r) if r["verdict"] else "", search_text(r)) if x)
+            rows.append({"kind": "trust", "variant": r["variant"], "lineup": r["lineup"],
+                         "measure": f"{r['best_challenger']} against {r['lineup']}", "unit": "share of games",
+                         "value": r["win_rate"], "low": r["low"], "high": r["high"], "reference": r["fair"],
+                         "games": r["games"], "verdict": said, "exploitable": r["verdict"] == "exploitable"})
     for factor in FACTORS:
         comp = comparisons[comparisons["factor"] == factor] if len(comparisons) else comparisons
         top = biggest_changes(comp, limit=changes) if len(comp) else comp

@@ -24,7 +24,9 @@ INDEX = "index.json"
 #: tables of a large sweep (no page draws from them) would otherwise fill the memory of every report.
 LAZY_ROWS = 50_000
 #: Bumped whenever a statistic's definition changes, so stored results sets of older code are recomputed.
-RESULTS_VERSION = 3  # 2: comparisons by factor, headline line-up, stability; streamed tables; 3: tie-aware fair share
+# 2: comparisons by factor, headline line-up, stability; streamed tables; 3: tie-aware fair share; 4: trust verdicts
+# decided by the probes (Holm, power), the search player's gain apart.
+RESULTS_VERSION = 4
 
 
 def index_path(outdir: str | Path) -> Path:

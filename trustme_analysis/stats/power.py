@@ -38,3 +38,54 @@ def detectable_change(low: float, high: float, confidence: float = CONFIDENCE, p
     normal = NormalDist()
     se = (high - low) / 2.0 / normal.inv_cdf(0.5 + confidence / 2.0)
     return (normal.inv_cdf(1.0 - alpha / 2.0) + normal.inv_cdf(power)) * se
+
+
+def _one_sided_n(fair: float, margin: float, z_alpha: float, z_power: float) -> float:
+    """Games a one-sided test of "wins more than ``fair``" needs to see a true share of ``fair + margin`` with the
+    power ``z_power`` stands for (the normal approximation of the binomial, each hypothesis with its own spread)."""
+    high = min(fair + margin, 1.0 - 1e-9)
+    spread = z_alpha * math.sqrt(fair * (1.0 - fair)) + z_power * math.sqrt(high * (1.0 - high))
+    return (spread / margin) ** 2
+
+
+def games_to_detect(fair: float, margin: float, tests: int = 1, power: float = POWER,
+                    alpha: float = POWER_ALPHA) -> int:
+    """The games one challenger needs so that, if it truly wins ``fair + margin`` of them, a one-sided test at level
+    ``alpha / tests`` (the first step of Holm's correction over ``tests`` challengers, which every later step only
+    eases) finds it with probability ``power``.
+
+    >>> games_to_detect(1 / 3, 0.03)  # 3 points above a fair third, one challenger
+    1548
+    >>> games_to_detect(1 / 3, 0.03, tests=4)  # four probes, Holm over them
+    2373
+    """
+    if not 0.0 < fair < 1.0 or not margin > 0.0 or tests < 1:
+        raise ValueError(f"games_to_detect needs 0 < fair < 1, margin > 0 and tests >= 1, got {fair}, {margin}, "
+                         f"{tests}")
+    normal = NormalDist()
+    n = _one_sided_n(fair, margin, normal.inv_cdf(1.0 - alpha / tests), normal.inv_cdf(power))
+    return int(math.ceil(n - 1e-9))
+
+
+def detectable_excess(fair: float, games: int, tests: int = 1, power: float = POWER,
+                      alpha: float = POWER_ALPHA) -> float:
+    """The smallest excess over ``fair`` that ``games`` games of one challenger find with probability ``power``
+    (:func:`games_to_detect` the other way round); NaN for no games.
+
+    >>> round(detectable_excess(1 / 3, 2373, tests=4), 4)
+    0.03
+    """
+    if games < 1 or not 0.0 < fair < 1.0:
+        return math.nan
+    normal = NormalDist()
+    za, zp = normal.inv_cdf(1.0 - alpha / tests), normal.inv_cdf(power)
+    low, high = 1e-6, 1.0 - fair
+    if _one_sided_n(fair, high, za, zp) > games:
+        return high  # not even a challenger that always wins would be seen reliably
+    for _ in range(60):  # bisection: the games needed fall as the excess grows
+        mid = 0.5 * (low + high)
+        if _one_sided_n(fair, mid, za, zp) > games:
+            low = mid
+        else:
+            high = mid
+    return high

@@ -1,10 +1,15 @@
 """How far a sweep's players can be trusted: the spec's ``[trust]`` and ``[skill]`` tables, played as sub-sweeps.
 
 ``[trust]`` puts a *challenger* in one seat of a line-up, the line-up's own bots in the others, and counts how often
-the challenger wins: each of the game's probes (named simple strategies such as "never bluff", over the seat's own
-bot kind elsewhere) and the search player. A challenger that wins far more than its fair share has found a weakness:
-the line-up's statistics describe exploitable players. Seats rotate: the challenger sits in every seat for an equal
-share of the games.
+the challenger wins: each of the game's probes (named simple strategies such as "never bluff", over the heuristic
+elsewhere) and the search player. A challenger that wins more than its fair share has found a weakness: the line-up's
+statistics describe exploitable players. Seats rotate: the challenger sits in every seat for an equal share of the
+games.
+
+The probes play at kernel speed where the game's kernel plays them, so by default (``probe_games = "auto"``) each gets
+the games a decision needs: enough that a probe winning its fair share + :data:`PROBE_MARGIN` is found with 80% power
+by a one-sided test at the 5% level, Holm-corrected over the probes (:func:`probe_games_for`). The search challenger
+keeps ``games``, its own smaller budget, and its own figure (the points it gains over its fair share).
 
 ``[skill]`` is a skill trace (after Ludii's SkillTrace): search players with budgets b1 < b2 < ... , each one against
 the previous (one seat the stronger, the others the weaker, seats rotating). If doubling the thinking keeps winning,
@@ -32,7 +37,12 @@ from trustme_analysis.players.probe import probe_strategies
 from trustme_analysis.players.search import MAX_BUDGET
 from trustme_analysis.specfile import SpecError, check_keys, optional
 
-TRUST_KEYS = ("games", "lineups", "probes", "search")
+TRUST_KEYS = ("games", "probe_games", "lineups", "probes", "search")
+#: The excess over the fair share that ``probe_games = "auto"`` sizes each probe's games to find (80% power).
+PROBE_MARGIN = 0.03
+#: The most games "auto" gives one probe of one variant (a fair share near one half with many probes needs about
+#: 3,000); a spec may ask for more with a number.
+MAX_AUTO_PROBE_GAMES = 20_000
 #: The most games a ``[trust]`` or ``[skill]`` check may play per variant (a check's games are search games at
 #: hundreds of milliseconds each, or probe games; a million is days of them).
 MAX_CHECK_GAMES = 1_000_000
@@ -47,14 +57,16 @@ SEED_TAG = 0xC0FFEE
 class TrustSpec:
     """The ``[trust]`` table: challengers against the tested line-ups."""
 
-    games: int
+    games: int  # the search challenger's games per variant
     lineups: tuple[str, ...]
     probes: tuple[str, ...] | None  # None: every probe of the game
     search: Mapping[str, Any] | None  # the search challenger's knobs; None: no search challenger
+    probe_games: int | None = None  # each probe's games per variant; None: "auto" (power-sized)
 
     def as_dict(self) -> dict[str, Any]:
         """As written in a spec (normalised)."""
-        return {"games": self.games, "lineups": list(self.lineups),
+        return {"games": self.games, "probe_games": "auto" if self.probe_games is None else self.probe_games,
+                "lineups": list(self.lineups),
                 "probes": "all" if self.probes is None else list(self.probes),
                 "search": dict(self.search) if self.search is not None else False}
 
@@ -80,6 +92,12 @@ def parse_trust(table: Any, lineups: Mapping[str, Any], game: pyspiel.Game) -> T
     games = optional(table, "games", int, 200, where="trust")
     if not 1 <= games <= MAX_CHECK_GAMES:
         raise SpecError("trust.games", f"must be an integer from 1 to {MAX_CHECK_GAMES:,}, got {games!r}")
+    probe_games = table.get("probe_games", "auto")
+    if probe_games == "auto":
+        probe_games = None
+    elif isinstance(probe_games, bool) or not isinstance(probe_games, int) or not 1 <= probe_games <= MAX_CHECK_GAMES:
+        raise SpecError("trust.probe_games", f"must be 'auto' or an integer from 1 to {MAX_CHECK_GAMES:,}, got "
+                        f"{probe_games!r}")
     fixed = [name for name, lu in lineups.items() if lu.seats is not None]
     names = optional(table, "lineups", list, fixed, where="trust")
     for name in names:
@@ -107,7 +125,17 @@ def parse_trust(table: Any, lineups: Mapping[str, Any], game: pyspiel.Game) -> T
         search_knobs = dict(search)
     else:
         raise SpecError("trust.search", f"must be a table of search-player knobs or false, got {search!r}")
-    return TrustSpec(games=games, lineups=tuple(names), probes=chosen, search=search_knobs)
+    return TrustSpec(games=games, lineups=tuple(names), probes=chosen, search=search_knobs, probe_games=probe_games)
+
+
+def probe_games_for(players: int, probes: int, margin: float = PROBE_MARGIN) -> int:
+    """Each probe's games per variant under ``probe_games = "auto"``: what finds a probe winning ``1 / players +
+    margin`` with 80% power (one-sided 5%, Holm over ``probes``), rounded up to whole rounds of the seats (the probe
+    sits in each seat equally often) and at most :data:`MAX_AUTO_PROBE_GAMES`."""
+    from trustme_analysis.stats.power import games_to_detect
+
+    n = games_to_detect(1.0 / players, margin, tests=max(1, probes))
+    return min(MAX_AUTO_PROBE_GAMES, -(-n // players) * players)
 
 
 def parse_skill(table: Any) -> SkillSpec:
@@ -168,6 +196,14 @@ def _seat_dict(seat: Any) -> dict[str, Any]:
     return {"bot": seat.bot, "knobs": dict(seat.knobs)}
 
 
+def _kernel_plays(game_string: str, seats: list[dict[str, Any]]) -> bool:
+    """Whether the game's kernel plays these seats (a probe among them) as the pyspiel path would."""
+    from trustme_analysis.players.lineup import parse_lineups
+    from trustme_analysis.sweep.engines import kernel_reason
+
+    return kernel_reason(game_string, parse_lineups({"probe": {"seats": seats}})["probe"]) is None
+
+
 def check_seed(seed: int, index: int) -> int:
     """The master seed of check ``index``: drawn from (the spec's seed, a tag, the index), apart from the main sweep."""
     return int(np.random.SeedSequence([int(seed), SEED_TAG, index]).generate_state(1, np.uint32)[0])
@@ -196,23 +232,30 @@ def checks_of(spec: Any) -> list[Check]:
                 challengers.append(("search player", {"bot": "search", "knobs": dict(trust.search)}))
             lineups: dict[str, Any] = {}
             roles: dict[str, dict[str, Any]] = {}
+            probe_count = sum(1 for _, ch in challengers if ch["bot"] == "probe")
+            auto = probe_games_for(n, probe_count)
             for c, (label, challenger) in enumerate(challengers):
+                if challenger["bot"] != "probe":
+                    games = trust.games
+                elif trust.probe_games is not None:
+                    games = trust.probe_games
+                else:
+                    # Power-sized where the kernel plays the probe; on the pyspiel path (a hundredfold slower) the
+                    # search challenger's games, and the verdict states the excess those games could see.
+                    games = auto if _kernel_plays(variant.game_string, [challenger] + seats[1:]) else trust.games
                 for s in range(n):
                     row = [dict(x) for x in seats]
-                    if challenger["bot"] == "probe":
-                        # The probe plays the seat's own bot kind wherever its strategy says nothing (a search seat
-                        # states no mixed strategy to restrict: the probe then builds on the heuristic).
-                        own = seats[s]["bot"] not in ("search", "probe")
-                        base = {"base": seats[s]["bot"], **({"base_knobs": seats[s]["knobs"]} if seats[s]["knobs"]
-                                                            else {})} if own else {"base": "heuristic"}
-                        ch = {"bot": "probe", "knobs": {**challenger["knobs"], **base}}
-                    else:
-                        ch = challenger
-                    row[s] = ch
+                    # A probe plays the heuristic wherever its strategy says nothing (the probe's default base, as
+                    # in the training's screens and the benchmarks: a simple strategy, the same against every line-up
+                    # and played by the kernel where the game's kernel knows it).
+                    row[s] = challenger
                     name = f"c{c}s{s}"
-                    lineups[name] = {"seats": row}
-                    roles[name] = {"challenger": label, "seat": s}
-            data = {**_base_data(spec, variant, len(out), -(-trust.games // n)), "lineups": lineups}
+                    # Games per seat: the challenger sits in every seat equally often.
+                    lineups[name] = {"seats": row, "games": -(-games // n)}
+                    roles[name] = {"challenger": label, "seat": s,
+                                   "kind": "probe" if challenger["bot"] == "probe" else "search"}
+            data = {**_base_data(spec, variant, len(out), max(v["games"] for v in lineups.values()) if lineups
+                                 else 1), "lineups": lineups}
             out.append(Check(f"trust-{variant.id}", "trust", variant.id, data, roles))
     skill: SkillSpec | None = spec.skill
     if skill is not None:
