@@ -258,7 +258,8 @@ def test_a_probe_seat_in_a_heuristic_line_up_plays_in_the_kernel_with_records(ga
 
 
 @pytest.mark.parametrize(("game", "knobs", "why"), [
-    ("trustme_pinocchio", {"strategy": "never trust", "base": "random"}, "over base 'heuristic' only, not base 'random'"),
+    ("trustme_pinocchio", {"strategy": "never trust", "base": "random"},
+     "over base 'heuristic' only, not base 'random'"),
     ("trustme_pinocchio", {"strategy": "never trust", "base_knobs": {"bluff_rate": 0.5}},
      "with knobs strategy and base = 'heuristic' only, not base_knobs"),
     ("trustme_liar", {"strategy": "never bluff", "base": "heuristic", "base_knobs": {}}, "not base_knobs"),

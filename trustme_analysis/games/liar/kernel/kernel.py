@@ -183,7 +183,8 @@ class Kernel:
         for kind in seat_kinds:
             if _kind_code(kind) is None or (kind == "trained" and trained is None):
                 raise ValueError(f"seat kind {kind!r}: the Liar kernel plays only random, heuristic, "
-                                 f"{', '.join(probe_seat_kinds())}, and trained seats given a trained policy (trained=)")
+                                 f"{', '.join(probe_seat_kinds())}, and trained seats given a trained policy "
+                                 "(trained=)")
         n = game.rules.players
         if len(seat_kinds) not in (1, n):
             raise ValueError(f"seat_kinds: one kind, or one per seat ({n}); got {list(seat_kinds)}")

@@ -48,6 +48,7 @@ from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 
 _SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC,
                "trained": K.SEAT_TRAINED}  # "trained": only with a policy (Kernel(trained=...))
+_END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
 #: The seat kind of a probe: this prefix and the simple strategy's name (``"probe:never trust"``), played over the
 #: heuristic with the kernel's knobs (kernel.trained.PROBE_KINDS, probe_action).
 PROBE_PREFIX = PROBE_KIND_PREFIX
@@ -67,7 +68,7 @@ def probe_seat_kinds() -> tuple[str, ...]:
     from trustme_analysis.games.pinocchio.kernel.trained import PROBE_KINDS
 
     return tuple(PROBE_PREFIX + name for name in PROBE_KINDS)
-_END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
+
 
 #: Variants of the rollout figure in ``benchmarks/kernels.py``.
 BENCHMARK_ROLLOUTS = ("pinocchio 2p", "pinocchio 3p", "pinocchio 4p")
