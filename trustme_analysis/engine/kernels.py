@@ -50,6 +50,15 @@ class Plays:
 #: Every value the engine accepts.
 EVERY_VALUE = Plays()
 
+#: A probe seat's kind in a kernel's whole games: this prefix and the name of the simple strategy it plays
+#: (``"probe:never trust"``; :attr:`KernelEntry.probe_strategies`).
+PROBE_KIND_PREFIX = "probe:"
+
+
+def probe_kind(strategy: str) -> str:
+    """The kernel seat kind of a probe that plays ``strategy`` over the heuristic (:data:`PROBE_KIND_PREFIX`)."""
+    return PROBE_KIND_PREFIX + strategy
+
 
 def only(*values: Any) -> Plays:
     """The kernel plays the parameter at these values only."""
@@ -79,6 +88,12 @@ class KernelEntry:
     #: :class:`trustme_analysis.train.TrainedPolicy`): a sweep's ``trained`` seats, alone or mixed with the kinds of
     #: :attr:`game_seat_kinds`. Every such seat of one kernel plays the one policy it was handed.
     policy_seat_kinds: tuple[str, ...] = ()
+    #: The probes the whole-game loop plays, by the names of the game's simple strategies: a sweep's probe seat
+    #: (bot kind ``"probe"``, :mod:`trustme_analysis.players.probe`) whose knobs are ``strategy`` alone, or with
+    #: ``base = "heuristic"``, plays there as seat kind :func:`probe_kind` of its strategy (the default heuristic's
+    #: mixed strategy restricted to the moves the rule prefers), beside the kinds of :attr:`game_seat_kinds` and
+    #: :attr:`policy_seat_kinds`. Another base, or base knobs, is played by the pyspiel path.
+    probe_strategies: tuple[str, ...] = ()
     #: Seat kinds the rollouts play only when handed a trained policy (as :attr:`policy_seat_kinds` for whole
     #: games): a search player whose ``rollout`` is ``"trained"`` plays its rollouts in the kernel.
     policy_rollout_kinds: tuple[str, ...] = ()
@@ -223,6 +238,6 @@ def unplayed(entry: KernelEntry, game: pyspiel.Game) -> str | None:
 
 
 __all__ = [
-    "EVERY_VALUE", "Kernel", "KernelEntry", "KernelState", "Part", "PlayedGames", "Plays", "only",
-    "parameter_defaults", "unplayed",
+    "EVERY_VALUE", "Kernel", "KernelEntry", "KernelState", "PROBE_KIND_PREFIX", "Part", "PlayedGames", "Plays", "only",
+    "parameter_defaults", "probe_kind", "unplayed",
 ]

@@ -20,7 +20,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.players.base import TrustMeBot
+from trustme_analysis.engine.draws import GameStream
+from trustme_analysis.players.base import TrustMeBot, sample_action
 from trustme_analysis.registry import find_game
 
 KNOBS = ("strategy", "base", "base_knobs")
@@ -81,6 +82,9 @@ class ProbeBot(TrustMeBot):
             probs = self.action_probabilities(state)
         except NotImplementedError:  # the base bot states no mixed strategy: uniform among the preferred actions
             return int(preferred[int(self.rng.integers(len(preferred)))])
+        if isinstance(self.rng, GameStream):
+            # A line-up a kernel plays draws by the protocol (trustme_analysis.engine.draws), which has no choice().
+            return sample_action(probs, self.rng)
         actions = list(probs)
         weights = np.array([probs[a] for a in actions], dtype=float)
         return int(actions[int(self.rng.choice(len(actions), p=weights / weights.sum()))])

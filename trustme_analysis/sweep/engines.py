@@ -16,6 +16,13 @@ Both engines draw a kernel-playable line-up's random numbers from one SplitMix64
 seed, by the draw protocol of :mod:`trustme_analysis.engine.draws` (:mod:`.seeding`), so the same seed gives the same
 games, record for record, on either engine, for any worker count and backend.
 
+Probe seats (bot kind ``"probe"``, :mod:`trustme_analysis.players.probe`) play in the kernel where its entry declares
+their strategy (:attr:`~trustme_analysis.engine.kernels.KernelEntry.probe_strategies`) and their knobs are the
+strategy alone (or with ``base = "heuristic"``): the kernel plays the default heuristic's mixed strategy restricted to
+the rule's moves, the Python probe's distribution (``tests/games/test_kernel_probe_seats.py``), drawn by the kernel's
+own rule (one uniform number over the restricted weights), so, like trained seats, not record for record the pyspiel
+path's games. A probe over another base, or with base knobs, is played by the pyspiel path, with the reason.
+
 Trained seats (bot kind ``"trained"``, :mod:`trustme_analysis.players.trained`) play in the kernel where its entry
 declares them (:attr:`~trustme_analysis.engine.kernels.KernelEntry.policy_seat_kinds`): the line-up's trained seats
 must share one policy (the same knobs), and the kernel is handed that stored policy's lookup table
@@ -36,7 +43,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from trustme_analysis.engine.kernels import PlayedGames
+from trustme_analysis.engine.kernels import PROBE_KIND_PREFIX, PlayedGames, probe_kind
 from trustme_analysis.players.lineup import LineUp
 from trustme_analysis.registry import find_game
 
@@ -85,11 +92,54 @@ def trained_seat(knobs: Mapping[str, Any]) -> TrainedSeat:
     return TrainedSeat(str(knobs.get(TRAINED_OUTDIR, DEFAULT_OUTDIR)), rest)
 
 
+#: The bot kind of probe seats (:mod:`trustme_analysis.players.probe`), and the one base a kernel plays them over.
+PROBE = "probe"
+PROBE_BASE = "heuristic"
+
+
+def probe_reason(knobs: Mapping[str, Any]) -> str | None:
+    """``None`` where a probe seat's knobs are the ones a kernel's probe plays (``strategy``, and ``base`` only as
+    ``"heuristic"``, the default), else why not, in one line."""
+    other = sorted(set(knobs) - {"strategy", "base"})
+    if other:
+        return (f"kernels play probe seats with knobs strategy and base = {PROBE_BASE!r} only, not "
+                f"{', '.join(other)}")
+    if knobs.get("base", PROBE_BASE) != PROBE_BASE:
+        return f"kernels play probe seats over base {PROBE_BASE!r} only, not base {knobs['base']!r}"
+    return None
+
+
+def _seat_kind(seat: Any) -> str | TrainedSeat:
+    if seat.bot == TRAINED:
+        return trained_seat(seat.knobs)
+    if seat.bot == PROBE and probe_reason(seat.knobs) is None:
+        return probe_kind(str(seat.knobs.get("strategy")))
+    return seat.bot
+
+
 def seat_kinds(lineup: LineUp, num_players: int) -> tuple[str | TrainedSeat, ...]:
-    """Each seat of a fixed line-up as the kernel plays it: its bot kind, or for a trained seat its
-    :class:`TrainedSeat` (which policy it plays; ``str()`` of it is the kind)."""
-    return tuple(trained_seat(seat.knobs) if seat.bot == TRAINED else seat.bot
-                 for seat in lineup.seats_for(num_players))
+    """Each seat of a fixed line-up as the kernel plays it: its bot kind, for a trained seat its :class:`TrainedSeat`
+    (which policy it plays; ``str()`` of it is the kind), for a probe seat a kernel may play the probe kind of its
+    strategy (:func:`~trustme_analysis.engine.kernels.probe_kind`, ``"probe:never trust"``)."""
+    return tuple(_seat_kind(seat) for seat in lineup.seats_for(num_players))
+
+
+def _probe_kinds_reason(entry: Any, kinds: Sequence[str]) -> str | None:
+    """``None`` where the game's kernel plays every probe kind in ``kinds``, else why not (one line)."""
+    plays = tuple(entry.kernel.probe_strategies)
+    asked = [k[len(PROBE_KIND_PREFIX):] for k in kinds if k.startswith(PROBE_KIND_PREFIX)]
+    missing = sorted(set(asked) - set(plays))
+    if not missing:
+        return None
+    if not plays:
+        return f"{entry.short_name}'s kernel plays no probe seats (probe {', '.join(map(repr, missing))})"
+    return (f"{entry.short_name}'s kernel plays probe seats of strategies {', '.join(map(repr, plays))} only, not "
+            f"{', '.join(map(repr, missing))}")
+
+
+def _plain(kinds: Sequence[str]) -> list[str]:
+    """The kinds that are not probe kinds (those the registry's seat-kind declarations judge)."""
+    return [k for k in kinds if not k.startswith(PROBE_KIND_PREFIX)]
 
 
 def kernel_reason(game_string: str, lineup: LineUp) -> str | None:
@@ -103,15 +153,22 @@ def kernel_reason(game_string: str, lineup: LineUp) -> str | None:
     if lineup.pool is not None:
         return f"line-up {lineup.name!r} draws its seats from a pool game by game; kernels play fixed seats"
     seats = lineup.seats_for(game.num_players())
-    # A trained seat's knobs name its policy, which the kernel is handed; any other kind's knobs it would not take.
-    knobbed = sorted({s.bot for s in seats if s.knobs and s.bot != TRAINED})
+    # A trained seat's knobs name its policy, which the kernel is handed, and a probe seat's its strategy, which the
+    # kernel may play; any other kind's knobs it would not take.
+    knobbed = sorted({s.bot for s in seats if s.knobs and s.bot not in (TRAINED, PROBE)})
     if knobbed:
         # A kernel would play the kind's default settings.
         return f"seats of kind(s) {', '.join(knobbed)} set knobs, which kernels do not take"
+    for s in seats:
+        reason = probe_reason(s.knobs) if s.bot == PROBE else None
+        if reason is not None:
+            return reason
     policies = {trained_seat(s.knobs) for s in seats if s.bot == TRAINED}
     if len(policies) > 1:
         return "its trained seats play different policies (different knobs); a kernel plays one trained policy"
-    return entry.kernel_reason(game, [s.bot for s in seats], use="game", trained=bool(policies))
+    kinds = [str(k) for k in seat_kinds(lineup, game.num_players())]
+    return (_probe_kinds_reason(entry, kinds)
+            or entry.kernel_reason(game, _plain(kinds), use="game", trained=bool(policies)))
 
 
 def resolve_engine(asked: str, game_string: str, lineup: LineUp) -> tuple[str, str]:
@@ -165,7 +222,17 @@ class KernelPlayer:
                 raise ValueError(f"no current trained policy for these seats ({dict(seat.knobs)}) is stored under "
                                  f"{seat.outdir}/train yet; the sweep's train stage trains it before the games")
             table = (*self.policy.lookup(), int(settings.detail))
-        self.kernel = entry.new_kernel(self.game, tuple(str(k) for k in kinds), use="game", trained=table)
+        names = tuple(str(k) for k in kinds)
+        if names == tuple(_plain(names)):
+            self.kernel = entry.new_kernel(self.game, names, use="game", trained=table)
+            return
+        # Probe seats: the entry's probe_strategies admit them, its seat kinds the others (what new_kernel checks).
+        reason = (_probe_kinds_reason(entry, names)
+                  or entry.kernel_reason(self.game, _plain(names), use="game", trained=table is not None))
+        if reason is not None:
+            raise ValueError(reason)
+        make = entry.kernel_part("kernel")
+        self.kernel = make(self.game, names, None) if table is None else make(self.game, names, None, trained=table)
 
     def play(self, seeds: Sequence[int], histories: bool = False) -> PlayedGames:
         """The kernel's batch of one game per seed."""

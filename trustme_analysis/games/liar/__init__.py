@@ -70,6 +70,9 @@ register_game(
             game_seat_kinds=("random", "heuristic"),
             rollout_seat_kinds=("random", "heuristic"),
             policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
+            # Probe seats over the default heuristic (kernel.trained.PROBE_KINDS; tests/games/
+            # test_kernel_probe_seats.py checks their distribution against the Python probe's).
+            probe_strategies=("always bluff", "never bluff", "always challenge", "never challenge"),
             policy_rollout_kinds=("trained",),  # a search player over the trained policy (kernel.trained_rollouts)
             search_budget="kernel.kernel:search_budget",
             tree_producer="kernel.tree:compile_tree",

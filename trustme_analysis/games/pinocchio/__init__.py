@@ -55,6 +55,9 @@ register_game(
             kernel="kernel.kernel:Kernel",
             game_seat_kinds=("random", "heuristic"),
             policy_seat_kinds=("trained",),  # with the stored policy handed over (new_kernel(..., trained=...))
+            # Probe seats over the default heuristic (kernel.trained.PROBE_KINDS; tests/games/
+            # test_kernel_probe_seats.py checks their distribution against the Python probe's).
+            probe_strategies=("never trust", "always trust", "never tell a tall tale", "always tell a tall tale"),
             rollout_seat_kinds=("random", "heuristic"),
             policy_rollout_kinds=("trained",),  # a search player over the trained policy (kernel.trained_rollouts)
             limits="kernel.kernel:limits",

@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from trustme_analysis.engine.kernels import PROBE_KIND_PREFIX
 from trustme_analysis.games.liar.engine.game import LiarGame
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 from trustme_analysis.games.liar.kernel.records import KernelRecords, build_records
@@ -41,6 +42,25 @@ from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 _KIND_CODES = {"random": layout.RANDOM, "heuristic": layout.HEURISTIC, "trained": 2}
 # "trained" (kernel.trained.TRAINED): only with a policy (Kernel(trained=...)), in whole games, action draws and
 # rollouts
+#: The seat kind of a probe: this prefix and the simple strategy's name (``"probe:never bluff"``), played over the
+#: heuristic with the kernel's knobs (kernel.trained.PROBE_KINDS, probe_action), in whole games and action draws.
+PROBE_PREFIX = PROBE_KIND_PREFIX
+
+
+def _kind_code(kind: str) -> int | None:
+    """The compiled loops' code of a seat kind, or None where the kernel has none."""
+    if kind.startswith(PROBE_PREFIX):
+        from trustme_analysis.games.liar.kernel.trained import PROBE_KINDS
+
+        return PROBE_KINDS.get(kind[len(PROBE_PREFIX):])
+    return _KIND_CODES.get(kind)
+
+
+def probe_seat_kinds() -> tuple[str, ...]:
+    """The probe seat kinds the whole-game loop plays (the registry entry declares them)."""
+    from trustme_analysis.games.liar.kernel.trained import PROBE_KINDS
+
+    return tuple(PROBE_PREFIX + name for name in PROBE_KINDS)
 
 
 def search_budget(game: pyspiel.Game) -> int:
@@ -145,8 +165,9 @@ class Kernel:
     Args:
         game: a loaded ``trustme_liar`` game; its parsed :class:`~trustme_analysis.games.liar.engine.rules.Rules` are
             compiled into fixed-size integer arrays (the parameter string is not read again).
-        seat_kinds: ``"random"``, ``"heuristic"`` or ``"trained"`` (with ``trained=``): one kind for every seat, or one
-            per seat.
+        seat_kinds: ``"random"``, ``"heuristic"``, a probe (:func:`probe_seat_kinds`, ``"probe:never bluff"`` ...:
+            the heuristic with these knobs restricted to the strategy's moves) or ``"trained"`` (with ``trained=``):
+            one kind for every seat, or one per seat.
         knobs: the heuristic seats' knobs (:class:`~trustme_analysis.games.liar.players.heuristic.LiarKnobs` fields;
             default: the bot's defaults).
         trained: a trained policy for ``"trained"`` seats: ``(keys, avg, detail)``, the lookup table of a stored
@@ -160,9 +181,10 @@ class Kernel:
         if not isinstance(game, LiarGame):
             raise ValueError(f"the Liar kernel plays only trustme_liar games, not {game}")
         for kind in seat_kinds:
-            if kind not in _KIND_CODES or (kind == "trained" and trained is None):
-                raise ValueError(f"seat kind {kind!r}: the Liar kernel plays only random, heuristic, and trained seats "
-                                 "given a trained policy (trained=)")
+            if _kind_code(kind) is None or (kind == "trained" and trained is None):
+                raise ValueError(f"seat kind {kind!r}: the Liar kernel plays only random, heuristic, "
+                                 f"{', '.join(probe_seat_kinds())}, and trained seats given a trained policy "
+                                 "(trained=)")
         n = game.rules.players
         if len(seat_kinds) not in (1, n):
             raise ValueError(f"seat_kinds: one kind, or one per seat ({n}); got {list(seat_kinds)}")
@@ -174,13 +196,20 @@ class Kernel:
         self.tab = layout.build_tables(self.cfg)
         kinds = list(seat_kinds) * n if len(seat_kinds) == 1 else list(seat_kinds)
         self.seat_kinds = tuple(kinds)
-        self._kinds = np.array([_KIND_CODES[k] for k in kinds], dtype=np.int64)
+        self._kinds = np.array([_kind_code(k) for k in kinds], dtype=np.int64)
         self.knobs = LiarKnobs(**(knobs or {}))
         self._knobs = self.knobs.array()
         # The compiled play loops read one row of knobs per seat (a search player's worlds may model each seat apart).
         self._seat_knobs = np.ascontiguousarray(np.tile(self._knobs, (n, 1)))
         # ---- trained seats (issue 28): the policy's lookup table, its level and the scratch its rows need
         self._trained = None
+        # Probe seats play in the trained seats' loops (kernel.trained), handed an empty policy table when no seat is
+        # trained: one compiled loop for both.
+        self._probes = any(k.startswith(PROBE_PREFIX) for k in kinds)
+        if trained is None and self._probes:
+            from trustme_analysis.train.tables import policy_table
+
+            trained = (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
         if trained is not None:
             from trustme_analysis.games.liar.kernel.abstraction import new_scratch
 

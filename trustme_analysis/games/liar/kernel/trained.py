@@ -2,7 +2,9 @@
 :func:`sample_actions_trained`.
 
 The same loop as :func:`~.play.play_games` (one game per seed, chance by the draw protocol, random and heuristic
-seats by :func:`~.play.choose`), with one more seat kind, :data:`TRAINED`: the stored policy's row at the position
+seats by :func:`~.play.choose`), with probe seats (:data:`PROBE_KINDS`, :func:`probe_action`: the heuristic restricted
+to a named simple strategy's moves; the kernel hands an empty policy table when no seat is trained) and one more seat
+kind, :data:`TRAINED`: the stored policy's row at the position
 (:mod:`.abstraction`), read from a trained policy's lookup table (:mod:`trustme_analysis.train.tables`); one uniform
 number draws the row entry (none when only one entry has mass), then :func:`~.abstraction.sample_play` makes it a
 concrete play. That is the rule the trained bot states (:class:`trustme_analysis.players.trained.TrainedBot` via
@@ -68,18 +70,139 @@ def trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scr
     return A.sample_play(cfg, tab, S, p, descs[u], detail, rng, scratch)
 
 
+#: Seat kinds :func:`play_games_trained` and :func:`play_probe_games` add over the kernel's (random, heuristic,
+#: trained): the probes of ``analysis.strategy.simple_strategies`` over the heuristic base, as the Python probe plays
+#: them (the base's mixed strategy restricted to the rule's moves where the rule applies, uniform among them when it
+#: gives them no weight; ``tests/games/test_kernel_probe_seats.py`` checks the distribution). The kernel's seat kind
+#: is ``"probe:" + name``.
+PROBE_ALWAYS_BLUFF, PROBE_NEVER_BLUFF, PROBE_ALWAYS_CHALLENGE, PROBE_NEVER_CHALLENGE = 10, 11, 12, 13
+PROBE_KINDS = {"always bluff": PROBE_ALWAYS_BLUFF, "never bluff": PROBE_NEVER_BLUFF,
+               "always challenge": PROBE_ALWAYS_CHALLENGE, "never challenge": PROBE_NEVER_CHALLENGE}
+#: Uniform draws a probe tries before giving up on finding one of its moves by rejection (then the heuristic plays).
+PROBE_TRIES = 10_000
+
+
+@njit(cache=True, inline="always")
+def _false_cards(cfg, tab, S, a):
+    """The false cards of play ``a`` (cards not of the announced value; -1 for call liar, pass and burn); leaves the
+    play's cards at ``O_PV``/``O_PC``."""
+    if a < FIRST_PLAY:
+        return -1
+    size, announced = decode_play(cfg, tab, S, a)
+    true = 0
+    for i in range(S[S_PN]):
+        if S[cfg[O_PV] + i] == announced:
+            true = S[cfg[O_PC] + i]
+    return size - true
+
+
+@njit(cache=True, inline="always")
+def _prefers(cfg, tab, S, kind, a):
+    """Whether probe ``kind`` prefers move ``a``."""
+    if kind == PROBE_ALWAYS_CHALLENGE:
+        return a == LIAR
+    if kind == PROBE_NEVER_CHALLENGE:
+        return a != LIAR
+    bluff = _false_cards(cfg, tab, S, a) > 0
+    return bluff if kind == PROBE_ALWAYS_BLUFF else not bluff
+
+
+@njit(cache=True, inline="always")
+def _rule_applies(cfg, S, p, kind, scratch):
+    """Whether probe ``kind``'s rule says anything at this decision: call liar is legal (the challenge probes), a
+    play with a false card is legal (the bluff probes)."""
+    extras, _, plays = legal_shape(cfg, S, p)
+    if kind == PROBE_ALWAYS_CHALLENGE or kind == PROBE_NEVER_CHALLENGE:
+        return (extras & 1) == 1
+    if not plays:
+        return False
+    # a false card is legal when some value you may announce leaves another card in your hand
+    na = A._announceable(cfg, S, scratch)
+    for i in range(na):
+        if S[cfg[O_HSIZE] + p] - S[cfg[O_HANDS] + p * cfg[V] + scratch[i]] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def probe_weights(cfg, tab, S, knobs, kind, scratch, hbuf):
+    """The probe's mixed strategy at ``S`` before its draw: ``(k, mode)``. Mode 0: the rule says nothing here (the
+    heuristic plays; nothing is computed). Mode 1: the heuristic's distribution restricted to the moves the rule
+    prefers, in the first ``k`` entries of :func:`~.heuristic.split_buffer`'s actions and probabilities (zero off
+    them; an action may appear twice). Mode 2: the heuristic gives those moves no weight: uniform among them."""
+    p = S[S_CURRENT]
+    if not _rule_applies(cfg, S, p, kind, scratch):
+        return 0, 0
+    hacts, hprobs, work = split_buffer(cfg, knobs, hbuf)
+    k = heuristic_distribution(cfg, tab, S, knobs, hacts, hprobs, work)
+    total = 0.0
+    for j in range(k):
+        if hprobs[j] > 0.0 and _prefers(cfg, tab, S, kind, hacts[j]):
+            total += hprobs[j]
+        else:
+            hprobs[j] = 0.0
+    return k, 1 if total > 0.0 else 2
+
+
+@borrowing()
+def probe_action(cfg, tab, S, knobs, rng, kind, scratch, hbuf):
+    """The probe's move at ``S`` (a play's cards left at ``O_PV``/``O_PC``) by :func:`probe_weights`: the heuristic's
+    move where the rule says nothing, one uniform number over the restricted weights, else one of the preferred moves
+    uniformly. ``hbuf``: the heuristic's scratch (:func:`~.heuristic.new_buffer`)."""
+    p = S[S_CURRENT]
+    k, mode = probe_weights(cfg, tab, S, knobs, kind, scratch, hbuf)
+    if mode == 0:
+        return heuristic_sample(cfg, tab, S, knobs, rng, hbuf)
+    hacts, hprobs, _ = split_buffer(cfg, knobs, hbuf)
+    if mode == 1:
+        total = 0.0
+        for j in range(k):
+            total += hprobs[j]
+        x = uniform01(rng) * total
+        a = -1
+        for j in range(k):
+            if hprobs[j] > 0.0:
+                a = hacts[j]
+                if x < hprobs[j]:
+                    break
+                x -= hprobs[j]
+        decode_play(cfg, tab, S, a)
+        return a
+    if kind == PROBE_ALWAYS_CHALLENGE:
+        return LIAR
+    extras, announced, plays = legal_shape(cfg, S, p)
+    if kind == PROBE_NEVER_CHALLENGE:
+        extras &= 6  # every legal move but call liar, uniformly
+        count = count_extras(extras)
+        if plays:
+            count += fill_hand_table(cfg, S, p) * announced
+        return pick(cfg, tab, S, p, extras, announced, below(rng, count))
+    # the bluff probes: uniform legal moves until one the rule prefers (the preferred moves, uniformly)
+    for _ in range(PROBE_TRIES):
+        a = sample_uniform(cfg, tab, S, rng)
+        if a >= 0 and _prefers(cfg, tab, S, kind, a):
+            decode_play(cfg, tab, S, a)
+            return a
+    return heuristic_sample(cfg, tab, S, knobs, rng, hbuf)
+
+
 @njit(cache=True, inline="always")
 def _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch, hbuf):
-    if kinds[S[S_CURRENT]] == TRAINED:
+    k = kinds[S[S_CURRENT]]
+    if k == TRAINED:
         return trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scratch)
+    if k >= PROBE_ALWAYS_BLUFF:
+        return probe_action(cfg, tab, S, knobs[S[S_CURRENT]], rng, k, scratch, hbuf)
     return choose(cfg, tab, S, rng, kinds, knobs, hbuf)
 
 
 @njit(cache=True)
 def play_games_trained(cfg, tab, seeds, kinds, knobs, want_hist, tkeys, tavg, detail, row, descs, probs, scratch):
     """:func:`~.play.play_games` with trained seats (kind :data:`TRAINED`) playing the policy table
-    ``tkeys``/``tavg`` at abstraction level ``detail``; the arguments after ``detail`` are scratch owned by the
-    caller. Returns what :func:`~.play.play_games` returns."""
+    ``tkeys``/``tavg`` at abstraction level ``detail``, and probe seats (:data:`PROBE_KINDS` codes,
+    :func:`probe_action` with their row of ``knobs``); the arguments after ``detail`` are scratch owned by the
+    caller. Random and heuristic seats draw exactly as in :func:`~.play.play_games`. Returns what
+    :func:`~.play.play_games` returns."""
     G = seeds.shape[0]
     n, mp = cfg[N], cfg[M]
     S = np.empty(cfg[SIZE], dtype=np.int64)
@@ -148,104 +271,6 @@ def sample_actions_trained(cfg, tab, S0, count, seed, kinds, knobs, tkeys, tavg,
     return out
 
 
-#: Seat kinds :func:`play_probe_games` adds over the kernel's (random, heuristic, trained): the probes of
-#: ``analysis.strategy.simple_strategies`` over the heuristic base, as the Python probe plays them (the base's mixed
-#: strategy restricted to the rule's moves where the rule applies, uniform among them when it gives them no weight).
-PROBE_ALWAYS_BLUFF, PROBE_NEVER_BLUFF, PROBE_ALWAYS_CHALLENGE, PROBE_NEVER_CHALLENGE = 10, 11, 12, 13
-PROBE_KINDS = {"always bluff": PROBE_ALWAYS_BLUFF, "never bluff": PROBE_NEVER_BLUFF,
-               "always challenge": PROBE_ALWAYS_CHALLENGE, "never challenge": PROBE_NEVER_CHALLENGE}
-#: Uniform draws a probe tries before giving up on finding one of its moves by rejection (then the heuristic plays).
-PROBE_TRIES = 10_000
-
-
-@njit(cache=True, inline="always")
-def _false_cards(cfg, tab, S, a):
-    """The false cards of play ``a`` (cards not of the announced value; -1 for call liar, pass and burn); leaves the
-    play's cards at ``O_PV``/``O_PC``."""
-    if a < FIRST_PLAY:
-        return -1
-    size, announced = decode_play(cfg, tab, S, a)
-    true = 0
-    for i in range(S[S_PN]):
-        if S[cfg[O_PV] + i] == announced:
-            true = S[cfg[O_PC] + i]
-    return size - true
-
-
-@njit(cache=True, inline="always")
-def _prefers(cfg, tab, S, kind, a):
-    """Whether probe ``kind`` prefers move ``a``."""
-    if kind == PROBE_ALWAYS_CHALLENGE:
-        return a == LIAR
-    if kind == PROBE_NEVER_CHALLENGE:
-        return a != LIAR
-    bluff = _false_cards(cfg, tab, S, a) > 0
-    return bluff if kind == PROBE_ALWAYS_BLUFF else not bluff
-
-
-@njit(cache=True, inline="always")
-def _rule_applies(cfg, S, p, kind, scratch):
-    """Whether probe ``kind``'s rule says anything at this decision: call liar is legal (the challenge probes), a
-    play with a false card is legal (the bluff probes)."""
-    extras, _, plays = legal_shape(cfg, S, p)
-    if kind == PROBE_ALWAYS_CHALLENGE or kind == PROBE_NEVER_CHALLENGE:
-        return (extras & 1) == 1
-    if not plays:
-        return False
-    # a false card is legal when some value you may announce leaves another card in your hand
-    na = A._announceable(cfg, S, scratch)
-    for i in range(na):
-        if S[cfg[O_HSIZE] + p] - S[cfg[O_HANDS] + p * cfg[V] + scratch[i]] > 0:
-            return True
-    return False
-
-
-@borrowing()
-def probe_action(cfg, tab, S, knobs, rng, kind, scratch, hbuf):
-    """The probe's move at ``S`` (a play's cards left at ``O_PV``/``O_PC``): where its rule applies, the heuristic's
-    distribution restricted to the moves the rule prefers, else (or when the heuristic gives them no weight) one of
-    them uniformly; elsewhere the heuristic's move. ``hbuf``: the heuristic's scratch (:func:`~.heuristic.
-    new_buffer`)."""
-    p = S[S_CURRENT]
-    if not _rule_applies(cfg, S, p, kind, scratch):
-        return heuristic_sample(cfg, tab, S, knobs, rng, hbuf)
-    hacts, hprobs, work = split_buffer(cfg, knobs, hbuf)
-    k = heuristic_distribution(cfg, tab, S, knobs, hacts, hprobs, work)
-    total = 0.0
-    for j in range(k):
-        if hprobs[j] > 0.0 and _prefers(cfg, tab, S, kind, hacts[j]):
-            total += hprobs[j]
-        else:
-            hprobs[j] = 0.0
-    if total > 0.0:
-        x = uniform01(rng) * total
-        a = -1
-        for j in range(k):
-            if hprobs[j] > 0.0:
-                a = hacts[j]
-                if x < hprobs[j]:
-                    break
-                x -= hprobs[j]
-        decode_play(cfg, tab, S, a)
-        return a
-    if kind == PROBE_ALWAYS_CHALLENGE:
-        return LIAR
-    extras, announced, plays = legal_shape(cfg, S, p)
-    if kind == PROBE_NEVER_CHALLENGE:
-        extras &= 6  # every legal move but call liar, uniformly
-        count = count_extras(extras)
-        if plays:
-            count += fill_hand_table(cfg, S, p) * announced
-        return pick(cfg, tab, S, p, extras, announced, below(rng, count))
-    # the bluff probes: uniform legal moves until one the rule prefers (the preferred moves, uniformly)
-    for _ in range(PROBE_TRIES):
-        a = sample_uniform(cfg, tab, S, rng)
-        if a >= 0 and _prefers(cfg, tab, S, kind, a):
-            decode_play(cfg, tab, S, a)
-            return a
-    return heuristic_sample(cfg, tab, S, knobs, rng, hbuf)
-
-
 @njit(cache=True)
 def play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, row, descs, probs, scratch):
     """Whole games (one per seed) with seats of ``kinds`` (:data:`~.layout.RANDOM`, :data:`~.layout.HEURISTIC`,
@@ -283,5 +308,6 @@ def play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, r
             rets[g, q] = out[q]
 
 
-tie_cache_to_sources([trained_action, play_games_trained, sample_actions_trained, probe_action, play_probe_games],
+tie_cache_to_sources([trained_action, play_games_trained, sample_actions_trained, probe_weights, probe_action,
+                      play_probe_games],
                      sys.modules[__name__], A, actions, deal, heuristic, layout, moves, play, compiled_draws, T)

@@ -22,6 +22,8 @@ Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (t
 compiled, :func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy`: the same distribution at every decision, checked by
 ``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its whole
 games (a sweep's heuristic line-ups) and its rollouts (search players' ``rollout = "heuristic"``) with them;
+whole games also with probe seats (``"probe:never trust"`` ..., :func:`probe_seat_kinds`: the heuristic restricted to
+a simple strategy's moves, :func:`~trustme_analysis.games.pinocchio.kernel.trained.probe_action`);
 :meth:`Kernel.state_from` copies any engine state (a world a search player sampled) into a kernel state.
 """
 
@@ -38,6 +40,7 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.engine.kernels import PROBE_KIND_PREFIX
 from trustme_analysis.engine.record_arrays import record_arrays
 from trustme_analysis.games.pinocchio.kernel.records import (FIELDS, RawRecords, record_columns, record_lists,
                                                              rows_of_game)
@@ -46,6 +49,26 @@ from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 _SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC,
                "trained": K.SEAT_TRAINED}  # "trained": only with a policy (Kernel(trained=...))
 _END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
+#: The seat kind of a probe: this prefix and the simple strategy's name (``"probe:never trust"``), played over the
+#: heuristic with the kernel's knobs (kernel.trained.PROBE_KINDS, probe_action).
+PROBE_PREFIX = PROBE_KIND_PREFIX
+
+
+def _seat_code(kind: str) -> int | None:
+    """The compiled loops' code of a seat kind, or None where the kernel has none."""
+    if kind.startswith(PROBE_PREFIX):
+        from trustme_analysis.games.pinocchio.kernel.trained import PROBE_KINDS
+
+        return PROBE_KINDS.get(kind[len(PROBE_PREFIX):])
+    return _SEAT_CODES.get(kind)
+
+
+def probe_seat_kinds() -> tuple[str, ...]:
+    """The probe seat kinds the whole-game loop plays (the registry entry declares them)."""
+    from trustme_analysis.games.pinocchio.kernel.trained import PROBE_KINDS
+
+    return tuple(PROBE_PREFIX + name for name in PROBE_KINDS)
+
 
 #: Variants of the rollout figure in ``benchmarks/kernels.py``.
 BENCHMARK_ROLLOUTS = ("pinocchio 2p", "pinocchio 3p", "pinocchio 4p")
@@ -339,8 +362,8 @@ class Kernel:
         game: the loaded game; its parsed ``rules`` and ``codec`` are compiled into the rules array (parameter strings
             are never read here, except the ``chart`` string the records function itself reads).
         seat_kinds: who plays :meth:`play` and :meth:`rollouts`: one kind for every seat, or one per seat
-            (``"random"`` or ``"heuristic"``).
-        knobs: the heuristic seats' knobs (the heuristic bot's defaults for those not given).
+            (``"random"`` or ``"heuristic"``; in :meth:`play` also a probe, :func:`probe_seat_kinds`).
+        knobs: the heuristic (and probe) seats' knobs (the heuristic bot's defaults for those not given).
     """
 
     def __init__(self, game: pyspiel.Game, seat_kinds: Sequence[str] = ("random",),
@@ -348,10 +371,10 @@ class Kernel:
         reason = limits(game)
         if reason:
             raise ValueError(reason)
-        unknown = sorted({k for k in seat_kinds if k not in _SEAT_CODES or (k == "trained" and trained is None)})
+        unknown = sorted({k for k in seat_kinds if _seat_code(k) is None or (k == "trained" and trained is None)})
         if unknown:
-            raise ValueError(f"seat kinds {unknown} are not compiled (the kernel plays: random, heuristic, and "
-                             "trained seats given a trained policy)")
+            raise ValueError(f"seat kinds {unknown} are not compiled (the kernel plays: random, heuristic, "
+                             f"{', '.join(probe_seat_kinds())}, and trained seats given a trained policy)")
         kinds = list(seat_kinds)
         if len(kinds) == 1:
             kinds *= game.rules.players
@@ -359,7 +382,7 @@ class Kernel:
             raise ValueError(f"seat_kinds names {len(kinds)} seats; allowed: one kind, or one per seat "
                              f"({game.rules.players})")
         self.seat_kinds = tuple(kinds)
-        self._kinds = np.array([_SEAT_CODES[k] for k in kinds], np.int64)
+        self._kinds = np.array([_seat_code(k) for k in kinds], np.int64)
         #: The heuristic seats' knobs, one row per seat (search players change the rows of the others' votes).
         self.H = np.tile(heuristic_knobs(knobs), (game.rules.players, 1))
         self.game = game
@@ -375,6 +398,9 @@ class Kernel:
         # kernel.trained.play_batch_trained in whole games and kernel.trained_rollouts in a search player's rollouts.
         self._trained = trained
         # ----
+        # Probe seats play in the trained seats' loop (kernel.trained.play_batch_trained), handed an empty policy
+        # table when no seat is trained: one compiled loop for both.
+        self._probes = any(k.startswith(PROBE_PREFIX) for k in kinds)
 
     # ------------------------------------------------------------------ single states
     def new_state(self) -> KernelState:
@@ -483,7 +509,8 @@ class Kernel:
         state.apply_action(state.legal_actions()[0])
         state.returns()
         state.determinize(0, 0)
-        self.rollouts(state, 1, 0, viewer=0)
+        if not self._probes:  # (probe seats play no rollouts)
+            self.rollouts(state, 1, 0, viewer=0)
         return time.perf_counter() - start
 
     # ------------------------------------------------------------------ many games
@@ -507,10 +534,11 @@ class Kernel:
             trace_off = np.empty(G + 1, np.int64)
             hist = np.empty(G * self.max_length if histories else 0, np.int32)
             hist_off = np.zeros(G + 1, np.int64)
-            if self._trained is not None:  # ---- trained seats (issue 28)
+            if self._trained is not None or self._probes:  # ---- trained seats (issue 28), probe seats
                 from trustme_analysis.games.pinocchio.kernel.trained import play_batch_trained
+                from trustme_analysis.train.tables import policy_table
 
-                tkeys, tavg, detail = self._trained
+                tkeys, tavg, detail = self._trained or (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
                 play_batch_trained(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
                                    self.max_length, *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
                                    np.empty(K.MAXA, np.float64), tkeys, tavg, int(detail),
@@ -569,6 +597,7 @@ class Kernel:
             viewer: resample what this seat cannot see before each playout (a determinization); None plays from the
                 true position.
         """
+        self._no_probes("rollouts")
         out = np.zeros(2 * K.MAXP, np.float64)
         who = -1 if viewer is None else int(viewer)
         if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
@@ -592,6 +621,7 @@ class Kernel:
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
         another player's is tall with the chance :meth:`teller_bluff_rate` gives, by exact rejection sampling.
         """
+        self._no_probes("action_rollouts")
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), K.MAXP), np.float64)
         b = self.teller_bluff_rate(state) if belief else -1.0
@@ -666,6 +696,11 @@ class Kernel:
                 H[q, rate] = (seen[q, col + 1] + a) / (seen[q, col] + 2.0 * a)
         return H
 
+    def _no_probes(self, what: str) -> None:
+        # The rollouts' loops have no probe seats (they would play them as random seats).
+        if self._probes:
+            raise ValueError(f"{what}: probe seats play whole games (play) only, not rollouts")
+
     def _trained_scratch(self) -> tuple[Any, ...]:
         """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch, as
         :func:`~trustme_analysis.games.pinocchio.kernel.trained.trained_action` takes them."""
@@ -715,5 +750,6 @@ __all__ = [
     "heuristic_knobs",
     "limits",
     "max_turns",
+    "probe_seat_kinds",
     "rules_array",
 ]

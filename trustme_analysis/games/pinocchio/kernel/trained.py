@@ -6,7 +6,9 @@ probabilities, random and heuristic seats by the kernel's own functions), with o
 (:mod:`.abstraction`), read from a stored policy's lookup table (:mod:`trustme_analysis.train.tables`) and drawn
 with one uniform number by the draw protocol (and one more integer when several moves share the drawn
 description). The policy is exactly the trained bot's (:class:`trustme_analysis.players.trained.TrainedBot`): both
-read the same table with the same functions.
+read the same table with the same functions. The same loop plays probe seats (:data:`PROBE_KINDS`, :func:`probe_action`:
+the heuristic restricted to a named simple strategy's moves) for a sweep's probe line-ups, with or without trained
+seats (:class:`~trustme_analysis.games.pinocchio.kernel.Kernel` hands it an empty table when no seat is trained).
 
 It lives in its own file so that the kernel's files change only where the kernel offers the seat kind
 (:class:`~trustme_analysis.games.pinocchio.kernel.Kernel` with ``trained=``); its numba cache is tied to the sources
@@ -64,12 +66,86 @@ def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs
     return acts[0]
 
 
+#: Seat kinds :func:`play_batch_trained` and :func:`play_probe_games` add over the kernel's (random, heuristic,
+#: trained): the probes of ``analysis.strategy.simple_strategies`` over the heuristic base, as the Python probe plays
+#: them (the base's mixed strategy restricted to the rule's moves, uniform when it gives them no weight;
+#: ``tests/games/test_kernel_probe_seats.py`` checks the distribution). The kernel's seat kind is ``"probe:" + name``.
+PROBE_NEVER_TRUST, PROBE_ALWAYS_TRUST, PROBE_NEVER_TALL, PROBE_ALWAYS_TALL = 10, 11, 12, 13
+PROBE_KINDS = {"never trust": PROBE_NEVER_TRUST, "always trust": PROBE_ALWAYS_TRUST,
+               "never tell a tall tale": PROBE_NEVER_TALL, "always tell a tall tale": PROBE_ALWAYS_TALL}
+
+
+@njit(cache=True, inline="always")
+def _prefers(R, kind, a):
+    """Whether probe ``kind`` prefers move ``a``."""
+    if kind == PROBE_NEVER_TRUST:
+        return a == R[K.R_DISTRUST]
+    if kind == PROBE_ALWAYS_TRUST:
+        return a == R[K.R_TRUST]
+    tall = a < R[K.R_REP_BASE] and R[K.R_DEC_X + a] != R[K.R_DEC_HAND + a]
+    return tall if kind == PROBE_ALWAYS_TALL else not tall
+
+
+@njit(cache=True, inline="always")
+def probe_weights(s, R, H, kind, acts, probs, buf):
+    """The probe's mixed strategy at ``s`` before its draw: the heuristic's distribution over the legal moves into
+    ``acts[:n]``/``probs[:n]``, zeroed off the moves the rule prefers where the rule says something. Returns ``(n,
+    some)``: ``some`` is 0 where the rule says nothing (``probs``: the heuristic's, played as it is), else how many
+    moves it prefers (``probs`` all zero: uniform among them). "never tell a tall tale" says something only where a
+    tall tale is legal; a rule that prefers every legal move changes nothing (0)."""
+    n = K.heuristic_policy(s, R, H[s[K.ACTOR]], acts, probs, buf)
+    some = 0
+    tall_legal = False
+    for j in range(n):
+        if _prefers(R, kind, acts[j]):
+            some += 1
+        a = acts[j]
+        if a < R[K.R_REP_BASE] and R[K.R_DEC_X + a] != R[K.R_DEC_HAND + a]:
+            tall_legal = True
+    if some == 0 or some == n or (kind == PROBE_NEVER_TALL and not tall_legal):
+        return n, 0
+    for j in range(n):
+        if not _prefers(R, kind, acts[j]):
+            probs[j] = 0.0
+    return n, some
+
+
+@njit(cache=True, inline="always")
+def probe_action(s, R, H, rng, kind, acts, probs, buf):
+    """The probe's move (:func:`probe_weights`): the heuristic's move where the rule says nothing, else one uniform
+    number walks the preferred moves' weights (one integer picks among them where they all weigh nothing)."""
+    n, some = probe_weights(s, R, H, kind, acts, probs, buf)
+    if some == 0:
+        return K.heuristic_action(s, R, H[s[K.ACTOR]], rng, acts, probs, buf)
+    total = 0.0
+    for j in range(n):
+        total += probs[j]
+    if total <= 0.0:
+        k = below(rng, some)
+        for j in range(n):
+            if _prefers(R, kind, acts[j]):
+                if k == 0:
+                    return acts[j]
+                k -= 1
+    x = uniform01(rng) * total
+    last = 0
+    for j in range(n):
+        if probs[j] > 0.0:
+            last = j
+            if x < probs[j]:
+                return acts[j]
+            x -= probs[j]
+    return acts[last]
+
+
 @borrowing()
 def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf, kinds, H,
                        acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
     """:func:`~trustme_analysis.games.pinocchio.kernel.play.play_batch` with trained seats (kind
     :data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED`) playing the policy table ``tkeys``/``tavg``
-    at abstraction level ``detail``; the arguments after ``tavg`` are scratch owned by the caller."""
+    at abstraction level ``detail``, and probe seats (:data:`PROBE_KINDS` codes, :func:`probe_action` with their row of
+    ``H``); the arguments after ``tavg`` are scratch owned by the caller. Random and heuristic seats draw exactly as
+    in :func:`~trustme_analysis.games.pinocchio.kernel.play.play_batch`."""
     n = R[K.R_PLAYERS]
     keep = hist.shape[0] > 0
     trace_off[0] = 0
@@ -89,6 +165,8 @@ def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_t
                 a = trained_action(s, R, rng, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs)
             elif kinds[s[K.ACTOR]] == K.SEAT_HEURISTIC:
                 a = K.heuristic_action(s, R, H[s[K.ACTOR]], rng, acts, probs, buf)
+            elif kinds[s[K.ACTOR]] >= PROBE_NEVER_TRUST:
+                a = probe_action(s, R, H, rng, kinds[s[K.ACTOR]], acts, probs, buf)
             else:
                 a = K.random_action(s, R, rng, buf)
             if keep:
@@ -106,66 +184,6 @@ def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_t
             finals[g, K.ERROR] = K.ERR_HISTORY_OVERFLOW
             h = h0
         hist_off[g + 1] = h
-
-
-
-
-
-#: Seat kinds :func:`play_probe_games` adds over the kernel's (random, heuristic, trained): the probes of
-#: ``analysis.strategy.simple_strategies`` over the heuristic base, as the Python probe plays them (the base's mixed
-#: strategy restricted to the rule's moves, uniform when it gives them no weight).
-PROBE_NEVER_TRUST, PROBE_ALWAYS_TRUST, PROBE_NEVER_TALL, PROBE_ALWAYS_TALL = 10, 11, 12, 13
-PROBE_KINDS = {"never trust": PROBE_NEVER_TRUST, "always trust": PROBE_ALWAYS_TRUST,
-               "never tell a tall tale": PROBE_NEVER_TALL, "always tell a tall tale": PROBE_ALWAYS_TALL}
-
-
-@njit(cache=True, inline="always")
-def _prefers(R, kind, a):
-    """Whether probe ``kind`` prefers move ``a``."""
-    if kind == PROBE_NEVER_TRUST:
-        return a == R[K.R_DISTRUST]
-    if kind == PROBE_ALWAYS_TRUST:
-        return a == R[K.R_TRUST]
-    tall = a < R[K.R_REP_BASE] and R[K.R_DEC_X + a] != R[K.R_DEC_HAND + a]
-    return tall if kind == PROBE_ALWAYS_TALL else not tall
-
-
-@njit(cache=True, inline="always")
-def probe_action(s, R, H, rng, kind, acts, probs, buf):
-    """The probe's move: the heuristic's distribution restricted to the moves the rule prefers (where it prefers
-    some; "never tell a tall tale" says something only where a tall tale is legal)."""
-    n = K.heuristic_policy(s, R, H[s[K.ACTOR]], acts, probs, buf)
-    some = 0
-    tall_legal = False
-    for j in range(n):
-        if _prefers(R, kind, acts[j]):
-            some += 1
-        a = acts[j]
-        if a < R[K.R_REP_BASE] and R[K.R_DEC_X + a] != R[K.R_DEC_HAND + a]:
-            tall_legal = True
-    if some == 0 or some == n or (kind == PROBE_NEVER_TALL and not tall_legal):
-        return K.heuristic_action(s, R, H[s[K.ACTOR]], rng, acts, probs, buf)
-    total = 0.0
-    for j in range(n):
-        if not _prefers(R, kind, acts[j]):
-            probs[j] = 0.0
-        total += probs[j]
-    if total <= 0.0:
-        k = below(rng, some)
-        for j in range(n):
-            if _prefers(R, kind, acts[j]):
-                if k == 0:
-                    return acts[j]
-                k -= 1
-    x = uniform01(rng) * total
-    last = 0
-    for j in range(n):
-        if probs[j] > 0.0:
-            last = j
-            if x < probs[j]:
-                return acts[j]
-            x -= probs[j]
-    return acts[last]
 
 
 @compiled
@@ -205,4 +223,4 @@ def play_probe_games(R, seeds, kinds, H, tkeys, tavg, detail, finals, rets):
         K.returns_into(s, R, out)
         for p in range(n):
             rets[g, p] = out[p]
-tie_cache_to_sources((trained_action, play_batch_trained, play_probe_games), *K.SOURCES, A, T)
+tie_cache_to_sources((trained_action, probe_weights, play_batch_trained, play_probe_games), *K.SOURCES, A, T)
