@@ -1,6 +1,6 @@
-"""The report's framing pages: the answer (page 1: the question and the findings that answer it, in sentences), what
-was run with every assumption in force (at the back), and a one-page summary of the biggest changes versus the
-baseline.
+"""The report's framing pages: the answer (page 1: a figure of each seat's win share under each line-up, then the
+question and the findings that answer it, in sentences), what was run with every assumption in force (at the back),
+and a one-page summary of the biggest changes versus the baseline.
 
 Drawn from the results set's ``headlines``, ``seat_win_rates``, ``equal_seats_test``, ``variants`` and
 ``comparisons`` tables and its manifest; the answer page also repeats the most important finding of each section
@@ -472,9 +472,9 @@ _MARKERS = "osD^v<>p"
 
 def seat_panels(ctx: Report) -> list[dict[str, Any]]:
     """Page 1's seat figure as data: one panel per rule variant (a player count, ...; page 1 draws the first
-    :data:`SEAT_PANELS`), each with one series per
-    line-up: ``{"title", "fair": [...], "series": [{"lineup", "variant", "rates"}]}`` (``rates``: that variant's
-    rows of the results set's ``seat_win_rates``, by seat); empty when the results set has no seat win rates."""
+    :data:`SEAT_PANELS`), each with one series per line-up: ``{"title", "fair": [...], "series": [{"lineup",
+    "variant", "rates"}]}`` (``rates``: that variant's rows of the results set's ``seat_win_rates``, by seat); empty
+    when the results set has no seat win rates."""
     results = getattr(ctx, "results", None)
     if results is None or "seat_win_rates" not in results:
         return []
@@ -497,7 +497,8 @@ def seat_panels(ctx: Report) -> list[dict[str, Any]]:
             mine = rates[rates["variant"] == v].sort_values("seat")
             series.append({"lineup": ctx.lineup_of(v) or ctx.variant_short(v), "variant": v, "rates": mine})
         fair = sorted({round(float(x), 9) for s in series for x in s["rates"]["fair"] if not missing(x)})
-        panels.append({"title": titles.get(key, key), "fair": fair, "series": series})
+        # A grid of line-ups alone leaves the rules nothing to name them by.
+        panels.append({"title": titles.get(key, key) or "the spec's rules", "fair": fair, "series": series})
     return panels
 
 

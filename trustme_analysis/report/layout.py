@@ -567,13 +567,18 @@ _TICK_CHAR_IN, _TICK_GAP_IN = 0.062, 0.12
 
 def set_tick_words(ax: plt.Axes, labels: Sequence[str]) -> None:
     """Label the x ticks of ``ax`` with ``labels``, each on lines broken at its commas ("3 players" over "trained");
-    turned upright at 7 pt when they would not fit side by side."""
-    lines = [str(x).replace(", ", "\n") for x in labels]
-    widest = max((len(part) for x in lines for part in x.split("\n")), default=0)
+    a label too wide for its slot wraps onto up to three lines, and when even that does not fit side by side the
+    labels stand upright at 7 pt."""
+    parts = [str(x).split(", ") for x in labels]
     width_in = ax.get_position().width * ax.figure.get_figwidth()
-    crowded = len(lines) * (widest * _TICK_CHAR_IN + _TICK_GAP_IN) > width_in
-    ax.set_xticklabels(lines, rotation=90 if crowded else 0, fontsize=7 if crowded else 8,
-                       linespacing=1.0 if crowded else 1.1)
+    slot = width_in / max(len(parts), 1)
+    chars = max(int((slot - _TICK_GAP_IN) / _TICK_CHAR_IN), 1)
+    wrapped = [[line for part in p for line in (textwrap.wrap(part, chars) or [""])] for p in parts]
+    fits = all(len(w) <= 3 and all(len(line) <= chars for line in w) for w in wrapped)
+    if fits:
+        ax.set_xticklabels(["\n".join(w) for w in wrapped], rotation=0, fontsize=8, linespacing=1.1)
+    else:
+        ax.set_xticklabels(["\n".join(p) for p in parts], rotation=90, fontsize=7, linespacing=1.0)
 
 
 #: A variant code as the results set writes it (v00, v13, v104).
