@@ -89,7 +89,7 @@ def test_page_one_leads_with_the_seat_figure_and_plots_name_variants_in_words(tm
     balance = next(texts for section, _, texts in kept["ticks"] if section == "balance")
     assert "2 players\nheuristic" in balance and "3 players\nstrong" in balance
     comparisons = [texts for section, title, texts in kept["ticks"] if section == "comparisons"]
-    assert any("3 vs 2 players\nheuristic" in texts for texts in comparisons)
+    assert any("3 vs\n2 players\nheuristic" in texts for texts in comparisons)
 
 
 def test_the_game_pages_plots_lose_their_codes_to_name_variant_axes(tmp_path):

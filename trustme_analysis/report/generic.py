@@ -251,7 +251,7 @@ def add_comparison_pages(ctx: Report) -> None:
             _factor_pages(ctx, comp, factor, rules)
 
 
-def _short_lines(label: str, width: int = 14) -> str:
+def _short_lines(label: str, width: int = 10) -> str:
     """A tick label with each line longer than ``width`` broken after its "vs" ("trained vs" over "heuristic"),
     so that an upright label stays short."""
     return "\n".join(line.replace(" vs ", " vs\n", 1) if len(line) > width else line for line in label.split("\n"))
@@ -290,7 +290,7 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
                        "alarm).")
         for i, metric in enumerate(names):
             r, c = divmod(i, 4)
-            ax = fig.add_axes((0.07 + c * 0.235, 0.54 - r * 0.37, 0.17, 0.27))
+            ax = fig.add_axes((0.07 + c * 0.235, 0.56 - r * 0.36, 0.17, 0.25))
             sub = comp[comp["metric"] == metric].set_index(["variant", "reference"]).reindex(pairs)
             unit = str(sub["unit"].dropna().iloc[0]) if sub["unit"].notna().any() else ""
             interval_plot(ax, labels, sub["difference"], sub["low"], sub["high"],
