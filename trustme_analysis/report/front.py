@@ -254,11 +254,12 @@ def trust_lines(ctx: Report) -> list[str]:
                        f"(fair: {percent(r.reference)}): {r.verdict}.")
             continue
         verdicts = list(dict.fromkeys(grp["verdict"]))
-        said = (f"{verdicts[0]} in all {len(grp)} tested variants" if len(verdicts) == 1 else
-                "; ".join(f"{v} {r}" for v, r in zip(grp["variant"], grp["verdict"])))
+        # (Verdicts by variant open with a code, which keeps its small letter.)
+        said = (capital(f"{verdicts[0]} in all {len(grp)} tested variants") if len(verdicts) == 1 else
+                "By variant: " + "; ".join(f"{v} {r}" for v, r in zip(grp["variant"], grp["verdict"])))
         each = "; ".join(f"{r.variant}: {r.measure.split(' against ')[0]} {estimate(r.value, r.low, r.high, 'share')} "
                          f"of {count(r.games)} (fair {percent(r.reference)})" for r in grp.itertuples())
-        out.append(f"Can the players of line-up {lineup} be trusted? {capital(said)}. The strongest challenger's win "
+        out.append(f"Can the players of line-up {lineup} be trusted? {said}. The strongest challenger's win "
                    f"rate: {each}.")
     return out
 
@@ -463,10 +464,12 @@ def _answer_lines(ctx: Report, limit: int, figure: bool = False) -> list[Line]:
 
 #: Panels of page 1's seat figure at most (one per rule variant); the seat-balance page shows every variant.
 SEAT_PANELS = 6
-#: Where page 1's text starts under its seat figure (figure fraction): the figure takes the page's head.
-FIGURE_TEXT_TOP = 0.61
-#: The seat figure's panels (bottom and top, figure fractions) and the room at the right kept for its legend.
-_PANELS_Y, _PANELS_TOP, _LEGEND_W = 0.645, 0.845, 0.13
+#: Where page 1's text starts under its seat figure (figure fraction): the figure takes the page's head; under the
+#: lower figure drawn when the text would not fit otherwise.
+FIGURE_TEXT_TOP, COMPACT_TEXT_TOP = 0.61, 0.67
+#: The top of the seat figure's panels, the room under them for their tick labels, and the room at the right kept for
+#: the legend (figure fractions).
+_PANELS_TOP, _TICKS_ROOM, _LEGEND_W = 0.845, 0.035, 0.13
 _MARKERS = "osD^v<>p"
 
 
@@ -506,10 +509,12 @@ def _fair_label(fair: float, seats: int) -> str:
     return "fair share (1/players)" if abs(fair - 1.0 / seats) < 1e-9 else "fair share (ties counted)"
 
 
-def draw_seat_figure(fig, panels: list[dict[str, Any]], rest: int = 0) -> None:
+def draw_seat_figure(fig, panels: list[dict[str, Any]], rest: int = 0,
+                     bottom: float = FIGURE_TEXT_TOP + _TICKS_ROOM) -> None:
     """Page 1's figure on ``fig``: per panel (a rule variant) each seat's share of games won under each line-up
     (markers dodged, one colour and shape per line-up) with its 95% interval, and the fair share as a dashed line;
-    a caption above names what is drawn, ``rest`` panels not drawn are named in it."""
+    a caption above names what is drawn, ``rest`` panels not drawn are named in it. ``bottom``: where the panels
+    end (figure fraction), their tick labels under it."""
     lineups = list(dict.fromkeys(s["lineup"] for p in panels for s in p["series"]))
     style = {name: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)]) for i, name in enumerate(lineups)}
     caption = ("Who wins from which seat: each seat's share of games won (95% interval, Wilson) under each line-up; "
@@ -524,7 +529,7 @@ def draw_seat_figure(fig, panels: list[dict[str, Any]], rest: int = 0) -> None:
               default=1.0)
     axes = []
     for i, panel in enumerate(panels):
-        ax = fig.add_axes((LEFT + 0.03 + i * (width + gap), _PANELS_Y, width, _PANELS_TOP - _PANELS_Y),
+        ax = fig.add_axes((LEFT + 0.03 + i * (width + gap), bottom, width, _PANELS_TOP - bottom),
                           sharey=axes[0] if axes else None)
         axes.append(ax)
         seats = max((len(s["rates"]) for s in panel["series"]), default=1)
@@ -572,10 +577,13 @@ def add_answer_page(ctx: Report) -> None:
     )
     panels = seat_panels(ctx)
     # The seat figure leads the page; the text starts under it (at the page's head when there is no figure).
-    start = FIGURE_TEXT_TOP if panels else TOP
     # Spell out fewer measures and changes per group (each group's others are counted, and all are on their pages)
-    # until the answer fits one page: a continuation page holding two lines helps no reader.
-    for limit in range(FRONT_CHANGES, 0, -1):
+    # until the answer fits one page, and then, if need be, draw the figure lower: a continuation page holding two
+    # lines helps no reader.
+    tries = [(FIGURE_TEXT_TOP if panels else TOP, limit) for limit in range(FRONT_CHANGES, 0, -1)]
+    if panels:
+        tries.append((COMPACT_TEXT_TOP, 1))
+    for start, limit in tries:
         lines = _answer_lines(ctx, limit, figure=bool(panels))
         if page_fill(lines + closing, start) <= SQUEEZE_LIMIT:
             break
@@ -593,7 +601,8 @@ def add_answer_page(ctx: Report) -> None:
     title = ctx.game_title
     pages = flow_pages(title, lines + digest + closing, first_top=start)
     if panels:
-        draw_seat_figure(pages[0], panels[:SEAT_PANELS], rest=max(len(panels) - SEAT_PANELS, 0))
+        draw_seat_figure(pages[0], panels[:SEAT_PANELS], rest=max(len(panels) - SEAT_PANELS, 0),
+                         bottom=start + _TICKS_ROOM)
     ctx.add_all(pages, title, "answer")
 
 
