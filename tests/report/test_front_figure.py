@@ -169,3 +169,31 @@ def test_no_seat_data_no_figure(monkeypatch):
         assert len(added) == 1 and not added[0].axes and not added[0].legends
     finally:
         close(added)
+
+
+def test_a_long_answer_draws_the_figure_lower_before_it_spills_onto_a_second_page(monkeypatch):
+    drawn = []
+    monkeypatch.setattr(front, "seat_panels", lambda ctx: [{"title": "2 players"}])
+    monkeypatch.setattr(front, "draw_seat_figure", lambda fig, panels, rest=0, bottom=0.0: drawn.append(bottom))
+    monkeypatch.setattr(front, "coverage_lines", lambda ctx: [])
+    monkeypatch.setattr(front, "_games_per_variant", lambda ctx: {"v00": 10})
+
+    def answer(sentences):
+        monkeypatch.setattr(front, "headline_lines", lambda ctx, limit=front.FRONT_CHANGES: ["A finding."] * sentences)
+        added = []
+        ctx = SimpleNamespace(manifest={"question": "Q?", "game": "g", "seed": 1}, variant_ids=["v00"],
+                              front_findings=[], game_title="T",
+                              add_all=lambda figures, title, section: added.extend(figures))
+        front.add_answer_page(ctx)
+        close(added)
+        return drawn[-1], len(added)
+
+    normal, compact = (top + front._TICKS_ROOM for top in (front.FIGURE_TEXT_TOP, front.COMPACT_TEXT_TOP))
+    runs = [answer(n) for n in range(10, 40)]
+    bottoms = [b for b, _ in runs]
+    # The usual figure while the text fits under it, then the lower one, which is kept once the text spills over.
+    assert bottoms[0] == pytest.approx(normal) and bottoms[-1] == pytest.approx(compact)
+    first_low = next(i for i, b in enumerate(bottoms) if b == pytest.approx(compact))
+    assert all(b == pytest.approx(compact) for b in bottoms[first_low:])
+    assert all(pages == 1 for b, pages in runs[:first_low]) and runs[first_low][1] == 1
+    assert runs[-1][1] == 2
