@@ -1,6 +1,6 @@
-"""The report's framing pages: the answer (page 1: the question and the findings that answer it, in sentences), what
-was run with every assumption in force (at the back), and a one-page summary of the biggest changes versus the
-baseline.
+"""The report's framing pages: the answer (page 1: a figure of each seat's win share under each line-up, then the
+question and the findings that answer it, in sentences), what was run with every assumption in force (at the back),
+and a one-page summary of the biggest changes versus the baseline.
 
 Drawn from the results set's ``headlines``, ``seat_win_rates``, ``equal_seats_test``, ``variants`` and
 ``comparisons`` tables and its manifest; the answer page also repeats the most important finding of each section
@@ -14,6 +14,7 @@ import math
 from collections import defaultdict
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from trustme_analysis.report.context import Report
@@ -23,6 +24,7 @@ from trustme_analysis.report.layout import (
     LEFT,
     RIGHT,
     SQUEEZE_LIMIT,
+    TOP,
     Line,
     draw_table,
     flow_pages,
@@ -30,11 +32,14 @@ from trustme_analysis.report.layout import (
     new_page,
     note_lines,
     page_fill,
+    percent_axis,
+    plain,
     rows_that_fit,
     text_lines,
     wrap,
 )
 from trustme_analysis.report.words import (
+    axis_words,
     change_size,
     count,
     detectable_size,
@@ -42,6 +47,7 @@ from trustme_analysis.report.words import (
     figure,
     in_words,
     interval,
+    label_pairs,
     label_words,
     missing,
     number,
@@ -49,6 +55,7 @@ from trustme_analysis.report.words import (
     percent,
     points,
     setting,
+    words,
     yes_no,
 )
 from trustme_analysis.stats.compare import biggest_changes
@@ -170,6 +177,38 @@ def seat_lines(ctx: Report, lead: str | None = None) -> list[str]:
     return out
 
 
+def seat_test_lines(ctx: Report) -> list[str]:
+    """The chi-square test of equal seats over every variant in one sentence (page 1's figure shows the rates
+    themselves): in which variants some seat wins more often than another (Holm-corrected over the variants), and
+    what the others' games could have seen."""
+    tests = ctx["equal_seats_test"]
+    tests = tests[tests["variant"].isin(ctx.variant_ids)]
+    column = "p_holm" if "p_holm" in tests.columns else "p_value"
+    tested = tests[tests[column].notna()]
+    if tested.empty:
+        return []
+    how = ("the test of equal seats, Holm-corrected over the variants" if column == "p_holm" and len(tested) > 1
+           else "the test of equal seats")
+    uneven = tested[tested[column] < 0.05].sort_values(column, kind="stable")
+    if len(uneven):
+        named = "; ".join(f"{ctx.variant_name(r.variant)}: p {_p(getattr(r, column))}"
+                          for r in uneven.head(SEAT_SENTENCES).itertuples())
+        more = f" and {len(uneven) - SEAT_SENTENCES} more" if len(uneven) > SEAT_SENTENCES else ""
+        said = (f"By {how}, some seat wins more often than another in {len(uneven)} of {len(tested)} variants "
+                f"({named}{more})")
+    else:
+        said = f"By {how}, no seat wins more often than another in any of the {len(tested)} variants"
+    quiet = tested[tested[column] >= 0.05]
+    edges = (quiet["detectable_edge"].dropna() if "detectable_edge" in quiet.columns else pd.Series(dtype=float))
+    if len(edges):
+        # Silence is not balance: what the games of the variants without a finding could have seen.
+        span = (points(edges.min()) if np.isclose(edges.min(), edges.max()) else
+                f"{points(edges.min()).split()[0]} to {points(edges.max())}")
+        said += (f"; {'in the others, ' if len(uneven) else ''}the games detect a seat edge only from {span} on "
+                 "(80% power)")
+    return [said + "."]
+
+
 #: How a line-up's trust verdict reads in the headline's sentence.
 TRUST_WORDS = {
     "": "its players were not put to the trust check",
@@ -215,11 +254,12 @@ def trust_lines(ctx: Report) -> list[str]:
                        f"(fair: {percent(r.reference)}): {r.verdict}.")
             continue
         verdicts = list(dict.fromkeys(grp["verdict"]))
-        said = (f"{verdicts[0]} in all {len(grp)} tested variants" if len(verdicts) == 1 else
-                "; ".join(f"{v} {r}" for v, r in zip(grp["variant"], grp["verdict"])))
+        # (Verdicts by variant open with a code, which keeps its small letter.)
+        said = (capital(f"{verdicts[0]} in all {len(grp)} tested variants") if len(verdicts) == 1 else
+                "By variant: " + "; ".join(f"{v} {r}" for v, r in zip(grp["variant"], grp["verdict"])))
         each = "; ".join(f"{r.variant}: {r.measure.split(' against ')[0]} {estimate(r.value, r.low, r.high, 'share')} "
                          f"of {count(r.games)} (fair {percent(r.reference)})" for r in grp.itertuples())
-        out.append(f"Can the players of line-up {lineup} be trusted? {capital(said)}. The strongest challenger's win "
+        out.append(f"Can the players of line-up {lineup} be trusted? {said}. The strongest challenger's win "
                    f"rate: {each}.")
     return out
 
@@ -364,7 +404,12 @@ def headline_lines(ctx: Report, limit: int = FRONT_CHANGES) -> list[str]:
     h = ctx["headlines"]
     intro = headline_intro(ctx)
     out = [intro] if intro else []
-    out += seat_lines(ctx, lead=ctx.headline_variant if intro else None)
+    lead = ctx.headline_variant if intro else None
+    if seat_panels(ctx):
+        # Page 1's figure shows every seat's rate: the sentences give the lead's first seat and the tests.
+        out += seat_lines(ctx, lead=lead)[:1] + seat_test_lines(ctx)
+    else:
+        out += seat_lines(ctx, lead=lead)
     out += trust_lines(ctx)
     out += stability_lines(ctx, limit)
     changes = h[h["kind"] == "change"]
@@ -389,23 +434,134 @@ def headline_lines(ctx: Report, limit: int = FRONT_CHANGES) -> list[str]:
     return out
 
 
-def _answer_lines(ctx: Report, limit: int) -> list[Line]:
-    """Page 1's question, caveats and headline (:func:`headline_lines` with ``limit``), before its digest."""
+#: Characters of a line of page 1's text: its sentences run the page's full width (the other flowing pages keep
+#: :data:`~trustme_analysis.report.layout.LINE_CHARS`, a margin for wide letters).
+ANSWER_CHARS = 160
+
+
+def _answer_lines(ctx: Report, limit: int, figure: bool = False) -> list[Line]:
+    """Page 1's question, caveats and headline (:func:`headline_lines` with ``limit``), before its digest; under a
+    ``figure`` the headings are a size smaller, to leave the sentences room."""
     m = ctx.manifest
+    head = "h2" if figure else "h1"
     lines: list[Line] = []
-    lines += text_lines("Question", "h1")
-    lines += text_lines(str(m.get("question") or "(the spec states no question)"))
+    lines += text_lines("Question", head)
+    lines += text_lines(str(m.get("question") or "(the spec states no question)"), width=ANSWER_CHARS)
     lines.append(Line(""))
     caveats = coverage_lines(ctx)
     if caveats:
         lines += text_lines("Read with care", "h2")
         for sentence in caveats:
-            lines += text_lines("- " + sentence, indent=2)
+            lines += text_lines("- " + sentence, indent=2, width=ANSWER_CHARS)
         lines.append(Line(""))
-    lines += text_lines("What the games say (95% intervals in brackets)", "h1")
+    lines += text_lines("What the games say (95% intervals in brackets)", head)
     for sentence in headline_lines(ctx, limit):
-        lines += text_lines(("" if sentence.endswith(":") else "- ") + sentence, indent=2)
+        lines += text_lines(("" if sentence.endswith(":") else "- ") + sentence, indent=2, width=ANSWER_CHARS)
     return lines
+
+
+# --- page 1's figure: who wins from which seat -----------------------------------------------------------------------
+
+#: Panels of page 1's seat figure at most (one per rule variant); the seat-balance page shows every variant.
+SEAT_PANELS = 6
+#: Where page 1's text starts under its seat figure (figure fraction): the figure takes the page's head; under the
+#: lower figure drawn when the text would not fit otherwise.
+FIGURE_TEXT_TOP, COMPACT_TEXT_TOP = 0.61, 0.67
+#: The top of the seat figure's panels, the room under them for their tick labels, and the room at the right kept for
+#: the legend (figure fractions).
+_PANELS_TOP, _TICKS_ROOM, _LEGEND_W = 0.845, 0.035, 0.13
+_MARKERS = "osD^v<>p"
+
+
+def seat_panels(ctx: Report) -> list[dict[str, Any]]:
+    """Page 1's seat figure as data: one panel per rule variant (a player count, ...; page 1 draws the first
+    :data:`SEAT_PANELS`), each with one series per line-up: ``{"title", "fair": [...], "series": [{"lineup",
+    "variant", "rates"}]}`` (``rates``: that variant's rows of the results set's ``seat_win_rates``, by seat); empty
+    when the results set has no seat win rates."""
+    results = getattr(ctx, "results", None)
+    if results is None or "seat_win_rates" not in results:
+        return []
+    rates = ctx["seat_win_rates"]
+    variants = [v for v in ctx.variant_ids if (rates["variant"] == v).any()]
+    if not variants:
+        return []
+    # The rules of a variant: its label less the line-up (a label not of key=value pairs is its own rules).
+    rules: dict[str, str] = {}
+    for v in variants:
+        pairs = label_pairs(results.variant_label(v))
+        rules[v] = (", ".join(f"{k}={x}" for k, x in pairs if k != "lineup") if pairs is not None
+                    else results.variant_label(v))
+    keys = list(dict.fromkeys(rules.values()))
+    titles = axis_words({k: k for k in keys}) if len(keys) > 1 else {keys[0]: label_words(keys[0])}
+    panels = []
+    for key in keys:
+        series = []
+        for v in (v for v in variants if rules[v] == key):
+            mine = rates[rates["variant"] == v].sort_values("seat")
+            series.append({"lineup": ctx.lineup_of(v) or ctx.variant_short(v), "variant": v, "rates": mine})
+        fair = sorted({round(float(x), 9) for s in series for x in s["rates"]["fair"] if not missing(x)})
+        # A grid of line-ups alone leaves the rules nothing to name them by.
+        panels.append({"title": titles.get(key, key) or "the spec's rules", "fair": fair, "series": series})
+    return panels
+
+
+def _fair_label(fair: float, seats: int) -> str:
+    return "fair share (1/players)" if abs(fair - 1.0 / seats) < 1e-9 else "fair share (ties counted)"
+
+
+def draw_seat_figure(fig, panels: list[dict[str, Any]], rest: int = 0,
+                     bottom: float = FIGURE_TEXT_TOP + _TICKS_ROOM) -> None:
+    """Page 1's figure on ``fig``: per panel (a rule variant) each seat's share of games won under each line-up
+    (markers dodged, one colour and shape per line-up) with its 95% interval, and the fair share as a dashed line;
+    a caption above names what is drawn, ``rest`` panels not drawn are named in it. ``bottom``: where the panels
+    end (figure fraction), their tick labels under it."""
+    lineups = list(dict.fromkeys(s["lineup"] for p in panels for s in p["series"]))
+    style = {name: (f"C{i % 10}", _MARKERS[i % len(_MARKERS)]) for i, name in enumerate(lineups)}
+    caption = ("Who wins from which seat: each seat's share of games won (95% interval, Wilson) under each line-up; "
+               "dashed: the fair share.")
+    if rest:
+        caption += f" {rest} more rule variant(s) on the seat-balance page."
+    fig.text(LEFT, TOP, plain(wrap(caption, 140)), fontsize=9, va="top", fontweight="bold", gid="figure-caption")
+    n = len(panels)
+    gap = 0.035
+    width = (RIGHT - LEFT - _LEGEND_W - 0.03 - gap * (n - 1)) / n
+    top = max([float(x) for p in panels for s in p["series"] for x in s["rates"]["high"] if not missing(x)],
+              default=1.0)
+    axes = []
+    for i, panel in enumerate(panels):
+        ax = fig.add_axes((LEFT + 0.03 + i * (width + gap), bottom, width, _PANELS_TOP - bottom),
+                          sharey=axes[0] if axes else None)
+        axes.append(ax)
+        seats = max((len(s["rates"]) for s in panel["series"]), default=1)
+        k = len(panel["series"])
+        step = min(0.18, 0.7 / max(k, 1))
+        for j, s in enumerate(panel["series"]):
+            r = s["rates"]
+            x = r["seat"].to_numpy(dtype=float) + (j - (k - 1) / 2) * step
+            est = r["win_rate"].to_numpy(dtype=float)
+            err = np.nan_to_num(np.clip(np.vstack([est - r["low"].to_numpy(dtype=float),
+                                                   r["high"].to_numpy(dtype=float) - est]), 0, None))
+            color, marker = style[s["lineup"]]
+            ax.errorbar(x, est, yerr=err, fmt=marker, color=color, markersize=4.5, capsize=2.5, linewidth=1.1,
+                        label=words(s["lineup"]))
+        for fair in panel["fair"]:
+            ax.axhline(fair, color="0.35", linestyle="--", linewidth=1, label=_fair_label(fair, seats), zorder=0)
+        ax.set_xticks(range(seats), labels=[f"seat {x}" for x in range(seats)])
+        ax.set_xlim(-0.5, seats - 0.5)
+        ax.set_title(panel["title"], fontsize=9.5)
+        if i:
+            ax.tick_params(labelleft=False)
+    axes[0].set_ylim(0, min(1.0, top * 1.12 + 0.02))
+    axes[0].set_ylabel("share of games won")
+    percent_axis(axes[0])
+    # One legend for all panels: every line-up, then each distinct fair-share line, once.
+    handles: dict[str, Any] = {}
+    for ax in axes:
+        for h, label in zip(*ax.get_legend_handles_labels()):
+            handles.setdefault(label, h)
+    handles = dict(sorted(handles.items(), key=lambda item: item[0].startswith("fair share")))
+    fig.legend(list(handles.values()), list(handles.keys()), loc="upper left", fontsize=8, title="line-up",
+               title_fontsize=8, bbox_to_anchor=(RIGHT - _LEGEND_W + 0.01, _PANELS_TOP), frameon=False)
 
 
 def add_answer_page(ctx: Report) -> None:
@@ -416,13 +572,20 @@ def add_answer_page(ctx: Report) -> None:
     closing = [Line("")] + text_lines(
         f"From {count(sum(per_variant.values()))} games of {len(ctx.variant_ids)} variant(s) of {m.get('game', '?')} "
         f"(master seed {m.get('seed', '?')}). The contents follow on the next page; a glossary of every term is on "
-        "the last page, and codes such as v03 are explained at the foot of each page that uses them."
+        "the last page, and codes such as v03 are explained at the foot of each page that uses them.",
+        width=ANSWER_CHARS,
     )
+    panels = seat_panels(ctx)
+    # The seat figure leads the page; the text starts under it (at the page's head when there is no figure).
     # Spell out fewer measures and changes per group (each group's others are counted, and all are on their pages)
-    # until the answer fits one page: a continuation page holding two lines helps no reader.
-    for limit in range(FRONT_CHANGES, 0, -1):
-        lines = _answer_lines(ctx, limit)
-        if page_fill(lines + closing) <= SQUEEZE_LIMIT:
+    # until the answer fits one page, and then, if need be, draw the figure lower: a continuation page holding two
+    # lines helps no reader.
+    tries = [(FIGURE_TEXT_TOP if panels else TOP, limit) for limit in range(FRONT_CHANGES, 0, -1)]
+    if panels:
+        tries.append((COMPACT_TEXT_TOP, 1))
+    for start, limit in tries:
+        lines = _answer_lines(ctx, limit, figure=bool(panels))
+        if page_fill(lines + closing, start) <= SQUEEZE_LIMIT:
             break
     # The findings gathered from the other pages are a digest: as many as leave the answer on one page (each is on
     # its own page too), rather than a continuation page holding a line or two.
@@ -432,11 +595,15 @@ def add_answer_page(ctx: Report) -> None:
         if keep:
             digest = [Line("")] + text_lines("From the pages that follow", "h2")
             for sentence in ranked[:keep]:
-                digest += text_lines("- " + sentence, indent=2)
-        if page_fill(lines + digest + closing) <= SQUEEZE_LIMIT or keep == 0:
+                digest += text_lines("- " + sentence, indent=2, width=ANSWER_CHARS)
+        if page_fill(lines + digest + closing, start) <= SQUEEZE_LIMIT or keep == 0:
             break
     title = ctx.game_title
-    ctx.add_all(flow_pages(title, lines + digest + closing), title, "answer")
+    pages = flow_pages(title, lines + digest + closing, first_top=start)
+    if panels:
+        draw_seat_figure(pages[0], panels[:SEAT_PANELS], rest=max(len(panels) - SEAT_PANELS, 0),
+                         bottom=start + _TICKS_ROOM)
+    ctx.add_all(pages, title, "answer")
 
 
 # --- what was run -----------------------------------------------------------------------------------------------------

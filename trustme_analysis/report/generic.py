@@ -14,6 +14,7 @@ from trustme_analysis.report.context import Report
 from trustme_analysis.report.findings import extremes
 from trustme_analysis.report.front import baseline_lines, seat_lines
 from trustme_analysis.report.glossary import LUDII_NAMES, TERMS
+from trustme_analysis.report.panels import axis_names
 from trustme_analysis.report.layout import (
     BOTTOM,
     LEFT,
@@ -26,8 +27,9 @@ from trustme_analysis.report.layout import (
     table_pages,
     wrap,
 )
-from trustme_analysis.report.words import (change_size, count, detectable_size, estimate, figure, interval, is_share,
-                                           missing, number, p_value, percent, points, setting, yes_no)
+from trustme_analysis.report.words import (axis_parts, change_size, count, detectable_size, estimate, figure, interval,
+                                           is_share, missing, number, p_value, pair_words, percent, points, setting,
+                                           yes_no)
 from trustme_analysis.stats.balance import LUDII_METRICS
 from trustme_analysis.stats.compare import biggest_changes
 from trustme_analysis.stats.power import detectable_change
@@ -45,6 +47,7 @@ def add_balance_pages(ctx: Report) -> None:
     metrics = ctx["ludii_metrics"]
 
     variants = ctx.variant_ids
+    names = axis_names(ctx)
     title = "Seat balance: win rate per seat"
     fig = new_page(title, "Each point: the share of games won from that seat, with its 95% interval (Wilson); "
                    "dashed: the fair rate (one over the number of players; more where tied seats all win). Verdicts: "
@@ -56,12 +59,12 @@ def add_balance_pages(ctx: Report) -> None:
     for seat in range(max_seats):
         sub = rates[rates["seat"] == seat].set_index("variant").reindex(variants)
         interval_plot(ax, variants, sub["win_rate"], sub["low"], sub["high"], "win rate (share of games)",
-                      color=f"C{seat}", offset=(seat - (max_seats - 1) / 2) * width, label=f"seat {seat}")
+                      color=f"C{seat}", offset=(seat - (max_seats - 1) / 2) * width, label=f"seat {seat}",
+                      names=names)
     fair = rates.groupby("variant")["fair"].first().reindex(variants).to_numpy()
     for i, f in enumerate(fair):
         ax.hlines(f, i - 0.45, i + 0.45, color="0.4", linestyle="--", linewidth=1,
                   label="fair rate" if i == 0 else None)
-    ax.set_xlabel("variant (codes explained at the foot of the page)")
     top = float(np.nanmax(rates["high"])) if rates["high"].notna().any() else 1.0
     ax.set_ylim(0, min(1.0, top * 1.15 + 0.02))
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize=7.5)
@@ -156,6 +159,7 @@ def _ludii_page(ctx: Report, metrics: pd.DataFrame, variants: list[str]) -> None
     fig = new_page(title, "Per variant, with 95% intervals (Wilson for shares, t for means, bootstrap over games "
                    "for Balance). Definitions below and in the glossary.")
     present = [m for m in LUDII_METRICS if m in set(metrics["metric"])]
+    names = axis_names(ctx)
     cols = 4
     rows = math.ceil(len(present) / cols)
     top, bottom = 0.86, 0.30
@@ -165,10 +169,14 @@ def _ludii_page(ctx: Report, metrics: pd.DataFrame, variants: list[str]) -> None
         ax = fig.add_axes((0.06 + c * 0.235, top - (r + 1) * h + 0.06, 0.18, h - 0.10))
         sub = metrics[metrics["metric"] == metric].set_index("variant").reindex(variants)
         unit = str(sub["unit"].dropna().iloc[0]) if sub["unit"].notna().any() else ""
-        interval_plot(ax, variants, sub["value"], sub["low"], sub["high"], wrap(unit, 24), title=LUDII_NAMES[metric])
+        interval_plot(ax, variants, sub["value"], sub["low"], sub["high"], wrap(unit, 24), title=LUDII_NAMES[metric],
+                      names=names)
         if metric in ("Balance", "AdvantageP1", "Completion", "Drawishness", "Decisiveness"):
             ax.set_ylim(-0.02, 1.02)
-        ax.set_xlabel("variant")
+        if i + cols < len(present):
+            # Every panel has the same variants: their names under the lowest panel of each column only, so that
+            # the upright names do not run into the titles of the row below.
+            ax.tick_params(labelbottom=False)
     defs = "\n".join(f"{LUDII_NAMES[m]}: {TERMS.get(LUDII_NAMES[m], '')}" for m in present)
     fig.text(LEFT, BOTTOM + 0.01, defs, fontsize=8, va="bottom")
     findings = []
@@ -243,20 +251,29 @@ def add_comparison_pages(ctx: Report) -> None:
             _factor_pages(ctx, comp, factor, rules)
 
 
+def _short_lines(label: str, width: int = 10) -> str:
+    """A tick label with each line longer than ``width`` broken after its "vs" ("trained vs" over "heuristic"),
+    so that an upright label stays short."""
+    return "\n".join(line.replace(" vs ", " vs\n", 1) if len(line) > width else line for line in label.split("\n"))
+
+
 def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> None:
     name, what = COMPARISON_TITLES[factor]
     what = what.format(rules=rules, lineup=ctx.lineup_of(ctx.baseline))
     metric_names = list(dict.fromkeys(comp["metric"]))
     pairs = list(dict.fromkeys(zip(comp["variant"], comp["reference"])))
-    labels = [f"{v}\nvs {r}" for v, r in pairs]
+    parts = axis_parts({v: ctx.results.variant_label(v) for v in ctx.variant_ids})
+    # Each tick says in words what moved and what was held ("2 vs 3 players" over "trained").
+    labels = [_short_lines(pair_words(parts.get(v, [v]), parts.get(r, [r]))) for v, r in pairs]
     title = f"{name}: differences"
     per_page = 8
     n_sig = int(comp["significant"].astype(bool).sum())
     held = ("line-up" if factor == "rules" else "rules")
+    first = pair_words(parts.get(pairs[0][0], [pairs[0][0]]), parts.get(pairs[0][1], [pairs[0][1]]), sep=", ")
     findings = [f"Only the {'rules' if factor == 'rules' else 'players'} move here: {what}. Each panel shows one "
-                f"measure: each variant's value minus its reference's (a tick \"{pairs[0][0]} vs {pairs[0][1]}\": "
-                f"{pairs[0][0]} against its reference {pairs[0][1]}, the same {held}), with its 95% interval; a red "
-                "dot marks a change too large to be chance (Holm's correction within this factor's comparisons).",
+                f"measure: each variant's value minus its reference's (a tick \"{first}\": {pairs[0][0]} against "
+                f"its reference {pairs[0][1]}, the same {held}), with its 95% interval; a red dot marks a change too "
+                "large to be chance (Holm's correction within this factor's comparisons).",
                 f"{n_sig} of the {len(comp)} comparisons are significant.", *_power_lines(comp)]
     findings += pairing_lines(ctx, comp)
     findings += baseline_lines(ctx)
@@ -273,7 +290,7 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
                        "alarm).")
         for i, metric in enumerate(names):
             r, c = divmod(i, 4)
-            ax = fig.add_axes((0.07 + c * 0.235, 0.50 - r * 0.41, 0.17, 0.29))
+            ax = fig.add_axes((0.07 + c * 0.235, 0.56 - r * 0.36, 0.17, 0.25))
             sub = comp[comp["metric"] == metric].set_index(["variant", "reference"]).reindex(pairs)
             unit = str(sub["unit"].dropna().iloc[0]) if sub["unit"].notna().any() else ""
             interval_plot(ax, labels, sub["difference"], sub["low"], sub["high"],
@@ -285,8 +302,10 @@ def _factor_pages(ctx: Report, comp: pd.DataFrame, factor: str, rules: str) -> N
             sig = sub["significant"].fillna(False).to_numpy(dtype=bool)
             x = np.arange(len(pairs))
             ax.plot(x[sig], sub["difference"].to_numpy()[sig], "o", color="C3", markersize=6)
-            # The tick labels say "v00 vs v02"; the findings say what each side is.
             ax.set_xlabel("")
+            if i + 4 < len(names):
+                # The same pairs in every panel: named under the lowest panel of each column only.
+                ax.tick_params(labelbottom=False)
         ctx.add(fig, title, "comparisons", findings=findings if start == 0 else (),
                 variants=list(dict.fromkeys(v for pair in pairs for v in pair)))
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import matplotlib
@@ -246,25 +246,27 @@ def text_lines(text: str, style: str = "body", indent: int = 0, width: int = LIN
 SQUEEZE_LIMIT = 1.08
 
 
-def page_fill(lines: Sequence[Line]) -> float:
-    """The share of one page's text area that ``lines`` take at normal spacing; up to :data:`SQUEEZE_LIMIT`,
-    :func:`flow_pages` still sets them on one page."""
+def page_fill(lines: Sequence[Line], top: float = TOP) -> float:
+    """The share of one page's text area (from ``top`` down, when a figure takes the page's head) that ``lines``
+    take at normal spacing; up to :data:`SQUEEZE_LIMIT`, :func:`flow_pages` still sets them on one page."""
     points_per_fig = PAGE_SIZE[1] * 72.0
     total = sum(STYLES[line.style]["fontsize"] * STYLES[line.style]["gap"] for line in lines) / points_per_fig
-    return total / (TOP - BOTTOM)
+    return total / (top - BOTTOM)
 
 
 def flow_pages(title: str, lines: Sequence[Line], continued: str = " (continued)",
-               bookmarks: dict[int, list[str]] | None = None) -> list[Figure]:
+               bookmarks: dict[int, list[str]] | None = None, first_top: float = TOP) -> list[Figure]:
     """Render flowing text onto as many pages as it needs; each further page repeats the title. The bookmarks of the
-    lines are collected in ``bookmarks`` (page index -> bookmark labels) when it is given."""
+    lines are collected in ``bookmarks`` (page index -> bookmark labels) when it is given. ``first_top``: where the
+    text starts on the first page (lower than :data:`TOP` leaves room for a figure above it)."""
     pages: list[Figure] = []
     fig = new_page(title)
-    y = TOP
+    y = first_top
     points_per_fig = PAGE_SIZE[1] * 72.0
     total = sum(STYLES[line.style]["fontsize"] * STYLES[line.style]["gap"] for line in lines) / points_per_fig
     # A text a few lines too long for one page closes up its line spacing instead of spilling a line or two over.
-    squeeze = (TOP - BOTTOM) / total if TOP - BOTTOM < total <= SQUEEZE_LIMIT * (TOP - BOTTOM) else 1.0
+    room = first_top - BOTTOM
+    squeeze = room / total if room < total <= SQUEEZE_LIMIT * room else 1.0
     for line in lines:
         st = STYLES[line.style]
         step = st["fontsize"] * st["gap"] * squeeze / points_per_fig
@@ -530,9 +532,12 @@ def interval_plot(
     offset: float = 0.0,
     label: str | None = None,
     percent: bool | None = None,
+    names: Mapping[str, str] | None = None,
 ) -> None:
     """Point estimates with their confidence intervals as error bars, one per category on the x axis; shares
-    (``percent``, by default when ``ylabel`` names a share or a rate) are labelled in percent."""
+    (``percent``, by default when ``ylabel`` names a share or a rate) are labelled in percent. ``names``: the words
+    a label stands for (variant codes -> "3 players, trained", see :func:`trustme_analysis.report.words.axis_words`);
+    the tick labels show those."""
     x = np.arange(len(labels)) + offset
     est = np.asarray(estimate, dtype=float)
     lo = np.asarray(low, dtype=float)
@@ -546,10 +551,7 @@ def interval_plot(
     ax.set_xticks(np.arange(len(labels)))
     # Half a slot of room at both ends so no interval sits on the frame.
     ax.set_xlim(-0.5, len(labels) - 0.5)
-    # Turn the labels upright when they would not fit side by side (about 0.3 inch per short variant id).
-    width_in = ax.get_position().width * ax.figure.get_figwidth()
-    crowded = len(labels) * 0.3 > width_in
-    ax.set_xticklabels(labels, rotation=90 if crowded else 0, fontsize=7 if crowded else 8)
+    set_tick_words(ax, [str((names or {}).get(str(x), x)) for x in labels])
     ax.set_ylabel(ylabel)
     if percent is None:
         percent = shows_shares(ylabel)
@@ -557,6 +559,50 @@ def interval_plot(
         percent_axis(ax)
     if title:
         ax.set_title(title)
+
+
+#: Inches a character of 8 pt tick text takes, on average (DejaVu Sans), and the room kept between two labels.
+_TICK_CHAR_IN, _TICK_GAP_IN = 0.062, 0.12
+
+
+def set_tick_words(ax: plt.Axes, labels: Sequence[str]) -> None:
+    """Label the x ticks of ``ax`` with ``labels``, each on lines broken at its commas ("3 players" over "trained");
+    a label too wide for its slot wraps onto up to three lines, and when even that does not fit side by side the
+    labels stand upright at 7 pt."""
+    parts = [str(x).split(", ") for x in labels]
+    width_in = ax.get_position().width * ax.figure.get_figwidth()
+    slot = width_in / max(len(parts), 1)
+    chars = max(int((slot - _TICK_GAP_IN) / _TICK_CHAR_IN), 1)
+    wrapped = [[line for part in p for line in (textwrap.wrap(part, chars) or [""])] for p in parts]
+    fits = all(len(w) <= 3 and all(len(line) <= chars for line in w) for w in wrapped)
+    if fits:
+        ax.set_xticklabels(["\n".join(w) for w in wrapped], rotation=0, fontsize=8, linespacing=1.1)
+    else:
+        ax.set_xticklabels(["\n".join(p) for p in parts], rotation=90, fontsize=7, linespacing=1.0)
+
+
+#: A variant code as the results set writes it (v00, v13, v104).
+VARIANT_CODE = re.compile(r"\bv\d{2,}\b")
+
+
+def name_variant_axes(fig: Figure, names: Mapping[str, str]) -> None:
+    """Put words in place of variant codes on every axis and legend of ``fig``: a tick label or legend entry that
+    is exactly a code of ``names`` (variant id -> words, :func:`trustme_analysis.report.words.axis_words`) shows
+    the words instead; tables keep their codes."""
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            ticks = [t.get_text() for t in axis.get_ticklabels()]
+            if ticks and any(t in names for t in ticks):
+                new = [names.get(t, t) for t in ticks]
+                if axis is ax.xaxis:
+                    set_tick_words(ax, new)
+                else:
+                    axis.set_ticks(axis.get_ticklocs(), labels=new)
+        legend = ax.get_legend()
+        if legend is not None:
+            for text in legend.get_texts():
+                if text.get_text() in names:
+                    text.set_text(names[text.get_text()])
 
 
 _SHARE_WORDS = re.compile(r"\b(share|rate|probability)\b", re.IGNORECASE)

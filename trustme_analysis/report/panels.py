@@ -15,10 +15,16 @@ from matplotlib.axes import Axes
 from trustme_analysis.report.context import Report
 from trustme_analysis.report.layout import (BOTTOM, LEFT, RIGHT, draw_table, foot_note, format_frame, interval_plot,
                                             note_lines, rows_that_fit)
-from trustme_analysis.report.words import MIN_CELL, estimate, missing, rate_cell
+from trustme_analysis.report.words import MIN_CELL, axis_words, estimate, missing, rate_cell
 
 #: Rows of a page's table; a longer table is cut (the results set's CSV holds it all).
 TABLE_ROWS = 12
+
+
+def axis_names(ctx: Report, sep: str = ", ") -> dict[str, str]:
+    """Each variant of the report in short words for an axis or a legend: what sets it apart from the other
+    variants ("3 players, trained"; see :func:`~trustme_analysis.report.words.axis_words`), not its code."""
+    return axis_words({v: ctx.results.variant_label(v) for v in ctx.variant_ids}, sep)
 
 
 def ci(est: float, low: float, high: float, digits: int = 3) -> str:
@@ -70,14 +76,16 @@ def grouped_intervals(
     groups: Sequence[tuple[str, str]],
     ylabel: str,
     title: str,
+    names: dict[str, str] | None = None,
 ) -> None:
     """One coloured series per group over the variants; ``groups`` are ``(column prefix, label)`` of a table with
-    one row per variant and ``prefix``/``prefix_low``/``prefix_high`` columns."""
+    one row per variant and ``prefix``/``prefix_low``/``prefix_high`` columns. ``names``: the variants' words for
+    the ticks (:func:`axis_names`)."""
     k = len(groups)
     for i, (col, label) in enumerate(groups):
         sub = table.set_index("variant").reindex(variants)
         interval_plot(ax, list(variants), sub[col], sub[f"{col}_low"], sub[f"{col}_high"], ylabel, color=f"C{i}",
-                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label)
+                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label, names=names)
     ax.set_xlabel("variant")
     ax.set_title(title)
     ax.legend(loc="best", fontsize=7)
@@ -85,14 +93,15 @@ def grouped_intervals(
 
 def by_category(
     ax: Axes, variants: Sequence[str], table: pd.DataFrame, category: str, categories: Sequence, labels: Sequence[str],
-    col: str, ylabel: str, title: str,
+    col: str, ylabel: str, title: str, names: dict[str, str] | None = None,
 ) -> None:
-    """One coloured series per category value (rows of a long table) over the variants."""
+    """One coloured series per category value (rows of a long table) over the variants; ``names``: the variants'
+    words for the ticks (:func:`axis_names`)."""
     k = len(categories)
     for i, (value, label) in enumerate(zip(categories, labels)):
         sub = table[table[category] == value].set_index("variant").reindex(variants)
         interval_plot(ax, list(variants), sub[col], sub[f"{col}_low"], sub[f"{col}_high"], ylabel, color=f"C{i}",
-                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label)
+                      offset=(i - (k - 1) / 2) * min(0.15, 0.8 / k), label=label, names=names)
     ax.set_xlabel("variant")
     ax.set_title(title)
     ax.legend(loc="best", fontsize=7)

@@ -245,3 +245,66 @@ def label_words(label: str) -> str:
     if parts and all("=" in p for p in parts):
         return ", ".join(setting(*p.split("=", 1)) for p in parts)
     return in_words(label)
+
+
+def label_pairs(label: str) -> list[tuple[str, str]] | None:
+    """A variant label of ``key=value`` pairs (``players=2, lineup=heuristic``) as its pairs; ``None`` for any
+    other label."""
+    parts = [p.strip() for p in str(label).split(",")]
+    if not parts or not all("=" in p for p in parts):
+        return None
+    return [(k.strip(), v.strip()) for k, v in (p.split("=", 1) for p in parts)]
+
+
+def _short_setting(key: str, value: str) -> str:
+    # On an axis the line-up's name says enough ("trained", not "line-up trained").
+    return words(value) if key == "lineup" else setting(key, value)
+
+
+def axis_parts(labels: dict[str, str]) -> dict[str, list[str]]:
+    """What sets each variant apart from the others, as short words for an axis or a legend: the settings whose
+    values differ between the variants (``labels``: variant id -> its manifest label), line-ups by their bare name;
+    a variant alone keeps every setting.
+
+    >>> axis_parts({"v00": "players=2, lineup=trained", "v01": "players=3, lineup=trained"})
+    {'v00': ['2 players'], 'v01': ['3 players']}
+    """
+    pairs = {v: label_pairs(label) for v, label in labels.items()}
+    if all(p is not None for p in pairs.values()):
+        keys = list(dict.fromkeys(k for p in pairs.values() for k, _ in p))
+        values = {k: {dict(p).get(k) for p in pairs.values()} for k in keys}
+        differ = [k for k in keys if len(values[k]) > 1] or keys
+        return {v: [_short_setting(k, dict(p)[k]) for k in differ if k in dict(p)] for v, p in pairs.items()}
+    # Free-text labels: their comma-separated parts in words, less the parts every variant shares.
+    parts = {v: [p.strip() for p in label_words(label).split(",") if p.strip()] for v, label in labels.items()}
+    shared = set.intersection(*(set(p) for p in parts.values())) if len(parts) > 1 else set()
+    return {v: [x for x in p if x not in shared] or p for v, p in parts.items()}
+
+
+def axis_words(labels: dict[str, str], sep: str = ", ") -> dict[str, str]:
+    """Each variant's :func:`axis_parts` joined by ``sep`` ("3 players, trained"; ``sep="\\n"`` for a tick label
+    on two lines).
+
+    >>> axis_words({"v00": "players=2, lineup=heuristic", "v01": "players=3, lineup=trained"})
+    {'v00': '2 players, heuristic', 'v01': '3 players, trained'}
+    """
+    return {v: sep.join(p) for v, p in axis_parts(labels).items()}
+
+
+_PLAYERS = re.compile(r"^(\d+) players$")
+
+
+def pair_words(variant: list[str], reference: list[str], sep: str = "\n") -> str:
+    """A comparison's tick label from the :func:`axis_parts` of the variant and of its reference: what moved, "vs"
+    what it moved from, then what both share ("2 vs 3 players" + sep + "trained").
+
+    >>> pair_words(["2 players", "trained"], ["3 players", "trained"], sep=" / ")
+    '2 vs 3 players / trained'
+    """
+    own = [p for p in variant if p not in reference] or variant
+    was = [p for p in reference if p not in variant] or reference
+    held = [p for p in variant if p in reference]
+    a, b = ", ".join(own), ", ".join(was)
+    ma, mb = _PLAYERS.match(a), _PLAYERS.match(b)
+    moved = f"{ma.group(1)} vs {mb.group(1)} players" if ma and mb else f"{a} vs {b}"
+    return sep.join([moved] + ([", ".join(held)] if held else []))
