@@ -124,10 +124,10 @@ def test_the_headline_line_up_is_the_most_competent():
 
 
 def test_a_line_up_found_exploitable_gives_way():
-    _, t = _table(["heuristic", "trained", "search"], verdicts={"trained": "exploitable", "search": "inconclusive"})
+    _, t = _table(["heuristic", "trained", "search"], verdicts={"trained": "exploitable", "search": "holds"})
     assert t.loc["search", "role"] == "headline" and t.loc["trained", "verdict"] == "exploitable"
-    _, t = _table(["heuristic", "trained"], verdicts={"trained": "no weakness found"})
-    assert t.loc["trained", "role"] == "headline" and t.loc["trained", "verdict"] == "no weakness found"
+    _, t = _table(["heuristic", "trained"], verdicts={"trained": "holds"})
+    assert t.loc["trained", "role"] == "headline" and t.loc["trained", "verdict"] == "holds"
 
 
 def test_search_over_trained_rollouts_and_a_larger_budget_are_stronger():

@@ -380,10 +380,11 @@ def test_kernel_trained_seat_draws_the_stored_policys_probabilities(tmp_path):
 
 
 def test_the_trust_check_challenges_a_trained_line_up_with_its_stored_policy(tmp_path):
-    """Probes (over the trained bot) and the search player in one seat of the trained line-up: the check's sub-sweep
-    plays the main sweep's stored policy (nothing trained again under ``checks/``) and its table has every
-    challenger."""
+    """Probes (over the heuristic, at kernel speed) and the search player in one seat of the trained line-up: the
+    check's sub-sweep plays the main sweep's stored policy (nothing trained again under ``checks/``), the probe gets
+    its power-sized games ("auto") and the search player its own, and the table has every challenger."""
     from trustme_analysis.results.checks import trust_tables
+    from trustme_analysis.sweep.checks import probe_games_for
 
     data = {"game": "trustme_pinocchio", "games": 4, "seed": 2, "params": {"players": 2},
             "lineups": {"trained": {"seats": ["trained"]}}, "train": {"iterations": ITERATIONS, "seed": 1},
@@ -395,12 +396,13 @@ def test_the_trust_check_challenges_a_trained_line_up_with_its_stored_policy(tmp
     trained = [s for s in seats if s["bot"] == "trained"]
     probes = [s for s in seats if s["bot"] == "probe"]
     assert trained and all(s["knobs"]["outdir"] == str(tmp_path.resolve()) for s in trained)
-    assert probes and all(p["knobs"]["base"] == "trained" and p["knobs"]["base_knobs"]["outdir"]
-                          == str(tmp_path.resolve()) for p in probes)
+    assert probes and all(p["knobs"] == {"strategy": "never trust"} for p in probes)
     trust, verdicts = trust_tables(tmp_path, {"v00": "trained"})
     assert list(trust["challenger"]) == ["never trust", "search player"]
-    assert list(trust["games"]) == [2, 2] and list(trust["lineup"]) == ["trained", "trained"]
-    assert len(verdicts) == 1
+    # One probe, 2 players: 1,716 games find a 3-point excess over a fair half (in whole rounds of the seats).
+    assert list(trust["games"]) == [probe_games_for(2, 1), 2] and list(trust["lineup"]) == ["trained", "trained"]
+    assert len(verdicts) == 1 and verdicts["verdict"].iloc[0] in ("holds", "exploitable")
+    assert verdicts["search_games"].iloc[0] == 2
 
 
 def test_the_train_stage_hands_out_the_longest_trainings_first():

@@ -9,8 +9,8 @@ from pathlib import Path
 import pandas as pd
 from matplotlib.figure import Figure
 
-from trustme_analysis.report.layout import add_findings
-from trustme_analysis.report.words import label_words
+from trustme_analysis.report.layout import add_findings, name_variant_axes
+from trustme_analysis.report.words import axis_words, label_words
 from trustme_analysis.results import ResultSet
 
 #: The sections of a report, in order, with their names in the contents and the PDF outline.
@@ -165,6 +165,8 @@ class Report:
         if section not in SECTIONS:
             raise ValueError(f"section={section!r} is not allowed; allowed: {', '.join(SECTIONS)}")
         findings = [f for f in findings if f]
+        # Every page's axes and legends name variants in words (the games' own pages draw codes); tables keep codes.
+        name_variant_axes(figure, axis_words({v: self.results.variant_label(v) for v in self.variant_ids}))
         add_findings(figure, findings)
         self.front_findings += [(len(self.pages), f) for f in findings[:front]]
         self.pages.append(Page(figure, title, section, findings, group, None if variants is None else list(variants)))

@@ -239,28 +239,49 @@ def headline_intro(ctx: Report) -> str:
 
 
 def trust_lines(ctx: Report) -> list[str]:
-    """How far the players can be trusted, where the spec asked (the headlines' ``trust`` rows): per tested line-up,
-    the strongest challenger against each of its tested variants, with the verdicts."""
+    """How far the players can be trusted, where the spec asked: per tested line-up, what the probes decided in each
+    of its tested variants (what it holds against, and which probe beats it by how much), then what a search player
+    gains (the ``trust_verdicts`` table; the headlines' ``trust`` rows for a results set without it)."""
+    if "trust_verdicts" not in ctx.results or "search_gain" not in ctx["trust_verdicts"].columns:
+        return _old_trust_lines(ctx)
+    table = ctx["trust_verdicts"]
+    out = []
+    for lineup, grp in table.groupby("lineup", sort=False):
+        where = (ctx.variant_name(str(grp["variant"].iloc[0])) if len(grp) == 1 else f"line-up {lineup}")
+        said = [f"Can the players of {where} be trusted?"]
+        held = grp[grp["verdict"] == "holds"]
+        beaten = grp[grp["verdict"] == "exploitable"]
+        if len(held):
+            scope = "" if len(grp) == 1 else (f" in all {len(grp)} tested variants" if len(held) == len(grp) else
+                                              f" in {', '.join(held['variant'])}")
+            said.append(f"Against the probes they hold{scope}: no probe wins more than its fair share + "
+                        f"{100 * float(held['detectable'].max()):.1f} points (80% power).")
+        if len(beaten):
+            said.append("A probe beats them: " + "; ".join(
+                f"{r.best_challenger} wins {100 * (r.win_rate - r.fair):.1f} points more than its fair share "
+                f"[{100 * (r.low - r.fair):.1f}, {100 * (r.high - r.fair):.1f}]"
+                + ("" if len(grp) == 1 else f" in {r.variant}") for r in beaten.itertuples()) + ".")
+        search = grp[grp["search_games"] > 0]
+        if len(search):
+            each = ", ".join(f"{100 * r.search_gain:+.0f} [{100 * r.search_low:+.0f}, {100 * r.search_high:+.0f}]"
+                             + ("" if len(grp) == 1 else f" in {r.variant}") for r in search.itertuples())
+            said.append(f"A search player ({count(int(search['search_games'].min()))} games or more) gains {each} "
+                        "points over its fair share.")
+        out.append(" ".join(said))
+    return out
+
+
+def _old_trust_lines(ctx: Report) -> list[str]:
+    """:func:`trust_lines` from the headlines' ``trust`` rows alone."""
     h = ctx["headlines"]
     rows = h[h["kind"] == "trust"]
     if "lineup" not in rows.columns:  # a results set computed before the line-up column
         rows = rows.assign(lineup=[ctx.lineup_of(v) for v in rows["variant"]])
     out = []
     for lineup, grp in rows.groupby("lineup", sort=False):
-        if len(grp) == 1:
-            r = next(grp.itertuples())
-            out.append(f"Can the players of {ctx.variant_name(r.variant)} be trusted? The strongest challenger, "
-                       f"{r.measure}, wins {estimate(r.value, r.low, r.high, 'share')} of its {count(r.games)} games "
-                       f"(fair: {percent(r.reference)}): {r.verdict}.")
-            continue
-        verdicts = list(dict.fromkeys(grp["verdict"]))
-        # (Verdicts by variant open with a code, which keeps its small letter.)
-        said = (capital(f"{verdicts[0]} in all {len(grp)} tested variants") if len(verdicts) == 1 else
-                "By variant: " + "; ".join(f"{v} {r}" for v, r in zip(grp["variant"], grp["verdict"])))
         each = "; ".join(f"{r.variant}: {r.measure.split(' against ')[0]} {estimate(r.value, r.low, r.high, 'share')} "
-                         f"of {count(r.games)} (fair {percent(r.reference)})" for r in grp.itertuples())
-        out.append(f"Can the players of line-up {lineup} be trusted? {said}. The strongest challenger's win "
-                   f"rate: {each}.")
+                         f"of {count(r.games)} (fair {percent(r.reference)}): {r.verdict}" for r in grp.itertuples())
+        out.append(f"Can the players of line-up {lineup} be trusted? The strongest challenger's win rate: {each}.")
     return out
 
 

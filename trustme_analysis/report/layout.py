@@ -596,6 +596,8 @@ def name_variant_axes(fig: Figure, names: Mapping[str, str]) -> None:
                 new = [names.get(t, t) for t in ticks]
                 if axis is ax.xaxis:
                     set_tick_words(ax, new)
+                    if ax.get_xlabel().strip().lower() in ("variant", "variants"):
+                        ax.set_xlabel("")  # the words say it, and the label would sit under the upright names
                 else:
                     axis.set_ticks(axis.get_ticklocs(), labels=new)
         legend = ax.get_legend()
