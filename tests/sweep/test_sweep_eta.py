@@ -47,7 +47,7 @@ def test_a_returned_chunk_corrects_the_cost_and_scales_the_predictions():
     # by the same factor (a busier machine than the one measured); the unpredicted one counts at the returned cost.
     work.chunk_done("search2", 10, 3.0)
     assert work.cost_of("search2") == pytest.approx(0.3)
-    assert work.ratio == pytest.approx(3.0)
+    assert work.ratio() == pytest.approx(3.0)
     assert work.cost_of("search4") == pytest.approx(0.6)
     assert work.cost_of("unmeasured") == pytest.approx(0.3)
     assert work.seconds() == pytest.approx(90 * 0.3 + 100 * 0.6 + 10 * 0.3)
@@ -58,6 +58,21 @@ def test_a_returned_chunk_corrects_the_cost_and_scales_the_predictions():
     for unit, left in (("search2", 90), ("search4", 50), ("unmeasured", 10)):
         work.chunk_done(unit, left, 1.0)
     assert work.seconds() == 0
+
+
+def test_a_kernel_chunks_fixed_cost_does_not_scale_the_search_predictions():
+    kinds = {"kernel": "kernel", "kernel4": "kernel", "search": "pyspiel", "search4": "pyspiel"}
+    work = WorkLeft({"kernel": 20_000, "kernel4": 20_000, "search": 100, "search4": 100},
+                    {"kernel": 1e-5, "kernel4": 1e-5, "search": 0.5, "search4": 1.0}, workers=1, kinds=kinds)
+    work.chunk_done("kernel", 20_000, 2.0)  # ten times its prediction: the chunk's file and task, not its games
+    assert work.cost_of("kernel4") == pytest.approx(1e-4)
+    # No search chunk back: the search games take the ratio of all chunks back, the kernel's (nothing else to go by)
+    assert work.cost_of("search4") == pytest.approx(10.0)
+    # ... until one is back: then that of their own kind alone.
+    work.chunk_done("search", 4, 2.4)
+    assert work.ratio("search4") == pytest.approx(1.2) and work.cost_of("search4") == pytest.approx(1.2)
+    assert work.ratio("kernel4") == pytest.approx(10.0)
+    assert work.ratio() == pytest.approx(4.4 / 2.2)
 
 
 def test_predicted_costs_come_from_the_measurement_or_the_chosen_chunk_size():

@@ -23,22 +23,28 @@ class WorkLeft:
     A sweep's games differ a hundredfold in cost (a search line-up against a kernel's), so games left over the
     average rate says little; here each unit (a variant whose chunks are played) counts at its own cost. Before any
     of its chunks has come back that is its predicted cost (``cost``: the one the chunk sizes were chosen from),
-    scaled by how far real times have strayed from predicted ones on the chunks back so far (a busy machine, another
-    player count than the one measured); after, the seconds its own returned chunks took per game.
+    scaled by how far real times have strayed from predicted ones on the chunks of its kind back so far (a busy
+    machine, a worker's first chunk); after, the seconds its own returned chunks took per game.
 
     Args:
         games: unit -> games it has still to play.
         cost: unit -> predicted seconds of one worker per game (a unit left out has none: it counts at the average
             cost of the games back so far).
         workers: processes playing chunks at the same time.
+        kinds: unit -> its kind (the engine): a unit's prediction is scaled by the real over predicted time of its
+            own kind's chunks where any is back, since a kernel chunk's time is mostly the fixed cost of a chunk,
+            which the cost per game leaves out, and a search chunk's is all games.
     """
 
-    def __init__(self, games: Mapping[str, int], cost: Mapping[str, float], workers: int):
+    def __init__(self, games: Mapping[str, int], cost: Mapping[str, float], workers: int,
+                 kinds: Mapping[str, str] | None = None):
         self.left = {k: int(n) for k, n in games.items() if n > 0}
         self.predicted = {k: float(c) for k, c in cost.items() if c > 0}
         self.workers = max(1, int(workers))
+        self.kinds = dict(kinds or {})
         self._back: dict[str, list[float]] = {}  # unit -> [seconds, games] of its returned chunks
-        self._real = self._expected = 0.0  # over returned chunks with a prediction: seconds taken, and predicted
+        # Kind (None: all kinds) -> [seconds taken, seconds predicted] of the returned chunks with a prediction.
+        self._strayed: dict[str | None, list[float]] = {}
 
     def chunk_done(self, unit: str, games: int, seconds: float) -> None:
         """Count a returned chunk of ``unit``: ``games`` played in ``seconds`` of its worker."""
@@ -47,13 +53,19 @@ class WorkLeft:
         back[0] += seconds
         back[1] += games
         if unit in self.predicted:
-            self._real += seconds
-            self._expected += games * self.predicted[unit]
+            for kind in {None, self.kinds.get(unit)}:
+                strayed = self._strayed.setdefault(kind, [0.0, 0.0])
+                strayed[0] += seconds
+                strayed[1] += games * self.predicted[unit]
 
-    @property
-    def ratio(self) -> float:
-        """Real over predicted seconds on the chunks back so far (1 before any)."""
-        return self._real / self._expected if self._expected > 0 else 1.0
+    def ratio(self, unit: str | None = None) -> float:
+        """Real over predicted seconds on the chunks back so far: those of ``unit``'s kind where any is back, else
+        all (1 before any)."""
+        for kind in (self.kinds.get(unit), None) if unit is not None else (None,):
+            real, predicted = self._strayed.get(kind, (0.0, 0.0))
+            if predicted > 0:
+                return real / predicted
+        return 1.0
 
     def cost_of(self, unit: str) -> float:
         """Seconds per game of ``unit`` as now estimated (NaN: nothing to go by yet)."""
@@ -61,7 +73,7 @@ class WorkLeft:
         if back and back[1] > 0:
             return back[0] / back[1]
         if unit in self.predicted:
-            return self.predicted[unit] * self.ratio
+            return self.predicted[unit] * self.ratio(unit)
         seconds = sum(b[0] for b in self._back.values())
         games = sum(b[1] for b in self._back.values())
         return seconds / games if games > 0 else math.nan

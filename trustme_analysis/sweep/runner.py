@@ -864,7 +864,7 @@ def _work_left(spec: Spec, records: Any, done: Container[tuple[str, int]], growi
     games: dict[str, int] = {}
     for task in iter_chunk_tasks(spec, records, skip=done, stored_games=growing, rescore=True):
         games[task.variant_id] = games.get(task.variant_id, 0) + task.num_games
-    return WorkLeft(games, predicted_costs(spec, measured), workers)
+    return WorkLeft(games, predicted_costs(spec, measured), workers, kinds={v.id: v.engine for v in spec.variants})
 
 
 def play_stage(run: SweepRun) -> None:
