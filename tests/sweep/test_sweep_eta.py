@@ -87,7 +87,8 @@ def test_predicted_costs_come_from_the_measurement_or_the_chosen_chunk_size():
     }
     # A size between two steps stands for a cost between theirs.
     cost = chunking.predicted_costs(resumed, {})[v2.id]
-    assert chunking.size_for(cost) == 10 and chunking.TARGET_CHUNK_SECONDS / 20 < cost < chunking.TARGET_CHUNK_SECONDS / 10
+    assert chunking.size_for(cost) == 10
+    assert chunking.TARGET_CHUNK_SECONDS / 20 < cost < chunking.TARGET_CHUNK_SECONDS / 10
 
 
 def test_each_player_count_is_measured_apart():

@@ -4,9 +4,9 @@ A chunk is the unit of work handed to a worker and of storage (one Parquet file,
 a fixed cost (a task sent to a worker, a file written, its checksum) that a kernel line-up, playing a game in
 microseconds, only repays over many thousands of games; a search line-up, taking a second or more a game, wants chunks
 of a few games so that an interrupted sweep loses little and the workers share the load. So a spec without
-``chunk_size`` gets, for each line-up, engine and player count, the chunk that takes about :data:`TARGET_CHUNK_SECONDS` of one core,
-rounded down to a step of :data:`LADDER` (so a slightly different measurement gives the same size) and at most
-:data:`MAX_AUTO_CHUNK` games (a worker holds a chunk's records in memory).
+``chunk_size`` gets, for each line-up, engine and player count, the chunk that takes about
+:data:`TARGET_CHUNK_SECONDS` of one core, rounded down to a step of :data:`LADDER` (so a slightly different measurement
+gives the same size) and at most :data:`MAX_AUTO_CHUNK` games (a worker holds a chunk's records in memory).
 
 The choice is the run's, not the spec's: it is stored in the manifest (``chunk_sizes``) and kept when the sweep
 resumes or grows, so a folder's chunks never change size. Which chunk a game falls in changes only its ``chunk``
@@ -75,7 +75,7 @@ def choose_chunk_sizes(spec: Spec, measure: Callable[[Spec, Variant], float] | N
     """The chunk size of every variant (id -> games) and the measured seconds per game each choice came from (by
     line-up, engine and player count, ``"heuristic/kernel/3p"``, see :func:`cost_key`): one variant of each is
     measured, its siblings (the same players on other rules) take its size. Player counts are measured apart: a
-    search line-up's game at four players costs twice its game at two."""
+    search line-up's game at four players costs about twice its game at two."""
     measure = measure or seconds_per_game
     measured: dict[str, float] = {}
     sizes: dict[str, int] = {}
@@ -109,7 +109,7 @@ def predicted_costs(spec: Spec, measured: Mapping[str, float]) -> dict[str, floa
 
 def _cost_of_size(size: int) -> float:
     # size_for gives a step of LADDER to every cost between TARGET / (next step) and TARGET / step: take the middle
-    # (geometric) of that range; the ends are open, so there the bound they have.
+    # (geometric) of that range; the first and last steps' ranges are open on one side, so their closed bound.
     if size not in LADDER or size in (LADDER[0], LADDER[-1]):
         return TARGET_CHUNK_SECONDS / size
     above = LADDER[LADDER.index(size) + 1]
