@@ -66,13 +66,12 @@ def test_a_kernel_chunks_fixed_cost_does_not_scale_the_search_predictions():
                     {"kernel": 1e-5, "kernel4": 1e-5, "search": 0.5, "search4": 1.0}, workers=1, kinds=kinds)
     work.chunk_done("kernel", 20_000, 2.0)  # ten times its prediction: the chunk's file and task, not its games
     assert work.cost_of("kernel4") == pytest.approx(1e-4)
-    # No search chunk back: the search games take the ratio of all chunks back, the kernel's (nothing else to go by)
-    assert work.cost_of("search4") == pytest.approx(10.0)
-    # ... until one is back: then that of their own kind alone.
+    # No search chunk back: the search games take their prediction as it is ...
+    assert work.cost_of("search4") == pytest.approx(1.0)
+    # ... until one is back: then scaled as their own kind's chunks stray.
     work.chunk_done("search", 4, 2.4)
     assert work.ratio("search4") == pytest.approx(1.2) and work.cost_of("search4") == pytest.approx(1.2)
     assert work.ratio("kernel4") == pytest.approx(10.0)
-    assert work.ratio() == pytest.approx(4.4 / 2.2)
 
 
 def test_predicted_costs_come_from_the_measurement_or_the_chosen_chunk_size():

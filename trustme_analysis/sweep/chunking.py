@@ -36,7 +36,7 @@ LADDER = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_00
 #: The largest chosen chunk: its records are built in a worker's memory (a kernel chunk: about 2-4 KB a game).
 MAX_AUTO_CHUNK = LADDER[-1]
 #: Games played to measure a kernel line-up (after its compiled code is loaded), and the seconds spent at most on
-#: measuring a pyspiel line-up (at least one game).
+#: measuring a pyspiel line-up (at least one game, after one untimed).
 KERNEL_SAMPLE_GAMES = 2_000
 PYSPIEL_SAMPLE_SECONDS = 0.5
 
@@ -60,10 +60,13 @@ def seconds_per_game(spec: Spec, variant: Variant) -> float:
         tick = time.process_time()
         encoded_chunk(dataclasses.replace(task, first_game=0, num_games=count))
         return (time.process_time() - tick) / count
+    # The first game pays what a process pays once (the game loaded, a trained policy read): untimed, as a worker
+    # pays it once for all its chunks (timed, it doubled a two-player search game's cost).
+    encoded_chunk(dataclasses.replace(task, num_games=1))
     count = 0
     tick = time.process_time()
     while True:
-        encoded_chunk(dataclasses.replace(task, first_game=count, num_games=1))
+        encoded_chunk(dataclasses.replace(task, first_game=1 + count, num_games=1))
         count += 1
         spent = time.process_time() - tick
         if spent >= PYSPIEL_SAMPLE_SECONDS or count >= 20:

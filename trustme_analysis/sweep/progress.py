@@ -24,7 +24,7 @@ class WorkLeft:
     average rate says little; here each unit (a variant whose chunks are played) counts at its own cost. Before any
     of its chunks has come back that is its predicted cost (``cost``: the one the chunk sizes were chosen from),
     scaled by how far real times have strayed from predicted ones on the chunks of its kind back so far (a busy
-    machine, a worker's first chunk); after, the seconds its own returned chunks took per game.
+    machine); after, the seconds its own returned chunks took per game.
 
     Args:
         games: unit -> games it has still to play.
@@ -32,8 +32,8 @@ class WorkLeft:
             cost of the games back so far).
         workers: processes playing chunks at the same time.
         kinds: unit -> its kind (the engine): a unit's prediction is scaled by the real over predicted time of its
-            own kind's chunks where any is back, since a kernel chunk's time is mostly the fixed cost of a chunk,
-            which the cost per game leaves out, and a search chunk's is all games.
+            own kind's chunks alone, since a kernel chunk's time is mostly the fixed cost of a chunk, which the cost
+            per game leaves out, and a search chunk's is all games.
     """
 
     def __init__(self, games: Mapping[str, int], cost: Mapping[str, float], workers: int,
@@ -43,7 +43,7 @@ class WorkLeft:
         self.workers = max(1, int(workers))
         self.kinds = dict(kinds or {})
         self._back: dict[str, list[float]] = {}  # unit -> [seconds, games] of its returned chunks
-        # Kind (None: all kinds) -> [seconds taken, seconds predicted] of the returned chunks with a prediction.
+        # Kind (None: units without one) -> [seconds taken, seconds predicted] of its returned predicted chunks.
         self._strayed: dict[str | None, list[float]] = {}
 
     def chunk_done(self, unit: str, games: int, seconds: float) -> None:
@@ -53,19 +53,16 @@ class WorkLeft:
         back[0] += seconds
         back[1] += games
         if unit in self.predicted:
-            for kind in {None, self.kinds.get(unit)}:
-                strayed = self._strayed.setdefault(kind, [0.0, 0.0])
-                strayed[0] += seconds
-                strayed[1] += games * self.predicted[unit]
+            strayed = self._strayed.setdefault(self.kinds.get(unit), [0.0, 0.0])
+            strayed[0] += seconds
+            strayed[1] += games * self.predicted[unit]
 
     def ratio(self, unit: str | None = None) -> float:
-        """Real over predicted seconds on the chunks back so far: those of ``unit``'s kind where any is back, else
-        all (1 before any)."""
-        for kind in (self.kinds.get(unit), None) if unit is not None else (None,):
-            real, predicted = self._strayed.get(kind, (0.0, 0.0))
-            if predicted > 0:
-                return real / predicted
-        return 1.0
+        """Real over predicted seconds on the chunks of ``unit``'s kind back so far (1 before any: another kind's
+        says nothing of it; a worker's first kernel chunk, loading the compiled code, takes a hundred times its
+        games)."""
+        real, predicted = self._strayed.get(self.kinds.get(unit) if unit is not None else None, (0.0, 0.0))
+        return real / predicted if predicted > 0 else 1.0
 
     def cost_of(self, unit: str) -> float:
         """Seconds per game of ``unit`` as now estimated (NaN: nothing to go by yet)."""

@@ -51,6 +51,7 @@ from trustme_analysis.sweep.play import ChunkTask, encoded_chunk, iter_chunk_tas
 from trustme_analysis.sweep.policies import (PolicyError, Training, recorded_policies, resolve_policies,
                                              resolve_trained, trainings)
 from trustme_analysis.sweep.progress import Progress, WorkLeft
+from trustme_analysis.sweep.rescoring import sources
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
 from trustme_analysis.sweep.spec import Spec, parse_spec
 
@@ -857,14 +858,24 @@ def _train_parallel(run: SweepRun, todo: list[Training], workers: int, where: st
             backend.close(interrupted=interrupted)
 
 
-def _work_left(spec: Spec, records: Any, done: Container[tuple[str, int]], growing: dict[tuple[str, int], int],
+def _work_left(spec: Spec, done: set[tuple[str, int]], growing: dict[tuple[str, int], int],
                measured: dict[str, float], workers: int) -> WorkLeft:
-    """The games each variant still plays (its own chunks and those it plays for the variants scoring its games
-    again) with their predicted cost, for the progress line's time left."""
-    games: dict[str, int] = {}
-    for task in iter_chunk_tasks(spec, records, skip=done, stored_games=growing, rescore=True):
-        games[task.variant_id] = games.get(task.variant_id, 0) + task.num_games
-    return WorkLeft(games, predicted_costs(spec, measured), workers, kinds={v.id: v.engine for v in spec.variants})
+    """The games each played variant has still to play, with their predicted cost, for the progress line's time
+    left. Counted per variant, not per task (a huge sweep never makes all its tasks): a variant whose games are
+    another's scored again plays none; its source plays the chunks either lacks (the more of the two, as their
+    chunks are alike)."""
+    by_id = {v.id: v for v in spec.variants}
+    stored = dict.fromkeys(by_id, 0)
+    for vid, c in done:
+        stored[vid] += len(spec.chunk_games(c, by_id[vid]))
+    for (vid, _), games in growing.items():
+        stored[vid] += games
+    source_of = sources(spec)
+    left: dict[str, int] = {}
+    for v in spec.variants:
+        payer = source_of.get(v.id, v.id)
+        left[payer] = max(left.get(payer, 0), spec.games_of(v) - stored[v.id])
+    return WorkLeft(left, predicted_costs(spec, measured), workers, kinds={v.id: v.engine for v in spec.variants})
 
 
 def play_stage(run: SweepRun) -> None:
@@ -954,7 +965,7 @@ def play_stage(run: SweepRun) -> None:
         else:  # a cluster that does not say its threads is counted as --workers
             in_use = (timing["workers"] or workers) if dask_backend is not None else 1
         try:
-            work = progress.work = _work_left(spec, records, done, growing, measured, in_use)
+            work = progress.work = _work_left(spec, done, growing, measured, in_use)
             _warm_up_kernels(spec, done, progress)
         except BaseException:
             if runner is not None:
