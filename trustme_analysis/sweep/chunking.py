@@ -4,9 +4,9 @@ A chunk is the unit of work handed to a worker and of storage (one Parquet file,
 a fixed cost (a task sent to a worker, a file written, its checksum) that a kernel line-up, playing a game in
 microseconds, only repays over many thousands of games; a search line-up, taking a second or more a game, wants chunks
 of a few games so that an interrupted sweep loses little and the workers share the load. So a spec without
-``chunk_size`` gets, for each line-up and engine, the chunk that takes about :data:`TARGET_CHUNK_SECONDS` of one core,
-rounded down to a step of :data:`LADDER` (so a slightly different measurement gives the same size) and at most
-:data:`MAX_AUTO_CHUNK` games (a worker holds a chunk's records in memory).
+``chunk_size`` gets, for each line-up, engine and player count, the chunk that takes about
+:data:`TARGET_CHUNK_SECONDS` of one core, rounded down to a step of :data:`LADDER` (so a slightly different measurement
+gives the same size) and at most :data:`MAX_AUTO_CHUNK` games (a worker holds a chunk's records in memory).
 
 The choice is the run's, not the spec's: it is stored in the manifest (``chunk_sizes``) and kept when the sweep
 resumes or grows, so a folder's chunks never change size. Which chunk a game falls in changes only its ``chunk``
@@ -36,7 +36,7 @@ LADDER = (1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_00
 #: The largest chosen chunk: its records are built in a worker's memory (a kernel chunk: about 2-4 KB a game).
 MAX_AUTO_CHUNK = LADDER[-1]
 #: Games played to measure a kernel line-up (after its compiled code is loaded), and the seconds spent at most on
-#: measuring a pyspiel line-up (at least one game).
+#: measuring a pyspiel line-up (at least one game, after one untimed).
 KERNEL_SAMPLE_GAMES = 2_000
 PYSPIEL_SAMPLE_SECONDS = 0.5
 
@@ -60,10 +60,13 @@ def seconds_per_game(spec: Spec, variant: Variant) -> float:
         tick = time.process_time()
         encoded_chunk(dataclasses.replace(task, first_game=0, num_games=count))
         return (time.process_time() - tick) / count
+    # The first game pays what a process pays once (the game loaded, a trained policy read): untimed, as a worker
+    # pays it once for all its chunks (timed, it doubled a two-player search game's cost).
+    encoded_chunk(dataclasses.replace(task, num_games=1))
     count = 0
     tick = time.process_time()
     while True:
-        encoded_chunk(dataclasses.replace(task, first_game=count, num_games=1))
+        encoded_chunk(dataclasses.replace(task, first_game=1 + count, num_games=1))
         count += 1
         spent = time.process_time() - tick
         if spent >= PYSPIEL_SAMPLE_SECONDS or count >= 20:
@@ -73,17 +76,47 @@ def seconds_per_game(spec: Spec, variant: Variant) -> float:
 def choose_chunk_sizes(spec: Spec, measure: Callable[[Spec, Variant], float] | None = None
                        ) -> tuple[dict[str, int], dict[str, float]]:
     """The chunk size of every variant (id -> games) and the measured seconds per game each choice came from (by
-    line-up and engine, ``"heuristic/kernel"``): one variant of each line-up and engine is measured, its siblings
-    (the same players on other rules) take its size."""
+    line-up, engine and player count, ``"heuristic/kernel/3p"``, see :func:`cost_key`): one variant of each is
+    measured, its siblings (the same players on other rules) take its size. Player counts are measured apart: a
+    search line-up's game at four players costs about twice its game at two."""
     measure = measure or seconds_per_game
-    measured: dict[tuple[str, str], float] = {}
+    measured: dict[str, float] = {}
     sizes: dict[str, int] = {}
     for v in spec.variants:
-        key = (v.lineup.name, v.engine)
+        key = cost_key(v)
         if key not in measured:
-            measured[key] = measure(spec, v)
+            measured[key] = round(measure(spec, v), 9)
         sizes[v.id] = size_for(measured[key])
-    return sizes, {f"{name}/{engine}": round(cost, 9) for (name, engine), cost in measured.items()}
+    return sizes, measured
+
+
+def cost_key(variant: Variant) -> str:
+    """The variants measured together: line-up, engine and player count (``"heuristic/kernel/3p"``)."""
+    return f"{variant.lineup.name}/{variant.engine}/{variant.num_players}p"
+
+
+def predicted_costs(spec: Spec, measured: Mapping[str, float]) -> dict[str, float]:
+    """Each variant's predicted seconds of one core per game (variant id -> seconds), for the time left: the cost
+    measured for its line-up, engine and player count (``measured``, keyed by :func:`cost_key`), else the cost its
+    chosen chunk size stands for (a resumed sweep measures nothing: its sizes were chosen from the costs). A variant
+    with neither (a spec's own ``chunk_size``, nothing measured) is left out."""
+    out: dict[str, float] = {}
+    for v in spec.variants:
+        cost = measured.get(cost_key(v))
+        if cost is None and spec.chunk_auto and v.id in spec.chunk_sizes:
+            cost = _cost_of_size(spec.chunk_sizes[v.id])
+        if cost is not None and cost > 0:
+            out[v.id] = cost
+    return out
+
+
+def _cost_of_size(size: int) -> float:
+    # size_for gives a step of LADDER to every cost between TARGET / (next step) and TARGET / step: take the middle
+    # (geometric) of that range; the first and last steps' ranges are open on one side, so their closed bound.
+    if size not in LADDER or size in (LADDER[0], LADDER[-1]):
+        return TARGET_CHUNK_SECONDS / size
+    above = LADDER[LADDER.index(size) + 1]
+    return TARGET_CHUNK_SECONDS / (size * above) ** 0.5
 
 
 def stored_chunking(outdir: str | Path) -> dict[str, Any] | None:
@@ -134,14 +167,31 @@ def chunking_text(spec: Spec) -> str:
     if not spec.chunk_auto:
         return f"{spec.chunks_per_variant} chunk(s) of up to {spec.chunk_size} games per variant"
     # A variant of fewer games than its chunk size is one chunk of all its games: say that, not the ceiling.
-    by_size: dict[tuple[int, bool], list[str]] = {}
+    by_size: dict[tuple[int, bool], list[Variant]] = {}
+    unchosen: list[Variant] = []
     for v in spec.variants:
+        if v.id not in spec.chunk_sizes:  # --check when a game could not be played to measure it
+            unchosen.append(v)
+            continue
         size, games = spec.chunk_size_of(v), spec.games_of(v)
-        by_size.setdefault((min(size, games), size >= games), []).append(v.id)
-    parts = [f"{'one chunk of all' if whole else 'chunks of'} {size:,} game{'' if size == 1 else 's'} ({_ids(ids)})"
-             for (size, whole), ids in sorted(by_size.items())]
+        by_size.setdefault((min(size, games), size >= games), []).append(v)
+    if not by_size:
+        return "chunks chosen when the run starts, from the measured cost of a game (the spec sets no chunk_size)"
+    parts = [f"{'one chunk of all' if whole else 'chunks of'} {size:,} game{'' if size == 1 else 's'} "
+             f"({_who(spec, group)})" for (size, whole), group in sorted(by_size.items())]
+    if unchosen:
+        parts.append(f"chosen when the run starts ({_who(spec, unchosen)})")
     return "chunks chosen from the measured cost of a game (the spec sets no chunk_size): " + "; ".join(parts)
 
 
-def _ids(ids: list[str]) -> str:
-    return ", ".join(ids) if len(ids) <= 4 else f"{ids[0]} .. {ids[-1]}, {len(ids)} variants"
+def _who(spec: Spec, group: list[Variant]) -> str:
+    """A few variants by id; more by their line-ups (a line-up only some of whose variants are in ``group``: how
+    many), since a sweep's ids in a size group are rarely a run of consecutive ones."""
+    if len(group) <= 4:
+        return ", ".join(v.id for v in group)
+    names: dict[str, int] = {}
+    for v in group:
+        names[v.lineup.name] = names.get(v.lineup.name, 0) + 1
+    of = {name: sum(v.lineup.name == name for v in spec.variants) for name in names}
+    return f"{len(group)} variants: " + ", ".join(name if n == of[name] else f"{n} of {of[name]} {name}"
+                                                   for name, n in names.items())

@@ -44,13 +44,14 @@ from trustme_analysis.provenance import changed_files
 from trustme_analysis.registry import game_entry
 from trustme_analysis.specfile import SpecError, check_output_folder
 from trustme_analysis.sweep import engines, storage
-from trustme_analysis.sweep.chunking import adopt_stored_chunking, chunking_text, resolve_chunking
+from trustme_analysis.sweep.chunking import adopt_stored_chunking, chunking_text, predicted_costs, resolve_chunking
 from trustme_analysis.sweep.engines import KERNEL, seat_kinds
 from trustme_analysis.sweep.manifest import build_manifest, now_iso, write_manifest
 from trustme_analysis.sweep.play import ChunkTask, encoded_chunk, iter_chunk_tasks
 from trustme_analysis.sweep.policies import (PolicyError, Training, recorded_policies, resolve_policies,
                                              resolve_trained, trainings)
-from trustme_analysis.sweep.progress import Progress
+from trustme_analysis.sweep.progress import Progress, WorkLeft
+from trustme_analysis.sweep.rescoring import sources
 from trustme_analysis.sweep.seeding import SEEDING_SCHEME, game_seeds
 from trustme_analysis.sweep.spec import Spec, parse_spec
 
@@ -120,7 +121,11 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     os._exit(1)
 
 
-def _run_in_process(tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
+#: What a worker returns for a chunk: its task, the Parquet bytes per variant, and the seconds playing it took.
+_Played = tuple[ChunkTask, dict[str, bytes], float]
+
+
+def _run_in_process(tasks: Iterable[ChunkTask]) -> Iterator[_Played]:
     for task in tasks:
         yield _run_chunk_tagged(task)
 
@@ -129,11 +134,14 @@ class ChunkFailed(RuntimeError):
     """Playing one chunk raised an error (in the game, a bot or the records); the message names the chunk."""
 
 
-def _run_chunk_tagged(task: ChunkTask) -> tuple[ChunkTask, dict[str, bytes]]:
+def _run_chunk_tagged(task: ChunkTask) -> _Played:
     # Workers return the chunk's Parquet bytes (per variant: a task also records the variants that score its games
-    # again): encoding is most of the writing cost, and it then runs in parallel.
+    # again): encoding is most of the writing cost, and it then runs in parallel. And the seconds it took, from which
+    # the progress line's time left learns what this variant's games cost.
     try:
-        return task, encoded_chunk(task)
+        tick = time.perf_counter()
+        chunks = encoded_chunk(task)
+        return task, chunks, time.perf_counter() - tick
     except Exception as exc:
         # Name the chunk: a worker's traceback alone does not say which game string and seeds failed.
         raise ChunkFailed(
@@ -167,7 +175,7 @@ class _LocalPool:
             initargs=(os.getpid(),),
         )
 
-    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[_Played]:
         source = iter(tasks)
         retry: deque[ChunkTask] = deque()
         running: dict[Future, ChunkTask] = {}
@@ -353,7 +361,7 @@ class _DaskBackend:
         except Exception:  # informational only; an old or unusual scheduler may not say
             return 0
 
-    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[tuple[ChunkTask, dict[str, bytes]]]:
+    def results(self, tasks: Iterable[ChunkTask]) -> Iterator[_Played]:
         from dask.distributed import KilledWorker, as_completed
 
         source = iter(tasks)
@@ -834,13 +842,33 @@ def _train_parallel(run: SweepRun, todo: list[Training], workers: int, where: st
             backend.close(interrupted=interrupted)
 
 
+def _work_left(spec: Spec, done: set[tuple[str, int]], growing: dict[tuple[str, int], int],
+               measured: dict[str, float], workers: int) -> WorkLeft:
+    """The games each played variant has still to play, with their predicted cost, for the progress line's time
+    left. Counted per variant, not per task (a huge sweep never makes all its tasks): a variant whose games are
+    another's scored again plays none; its source plays the chunks either lacks (the more of the two, as their
+    chunks are alike)."""
+    by_id = {v.id: v for v in spec.variants}
+    stored = dict.fromkeys(by_id, 0)
+    for vid, c in done:
+        stored[vid] += len(spec.chunk_games(c, by_id[vid]))
+    for (vid, _), games in growing.items():
+        stored[vid] += games
+    source_of = sources(spec)
+    left: dict[str, int] = {}
+    for v in spec.variants:
+        payer = source_of.get(v.id, v.id)
+        left[payer] = max(left.get(payer, 0), spec.games_of(v) - stored[v.id])
+    return WorkLeft(left, predicted_costs(spec, measured), workers, kinds={v.id: v.engine for v in spec.variants})
+
+
 def play_stage(run: SweepRun) -> None:
     """Play every chunk not yet stored (resuming what a stopped run left), writing chunks and the manifest as it
     goes; an interrupted stage records what it stored and raises."""
     spec, outdir, workers, dask, stream = run.spec, run.outdir, run.workers, run.dask, run.stream
     stored, records, say = run.stored, run.records, run.say
     # Chunk sizes left open (no chunk_size in the spec, none stored) are chosen now from the measured cost of a game.
-    spec, _ = resolve_chunking(spec, say)
+    spec, measured = resolve_chunking(spec, say)
     entries, bad, growing = _sound_chunks(spec, outdir, stored)
     for line in bad:
         say(f"{line}: playing it again")
@@ -916,7 +944,12 @@ def play_stage(run: SweepRun) -> None:
             runner = _LocalPool(min(workers, todo_count), say, start_now=True)
         else:
             runner = None
+        if isinstance(runner, _LocalPool):
+            in_use = runner.workers
+        else:  # a cluster that does not say its threads is counted as --workers
+            in_use = (timing["workers"] or workers) if dask_backend is not None else 1
         try:
+            work = progress.work = _work_left(spec, done, growing, measured, in_use)
             _warm_up_kernels(spec, done, progress)
         except BaseException:
             if runner is not None:
@@ -931,7 +964,8 @@ def play_stage(run: SweepRun) -> None:
         restore_sigterm = _stop_on_sigterm()
         try:
             results = runner.results(todo) if runner is not None else _run_in_process(todo)
-            for task, chunks in results:
+            for task, chunks, seconds in results:
+                work.chunk_done(task.variant_id, task.num_games, seconds)
                 for vid, data in chunks.items():
                     path = chunk_path(outdir, vid, task.chunk_index)
                     try:
