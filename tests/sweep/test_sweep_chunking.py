@@ -31,7 +31,8 @@ def test_cheap_line_ups_get_large_chunks_and_costly_ones_small(monkeypatch):
     costs = {"random": 1e-5, "heuristic": 0.3}
     spec, measured = chunking.resolve_chunking(auto_spec(), measure=lambda s, v: costs[v.lineup.name])
     assert {v.lineup.name: spec.chunk_size_of(v) for v in spec.variants} == {"random": 20_000, "heuristic": 5}
-    assert measured == {"random/kernel": 1e-5, "heuristic/kernel": 0.3}
+    assert measured == {"random/kernel/2p": 1e-5, "random/kernel/3p": 1e-5, "heuristic/kernel/2p": 0.3,
+                        "heuristic/kernel/3p": 0.3}
     assert spec.chunks_of(spec.variants[1]) == 6 and spec.chunk_games(5, spec.variants[1]) == range(25, 30)
     # A spec's own chunk_size wins: nothing is measured.
     explicit = auto_spec(chunk_size=7)
