@@ -47,7 +47,7 @@ from numba import njit
 
 from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import source_digest
-from trustme_analysis.engine.compiled_draws import below, uniform01
+from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.board1981.kernel import abstraction as A
 from trustme_analysis.games.board1981.kernel.abstraction import row_of
 from trustme_analysis.games.board1981.kernel.heuristic import SCRATCH_MIN
@@ -60,15 +60,16 @@ from trustme_analysis.games.board1981.kernel.layout import (
 from trustme_analysis.games.board1981.kernel.step import apply_action, init_state, is_chance, legal_actions, returns, \
     sample_chance
 from trustme_analysis.train import tables as T
-from trustme_analysis.train.tables import discount, insert, mix64, regret_matching
+from trustme_analysis.train import traversal as TV
+from trustme_analysis.train.tables import known_row
+from trustme_analysis.train.traversal import CHANCE, CONFIG_SIZE, TERMINAL, concrete
+from trustme_analysis.train.traversal import run_iterations as one_traversal
 
 compiled = njit(cache=True)
 inlined = njit(cache=True, inline="always")
 
-#: Settings vector offsets (float64) of :func:`run_iterations` (:func:`trustme_analysis.train.driver.config_vector`).
-(C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING, C_PRIOR,
- C_POPULATION, C_OPPONENTS) = range(13)
-CONFIG_SIZE = 13
+#: 1981's constant in each iteration's seed.
+SALT = 0x1981F00D5EED0001
 #: Traverser decisions one game may hold in the buffers, and their legal actions.
 NODES = 1 << 13
 NODE_BUFFER = 1 << 17
@@ -136,140 +137,73 @@ def start_state(st, r, start, rng):
     embed_round(st, r, start[S_CLAIMANT], card, mask)
 
 
-@inlined
-def _pick(probs, n, u):
-    """The index drawn by uniform ``u`` walking ``probs[:n]`` (the last positive one if rounding runs past)."""
-    last = 0
-    for j in range(n):
-        if probs[j] > 0.0:
-            last = j
-            if u < probs[j]:
-                return j
-            u -= probs[j]
-    return last
+# ---- the protocol (trustme_analysis.train.traversal); G = (r, start, chance actions, chance weights, hprobs,
+# hscratch)
 
 
 @inlined
-def _concrete(which, na, u, rng):
-    """One of the legal moves whose description is row entry ``u``, uniformly."""
-    c = 0
-    for j in range(na):
-        if which[j] == u:
-            c += 1
-    k = below(rng, c) if c > 1 else 0
-    for j in range(na):
-        if which[j] == u:
-            if k == 0:
-                return j
-            k -= 1
+def _start(G, st, rng):
+    start_state(st, G[0], G[1], rng)
+
+
+@inlined
+def _to_move(G, st):
+    if st[PHASE] == OVER:
+        return TERMINAL
+    if is_chance(st):
+        return CHANCE
+    return st[DECIDER]
+
+
+@inlined
+def _chance(G, st, rng):
+    apply_action(st, G[0], sample_chance(st, G[0], rng, G[2], G[3]))
+
+
+@inlined
+def _legal(G, st, acts):
+    return legal_actions(st, G[0], acts)
+
+
+@inlined
+def _row(G, st, p, acts, na, row, which, detail, hrow):
+    return row_of(st, G[0], p, acts, na, row, which, detail, hrow, G[4], G[5])
+
+
+@inlined
+def _play(G, st, p, acts, na, which, u, detail, rng):
+    return acts[concrete(which, na, u, rng)]
+
+
+@inlined
+def _apply(G, st, a):
+    apply_action(st, G[0], a)
+
+
+@inlined
+def _returns(G, st, out):
+    returns(st, G[0], out)
+
+
+@inlined
+def _no_margin(G, st, i):
+    """Shaping is not played (:attr:`Board1981Trainer.offers`): never called."""
+    return 0.0
+
+
+@inlined
+def _no_persona(G, st, p, kind, rng):
+    """Personas are not played (:attr:`Board1981Trainer.offers`): never called."""
     return 0
 
 
 @borrowing()  # (no reference counts: they took over half the training's CPU time, cfr.numba_borrowing)
-def run_iterations(r, start, keys, regret, avg, used, t0, t1, seed, cfg, limit, st, rng, acts, weights, sig, q, rets,
-                   node_off, node_n, node_pick, node_idx, node_sig, reach, row, which, node_q, hrow, hprobs,
-                   hscratch):
-    """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
-    ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
-    ``limit`` are scratch owned by the caller."""
-    n = r[R_N]
-    eps = cfg[C_EPSILON]
-    unbiased = cfg[C_AVERAGING] > 0.5
-    epoch = np.int64(cfg[C_EPOCH])
-    detail = np.int64(cfg[C_DETAIL])
-    on_policy = cfg[C_WEIGHTING] > 0.5
-    prior = cfg[C_PRIOR]
-    fictitious = cfg[C_OPPONENTS] > 0.5
-    for t in range(t0, t1):
-        if used[0] > limit:
-            return t
-        i = t % n
-        rng[0] = mix64(np.uint64(seed) ^ mix64(np.uint64(t) + np.uint64(0x1981F00D5EED0001)))
-        start_state(st, r, start, rng)
-        Q = 1.0
-        for p in range(n):
-            reach[p] = 1.0
-        m = 0
-        e = 0
-        while st[PHASE] != OVER:
-            if is_chance(st):
-                apply_action(st, r, sample_chance(st, r, rng, acts, weights))
-                continue
-            p = st[DECIDER]
-            na = legal_actions(st, r, acts)
-            nu = row_of(st, r, p, acts, na, row, which, detail, hrow, hprobs, hscratch)
-            if e + nu > node_idx.shape[0] or m >= node_off.shape[0]:
-                e = 0  # beyond any game of the turn cap; stay in bounds (the oldest decisions are dropped)
-                m = 0
-            idx = node_idx[e:e + nu]
-            for u in range(nu):
-                before = used[0]
-                idx[u] = insert(keys, used, row[u])
-                if used[0] != before and prior > 0.0:
-                    # The heuristic prior (the module docstring): a new entry starts as the heuristic plays it.
-                    regret[idx[u]] = prior * hrow[u]
-                    avg[idx[u]] = prior * hrow[u]
-            regret_matching(regret, idx, nu, sig)
-            x = uniform01(rng)
-            if p == i:
-                for u in range(nu):
-                    q[u] = eps / nu + (1.0 - eps) * sig[u]
-                    node_sig[e + u] = sig[u]
-                u = _pick(q, nu, x)
-                if fictitious:
-                    # The average strategy averages the traverser's current strategies (each visit one sample of
-                    # them), and the opponents play it: fictitious play.
-                    for b in range(nu):
-                        avg[idx[b]] += sig[b]
-                node_off[m] = e
-                node_n[m] = nu
-                node_pick[m] = u
-                node_q[m] = q[u]
-                m += 1
-                e += nu
-                Q *= q[u]
-            elif fictitious:
-                total = 0.0
-                for b in range(nu):
-                    total += avg[idx[b]]
-                if total > 0.0:
-                    for b in range(nu):
-                        q[b] = avg[idx[b]] / total
-                    u = _pick(q, nu, x)
-                else:
-                    u = _pick(sig, nu, x)
-            else:
-                w = 1.0
-                if unbiased:
-                    w = 1.0 / Q
-                    for o in range(n):
-                        if o != i and o != p:
-                            w /= reach[o]
-                for b in range(nu):
-                    avg[idx[b]] += w * sig[b]
-                u = _pick(sig, nu, x)
-                reach[p] *= sig[u]
-            apply_action(st, r, acts[_concrete(which, na, u, rng)])
-        returns(st, r, rets)
-        ui = rets[i]
-        tail = 1.0
-        ratio = 1.0  # product of sigma / q over the traverser's decisions after k (on_policy weighting)
-        for k in range(m - 1, -1, -1):
-            base = node_off[k]
-            nu = node_n[k]
-            u = node_pick[k]
-            su = node_sig[base + u]
-            W = ui * ratio / node_q[k] if on_policy else ui * tail / Q
-            for b in range(nu):
-                regret[node_idx[base + b]] += W * ((1.0 if b == u else 0.0) - su)
-            tail *= su
-            ratio *= su / node_q[k]
-        if epoch > 0 and (t + 1) % epoch == 0:
-            ep = float((t + 1) // epoch)
-            pa = ep ** cfg[C_ALPHA]
-            pb = ep ** cfg[C_BETA]
-            discount(keys, regret, avg, pa / (pa + 1.0), pb / (pb + 1.0), (ep / (ep + 1.0)) ** cfg[C_GAMMA])
-    return t1
+def run_iterations(G, tables, t0, t1, seed, cfg, limit, st, nodes, scratch):
+    """Iterations ``t0 .. t1 - 1`` of the one traversal over 1981's kernel
+    (:func:`trustme_analysis.train.traversal.run_iterations`, which names the arguments)."""
+    consts = (G[0][R_N], SALT, 0, 1.0)
+    return one_traversal(_start, _to_move, _chance, _legal, _row, _play, _apply, _returns, _no_margin, _no_persona,
+                         G, st, consts, tables, t0, t1, seed, cfg, limit, nodes, scratch)
 
 
 @compiled
@@ -278,7 +212,7 @@ def policy_at(st, r, keys, avg, acts, n, out, row, which, probs, detail):
     probability shared evenly by the moves it describes); returns whether the table knew the position (else the
     row is played as the default heuristic plays it, :func:`~trustme_analysis.train.tables.known_row`)."""
     m = row_of(st, r, st[DECIDER], acts, n, row, which, detail, probs, np.empty(n), np.empty(max(n, SCRATCH_MIN)))
-    known = T.known_row(keys, avg, row, m, probs)
+    known = known_row(keys, avg, row, m, probs)
     for j in range(n):
         c = 0
         for k in range(n):
@@ -396,27 +330,18 @@ class Board1981Trainer:
         r = self._rules(game)
         n = int(r[R_N])
         size = int(r[R_NUM_ACTIONS]) + 1
-        return {
-            "r": r, "start": _start_array(game), "st": np.zeros(STATE_SIZE, np.int64),
-            "rng": np.zeros(1, np.uint64), "acts": np.zeros(size, np.int64), "weights": np.zeros(size, np.int64),
-            "sig": np.zeros(size), "q": np.zeros(size), "rets": np.zeros(n),
-            "node_off": np.zeros(NODES, np.int64), "node_n": np.zeros(NODES, np.int64),
-            "node_pick": np.zeros(NODES, np.int64), "node_idx": np.zeros(NODE_BUFFER, np.int64),
-            "node_sig": np.zeros(NODE_BUFFER), "reach": np.zeros(n), "row": np.zeros(size, np.int64),
-            "which": np.zeros(size, np.int64), "node_q": np.zeros(NODES), "hrow": np.zeros(size),
-            "hprobs": np.zeros(size), "hscratch": np.zeros(size),
-        }
+        G = (r, _start_array(game), np.zeros(size, np.int64), np.zeros(size, np.int64), np.zeros(size),
+             np.zeros(size))
+        return {"r": r, "G": G, "st": np.zeros(STATE_SIZE, np.int64), "nodes": TV.node_buffers(NODES, NODE_BUFFER),
+                "scratch": TV.scratch(size, n)}
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
         """Iterations ``t0 .. t1 - 1`` into ``tables``; returns the next iteration (earlier when the tables need
         room)."""
         limit = int(T.MAX_LOAD * tables.capacity) - SLOTS_PER_ITERATION
         c = ctx
-        return int(run_iterations(c["r"], c["start"], tables.keys, tables.regret, tables.avg, tables.used, t0, t1,
-                                  np.uint64(seed & (2**64 - 1)), cfg, limit, c["st"], c["rng"], c["acts"],
-                                  c["weights"], c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"],
-                                  c["node_pick"], c["node_idx"], c["node_sig"], c["reach"], c["row"], c["which"],
-                                  c["node_q"], c["hrow"], c["hprobs"], c["hscratch"]))
+        return int(run_iterations(c["G"], TV.tables_of(tables), t0, t1, np.uint64(seed & (2**64 - 1)), cfg, limit,
+                                  c["st"], c["nodes"], c["scratch"]))
 
     # ---- positions as kernel states
 

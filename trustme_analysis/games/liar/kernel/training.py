@@ -34,151 +34,92 @@ from numba import njit
 from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import source_digest, tie_cache_to_sources
 from trustme_analysis.engine import compiled_draws
-from trustme_analysis.engine.compiled_draws import uniform01
 from trustme_analysis.games.liar.kernel import abstraction as A
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves
 from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance
-from trustme_analysis.games.liar.kernel.layout import CHANCE, MAXT, N, SIZE, TERMINAL, current_player, init_state
+from trustme_analysis.games.liar.kernel.layout import MAXT, N, SIZE, current_player, init_state
 from trustme_analysis.games.liar.kernel.moves import apply_player_action, results
 from trustme_analysis.train import tables as T
+from trustme_analysis.train import traversal as TV
+from trustme_analysis.train.traversal import CONFIG_SIZE
 from trustme_analysis.train.screen import rotating_screen
 
 compiled = njit(cache=True)
+inlined = njit(cache=True, inline="always")
 
-#: Settings vector offsets (float64) of :func:`run_iterations` (:func:`trustme_analysis.train.driver.config_vector`).
-(C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING, C_PRIOR,
- C_POPULATION, C_OPPONENTS) = range(13)
-CONFIG_SIZE = 13
+#: Liar's constant in each iteration's seed (Pinocchio's: the two games never share a table).
+SALT = 0x632BE59BD9B4E019
 #: Slots one iteration may add at most, as the driver keeps room for them (a game's decisions times its rows; a
 #: 52-card game of a few hundred turns adds a few thousand).
 SLOTS_PER_ITERATION = 1 << 16
 
 
-@njit(cache=True, inline="always")
-def _pick(probs, n, u):
-    """The index drawn by uniform ``u`` walking ``probs[:n]`` (the last positive one if rounding runs past)."""
-    last = 0
-    for j in range(n):
-        if probs[j] > 0.0:
-            last = j
-            if u < probs[j]:
-                return j
-            u -= probs[j]
-    return last
+# ---- the protocol (trustme_analysis.train.traversal); G = (cfg, tab, ranks, pranks, abstraction scratch)
+
+
+@inlined
+def _start(G, S, rng):
+    init_state(G[0], S)
+
+
+@inlined
+def _to_move(G, S):
+    return current_player(G[0], S)  # (Liar's kernel answers OpenSpiel's CHANCE and TERMINAL, as the protocol)
+
+
+@inlined
+def _chance(G, S, rng):
+    apply_chance(G[0], G[1], S, sample_chance(G[0], G[1], S, rng))
+
+
+@inlined
+def _legal(G, S, acts):
+    return 0  # (a row reads the position itself: :func:`~.abstraction.row_of`)
+
+
+@inlined
+def _row(G, S, p, acts, na, row, which, detail, hrow):
+    return A.row_of(G[0], G[1], S, p, detail, row, which, hrow, G[4])
+
+
+@inlined
+def _play(G, S, p, acts, na, which, u, detail, rng):
+    return A.sample_play(G[0], G[1], S, p, which[u], detail, rng, G[4])
+
+
+@inlined
+def _apply(G, S, a):
+    apply_player_action(G[0], G[1], S, a)
+
+
+@inlined
+def _returns(G, S, out):
+    results(G[0], S, G[2], G[3], out)
+
+
+@inlined
+def _no_margin(G, S, i):
+    """Shaping is not played (:attr:`LiarTrainer.offers`): never called."""
+    return 0.0
+
+
+@inlined
+def _no_persona(G, S, p, kind, rng):
+    """Personas are not played (:attr:`LiarTrainer.offers`): never called."""
+    return 0
 
 
 @borrowing()  # (no reference counts: they took 40% of the training's CPU time, cfr.numba_borrowing)
-def run_iterations(cfg, tab, keys, regret, avg, used, t0, t1, seed, ecfg, limit, S, rng, rets, ranks, pranks, reach,
-                   node_off, node_n, node_pick, node_q, node_idx, node_sig, row, descs, sig, q, idx, scratch, hrow):
-    """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
-    ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
-    ``limit`` are scratch owned by the caller."""
-    n = cfg[N]
-    eps = ecfg[C_EPSILON]
-    unbiased = ecfg[C_AVERAGING] > 0.5
-    epoch = np.int64(ecfg[C_EPOCH])
-    detail = np.int64(ecfg[C_DETAIL])
-    on_policy = ecfg[C_WEIGHTING] > 0.5
-    prior = ecfg[C_PRIOR]
-    fictitious = ecfg[C_OPPONENTS] > 0.5
-    for t in range(t0, t1):
-        if used[0] > limit:
-            return t
-        i = t % n
-        rng[0] = T.mix64(np.uint64(seed) ^ T.mix64(np.uint64(t) + np.uint64(0x632BE59BD9B4E019)))
-        init_state(cfg, S)
-        Q = 1.0
-        for p in range(n):
-            reach[p] = 1.0
-        m = 0
-        e = 0
-        while True:
-            p = current_player(cfg, S)
-            if p == TERMINAL:
-                break
-            if p == CHANCE:
-                apply_chance(cfg, tab, S, sample_chance(cfg, tab, S, rng))
-                continue
-            nu = A.row_of(cfg, tab, S, p, detail, row, descs, hrow, scratch)
-            # (the buffers hold a whole game of the turn cap; a decision that would not fit is played, not updated)
-            record = p == i and e + nu <= node_idx.shape[0] and m < node_off.shape[0]
-            for u in range(nu):
-                before = used[0]
-                idx[u] = T.insert(keys, used, row[u])
-                if used[0] != before and prior > 0.0:
-                    # The heuristic prior (the module docstring): a new entry starts as the heuristic plays it.
-                    regret[idx[u]] = prior * hrow[u]
-                    avg[idx[u]] = prior * hrow[u]
-            T.regret_matching(regret, idx, nu, sig)
-            x = uniform01(rng)
-            if p == i:
-                for u in range(nu):
-                    q[u] = eps / nu + (1.0 - eps) * sig[u]
-                u = _pick(q, nu, x)
-                if fictitious:
-                    # The average strategy averages the traverser's current strategies (each visit one sample of
-                    # them), and the opponents play it: fictitious play.
-                    for b in range(nu):
-                        avg[idx[b]] += sig[b]
-                if record:
-                    for b in range(nu):
-                        node_idx[e + b] = idx[b]
-                        node_sig[e + b] = sig[b]
-                    node_off[m] = e
-                    node_n[m] = nu
-                    node_pick[m] = u
-                    node_q[m] = q[u]
-                    m += 1
-                    e += nu
-                Q *= q[u]
-            elif fictitious:
-                total = 0.0
-                for b in range(nu):
-                    total += avg[idx[b]]
-                if total > 0.0:
-                    for b in range(nu):
-                        q[b] = avg[idx[b]] / total
-                    u = _pick(q, nu, x)
-                else:
-                    u = _pick(sig, nu, x)
-            else:
-                w = 1.0
-                if unbiased:
-                    w = 1.0 / Q
-                    for r in range(n):
-                        if r != i and r != p:
-                            w /= reach[r]
-                for b in range(nu):
-                    avg[idx[b]] += w * sig[b]
-                u = _pick(sig, nu, x)
-                reach[p] *= sig[u]
-            a = A.sample_play(cfg, tab, S, p, descs[u], detail, rng, scratch)
-            apply_player_action(cfg, tab, S, a)
-        results(cfg, S, ranks, pranks, rets)
-        ui = rets[i]
-        tail = 1.0
-        ratio = 1.0  # product of sigma / q over the traverser's decisions after k (on-policy weighting)
-        for k in range(m - 1, -1, -1):
-            base = node_off[k]
-            nu = node_n[k]
-            u = node_pick[k]
-            su = node_sig[base + u]
-            W = ui * ratio / node_q[k] if on_policy else ui * tail / Q
-            for b in range(nu):
-                regret[node_idx[base + b]] += W * ((1.0 if b == u else 0.0) - su)
-            tail *= su
-            ratio *= su / node_q[k]
-        if epoch > 0 and (t + 1) % epoch == 0:
-            ep = float((t + 1) // epoch)
-            pa = ep ** ecfg[C_ALPHA]
-            pb = ep ** ecfg[C_BETA]
-            T.discount(keys, regret, avg, pa / (pa + 1.0), pb / (pb + 1.0), (ep / (ep + 1.0)) ** ecfg[C_GAMMA])
-    return t1
+def run_iterations(G, tables, t0, t1, seed, ecfg, limit, S, nodes, scratch):
+    """Iterations ``t0 .. t1 - 1`` of the one traversal over Liar's kernel
+    (:func:`trustme_analysis.train.traversal.run_iterations`, which names the arguments)."""
+    consts = (G[0][N], SALT, 0, 1.0)
+    return TV.run_iterations(_start, _to_move, _chance, _legal, _row, _play, _apply, _returns, _no_margin,
+                             _no_persona, G, S, consts, tables, t0, t1, seed, ecfg, limit, nodes, scratch)
 
 
-#: Every source the trained tables depend on (the kernel's rules, the abstraction, this traversal, the tables).
 SOURCES = (actions, deal, heuristic, layout, moves, compiled_draws, A, T)
-tie_cache_to_sources((run_iterations,), sys.modules[__name__], *SOURCES)
+tie_cache_to_sources((run_iterations,), sys.modules[__name__], *SOURCES, TV)
 
 
 def _kernel_state(ctx: dict[str, Any], history: list[int]) -> Any:
@@ -233,7 +174,7 @@ class LiarTrainer:
 
     def code_digest(self) -> str:
         """A digest of the sources the trained tables depend on: a policy trained by other code is stale."""
-        return source_digest(*SOURCES, sys.modules[__name__])
+        return source_digest(*SOURCES, sys.modules[__name__], TV)
 
     def prepare(self, game: pyspiel.Game) -> dict[str, Any]:
         """The compiled rules, counting tables and scratch buffers for ``game``."""
@@ -247,28 +188,18 @@ class LiarTrainer:
         rowcap = A.row_capacity(cfg, tab)
         nodes = int(min(cfg[MAXT], 1 << 14))
         sc = A.new_scratch(cfg, tab)
-        return {
-            "cfg": cfg, "tab": tab, "S": np.zeros(int(cfg[SIZE]), np.int64), "rng": np.zeros(1, np.uint64),
-            "rets": np.zeros(n), "ranks": np.zeros(n), "pranks": np.zeros(n), "reach": np.zeros(n),
-            "node_off": np.zeros(nodes, np.int64), "node_n": np.zeros(nodes, np.int64),
-            "node_pick": np.zeros(nodes, np.int64), "node_q": np.zeros(nodes),
-            "node_idx": np.zeros(min(nodes * rowcap, 1 << 22), np.int64), "node_sig": np.zeros(min(nodes * rowcap,
-                                                                                                  1 << 22)),
-            "row": sc["row"], "descs": sc["descs"], "sig": np.zeros(rowcap), "q": np.zeros(rowcap),
-            "idx": np.zeros(rowcap, np.int64),
-            "scratch": sc["scratch"], "hrow": np.zeros(rowcap),
-        }
+        entries = min(nodes * rowcap, 1 << 22)
+        G = (cfg, tab, np.zeros(n), np.zeros(n), sc["scratch"])
+        return {"cfg": cfg, "tab": tab, "G": G, "S": np.zeros(int(cfg[SIZE]), np.int64),
+                "nodes": TV.node_buffers(nodes, entries), "scratch": TV.scratch(rowcap, n)}
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
         """Iterations ``t0 .. t1 - 1`` into ``tables``; returns the next iteration (earlier when the tables need
         room)."""
         limit = int(T.MAX_LOAD * tables.capacity) - SLOTS_PER_ITERATION
         c = ctx
-        return int(run_iterations(c["cfg"], c["tab"], tables.keys, tables.regret, tables.avg, tables.used, t0, t1,
-                                  np.uint64(seed & (2**64 - 1)), cfg, limit, c["S"], c["rng"], c["rets"],
-                                  c["ranks"], c["pranks"], c["reach"], c["node_off"], c["node_n"], c["node_pick"],
-                                  c["node_q"], c["node_idx"], c["node_sig"], c["row"], c["descs"], c["sig"],
-                                  c["q"], c["idx"], c["scratch"], c["hrow"]))
+        return int(run_iterations(c["G"], TV.tables_of(tables), t0, t1, np.uint64(seed & (2**64 - 1)), cfg, limit,
+                                  c["S"], c["nodes"], c["scratch"]))
 
     # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
 

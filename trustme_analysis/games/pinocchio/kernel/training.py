@@ -1,23 +1,10 @@
-"""Pinocchio's Monte Carlo CFR traversal over the compiled kernel: the game's part of :mod:`trustme_analysis.train`.
+"""Pinocchio's part of :mod:`trustme_analysis.train`: its compiled rules handed to the one traversal
+(:mod:`trustme_analysis.train.traversal`, outcome-sampling MCCFR) and the hooks the driver and the trained bot ask a
+game for.
 
-One iteration plays one game in the kernel (:mod:`~trustme_analysis.games.pinocchio.kernel.core`) and updates the
-tables of :mod:`trustme_analysis.train.tables`, keyed by the abstraction of :mod:`.abstraction`. The method is
-outcome-sampling MCCFR (Lanctot, Waugh, Zinkevich and Bowling, "Monte Carlo Sampling for Regret Minimization in
-Extensive Games", NeurIPS 2009) with alternating traversers:
-
-- chance deals and draws by its own probabilities (so chance probabilities cancel out of every estimate);
-- the traverser ``t mod players`` samples its action from ``eps * uniform + (1 - eps) * current strategy``; with
-  ``eps = 1`` this is the robust sampling of Li et al. ("Double Neural Counterfactual Regret Minimization", ICLR
-  2020) with one action, whose importance weights do not depend on the current strategy;
-- the other seats play their current strategy, and their average strategy takes the visit (``averaging = 0``: weight
-  1; ``averaging = 1``: the unbiased weight, the seat's reach over the sampling probability);
-- at the end, each traverser decision ``k`` with sampled action ``a`` gets the sampled regret
-  ``u * T_k / Q * ([b == a] - sigma_k(a))`` for each action ``b``, where ``u`` is the traverser's return, ``Q`` the
-  probability its own sampled actions had and ``T_k`` the product of its current-strategy probabilities after ``k``
-  (opponents' and chance probabilities cancel).
-
-Iteration ``t`` draws from a generator seeded by ``(seed, t)`` alone, so the tables after ``t`` iterations do not
-depend on how the iterations were split into batches: a resumed training equals an uninterrupted one.
+The traversal's protocol functions here are thin: each calls the kernel (:mod:`~.core`) or the abstraction
+(:mod:`.abstraction`). Pinocchio plays every optional setting: a baseline, shaping by the Ticket-score margin, the
+heuristic prior and personas (the heuristic and the probes of :data:`~.trained.PROBE_KINDS`).
 """
 
 from __future__ import annotations
@@ -30,218 +17,101 @@ from numba import njit
 
 from cfr.numba_borrowing import borrowing
 from cfr.numba_cache import source_digest, tie_cache_to_sources
-from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.pinocchio.kernel import abstraction as A
 from trustme_analysis.games.pinocchio.kernel import core as K
 from trustme_analysis.games.pinocchio.kernel import trained as TR
 from trustme_analysis.train import tables as T
+from trustme_analysis.train import traversal as TV
 from trustme_analysis.train.screen import rotating_screen
+from trustme_analysis.train.traversal import CONFIG_SIZE
 
-compiled = njit(cache=True)
+inlined = njit(cache=True, inline="always")
 
-#: Settings vector offsets (float64) of :func:`run_iterations`.
-(C_EPSILON, C_AVERAGING, C_EPOCH, C_ALPHA, C_BETA, C_GAMMA, C_DETAIL, C_WEIGHTING, C_BASELINE, C_SHAPING, C_PRIOR,
- C_POPULATION, C_OPPONENTS) = range(13)
-CONFIG_SIZE = 13
 #: The personas an opponent seat may play for a whole training game (``population``): 1 the heuristic, 2.. the
 #: probes of :data:`~.trained.PROBE_KINDS` (the kernel's probe codes are ``PERSONA_PROBE_BASE + persona``).
 PERSONAS = 5
 PERSONA_PROBE_BASE = TR.PROBE_NEVER_TRUST - 2
 #: Ticket points per unit of the shaped return (``shaping``): the seat's score minus the others' mean, over this.
 SHAPING_SCALE = 10.0
+#: Pinocchio's constant in each iteration's seed.
+SALT = 0x632BE59BD9B4E019
 #: Entries of the per-game decision buffers (every traverser decision's legal actions).
 NODE_BUFFER = 1 << 17
 #: Slots one iteration may add at most (every decision of a game, all legal actions): the room kept free.
 SLOTS_PER_ITERATION = 1 << 14
 
-
-@njit(cache=True, inline="always")
-def _pick(probs, n, u):
-    """The index drawn by uniform ``u`` walking ``probs[:n]`` (the last positive one if rounding runs past)."""
-    last = 0
-    for j in range(n):
-        if probs[j] > 0.0:
-            last = j
-            if u < probs[j]:
-                return j
-            u -= probs[j]
-    return last
+# ---- the protocol (trustme_analysis.train.traversal); G = (R, trace, cbuf, H, hacts, hprobs, hbuf)
 
 
-@njit(cache=True, inline="always")
-def _concrete(which, na, u, rng):
-    """One of the legal moves whose description is row entry ``u``, uniformly (moves described alike are one move
-    to the trained player)."""
-    c = 0
-    for j in range(na):
-        if which[j] == u:
-            c += 1
-    k = below(rng, c) if c > 1 else 0
-    for j in range(na):
-        if which[j] == u:
-            if k == 0:
-                return j
-            k -= 1
-    return 0
+@inlined
+def _start(G, s, rng):
+    K.init_state(s, G[0])
+
+
+@inlined
+def _to_move(G, s):
+    if s[K.PHASE] == K.TERMINAL:
+        return TV.TERMINAL
+    if K.is_chance_phase(s[K.PHASE]):
+        return TV.CHANCE
+    return s[K.ACTOR]
+
+
+@inlined
+def _chance(G, s, rng):
+    K.apply_action(s, G[0], K.sample_chance(s, G[0], rng), G[1])
+
+
+@inlined
+def _legal(G, s, acts):
+    return K.legal_actions(s, G[0], acts, G[2])
+
+
+@inlined
+def _row(G, s, p, acts, na, row, which, detail, hrow):
+    return A.row_of(s, G[0], p, acts, na, row, which, detail, hrow)
+
+
+@inlined
+def _play(G, s, p, acts, na, which, u, detail, rng):
+    return acts[TV.concrete(which, na, u, rng)]
+
+
+@inlined
+def _apply(G, s, a):
+    K.apply_action(s, G[0], a, G[1])
+
+
+@inlined
+def _returns(G, s, out):
+    K.returns_into(s, G[0], out)
+
+
+@inlined
+def _margin(G, s, i):
+    n = G[0][K.R_PLAYERS]
+    others = 0.0
+    for r in range(n):
+        if r != i:
+            others += s[K.SCORE + r]
+    return s[K.SCORE + i] - others / (n - 1)
+
+
+@inlined
+def _persona(G, s, p, kind, rng):
+    R, H = G[0], G[3]
+    if kind == 1:
+        return K.heuristic_action(s, R, H[p], rng, G[4], G[5], G[6])
+    return TR.probe_action(s, R, H, rng, PERSONA_PROBE_BASE + kind, G[4], G[5], G[6])
 
 
 @borrowing()  # (no reference counts: they took a quarter of the training's CPU time, cfr.numba_borrowing)
-def run_iterations(R, keys, regret, avg, used, t0, t1, seed, cfg, limit, s, rng, acts, cbuf, sig, q, rets,
-                   node_off, node_n, node_pick, node_idx, node_sig, reach, trace, row, which, node_q, base, visits,
-                   uhat, H, persona, hacts, hprobs, hbuf, hrow):
-    """Iterations ``t0 .. t1 - 1`` (see the module docstring); returns the next iteration to run, earlier than
-    ``t1`` when the table's ``used`` count passed ``limit`` (the caller grows it and goes on). The arrays after
-    ``limit`` are scratch owned by the caller."""
-    n = R[K.R_PLAYERS]
-    eps = cfg[C_EPSILON]
-    unbiased = cfg[C_AVERAGING] > 0.5
-    epoch = np.int64(cfg[C_EPOCH])
-    detail = np.int64(cfg[C_DETAIL])
-    on_policy = cfg[C_WEIGHTING] > 0.5
-    baseline = cfg[C_BASELINE] > 0.5 and on_policy
-    shaping = cfg[C_SHAPING]
-    prior = cfg[C_PRIOR]
-    population = cfg[C_POPULATION]
-    fictitious = cfg[C_OPPONENTS] > 0.5
-    for t in range(t0, t1):
-        if used[0] > limit:
-            return t
-        i = t % n
-        rng[0] = T.mix64(np.uint64(seed) ^ T.mix64(np.uint64(t) + np.uint64(0x632BE59BD9B4E019)))
-        for r in range(n):
-            persona[r] = 0
-            # Draws only when asked for, so that a training without personas keeps its generator's stream.
-            if population > 0.0 and r != i and uniform01(rng) < population:
-                persona[r] = 1 + below(rng, PERSONAS)
-        K.init_state(s, R)
-        Q = 1.0
-        for p in range(n):
-            reach[p] = 1.0
-        m = 0
-        e = 0
-        while s[K.PHASE] != K.TERMINAL:
-            if K.is_chance_phase(s[K.PHASE]):
-                K.apply_action(s, R, K.sample_chance(s, R, rng), trace)
-                continue
-            p = s[K.ACTOR]
-            if persona[p] > 0:
-                # A persona seat plays its fixed strategy and learns nothing (its probabilities cancel out of the
-                # traverser's estimates like any opponent's).
-                if persona[p] == 1:
-                    a = K.heuristic_action(s, R, H[p], rng, hacts, hprobs, hbuf)
-                else:
-                    a = TR.probe_action(s, R, H, rng, PERSONA_PROBE_BASE + persona[p], hacts, hprobs, hbuf)
-                K.apply_action(s, R, a, trace)
-                continue
-            na = K.legal_actions(s, R, acts, cbuf)
-            nu = A.row_of(s, R, p, acts, na, row, which, detail, hrow)
-            if e + nu > node_idx.shape[0] or m >= node_off.shape[0]:
-                e = 0  # cannot happen for the kernel's games (the buffers hold far more than a game); stay in bounds
-                m = 0
-            idx = node_idx[e:e + nu]
-            for u in range(nu):
-                before = used[0]
-                idx[u] = T.insert(keys, used, row[u])
-                if used[0] != before and prior > 0.0:
-                    # The heuristic prior: a row entry new to the table starts with the heuristic's probability of
-                    # the moves it describes as regret and as average mass, ``prior`` visits' worth, so that a row
-                    # starts as the heuristic plays it and leaves it only as far as its sampled regrets say.
-                    regret[idx[u]] = prior * hrow[u]
-                    avg[idx[u]] = prior * hrow[u]
-            T.regret_matching(regret, idx, nu, sig)
-            x = uniform01(rng)
-            if p == i:
-                for u in range(nu):
-                    q[u] = eps / nu + (1.0 - eps) * sig[u]
-                    node_sig[e + u] = sig[u]
-                u = _pick(q, nu, x)
-                if fictitious:
-                    # The average strategy is the average of the traverser's current strategies (each visit one
-                    # sample of them), which the opponents play: fictitious play with regret matching as the
-                    # best-response learner.
-                    for b in range(nu):
-                        avg[idx[b]] += sig[b]
-                node_off[m] = e
-                node_n[m] = nu
-                node_pick[m] = u
-                node_q[m] = q[u]
-                m += 1
-                e += nu
-                Q *= q[u]
-            elif fictitious:
-                total = 0.0
-                for b in range(nu):
-                    total += avg[idx[b]]
-                if total > 0.0:
-                    for b in range(nu):
-                        q[b] = avg[idx[b]] / total
-                    u = _pick(q, nu, x)
-                else:
-                    u = _pick(sig, nu, x)
-            else:
-                w = 1.0
-                if unbiased:
-                    w = 1.0 / Q
-                    for r in range(n):
-                        if r != i and r != p:
-                            w /= reach[r]
-                for b in range(nu):
-                    avg[idx[b]] += w * sig[b]
-                u = _pick(sig, nu, x)
-                reach[p] *= sig[u]
-            K.apply_action(s, R, acts[_concrete(which, na, u, rng)], trace)
-        K.returns_into(s, R, rets)
-        ui = rets[i]
-        if shaping > 0.0:
-            # The Ticket-score margin as a second, denser signal (a point changes it, a win changes the other).
-            others = 0.0
-            for r in range(n):
-                if r != i:
-                    others += s[K.SCORE + r]
-            ui += shaping * (s[K.SCORE + i] - others / (n - 1)) / SHAPING_SCALE
-        if baseline:
-            # VR-MCCFR: each move's value is its baseline, the sampled move's corrected by the sampled value over
-            # its sampling probability; the decision's value (the strategy's mean of them) is what the decision
-            # before it sampled. The baseline of the sampled move then takes the sampled value into its mean.
-            v = ui
-            for k in range(m - 1, -1, -1):
-                off = node_off[k]
-                nu = node_n[k]
-                u = node_pick[k]
-                iu = node_idx[off + u]
-                vi = 0.0
-                for b in range(nu):
-                    ib = node_idx[off + b]
-                    x = base[ib]
-                    if b == u:
-                        x += (v - base[iu]) / node_q[k]
-                    uhat[b] = x
-                    vi += node_sig[off + b] * x
-                for b in range(nu):
-                    regret[node_idx[off + b]] += uhat[b] - vi
-                visits[iu] += 1.0
-                base[iu] += (v - base[iu]) / visits[iu]
-                v = vi
-        tail = 1.0
-        ratio = 1.0  # product of sigma / q over the traverser's decisions after k (on_policy weighting)
-        for k in range(m - 1, -1, -1):
-            if baseline:
-                break
-            off = node_off[k]
-            nu = node_n[k]
-            u = node_pick[k]
-            su = node_sig[off + u]
-            W = ui * ratio / node_q[k] if on_policy else ui * tail / Q
-            for b in range(nu):
-                regret[node_idx[off + b]] += W * ((1.0 if b == u else 0.0) - su)
-            tail *= su
-            ratio *= su / node_q[k]
-        if epoch > 0 and (t + 1) % epoch == 0:
-            ep = float((t + 1) // epoch)
-            pa = ep ** cfg[C_ALPHA]
-            pb = ep ** cfg[C_BETA]
-            T.discount(keys, regret, avg, pa / (pa + 1.0), pb / (pb + 1.0), (ep / (ep + 1.0)) ** cfg[C_GAMMA])
-    return t1
+def run_iterations(G, tables, t0, t1, seed, cfg, limit, s, nodes, scratch):
+    """Iterations ``t0 .. t1 - 1`` of the one traversal over Pinocchio's kernel
+    (:func:`trustme_analysis.train.traversal.run_iterations`, which names the arguments)."""
+    consts = (G[0][K.R_PLAYERS], SALT, PERSONAS, SHAPING_SCALE)
+    return TV.run_iterations(_start, _to_move, _chance, _legal, _row, _play, _apply, _returns, _margin, _persona,
+                             G, s, consts, tables, t0, t1, seed, cfg, limit, nodes, scratch)
 
 
 @borrowing()
@@ -260,7 +130,7 @@ def policy_at(s, R, keys, avg, acts, n, out, row, which, probs, detail):
     return known
 
 
-tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), *K.SOURCES, A, T, TR)
+tie_cache_to_sources((run_iterations, policy_at, A.info_key_of, A.row_of_compiled), *K.SOURCES, A, T, TR, TV)
 
 
 def _kernel_state(ctx: dict[str, Any], history: list[int]) -> Any:
@@ -312,7 +182,7 @@ class PinocchioTrainer:
         tables): a policy trained by other code is stale."""
         import sys
 
-        return source_digest(*K.SOURCES, A, TR, sys.modules[__name__], T)
+        return source_digest(*K.SOURCES, A, TR, sys.modules[__name__], T, TV)
 
     def prepare(self, game: pyspiel.Game) -> dict[str, Any]:
         """The kernel's rules array and scratch buffers for ``game``."""
@@ -325,32 +195,20 @@ class PinocchioTrainer:
             raise TypeError(reason)
         R = rules_array(game)
         n = int(R[K.R_PLAYERS])
-        return {
-            "R": R, "players": n, "s": np.zeros(K.STATE_SIZE, np.int32), "rng": np.zeros(1, np.uint64),
-            "acts": np.zeros(K.MAXA, np.int64), "cbuf": np.zeros(K.MAXC, np.int64), "sig": np.zeros(K.MAXA),
-            "q": np.zeros(K.MAXA), "rets": np.zeros(n), "node_off": np.zeros(4096, np.int64),
-            "node_n": np.zeros(4096, np.int64), "node_pick": np.zeros(4096, np.int64),
-            "node_idx": np.zeros(NODE_BUFFER, np.int64), "node_sig": np.zeros(NODE_BUFFER),
-            "reach": np.zeros(n), "trace": np.zeros((0, n), np.int32), "row": np.zeros(K.MAXA, np.int64),
-            "which": np.zeros(K.MAXA, np.int64), "node_q": np.zeros(4096), "uhat": np.zeros(K.MAXA),
-            # The heuristic (the prior's and the personas' strategy) with its default knobs, every seat.
-            "H": Kernel(game, ["heuristic"] * n).H, "persona": np.zeros(n, np.int64),
-            "hacts": np.zeros(K.MAXA, np.int64), "hprobs": np.zeros(K.MAXA),
-            "hbuf": np.zeros(K.scratch_size(R), np.int64), "hrow": np.zeros(K.MAXA),
-        }
+        # The heuristic (the prior's and the personas' strategy) with its default knobs, every seat.
+        H = Kernel(game, ["heuristic"] * n).H
+        G = (R, np.zeros((0, n), np.int32), np.zeros(K.MAXC, np.int64), H, np.zeros(K.MAXA, np.int64),
+             np.zeros(K.MAXA), np.zeros(K.scratch_size(R), np.int64))
+        return {"R": R, "G": G, "players": n, "s": np.zeros(K.STATE_SIZE, np.int32),
+                "nodes": TV.node_buffers(4096, NODE_BUFFER), "scratch": TV.scratch(K.MAXA, n)}
 
     def run(self, ctx: dict[str, Any], tables: T.Tables, t0: int, t1: int, seed: int, cfg: np.ndarray) -> int:
         """Iterations ``t0 .. t1 - 1`` into ``tables``; returns the next iteration (earlier when the tables need
         room)."""
         limit = int(T.MAX_LOAD * tables.capacity) - SLOTS_PER_ITERATION
         c = ctx
-        return int(run_iterations(c["R"], tables.keys, tables.regret, tables.avg, tables.used, t0, t1,
-                                  np.uint64(seed & (2**64 - 1)), cfg, limit, c["s"], c["rng"], c["acts"], c["cbuf"],
-                                  c["sig"], c["q"], c["rets"], c["node_off"], c["node_n"], c["node_pick"],
-                                  c["node_idx"], c["node_sig"], c["reach"], c["trace"], c["row"], c["which"],
-                                  c["node_q"], tables.base, tables.visits, c["uhat"], c["H"], c["persona"],
-                                  c["hacts"], c["hprobs"], c["hbuf"], c["hrow"]))
-
+        return int(run_iterations(c["G"], TV.tables_of(tables), t0, t1, np.uint64(seed & (2**64 - 1)), cfg, limit,
+                                  c["s"], c["nodes"], c["scratch"]))
 
     # ---- playing a stored policy (the trained bot, exact evaluation on a compiled tree)
 
