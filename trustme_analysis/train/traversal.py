@@ -270,3 +270,28 @@ def scratch(row_size: int, players: int) -> tuple:
     return (np.zeros(1, np.uint64), np.zeros(row_size, np.int64), np.zeros(row_size), np.zeros(row_size),
             np.zeros(players), np.zeros(row_size, np.int64), np.zeros(players), np.zeros(row_size, np.int64),
             np.zeros(row_size, np.int64), np.zeros(row_size), np.zeros(row_size), np.zeros(players, np.int64))
+
+
+def infoset_histories(cg, every: bool = False) -> list[list[list[int]]]:
+    """The histories (action lists from the root) of the compiled tree ``cg``'s information sets, in information-set
+    order: each set's first history, or with ``every`` all of them (a trainer's ``tree_states`` turns each into its
+    kernel state for the exact evaluators)."""
+    decision = np.flatnonzero(cg.infoset >= 0)
+    infos = cg.infoset[decision]
+    if every:
+        groups: list[list[int]] = [[] for _ in range(cg.num_infosets)]
+        for node, i in zip(decision.tolist(), infos.tolist()):
+            groups[i].append(node)
+    else:
+        _, first = np.unique(infos, return_index=True)
+        groups = [[int(decision[f])] for f in first]
+    parent, action = cg.parent, cg.edge_action
+
+    def history(node: int) -> list[int]:
+        path = []
+        while parent[node] >= 0:
+            path.append(int(action[node]))
+            node = int(parent[node])
+        return path[::-1]
+
+    return [[history(v) for v in nodes] for nodes in groups]

@@ -421,26 +421,11 @@ class Board1981Trainer:
         """Kernel states of the compiled tree's information sets: one per information set (its first history), or
         with ``every`` all of its histories (tests: one information set, one abstract key)."""
         r = self._rules(cg.game)
-        decision = np.flatnonzero(cg.infoset >= 0)
-        infos = cg.infoset[decision]
-        if every:
-            groups: list[list[int]] = [[] for _ in range(cg.num_infosets)]
-            for node, i in zip(decision.tolist(), infos.tolist()):
-                groups[i].append(node)
-        else:
-            _, first = np.unique(infos, return_index=True)
-            groups = [[int(decision[f])] for f in first]
-        parent, action = cg.parent, cg.edge_action
 
-        def state_of(node: int) -> np.ndarray:
-            path = []
-            v = node
-            while parent[v] >= 0:
-                path.append(int(action[v]))
-                v = int(parent[v])
-            return self.state_of(cg.game, r, path[::-1])
+        def state_of(history: list[int]) -> np.ndarray:
+            return self.state_of(cg.game, r, history)
 
-        out = [[state_of(v) for v in nodes] for nodes in groups]
+        out = [[state_of(h) for h in group] for group in TV.infoset_histories(cg, every)]
         return out if every else [g[0] for g in out]
 
 

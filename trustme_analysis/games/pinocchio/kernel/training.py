@@ -253,26 +253,11 @@ class PinocchioTrainer:
         from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
 
         kern = Kernel(cg.game)
-        decision = np.flatnonzero(cg.infoset >= 0)
-        infos = cg.infoset[decision]
-        if every:
-            groups: list[list[int]] = [[] for _ in range(cg.num_infosets)]
-            for node, i in zip(decision.tolist(), infos.tolist()):
-                groups[i].append(node)
-        else:
-            _, first = np.unique(infos, return_index=True)
-            groups = [[int(decision[f])] for f in first]
-        parent, action = cg.parent, cg.edge_action
 
-        def state_of(node: int) -> np.ndarray:
-            path = []
-            v = node
-            while parent[v] >= 0:
-                path.append(int(action[v]))
-                v = int(parent[v])
-            return kern.from_history(path[::-1]).s.copy()
+        def state_of(history: list[int]) -> np.ndarray:
+            return kern.from_history(history).s.copy()
 
-        out = [[state_of(v) for v in nodes] for nodes in groups]
+        out = [[state_of(h) for h in group] for group in TV.infoset_histories(cg, every)]
         return out if every else [g[0] for g in out]
 
     def screen_probes(self, game: pyspiel.Game, table: tuple[np.ndarray, np.ndarray], names: list[str], games: int,
