@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from trustme_analysis.engine.compiled_draws import below, uniform01
+
 compiled = njit(cache=True)
 inlined = njit(cache=True, inline="always")
 
@@ -160,6 +162,45 @@ def known_row(keys, avg, row, m, probs):
         for j in range(m):
             probs[j] = probs[j] / total if total > 0.0 else 1.0 / m
     return known
+
+
+@inlined
+def draw_entry(probs, m, rng):
+    """The row entry a trained seat plays: one of ``probs[:m]`` drawn by its probability with one uniform number,
+    none drawn when one entry holds all the mass (the last positive entry when rounding runs past the sum)."""
+    u = m - 1
+    positive = 0
+    for j in range(m):
+        if probs[j] > 0.0:
+            positive += 1
+            u = j
+    if positive > 1:
+        x = uniform01(rng)
+        for j in range(m):
+            if probs[j] > 0.0:
+                if x < probs[j]:
+                    return j
+                x -= probs[j]
+    return u
+
+
+@inlined
+def concrete(which, na, u, rng):
+    """One of the legal moves ``0 .. na - 1`` whose row entry is ``u``, uniformly (moves described alike are one
+    move to the trained player; no draw when one move has the entry): the trained seat's move, and the training's
+    ``play``, in a game whose rows describe its legal moves."""
+    c = 0
+    for j in range(na):
+        if which[j] == u:
+            c += 1
+    k = below(rng, c) if c > 1 else 0
+    for j in range(na):
+        if which[j] == u:
+            if k == 0:
+                return j
+            k -= 1
+    return 0
+
 
 @compiled
 def discount(keys, regret, avg, positive, negative, average):

@@ -79,23 +79,6 @@ def pick(probs, n, u):
     return last
 
 
-@njit(cache=False, inline="always")
-def concrete(which, na, u, rng):
-    """One of the legal moves ``0 .. na - 1`` whose row entry is ``u``, uniformly (moves described alike are one
-    move to the trained player): the ``play`` of a game whose rows describe its legal moves."""
-    c = 0
-    for j in range(na):
-        if which[j] == u:
-            c += 1
-    k = below(rng, c) if c > 1 else 0
-    for j in range(na):
-        if which[j] == u:
-            if k == 0:
-                return j
-            k -= 1
-    return 0
-
-
 @generic
 def run_iterations(start, to_move, chance, legal, row_of, play, apply, returns, margin, persona, G, s, consts,
                    tables, t0, t1, seed, cfg, limit, nodes, scratch):

@@ -19,7 +19,6 @@ import numpy as np
 from numba import njit
 
 from cfr.numba_borrowing import borrowing
-from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel.abstraction import row_of
 from trustme_analysis.games.board1981.kernel.layout import (
     DECIDER, OVER, PHASE, R_N, R_NUM_ACTIONS, STATE_SIZE, TURNS, tie_module,
@@ -27,7 +26,7 @@ from trustme_analysis.games.board1981.kernel.layout import (
 from trustme_analysis.games.board1981.kernel.play import SEAT_HEURISTIC, choose, grown, push_trace, scratch_sizes
 from trustme_analysis.games.board1981.kernel.step import apply_action, init_state, is_chance, legal_actions, \
     sample_chance
-from trustme_analysis.train import tables as T
+from trustme_analysis.train.tables import concrete, draw_entry, known_row
 
 #: The seat kind of a trained seat (after :data:`~.play.SEAT_RANDOM` and :data:`~.play.SEAT_HEURISTIC`).
 SEAT_TRAINED = 2
@@ -41,32 +40,8 @@ def trained_action(st, r, rng, tkeys, tavg, detail, legal, row, which, probs):
     na = legal_actions(st, r, legal)
     size = legal.shape[0]
     m = row_of(st, r, st[DECIDER], legal, na, row, which, detail, probs, probs[size:2 * size], probs[2 * size:])
-    T.known_row(tkeys, tavg, row, m, probs)
-    u = m - 1
-    positive = 0
-    for j in range(m):
-        if probs[j] > 0.0:
-            positive += 1
-            u = j
-    if positive > 1:
-        x = uniform01(rng)
-        for j in range(m):
-            if probs[j] > 0.0:
-                if x < probs[j]:
-                    u = j
-                    break
-                x -= probs[j]
-    c = 0
-    for j in range(na):
-        if which[j] == u:
-            c += 1
-    k = below(rng, c) if c > 1 else 0
-    for j in range(na):
-        if which[j] == u:
-            if k == 0:
-                return legal[j]
-            k -= 1
-    return legal[0]
+    known_row(tkeys, tavg, row, m, probs)
+    return legal[concrete(which, na, draw_entry(probs, m, rng), rng)]
 
 
 @borrowing()

@@ -61,8 +61,8 @@ from trustme_analysis.games.board1981.kernel.step import apply_action, init_stat
     sample_chance
 from trustme_analysis.train import tables as T
 from trustme_analysis.train import traversal as TV
-from trustme_analysis.train.tables import known_row
-from trustme_analysis.train.traversal import CHANCE, CONFIG_SIZE, TERMINAL, concrete
+from trustme_analysis.train.tables import concrete, known_row
+from trustme_analysis.train.traversal import CHANCE, CONFIG_SIZE, TERMINAL
 from trustme_analysis.train.traversal import run_iterations as one_traversal
 
 compiled = njit(cache=True)

@@ -53,20 +53,7 @@ def trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scr
     p = S[S_CURRENT]
     m = A.row_of(cfg, tab, S, p, detail, row, descs, probs, scratch)
     T.known_row(tkeys, tavg, row, m, probs)
-    u = m - 1
-    positive = 0
-    for j in range(m):
-        if probs[j] > 0.0:
-            positive += 1
-            u = j
-    if positive > 1:
-        x = uniform01(rng)
-        for j in range(m):
-            if probs[j] > 0.0:
-                u = j
-                if x < probs[j]:
-                    break
-                x -= probs[j]
+    u = T.draw_entry(probs, m, rng)
     return A.sample_play(cfg, tab, S, p, descs[u], detail, rng, scratch)
 
 

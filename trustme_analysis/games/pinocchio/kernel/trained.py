@@ -39,31 +39,7 @@ def trained_action(s, R, rng, tkeys, tavg, detail, acts, cbuf, row, which, probs
     na = K.legal_actions(s, R, acts, cbuf)
     m = A.row_of(s, R, s[K.ACTOR], acts, na, row, which, detail, probs)
     T.known_row(tkeys, tavg, row, m, probs)
-    u = m - 1
-    positive = 0
-    for j in range(m):
-        if probs[j] > 0.0:
-            positive += 1
-            u = j
-    if positive > 1:
-        x = uniform01(rng)
-        for j in range(m):
-            if probs[j] > 0.0:
-                if x < probs[j]:
-                    u = j
-                    break
-                x -= probs[j]
-    c = 0
-    for j in range(na):
-        if which[j] == u:
-            c += 1
-    k = below(rng, c) if c > 1 else 0
-    for j in range(na):
-        if which[j] == u:
-            if k == 0:
-                return acts[j]
-            k -= 1
-    return acts[0]
+    return acts[T.concrete(which, na, T.draw_entry(probs, m, rng), rng)]
 
 
 #: Seat kinds :func:`play_batch_trained` and :func:`play_probe_games` add over the kernel's (random, heuristic,

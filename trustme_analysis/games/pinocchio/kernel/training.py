@@ -74,7 +74,7 @@ def _row(G, s, p, acts, na, row, which, detail, hrow):
 
 @inlined
 def _play(G, s, p, acts, na, which, u, detail, rng):
-    return acts[TV.concrete(which, na, u, rng)]
+    return acts[T.concrete(which, na, u, rng)]
 
 
 @inlined
