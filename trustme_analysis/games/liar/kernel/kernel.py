@@ -34,6 +34,7 @@ import pyspiel
 from trustme_analysis.engine.kernels import PROBE_KIND_PREFIX
 from trustme_analysis.games.liar.engine.game import LiarGame
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
+from trustme_analysis.games.liar.kernel import trained as TR
 from trustme_analysis.games.liar.kernel.records import KernelRecords, build_records
 from trustme_analysis.games.liar.players.heuristic import KNOB_NAMES, LiarKnobs
 
@@ -50,17 +51,13 @@ PROBE_PREFIX = PROBE_KIND_PREFIX
 def _kind_code(kind: str) -> int | None:
     """The compiled loops' code of a seat kind, or None where the kernel has none."""
     if kind.startswith(PROBE_PREFIX):
-        from trustme_analysis.games.liar.kernel.trained import PROBE_KINDS
-
-        return PROBE_KINDS.get(kind[len(PROBE_PREFIX):])
+        return TR.PROBE_KINDS.get(kind[len(PROBE_PREFIX):])
     return _KIND_CODES.get(kind)
 
 
 def probe_seat_kinds() -> tuple[str, ...]:
     """The probe seat kinds the whole-game loop plays (the registry entry declares them)."""
-    from trustme_analysis.games.liar.kernel.trained import PROBE_KINDS
-
-    return tuple(PROBE_PREFIX + name for name in PROBE_KINDS)
+    return tuple(PROBE_PREFIX + name for name in TR.PROBE_KINDS)
 
 
 def search_budget(game: pyspiel.Game) -> int:
@@ -201,21 +198,22 @@ class Kernel:
         self._knobs = self.knobs.array()
         # The compiled play loops read one row of knobs per seat (a search player's worlds may model each seat apart).
         self._seat_knobs = np.ascontiguousarray(np.tile(self._knobs, (n, 1)))
-        # ---- trained seats (issue 28): the policy's lookup table, its level and the scratch its rows need
-        self._trained = None
-        # Probe seats play in the trained seats' loops (kernel.trained), handed an empty policy table when no seat is
-        # trained: one compiled loop for both.
+        # ---- trained seats (issue 28): the policy's lookup table, its level and the scratch its rows need. The
+        # kernel's one whole-game loop (kernel.trained.play_games) plays every line-up: without a trained seat it is
+        # handed an empty table. _trained is set when a trained or probe seat plays (the rollouts then run the
+        # trained seats' loops).
+        from trustme_analysis.games.liar.kernel.abstraction import new_scratch
+
         self._probes = any(k.startswith(PROBE_PREFIX) for k in kinds)
-        if trained is None and self._probes:
+        policy = trained
+        if policy is None:
             from trustme_analysis.train.tables import policy_table
 
-            trained = (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
-        if trained is not None:
-            from trustme_analysis.games.liar.kernel.abstraction import new_scratch
-
-            tkeys, tavg, detail = trained
-            self._trained = (np.ascontiguousarray(tkeys, np.int64), np.ascontiguousarray(tavg, np.float64),
-                             int(detail), new_scratch(self.cfg, self.tab))
+            policy = (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
+        tkeys, tavg, detail = policy
+        self._policy = (np.ascontiguousarray(tkeys, np.int64), np.ascontiguousarray(tavg, np.float64), int(detail),
+                        new_scratch(self.cfg, self.tab))
+        self._trained = self._policy if trained is not None or self._probes else None
 
     def new_state(self) -> KernelState:
         """The position before the deal, like ``game.new_initial_state()`` (a fixed first player already seated)."""
@@ -231,14 +229,9 @@ class Kernel:
             histories: also keep each game's full action sequence (deal included).
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        if self._trained is not None:  # ---- trained seats (issue 28)
-            from trustme_analysis.games.liar.kernel.trained import play_games_trained
-
-            tkeys, tavg, detail, sc = self._trained
-            raw = play_games_trained(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories, tkeys,
-                                     tavg, detail, sc["row"], sc["descs"], sc["probs"], sc["scratch"])
-        else:
-            raw = play.play_games(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories)
+        tkeys, tavg, detail, sc = self._policy
+        raw = TR.play_games(self.cfg, self.tab, seeds, self._kinds, self._seat_knobs, histories, tkeys, tavg, detail,
+                            sc["row"], sc["descs"], sc["probs"], sc["scratch"])
         if raw[-1]:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return build_records(self.rules, seeds, raw, histories)
@@ -272,14 +265,9 @@ class Kernel:
         if state.is_terminal():
             raise ValueError("the game is over: no action to draw")
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
-        if self._trained is not None:  # ---- trained seats (issue 28)
-            from trustme_analysis.games.liar.kernel.trained import sample_actions_trained
-
-            tkeys, tavg, detail, sc = self._trained
-            return sample_actions_trained(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds,
-                                          knobs, tkeys, tavg, detail, sc["row"], sc["descs"], sc["probs"],
-                                          sc["scratch"])
-        return play.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs)
+        tkeys, tavg, detail, sc = self._policy
+        return TR.sample_actions(self.cfg, self.tab, state.array, int(count), np.uint64(seed), self._kinds, knobs,
+                                 tkeys, tavg, detail, sc["row"], sc["descs"], sc["probs"], sc["scratch"])
 
     def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The heuristic's policy at ``state`` (the seat to act), as the compiled rollouts play it:

@@ -134,7 +134,7 @@ KNOB_ORDER = ("bluff_start", "bluff_per_card", "bluff_extra", "bluff_rate", "blu
 (K_BLUFF_START, K_PER_CARD, K_EXTRA, K_BLUFF_RATE, K_MAX_PILE, K_SLACK, K_PRIOR, K_CALL, K_CALL_LAST, K_CALL_RATE,
  K_BURN, K_TIMEOUT) = range(len(KNOB_ORDER))
 
-#: Per-seat integer columns of :func:`~.play.play_games`, in order (then the record counters :data:`REC_FIELDS`).
+#: Per-seat integer columns of :func:`~.trained.play_games`, in order (then the record counters :data:`REC_FIELDS`).
 SEAT_INTS = (
     "dealt", "start_hand", "cards_left", "went_out", "points", "points_going_out", "points_cards_in_hand",
     "points_false_cards", "points_unmasked", "points_wrongly_accused",

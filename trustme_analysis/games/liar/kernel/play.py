@@ -1,5 +1,6 @@
 """The seats' draws and the play loops of the compiled Liar position (numba): one step (chance by the draw protocol,
-a seat by its kind), whole games one per seed with their records, rollouts, and a checked move for the kernel state.
+a seat by its kind), the record arrays of whole games (played by :func:`~.trained.play_games`, the one whole-game
+loop, with every seat kind), rollouts, and a checked move for the kernel state.
 
 Players. A uniform-random seat draws ``r`` uniform below its number of legal actions and takes the ``r``-th legal
 action in the engine's order (:func:`~.actions.pick`), computed without listing the others; a heuristic seat draws
@@ -78,62 +79,8 @@ def _grow(buf, used, need):
 
 
 @njit(cache=True)
-def play_games(cfg, tab, seeds, kinds, knobs, want_hist):
-    """One game per seed, every seat of its kind; the record fields of every seat, columnar.
-
-    Returns ``(game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets,
-    error)``: ``game_ints[g] = (turns, end code, first player)``; ``seat_ints[g, p]`` = :data:`SEAT_INTS` then the record counters;
-    ``seat_floats[g, p] = (rank, points_rank)``; ``by_size[g, p, j, size - 1]`` for the three per-size lists;
-    ``trace[trace_offsets[g]:trace_offsets[g + 1]]`` = cards shed by every seat after each player turn (turn-major);
-    ``hist`` likewise the actions (chance included) when ``want_hist``; ``error`` is 0 or :data:`ERR_NO_ACTION`.
-    """
-    G = seeds.shape[0]
-    n, mp = cfg[N], cfg[M]
-    S = np.empty(cfg[SIZE], dtype=np.int64)
-    rng = np.empty(1, dtype=np.uint64)
-    game_ints, seat_ints, seat_floats, by_size, returns = new_records(G, n, mp)
-    trace = np.empty(max(4096, G * n * 16), dtype=np.int16)  # grows by doubling
-    trace_offsets = np.zeros(G + 1, dtype=np.int64)
-    hist = np.empty(max(4096, G * 64) if want_hist else 0, dtype=np.int32)
-    hist_offsets = np.zeros(G + 1, dtype=np.int64)
-    tpos = 0
-    hpos = 0
-    ranks = np.empty(n, dtype=np.float64)
-    points_ranks = np.empty(n, dtype=np.float64)
-    rets = np.empty(n, dtype=np.float64)
-    hbuf = new_buffer(cfg, knobs)
-    for g in range(G):
-        init_state(cfg, S)
-        rng[0] = seeds[g]
-        while True:
-            p = current_player(cfg, S)
-            if p == TERMINAL:
-                break
-            a = step(cfg, tab, S, rng, kinds, knobs, hbuf)
-            if a < 0:
-                return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets,
-                        hist[:hpos], hist_offsets, ERR_NO_ACTION)
-            if want_hist:
-                if hpos == hist.shape[0]:
-                    hist = _grow(hist, hpos, 1)
-                hist[hpos] = a
-                hpos += 1
-            if p >= 0:
-                if tpos + n > trace.shape[0]:
-                    trace = _grow(trace, tpos, n)
-                for q in range(n):
-                    trace[tpos + q] = S[cfg[O_START] + q] - S[cfg[O_HSIZE] + q]
-                tpos += n
-        trace_offsets[g + 1] = tpos
-        hist_offsets[g + 1] = hpos
-        write_record(cfg, S, g, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets)
-    return (game_ints, seat_ints, seat_floats, by_size, returns, trace[:tpos], trace_offsets, hist[:hpos],
-            hist_offsets, 0)
-
-
-@njit(cache=True)
 def new_records(G, n, mp):
-    """The record arrays of ``G`` games (:func:`play_games`' first five): ``game_ints``, ``seat_ints``,
+    """The record arrays of ``G`` games (:func:`~.trained.play_games`' first five): ``game_ints``, ``seat_ints``,
     ``seat_floats``, ``by_size``, ``returns``."""
     return (np.zeros((G, 3), dtype=np.int64), np.zeros((G, n, NSI + NREC), dtype=np.int64),
             np.zeros((G, n, 2), dtype=np.float64), np.zeros((G, n, 3, mp), dtype=np.int32),
@@ -206,23 +153,6 @@ def rollouts(cfg, tab, S0, count, seed, kinds, knobs):
         results(cfg, S, ranks, points_ranks, rets)
         total += rets
     return total / max(count, 1), 0
-
-
-@njit(cache=True)
-def sample_actions(cfg, tab, S0, count, seed, kinds, knobs):
-    """``count`` independent draws of the action at position ``S0`` (chance by its probabilities, seats by kind)."""
-    S = S0.copy()
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = seed
-    out = np.empty(count, dtype=np.int64)
-    hbuf = new_buffer(cfg, knobs)
-    chance = current_player(cfg, S) == CHANCE
-    for i in range(count):
-        if chance:
-            out[i] = sample_chance(cfg, tab, S, rng)
-        else:
-            out[i] = choose(cfg, tab, S, rng, kinds, knobs, hbuf)
-    return out
 
 
 @njit(cache=True)

@@ -94,7 +94,7 @@ class KernelRecords:
 
 
 def build_records(rules, seeds, raw, histories: bool) -> KernelRecords:
-    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel.play.play_games` (booleans and winners
+    """Columns from the arrays of :func:`~trustme_analysis.games.liar.kernel.trained.play_games` (booleans and winners
     derived here)."""
     (game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets, _) = raw
     games, n = returns.shape

@@ -1,18 +1,17 @@
-"""Whole games with trained seats inside the compiled Liar kernel: :func:`play_games_trained`,
-:func:`sample_actions_trained`.
+"""The seat kinds past random and heuristic, and the compiled Liar kernel's one whole-game loop: :func:`play_games`,
+:func:`sample_actions`.
 
-The same loop as :func:`~.play.play_games` (one game per seed, chance by the draw protocol, random and heuristic
-seats by :func:`~.play.choose`), with probe seats (:data:`PROBE_KINDS`, :func:`probe_action`: the heuristic restricted
-to a named simple strategy's moves; the kernel hands an empty policy table when no seat is trained) and one more seat
-kind, :data:`TRAINED`: the stored policy's row at the position
-(:mod:`.abstraction`), read from a trained policy's lookup table (:mod:`trustme_analysis.train.tables`); one uniform
-number draws the row entry (none when only one entry has mass), then :func:`~.abstraction.sample_play` makes it a
-concrete play. That is the rule the trained bot states (:class:`trustme_analysis.players.trained.TrainedBot` via
-:func:`~.abstraction.policy_at`): both read the same table with the same functions, and
-``tests/games/test_liar_trained.py`` checks the draws against the stated probabilities.
-
-It lives in its own file so that the kernel's play loops stay as they are (:class:`~.kernel.Kernel` with
-``trained=`` dispatches here); its numba cache is tied to the sources it inlines.
+:func:`play_games` plays every line-up the kernel plays (one game per seed, chance by the draw protocol, random and
+heuristic seats by :func:`~.play.choose`), with probe seats (:data:`PROBE_KINDS`, :func:`probe_action`: the
+heuristic restricted to a named simple strategy's moves) and trained seats (:data:`TRAINED`): the stored policy's
+row at the position (:mod:`.abstraction`), read from a trained policy's lookup table
+(:mod:`trustme_analysis.train.tables`, an empty one when no seat is trained); one uniform number draws the row entry
+(none when only one entry has mass, :func:`~trustme_analysis.train.tables.draw_entry`), then
+:func:`~.abstraction.sample_play` makes it a concrete play. That is the rule the trained bot states
+(:class:`trustme_analysis.players.trained.TrainedBot` via :func:`~.abstraction.policy_at`): both read the same table
+with the same functions, and ``tests/games/test_liar_trained.py`` checks the draws against the stated probabilities.
+Random and heuristic seats draw here exactly as :func:`~.play.step` draws them (one loop for every line-up: the
+untrained one was a copy of this one without the trained and probe seats).
 """
 
 from __future__ import annotations
@@ -57,7 +56,7 @@ def trained_action(cfg, tab, S, rng, tkeys, tavg, detail, row, descs, probs, scr
     return A.sample_play(cfg, tab, S, p, descs[u], detail, rng, scratch)
 
 
-#: Seat kinds :func:`play_games_trained` and :func:`play_probe_games` add over the kernel's (random, heuristic,
+#: Seat kinds :func:`play_games` and :func:`play_probe_games` add over the kernel's (random, heuristic,
 #: trained): the probes of ``analysis.strategy.simple_strategies`` over the heuristic base, as the Python probe plays
 #: them (the base's mixed strategy restricted to the rule's moves where the rule applies, uniform among them when it
 #: gives them no weight; ``tests/games/test_kernel_probe_seats.py`` checks the distribution). The kernel's seat kind
@@ -184,12 +183,19 @@ def _choose(cfg, tab, S, rng, kinds, knobs, tkeys, tavg, detail, row, descs, pro
 
 
 @njit(cache=True)
-def play_games_trained(cfg, tab, seeds, kinds, knobs, want_hist, tkeys, tavg, detail, row, descs, probs, scratch):
-    """:func:`~.play.play_games` with trained seats (kind :data:`TRAINED`) playing the policy table
-    ``tkeys``/``tavg`` at abstraction level ``detail``, and probe seats (:data:`PROBE_KINDS` codes,
-    :func:`probe_action` with their row of ``knobs``); the arguments after ``detail`` are scratch owned by the
-    caller. Random and heuristic seats draw exactly as in :func:`~.play.play_games`. Returns what
-    :func:`~.play.play_games` returns."""
+def play_games(cfg, tab, seeds, kinds, knobs, want_hist, tkeys, tavg, detail, row, descs, probs, scratch):
+    """One game per seed, every seat of its kind (:data:`~.layout.RANDOM`, :data:`~.layout.HEURISTIC`,
+    :data:`TRAINED` playing the policy table ``tkeys``/``tavg`` at abstraction level ``detail``, the
+    :data:`PROBE_KINDS` codes; heuristic and probe seats with their row of ``knobs``); the record fields of every
+    seat, columnar. The arguments after ``detail`` are scratch owned by the caller.
+
+    Returns ``(game_ints, seat_ints, seat_floats, by_size, returns, trace, trace_offsets, hist, hist_offsets,
+    error)``: ``game_ints[g] = (turns, end code, first player)``; ``seat_ints[g, p]`` = :data:`~.layout.SEAT_INTS`
+    then the record counters; ``seat_floats[g, p] = (rank, points_rank)``; ``by_size[g, p, j, size - 1]`` for the
+    three per-size lists; ``trace[trace_offsets[g]:trace_offsets[g + 1]]`` = cards shed by every seat after each
+    player turn (turn-major); ``hist`` likewise the actions (chance included) when ``want_hist``; ``error`` is 0 or
+    :data:`~.layout.ERR_NO_ACTION`.
+    """
     G = seeds.shape[0]
     n, mp = cfg[N], cfg[M]
     S = np.empty(cfg[SIZE], dtype=np.int64)
@@ -240,10 +246,9 @@ def play_games_trained(cfg, tab, seeds, kinds, knobs, want_hist, tkeys, tavg, de
 
 
 @njit(cache=True)
-def sample_actions_trained(cfg, tab, S0, count, seed, kinds, knobs, tkeys, tavg, detail, row, descs, probs,
-                           scratch):
-    """``count`` independent draws of the action at position ``S0``, as :func:`~.play.sample_actions` with trained
-    seats (one SplitMix64 stream from ``seed``)."""
+def sample_actions(cfg, tab, S0, count, seed, kinds, knobs, tkeys, tavg, detail, row, descs, probs, scratch):
+    """``count`` independent draws of the action at position ``S0`` (chance by its probabilities, seats by kind as
+    :func:`play_games` draws them; one SplitMix64 stream from ``seed``)."""
     S = S0.copy()
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed
@@ -295,6 +300,6 @@ def play_probe_games(cfg, tab, seeds, kinds, knobs, tkeys, tavg, detail, rets, r
             rets[g, q] = out[q]
 
 
-tie_cache_to_sources([trained_action, play_games_trained, sample_actions_trained, probe_weights, probe_action,
+tie_cache_to_sources([trained_action, play_games, sample_actions, probe_weights, probe_action,
                       play_probe_games],
                      sys.modules[__name__], A, actions, deal, heuristic, layout, moves, play, compiled_draws, T)

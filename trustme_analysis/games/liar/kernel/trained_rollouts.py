@@ -8,7 +8,7 @@ worlds are dealt, weighed and drawn by the same function as there (:func:`~.sear
 same posterior, the same numbers of the one stream), so a search player's evaluation differs only in who plays the
 rest of the game; with no trained seat
 the loops give the untrained ones' returns bit for bit (tested). One play-out from the start with seed ``s`` is the
-kernel's whole trained game of seed ``s`` (:func:`~.trained.play_games_trained`: the same draws in the same order).
+kernel's whole trained game of seed ``s`` (:func:`~.trained.play_games`: the same draws in the same order).
 
 Why: a search player over the trained policy is the stronger line-up a report weighs its trained headline against
 ("has it stopped moving?"); its play-outs must be as cheap as the trained seat's whole games, so they stay compiled.
@@ -43,7 +43,7 @@ from trustme_analysis.train import tables as T
 def play_out_trained(cfg, tab, S, rng, kinds, knobs, hbuf, tkeys, tavg, detail, row, descs, probs, scratch):
     """Play ``S`` to the end: chance by the draw protocol, trained seats by the policy ``tkeys``/``tavg`` at level
     ``detail``, heuristic seats with their row of ``knobs`` (``hbuf``: the heuristic's scratch), random seats
-    uniformly; the same draws, in the same order, as :func:`~.play.step` and :func:`~.trained.play_games_trained`.
+    uniformly; the same draws, in the same order, as :func:`~.play.step` and :func:`~.trained.play_games`.
     The arguments after ``detail`` are scratch owned by the caller. Returns 0, or :data:`~.layout.ERR_NO_ACTION`
     when a seat to act had no legal action."""
     while True:
