@@ -1,6 +1,6 @@
 """The compiled core of the Pinocchio kernel in one namespace: the names of its section modules (:mod:`.layout`,
 :mod:`.queries`, :mod:`.scoring`, :mod:`.turn`, :mod:`.worlds`, :mod:`.heuristic`, :mod:`.play`, :mod:`.search`),
-for the kernel's Python side (``from trustme_analysis.games.pinocchio.kernel import core as K``: ``K.play_batch``,
+for the kernel's Python side (``from trustme_analysis.games.pinocchio.kernel import core as K``: ``K.play_out_seats``,
 ``K.STATE_SIZE`` ...). :mod:`.layout` describes the arrays and how the modules tie their numba caches.
 
 :data:`SOURCES` are the modules whose source the core's compiled code is made of: compiled code outside the core that
@@ -41,7 +41,7 @@ from trustme_analysis.games.pinocchio.kernel.layout import (
     VOTE_COIN, VOTE_I, VOTE_NOISE, WINNER,
 )
 from trustme_analysis.games.pinocchio.kernel.play import (
-    play_batch, play_out_kinds, play_out_seats, random_action, record_rows, scratch_size,
+    play_out_kinds, play_out_seats, random_action, record_rows, scratch_size,
 )
 from trustme_analysis.games.pinocchio.kernel.queries import (
     chance_outcomes, count_usable_combos, current_player, init_state, is_chance_phase, legal_actions, nth_bit,
@@ -292,7 +292,6 @@ __all__ = [
     "note_runout",
     "nth_bit",
     "park_empty",
-    "play_batch",
     "play_out_kinds",
     "play_out_seats",
     "popcount16",

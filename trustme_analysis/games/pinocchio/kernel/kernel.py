@@ -40,6 +40,7 @@ import numpy as np
 import pyspiel
 
 from trustme_analysis.games.pinocchio.kernel import core as K
+from trustme_analysis.games.pinocchio.kernel import trained as trained_module
 from trustme_analysis.engine.kernels import PROBE_KIND_PREFIX
 from trustme_analysis.engine.record_arrays import record_arrays
 from trustme_analysis.games.pinocchio.kernel.records import (FIELDS, RawRecords, record_columns, record_lists,
@@ -398,8 +399,8 @@ class Kernel:
         # kernel.trained.play_batch_trained in whole games and kernel.trained_rollouts in a search player's rollouts.
         self._trained = trained
         # ----
-        # Probe seats play in the trained seats' loop (kernel.trained.play_batch_trained), handed an empty policy
-        # table when no seat is trained: one compiled loop for both.
+        # Every line-up's whole games play in one loop (kernel.trained.play_batch_trained), handed an empty policy
+        # table when no seat is trained.
         self._probes = any(k.startswith(PROBE_PREFIX) for k in kinds)
 
     # ------------------------------------------------------------------ single states
@@ -534,20 +535,15 @@ class Kernel:
             trace_off = np.empty(G + 1, np.int64)
             hist = np.empty(G * self.max_length if histories else 0, np.int32)
             hist_off = np.zeros(G + 1, np.int64)
-            if self._trained is not None or self._probes:  # ---- trained seats (issue 28), probe seats
-                from trustme_analysis.games.pinocchio.kernel.trained import play_batch_trained
-                from trustme_analysis.train.tables import policy_table
-
-                tkeys, tavg, detail = self._trained or (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
-                play_batch_trained(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
-                                   self.max_length, *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
-                                   np.empty(K.MAXA, np.float64), tkeys, tavg, int(detail),
-                                   np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
-                                   np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64), np.empty(K.MAXA))
-            else:
-                K.play_batch(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
-                             self.max_length, *self._scratch(), self._kinds, self.H, np.empty(K.MAXA, np.int64),
-                             np.empty(K.MAXA, np.float64))
+            # The kernel's one whole-game loop plays every line-up (an empty policy table when no seat is trained);
+            # looked up at each call, so that benchmarks/trained_seat_cost.py can swap in a cut-down copy.
+            tkeys, tavg, detail = self._trained or self._empty_policy()
+            trained_module.play_batch_trained(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
+                                              self.max_length, *self._scratch(), self._kinds, self.H,
+                                              np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64), tkeys, tavg,
+                                              int(detail), np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
+                                              np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64),
+                                              np.empty(K.MAXA))
             errors = finals[:, K.ERROR]
             if np.any(errors == K.ERR_TRACE_OVERFLOW):
                 raise RuntimeError("kernel error: a score trace exceeded its buffer (max_turns is too small)")
@@ -700,6 +696,14 @@ class Kernel:
         # The rollouts' loops have no probe seats (they would play them as random seats).
         if self._probes:
             raise ValueError(f"{what}: probe seats play whole games (play) only, not rollouts")
+
+    @staticmethod
+    def _empty_policy() -> tuple[np.ndarray, np.ndarray, int]:
+        """A policy table that holds no row (every trained-seat lookup misses): what the whole-game loop is handed
+        when no seat is trained."""
+        from trustme_analysis.train.tables import policy_table
+
+        return (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
 
     def _trained_scratch(self) -> tuple[Any, ...]:
         """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch, as

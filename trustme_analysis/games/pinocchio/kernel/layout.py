@@ -193,7 +193,7 @@ PARK_PICKS = ("fit", "high", "random")
 VOTES_RULES = ("expected_value", "threshold")
 #: Seat kinds of :func:`.play.play_out_seats`.
 SEAT_RANDOM, SEAT_HEURISTIC = 0, 1
-# ---- trained seats (issue 28): played by kernel.trained.play_batch_trained, never by the core's loops
+# ---- trained seats (issue 28): played by the whole-game loop, kernel.trained.play_batch_trained
 SEAT_TRAINED = 2
 # ----
 #: In :func:`.search.vote_evidence`, the chance that a heuristic voter casts the vote the heuristic would not (a search

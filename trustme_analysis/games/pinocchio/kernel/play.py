@@ -93,40 +93,6 @@ def random_action(s, R, rng, buf):
 
 
 @compiled
-def play_batch(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf, kinds, H, acts,
-               probs):
-    """One game per seed from the start, game ``g`` from ``seeds[g]`` alone, seat ``p`` played by kind ``kinds[p]``
-    (:data:`SEAT_RANDOM`, or :data:`SEAT_HEURISTIC` with knobs ``H[p]``), chance by its probabilities.
-
-    Writes each final state into ``finals[g]``; the score traces one after another into ``trace`` (game ``g``'s
-    ``turns * players`` entries from ``trace_off[g]``); when ``hist`` is not empty the actions likewise into ``hist``
-    and ``hist_off`` (-1 in ``hist_off[g + 1]`` if a game outran ``max_len``). ``s`` (a state), ``rng`` (one
-    uint64), ``buf`` (:func:`scratch_size` int64), ``acts`` and ``probs`` (:data:`MAXA`) are scratch owned by the
-    caller.
-    """
-    n = R[R_PLAYERS]
-    keep = hist.shape[0] > 0
-    trace_off[0] = 0
-    hist_off[0] = 0
-    for g in range(seeds.shape[0]):
-        init_state(s, R)
-        rng[0] = seeds[g]
-        t0 = trace_off[g]
-        tview = trace[t0:t0 + max_turns * n].reshape((max_turns, n))
-        h0 = hist_off[g]
-        hview = hist[h0:h0 + max_len] if keep else hist[:0]
-        h = play_out_kinds(s, R, rng, buf, tview, hview, 0, kinds, H, acts, probs)
-        for i in range(STATE_SIZE):
-            finals[g, i] = s[i]
-        trace_off[g + 1] = t0 + s[TURN] * n
-        if h < 0:
-            s[ERROR] = ERR_HISTORY_OVERFLOW
-            finals[g, ERROR] = ERR_HISTORY_OVERFLOW
-            h = 0
-        hist_off[g + 1] = h0 + h
-
-
-@compiled
 def record_rows(F, R, ints, lists, empty_turn):
     """The record fields of finished games (final states ``F``, one per row) into one row per seat.
 

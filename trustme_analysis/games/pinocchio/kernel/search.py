@@ -26,7 +26,7 @@ def rollouts_seats(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, pro
 
     With ``viewer >= 0`` every playout first resamples what ``viewer`` cannot see (:func:`determinize`). One
     SplitMix64 stream seeded with ``seed`` drives all of them, so the result depends only on the arguments. ``s``,
-    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_batch`."""
+    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_out_seats`."""
     rng[0] = seed
     ret = out[MAXP:]
     for _ in range(n):

@@ -1,18 +1,19 @@
-"""Whole games with trained seats inside the compiled kernel: :func:`play_batch_trained`.
+"""The seat kinds past random and heuristic, and the Pinocchio kernel's one whole-game loop:
+:func:`play_batch_trained`.
 
-The same loop as :func:`~trustme_analysis.games.pinocchio.kernel.play.play_batch` (one game per seed, chance by its
-probabilities, random and heuristic seats by the kernel's own functions), with one more seat kind,
-:data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED`: the trained policy's row at the position
-(:mod:`.abstraction`), read from a stored policy's lookup table (:mod:`trustme_analysis.train.tables`) and drawn
-with one uniform number by the draw protocol (and one more integer when several moves share the drawn
-description). The policy is exactly the trained bot's (:class:`trustme_analysis.players.trained.TrainedBot`): both
-read the same table with the same functions. The same loop plays probe seats (:data:`PROBE_KINDS`, :func:`probe_action`:
-the heuristic restricted to a named simple strategy's moves) for a sweep's probe line-ups, with or without trained
-seats (:class:`~trustme_analysis.games.pinocchio.kernel.Kernel` hands it an empty table when no seat is trained).
+:func:`play_batch_trained` plays every line-up the kernel plays (one game per seed, chance by its probabilities,
+random and heuristic seats by the kernel's own functions, exactly as :func:`~.play.play_out_kinds` draws them), with
+probe seats (:data:`PROBE_KINDS`, :func:`probe_action`: the heuristic restricted to a named simple strategy's moves)
+and trained seats (:data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED`): the trained policy's row
+at the position (:mod:`.abstraction`), read from a stored policy's lookup table (:mod:`trustme_analysis.train.tables`;
+:class:`~trustme_analysis.games.pinocchio.kernel.Kernel` hands an empty one when no seat is trained) and drawn with
+one uniform number by the draw protocol (and one more integer when several moves share the drawn description,
+:func:`~trustme_analysis.train.tables.draw_entry`, :func:`~trustme_analysis.train.tables.concrete`). The policy is
+exactly the trained bot's (:class:`trustme_analysis.players.trained.TrainedBot`): both read the same table with the
+same functions. One loop for every line-up: the untrained copy the core had was this loop without the trained and
+probe seats (its games were the same bit for bit, and no faster).
 
-It lives in its own file so that the kernel's files change only where the kernel offers the seat kind
-(:class:`~trustme_analysis.games.pinocchio.kernel.Kernel` with ``trained=``); its numba cache is tied to the sources
-it inlines.
+Its numba cache is tied to the sources it inlines.
 """
 
 from __future__ import annotations
@@ -117,11 +118,16 @@ def probe_action(s, R, H, rng, kind, acts, probs, buf):
 @borrowing()
 def play_batch_trained(R, seeds, finals, trace, trace_off, hist, hist_off, max_turns, max_len, s, rng, buf, kinds, H,
                        acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
-    """:func:`~trustme_analysis.games.pinocchio.kernel.play.play_batch` with trained seats (kind
-    :data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED`) playing the policy table ``tkeys``/``tavg``
-    at abstraction level ``detail``, and probe seats (:data:`PROBE_KINDS` codes, :func:`probe_action` with their row of
-    ``H``); the arguments after ``tavg`` are scratch owned by the caller. Random and heuristic seats draw exactly as
-    in :func:`~trustme_analysis.games.pinocchio.kernel.play.play_batch`."""
+    """One game per seed from the start, game ``g`` from ``seeds[g]`` alone, seat ``p`` played by kind ``kinds[p]``
+    (:data:`~.layout.SEAT_RANDOM`, :data:`~.layout.SEAT_HEURISTIC` with knobs ``H[p]``,
+    :data:`~.layout.SEAT_TRAINED` playing the policy table ``tkeys``/``tavg`` at abstraction level ``detail``, or a
+    :data:`PROBE_KINDS` code over the heuristic with ``H[p]``), chance by its probabilities.
+
+    Writes each final state into ``finals[g]``; the score traces one after another into ``trace`` (game ``g``'s
+    ``turns * players`` entries from ``trace_off[g]``); when ``hist`` is not empty the actions likewise into ``hist``
+    and ``hist_off`` (-1 in ``hist_off[g + 1]`` if a game outran ``max_len``). ``s`` (a state), ``rng`` (one
+    uint64), ``buf`` (:func:`~.play.scratch_size` int64), ``acts`` and ``probs`` (:data:`~.layout.MAXA`) and the
+    arguments after ``detail`` are scratch owned by the caller."""
     n = R[K.R_PLAYERS]
     keep = hist.shape[0] > 0
     trace_off[0] = 0
