@@ -60,8 +60,9 @@ from trustme_analysis.games.board1981.kernel import play, step
 from trustme_analysis.games.board1981.kernel import trained_rollouts
 from trustme_analysis.games.board1981.kernel import worlds as search_worlds
 from trustme_analysis.games.board1981.kernel.records import KernelGames
-from trustme_analysis.games.board1981.kernel.trained import SEAT_TRAINED, play_games_trained
+from trustme_analysis.games.board1981.kernel.trained import SEAT_TRAINED, play_games
 from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs, distances_to
+from trustme_analysis.train.tables import policy_table
 
 #: Seat kinds the compiled loop and its rollouts play: uniform random, and the heuristic
 #: (:mod:`~trustme_analysis.games.board1981.players.heuristic`, its knobs given to :class:`Kernel`).
@@ -69,6 +70,8 @@ SEAT_KINDS = {"random": play.SEAT_RANDOM, "heuristic": play.SEAT_HEURISTIC}
 #: The trained seat (issue 28), played only by a kernel given a trained policy (``Kernel(..., trained=...)``), in whole
 #: games (:mod:`.trained`) and in rollouts (:mod:`.trained_rollouts`).
 TRAINED_SEAT = "trained"
+#: The policy the whole-game loop reads when no seat is trained (no row: every lookup misses).
+_EMPTY_POLICY = (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
 
 _KIND_CODES = {
     PROPERTY: L.K_PROPERTY, WHITE: L.K_WHITE, HOT_TIP: L.K_HOT_TIP, WILD_GOOSE_CHASE: L.K_WILD_GOOSE_CHASE,
@@ -251,13 +254,11 @@ class Kernel:
             every seat's records; ``rows()`` gives exactly ``records.records(game, state)`` per game.
         """
         seeds = np.ascontiguousarray(seeds, dtype=np.uint64)
-        if self._trained is not None:  # ---- trained seats (issue 28)
-            tkeys, tavg, detail = self._trained
-            finals, trace, trace_off, hist, hist_off = play_games_trained(
-                self.rules, seeds, self.seat_kinds, self.knobs, histories, tkeys, tavg, int(detail))
-        else:
-            finals, trace, trace_off, hist, hist_off = play.play_games(self.rules, seeds, self.seat_kinds,
-                                                                       self.knobs, histories)
+        # One whole-game loop for every line-up (kernel.trained.play_games): an empty policy table without a trained
+        # seat.
+        tkeys, tavg, detail = self._trained if self._trained is not None else _EMPTY_POLICY
+        finals, trace, trace_off, hist, hist_off = play_games(self.rules, seeds, self.seat_kinds, self.knobs,
+                                                              histories, tkeys, tavg, int(detail))
         return KernelGames(
             self.game, seeds, finals, trace, trace_off, hist if histories else None, hist_off if histories else None
         )
@@ -360,7 +361,7 @@ class Kernel:
     def _trained_scratch(self) -> tuple[Any, ...]:
         """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch (the row's
         keys, each legal move's entry, and float scratch three times a row's size), as
-        :func:`.trained.trained_action` takes them (sized as :func:`.trained.play_games_trained` sizes them)."""
+        :func:`.trained.trained_action` takes them (sized as :func:`.trained.play_games` sizes them)."""
         tkeys, tavg, detail = self._trained
         size = int(self.rules[L.R_NUM_ACTIONS]) + 1
         return (tkeys, tavg, int(detail), np.empty(size, np.int64), np.empty(size, np.int64),

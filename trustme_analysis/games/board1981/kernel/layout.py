@@ -221,7 +221,7 @@ def unmanaged(a):
 
     Why: numba counts references to every array passed into a compiled call or bound to a new name, with atomic
     operations; in the play loop these took more than half of the time (measured with ``perf``). The loops
-    (:func:`play_games`, :func:`rollout_returns`) play on unmanaged views of arrays they hold for the whole loop.
+    (:func:`.play.rollout_returns`) play on unmanaged views of arrays they hold for the whole loop.
     """
     return carray(_data_pointer(a), a.shape)
 

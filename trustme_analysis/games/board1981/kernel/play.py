@@ -113,62 +113,13 @@ def scratch_sizes(r):
 
 
 @njit(cache=True)
-def play_games(r, seeds, seat_kinds, kn, keep_history):
-    """One game per seed from the start; returns the final states, the score traces (flat ``[turn][seat]``, game
-    ``g``'s from ``trace_off[g]``) and, with ``keep_history``, the action sequences (likewise)."""
-    # The scratch is allocated here and played on in play_games_on, which takes unmanaged views of it: numba frees an
-    # array after the last line that names it, so the views must not outlive the arrays' owner (this frame). (When
-    # one function did both, a freed generator's memory was reused by the heuristic's masks: every heuristic game
-    # drew its choices from a number those masks had written.)
-    trace_size, history_size = scratch_sizes(r)
-    state_buf = np.empty(STATE_SIZE, np.int64)
-    rng_buf = np.empty(1, np.uint64)
-    legal_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
-    weights_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
-    probs_buf = np.empty(2 * (r[R_NUM_ACTIONS] + 1), np.float64)
-    trace_buf = np.empty(trace_size, np.int64)
-    history_buf = np.empty(history_size, np.int64)
-    return play_games_on(r, seeds, seat_kinds, kn, keep_history, state_buf, rng_buf, legal_buf, weights_buf, probs_buf,
-                         trace_buf, history_buf)
-
-
-@njit(cache=True)
-def play_games_on(r, seeds, seat_kinds, kn, keep_history, state_buf, rng_buf, legal_buf, weights_buf, probs_buf,
-                  trace_buf, history_buf):
-    """The loop of :func:`play_games` on scratch its caller holds."""
-    games = seeds.shape[0]
-    finals = np.empty((games, STATE_SIZE), np.int64)
-    trace = np.empty(max(1024, games * r[R_N] * 32), np.int64)
-    trace_off = np.zeros(games + 1, np.int64)
-    history = np.empty(max(1024, games * 64) if keep_history else 0, np.int64)
-    hist_off = np.zeros(games + 1, np.int64)
-    st, rng, legal, weights = unmanaged(state_buf), unmanaged(rng_buf), unmanaged(legal_buf), unmanaged(weights_buf)
-    rv, kinds, kv, probs = unmanaged(r), unmanaged(seat_kinds), unmanaged(kn), unmanaged(probs_buf)
-    game_trace, game_history = unmanaged(trace_buf), unmanaged(history_buf)
-    used = 0
-    hused = 0
-    for g in range(games):
-        init_state(st, rv)
-        rng[0] = seeds[g]
-        t, h = play_out(st, rv, rng, kinds, kv, legal, weights, probs, game_trace, game_history, True)
-        trace = grown(trace, used + t)
-        trace[used : used + t] = trace_buf[:t]
-        used += t
-        if keep_history:
-            history = grown(history, hused + h)
-            history[hused : hused + h] = history_buf[:h]
-            hused += h
-        finals[g] = st
-        trace_off[g + 1] = used
-        hist_off[g + 1] = hused
-    return finals, trace[:used].copy(), trace_off, history[:hused].copy(), hist_off
-
-
-@njit(cache=True)
 def rollout_returns(r, start, n, seed, seat_kinds, kn):
     """Mean returns of ``n`` playouts (seats by ``seat_kinds``) from the state ``start``; playout ``i`` is seeded by
     ``seed`` and ``i``."""
-    # Scratch owned here, played on in rollout_returns_on through unmanaged views (see play_games for why).
+    # Scratch owned here, played on in rollout_returns_on through unmanaged views: numba frees an array after
+    # the last line that names it, so the views must not outlive the arrays' owner (this frame). (When one function did
+    # both, a freed generator's memory was reused by the heuristic's masks: every heuristic game drew its choices from a
+    # number those masks had written.)
     state_buf = np.empty(STATE_SIZE, np.int64)
     rng_buf = np.empty(1, np.uint64)
     legal_buf = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)

@@ -1,16 +1,15 @@
-"""Whole games with trained seats inside the compiled ``trustme_1981`` kernel: :func:`play_games_trained`.
+"""The trained seat of the compiled ``trustme_1981`` kernel, and its one whole-game loop: :func:`play_games`.
 
-The loop of :func:`~trustme_analysis.games.board1981.kernel.play.play_games` (one game per seed, chance by its
-probabilities, random and heuristic seats by the kernel's own functions) with one more seat kind,
-:data:`SEAT_TRAINED`: the trained policy's row at the position (:mod:`.abstraction`), read from a stored policy's
-lookup table (:mod:`trustme_analysis.train.tables`) and drawn with one uniform number (none when one entry holds all
-the mass), then one of the legal moves it describes, uniformly. The probabilities are those of
-:func:`.training.policy_at`, which the trained bot (:class:`trustme_analysis.players.trained.TrainedBot`) states and
-the exact evaluation reads: the same table through the same functions (``tests/games/test_1981_trained.py`` checks
-the draws against them).
-
-It lives in its own file so that the lock-step-proven loop of :mod:`.play` stays as it is; the kernel offers the
-seat kind through :class:`~trustme_analysis.games.board1981.kernel.kernel.Kernel` with ``trained=``.
+:func:`play_games` plays every line-up the kernel plays (one game per seed, chance by its probabilities, random and
+heuristic seats by the kernel's own functions, :func:`~.play.choose`, exactly as the rollouts of :mod:`.play` draw
+them) with one more seat kind, :data:`SEAT_TRAINED`: the trained policy's row at the position (:mod:`.abstraction`),
+read from a stored policy's lookup table (:mod:`trustme_analysis.train.tables`; an empty one when no seat is trained)
+and drawn with one uniform number (none when one entry holds all the mass), then one of the legal moves it describes,
+uniformly (:func:`~trustme_analysis.train.tables.draw_entry`, :func:`~trustme_analysis.train.tables.concrete`). The
+probabilities are those of :func:`.training.policy_at`, which the trained bot
+(:class:`trustme_analysis.players.trained.TrainedBot`) states and the exact evaluation reads: the same table through
+the same functions (``tests/games/test_1981_trained.py`` checks the draws against them). One loop for every line-up:
+the untrained copy :mod:`.play` had was this loop without the trained seat (the same games bit for bit, and slower).
 """
 
 from __future__ import annotations
@@ -82,8 +81,10 @@ def play_out_trained(st, r, rng, seat_kinds, kn, legal, weights, probs, trace, h
 
 
 @njit(cache=True)
-def play_games_trained(r, seeds, seat_kinds, kn, keep_history, tkeys, tavg, detail):
-    """:func:`~.play.play_games` with trained seats: the same outputs (final states, score traces, histories)."""
+def play_games(r, seeds, seat_kinds, kn, keep_history, tkeys, tavg, detail):
+    """One game per seed from the start, seats by ``seat_kinds`` (trained ones by the policy ``tkeys``/``tavg`` at
+    level ``detail``); returns the final states, the score traces (flat ``[turn][seat]``, game ``g``'s from
+    ``trace_off[g]``) and, with ``keep_history``, the action sequences (likewise)."""
     games = seeds.shape[0]
     trace_size, history_size = scratch_sizes(r)
     st = np.empty(STATE_SIZE, np.int64)

@@ -37,7 +37,7 @@ def play_out_trained(st, r, rng, seat_kinds, kn, legal, weights, probs, tkeys, t
     """Play ``st`` to its end with no trace and no history (:func:`.trained.play_out_trained`'s moves, the records
     left out): chance by its probabilities, trained seats by the policy ``tkeys``/``tavg`` at level ``detail``, the
     others by their kind (``kn``: the heuristic's knobs). The arrays after ``kn`` are scratch owned by the caller
-    (sizes as :func:`.trained.play_games_trained` allocates them)."""
+    (sizes as :func:`.trained.play_games` allocates them)."""
     while st[PHASE] != OVER:
         if is_chance(st):
             a = sample_chance(st, r, rng, legal, weights)
