@@ -141,6 +141,36 @@ def _holds_chance(s, R, p, target):
 
 
 @inlined
+def _tale_and_teller(h, s, R, p, ph, teller, target):
+    """What both levels' keys of a trust vote or the Coin offer say of the tale and its teller, combined into ``h``:
+    the best ticket another value would give, how many true and tall tales the teller has told (capped), the
+    teller's lead over seat ``p``, the votes cast so far (sequential voting) and, at the Coin offer, the outcome."""
+    V = R[K.R_VALUES]
+    n = R[K.R_PLAYERS]
+    best_ticket = 0
+    for w in range(1, V + 1):
+        if w != target:
+            best_ticket = max(best_ticket, K.ticket_for_tale_k(s, abs(target - w)))
+    h = combine(h, best_ticket)
+    true_told = s[K.ROWS + teller * 4] + s[K.ROWS + teller * 4 + 1]
+    tall_told = s[K.ROWS + teller * 4 + 2] + s[K.ROWS + teller * 4 + 3]
+    h = combine(h, min(true_told, 2))
+    h = combine(h, min(tall_told, 2))
+    h = combine(h, _lead(s[K.SCORE + teller] - s[K.SCORE + p]))
+    if ph == K.VOTE and R[K.R_SEQUENTIAL]:
+        trust = 0
+        distrust = 0
+        for q in range(n):
+            trust += 1 if s[K.VOTES + q] == 1 else 0
+            distrust += 1 if s[K.VOTES + q] == 0 else 0
+        h = combine(h, trust)
+        h = combine(h, distrust)
+    if ph == K.COIN_OFFER:
+        h = combine(h, s[K.TRUSTED] + 1)
+    return h
+
+
+@inlined
 def _fine_key(s, R, p, detail):
     """The position key at the fine level (``detail >= 1``; abstraction version 3's coarse key and the counts)."""
     V = R[K.R_VALUES]
@@ -176,26 +206,7 @@ def _fine_key(s, R, p, detail):
         for q in range(n):
             seen += s[K.REPS + q * K.MAXV + target - 1]
         h = combine(h, max(0, min(R[K.R_PER_VALUE] - seen, 3)))
-        best_ticket = 0
-        for w in range(1, V + 1):
-            if w != target:
-                best_ticket = max(best_ticket, K.ticket_for_tale_k(s, abs(target - w)))
-        h = combine(h, best_ticket)
-        true_told = s[K.ROWS + teller * 4] + s[K.ROWS + teller * 4 + 1]
-        tall_told = s[K.ROWS + teller * 4 + 2] + s[K.ROWS + teller * 4 + 3]
-        h = combine(h, min(true_told, 2))
-        h = combine(h, min(tall_told, 2))
-        h = combine(h, _lead(s[K.SCORE + teller] - s[K.SCORE + p]))
-        if ph == K.VOTE and R[K.R_SEQUENTIAL]:
-            trust = 0
-            distrust = 0
-            for q in range(n):
-                trust += 1 if s[K.VOTES + q] == 1 else 0
-                distrust += 1 if s[K.VOTES + q] == 0 else 0
-            h = combine(h, trust)
-            h = combine(h, distrust)
-        if ph == K.COIN_OFFER:
-            h = combine(h, s[K.TRUSTED] + 1)
+        h = _tale_and_teller(h, s, R, p, ph, teller, target)
     k = np.int64(h)
     return np.int64(1) if k == np.int64(-(2**63)) else k
 
@@ -225,26 +236,7 @@ def info_key(s, R, p, detail):
     h = combine(h, min(s[K.RUNOUTS], 2))
     h = combine(h, _bucket_deck(s[K.DECK_TOTAL]))
     h = combine(h, _holds_chance(s, R, p, target))
-    best_ticket = 0
-    for w in range(1, V + 1):
-        if w != target:
-            best_ticket = max(best_ticket, K.ticket_for_tale_k(s, abs(target - w)))
-    h = combine(h, best_ticket)
-    true_told = s[K.ROWS + teller * 4] + s[K.ROWS + teller * 4 + 1]
-    tall_told = s[K.ROWS + teller * 4 + 2] + s[K.ROWS + teller * 4 + 3]
-    h = combine(h, min(true_told, 2))
-    h = combine(h, min(tall_told, 2))
-    h = combine(h, _lead(s[K.SCORE + teller] - s[K.SCORE + p]))
-    if ph == K.VOTE and R[K.R_SEQUENTIAL]:
-        trust = 0
-        distrust = 0
-        for q in range(n):
-            trust += 1 if s[K.VOTES + q] == 1 else 0
-            distrust += 1 if s[K.VOTES + q] == 0 else 0
-        h = combine(h, trust)
-        h = combine(h, distrust)
-    if ph == K.COIN_OFFER:
-        h = combine(h, s[K.TRUSTED] + 1)
+    h = _tale_and_teller(h, s, R, p, ph, teller, target)
     k = np.int64(h)
     return np.int64(1) if k == np.int64(-(2**63)) else k
 
