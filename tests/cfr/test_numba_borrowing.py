@@ -70,7 +70,7 @@ def _hot_functions():
 
     return [PT.trained_action, PT.play_batch_trained, PA.row_of, PR.play_out_trained, PR.rollouts_trained,
             PR.action_rollouts_trained, PTR.run_iterations, PTR.policy_at, TL.trained_action, TRL.run_iterations,
-            TL.probe_action, HL.heuristic_sample, HL.heuristic_distribution, PL.choose, PL.step,
+            TL.probe_action, HL.heuristic_sample, HL.heuristic_distribution, PL.choose,
             T81.play_out_trained, T81.trained_action_compiled, TR81.run_iterations, R81.play_out_trained,
             R81.rollouts_trained, R81.action_rollouts_trained, RL.play_out_trained, RL.rollouts_trained,
             RL.action_rollouts_trained, ML.results]

@@ -261,5 +261,5 @@ def test_the_compiled_rounds_cache_is_keyed_by_the_compiled_core_too():
     from trustme_analysis.games.liar.kernel import actions, deal, heuristic, moves, play
 
     assert {layout, deal, actions, moves, heuristic, play, compiled_draws} <= set(ks.SOURCES)
-    stamp = ks.action_rollouts._cache._cache_file._source_stamp
+    stamp = ks.round_world._cache._cache_file._source_stamp
     assert stamp[1] == source_digest(*ks.SOURCES)

@@ -3,10 +3,8 @@ policy inside the compiled kernel (the entry's ``policy_rollout_kinds``, :mod:`~
 kernel.trained_rollouts`).
 
 One play-out from the start is exactly the kernel's whole trained game of the seed the rollout loop derives (play-out
-``i`` of seed ``s`` is seeded by the ``i``-th SplitMix64 output of ``s``, as in the untrained
-:func:`~trustme_analysis.games.board1981.kernel.play.rollout_returns`); with no trained seat, the trained loops give
-the untrained loops' results bit for bit (the same seeds, worlds and draws: only who plays differs); the search bot
-plays its rollouts in the policy's kernel and replays from its generator."""
+``i`` of seed ``s`` is seeded by the ``i``-th SplitMix64 output of ``s``); the search bot plays its rollouts in the
+policy's kernel and replays from its generator."""
 
 from __future__ import annotations
 
@@ -91,25 +89,6 @@ def test_trained_rollouts_are_the_kernels_trained_games_of_the_derived_seeds(tmp
     for kind in ("random", "heuristic"):
         other = ENTRY.new_kernel(game, [kind], use="rollout")
         assert not np.array_equal(other.rollouts(other.new_state(), 200, 5), rollouts.rollouts(start, 200, 5))
-
-
-@pytest.mark.parametrize("kinds", [["heuristic"], ["random"], ["random", "heuristic"]])
-def test_with_no_trained_seat_the_trained_loops_are_the_untrained_ones(stored, kinds):
-    # The same seeds, worlds (the belief's rejection sampling included) and draws: bit for bit.
-    _, policy = stored
-    game = pyspiel.load_game(TWO)
-    plain = ENTRY.new_kernel(game, kinds, use="rollout")
-    with_policy = ENTRY.new_kernel(game, kinds, use="rollout", trained=(*policy.lookup(), 0))
-    investing = 0
-    for i, state in enumerate(positions(game, 10, 2)):
-        a, b = plain.state_from(state), with_policy.state_from(state)
-        assert plain.rollouts(a, 20, i).tobytes() == with_policy.rollouts(b, 20, i).tobytes()
-        player = state.current_player()
-        for belief in (True, False):
-            args = (state.legal_actions(), 4, 2, 100 + i, player, belief)
-            assert plain.action_rollouts(a, *args).tobytes() == with_policy.action_rollouts(b, *args).tobytes()
-        investing += state._phase == INVEST_CHOICE
-    assert investing >= 2
 
 
 def test_paired_trained_rollouts_replay_from_their_seed_and_differ_from_the_heuristics(stored):

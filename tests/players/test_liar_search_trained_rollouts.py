@@ -89,36 +89,6 @@ def test_mixed_line_ups_roll_out_their_trained_games_too(small):
         np.testing.assert_array_equal(rollouts.rollouts(rollouts.new_state(), 1, int(seed)), played.returns[g])
 
 
-@pytest.mark.parametrize("kinds", [("heuristic",), ("heuristic", "random", "heuristic")])
-def test_with_no_trained_seat_the_trained_loops_are_the_untrained_ones(small, kinds):
-    # The same worlds (dealt, weighed, drawn from the same numbers) and the same draws: only who plays differs.
-    game = pyspiel.load_game(SMALL)
-    table = (*small.lookup(), 0)
-    entry = game_entry("trustme_liar")
-    plain = entry.new_kernel(game, kinds, use="rollout")
-    trained = entry.new_kernel(game, kinds, use="rollout", trained=table)
-    assert trained._trained is not None and plain._trained is None
-    np.testing.assert_array_equal(plain.rollouts(plain.new_state(), 40, 3),
-                                  trained.rollouts(trained.new_state(), 40, 3))
-    positions = _positions(game, seed=5)
-    # a starter, and answers to piles of others' plays (the belief weighs those worlds)
-    picked = [positions[3]] + [s for s in positions if len(s._table.pile) >= 2][:3]
-    assert len(picked) == 4
-    for i, state in enumerate(picked):
-        viewer = state.current_player()
-        actions = bots.search_actions(state, viewer)[:4]
-        for belief in (True, False):
-            a = plain.action_rollouts(plain.state_from(state), actions, 30, 2, 11 + i, viewer, belief)
-            b = trained.action_rollouts(trained.state_from(state), actions, 30, 2, 11 + i, viewer, belief)
-            np.testing.assert_array_equal(a, b)
-        start_plain, start_trained = plain.state_from(state), trained.state_from(state)
-        knobs = np.tile(plain._knobs, (game.num_players(), 1))
-        knobs[:, 0] = 0.5  # a world's model of the seats (bots.belief's _seat_knobs) is played in both
-        start_plain.seat_knobs = start_trained.seat_knobs = knobs
-        np.testing.assert_array_equal(plain.rollouts(start_plain, 20, 17 + i),
-                                      trained.rollouts(start_trained, 20, 17 + i))
-
-
 def test_trained_action_rollouts_play_the_policy_and_are_deterministic(small):
     game = pyspiel.load_game(SMALL)
     entry = game_entry("trustme_liar")

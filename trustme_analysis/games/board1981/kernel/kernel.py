@@ -265,16 +265,14 @@ class Kernel:
 
     def rollouts(self, state: KernelState, n: int, seed: int) -> np.ndarray:
         """Mean returns of ``n`` playouts from ``state`` by the kernel's seat kinds; playout ``i`` depends on ``seed``
-        and ``i`` (trained seats, in a kernel handed a policy, play it: :func:`.trained_rollouts.rollouts_trained`,
-        the same seeds)."""
-        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
-            out = np.zeros(self.num_players, np.float64)
-            trained_rollouts.rollouts_trained(
-                self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs, out,
-                np.empty(L.STATE_SIZE, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.uint64), *self._play_scratch(),
-                *self._trained_scratch(), np.zeros(self.num_players, np.float64))
-            return out
-        return play.rollout_returns(self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs)
+        and ``i`` (trained seats, in a kernel handed a policy, play it: :func:`.trained_rollouts.rollouts_trained`)."""
+        # One rollout loop for every line-up (kernel.trained_rollouts; an empty policy table without a trained seat).
+        out = np.zeros(self.num_players, np.float64)
+        trained_rollouts.rollouts_trained(
+            self.rules, state.st, int(n), np.uint64(seed), self.seat_kinds, self.knobs, out,
+            np.empty(L.STATE_SIZE, np.int64), np.zeros(1, np.uint64), np.zeros(1, np.uint64), *self._play_scratch(),
+            *self._trained_scratch(), np.zeros(self.num_players, np.float64))
+        return out
 
     def state_from(self, state: pyspiel.State) -> KernelState:
         """A kernel state with the position of the engine's ``state`` (any ``trustme_1981`` state of this game,
@@ -330,30 +328,26 @@ class Kernel:
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats, all in one compiled call (a search
-        player's round of sequential halving, :func:`~trustme_analysis.games.board1981.kernel.worlds.action_rollouts`).
+        player's round of sequential halving, :func:`.trained_rollouts.action_rollouts_trained`).
 
         A world is ``state`` with the Payoff cards ``viewer`` has not seen dealt anew, as
         ``resample_from_infostate`` deals them; with ``belief``, drawn in proportion to ``bots.belief`` (this kernel's
         heuristic knobs as the model of an informed player) by exact rejection sampling. Trained seats, in a kernel
-        handed a policy, play it (:func:`.trained_rollouts.action_rollouts_trained`: the same worlds and draws).
+        handed a policy, play it.
         """
         acts = np.ascontiguousarray(actions, dtype=np.int64)
         out = np.zeros((len(acts), self.num_players), np.float64)
-        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
-            future = float(search_worlds.viewer_future(state.st, self.rules, int(viewer)))
-            trained_rollouts.action_rollouts_trained(
-                self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), bool(belief),
-                future, self.seat_kinds, self.knobs, out, np.empty(L.STATE_SIZE, np.int64),
-                np.empty(L.STATE_SIZE, np.int64), np.zeros(1, np.uint64), *self._play_scratch(),
-                np.zeros(2 * L.NUM_PAYOFF_KINDS, np.int64), np.zeros(self.num_players, np.float64),
-                *self._trained_scratch())
-            return out / max(int(worlds) * int(per_world), 1)
-        search_worlds.action_rollouts(self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed),
-                                      int(viewer), bool(belief), self.seat_kinds, self.knobs, out)
+        future = float(search_worlds.viewer_future(state.st, self.rules, int(viewer)))
+        trained_rollouts.action_rollouts_trained(
+            self.rules, state.st, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), bool(belief),
+            future, self.seat_kinds, self.knobs, out, np.empty(L.STATE_SIZE, np.int64),
+            np.empty(L.STATE_SIZE, np.int64), np.zeros(1, np.uint64), *self._play_scratch(),
+            np.zeros(2 * L.NUM_PAYOFF_KINDS, np.int64), np.zeros(self.num_players, np.float64),
+            *self._trained_scratch())
         return out / max(int(worlds) * int(per_world), 1)
 
     def _play_scratch(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """A play-out's move scratch, sized as the untrained loops size it (:func:`.play.rollout_returns`): legal
+        """A play-out's move scratch, sized as :func:`.trained.play_games` sizes it: legal
         actions, chance weights, and the heuristic's probabilities followed by its scratch."""
         size = int(self.rules[L.R_NUM_ACTIONS]) + 1
         return np.empty(size, np.int64), np.empty(size, np.int64), np.empty(2 * size, np.float64)
@@ -362,7 +356,7 @@ class Kernel:
         """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch (the row's
         keys, each legal move's entry, and float scratch three times a row's size), as
         :func:`.trained.trained_action` takes them (sized as :func:`.trained.play_games` sizes them)."""
-        tkeys, tavg, detail = self._trained
+        tkeys, tavg, detail = self._trained if self._trained is not None else _EMPTY_POLICY
         size = int(self.rules[L.R_NUM_ACTIONS]) + 1
         return (tkeys, tavg, int(detail), np.empty(size, np.int64), np.empty(size, np.int64),
                 np.empty(3 * size, np.float64))

@@ -25,8 +25,6 @@ import sys
 from types import ModuleType
 
 import numpy as np
-from numba import carray, njit, types
-from numba.extending import intrinsic
 
 from cfr.numba_cache import tie_cache_to_sources
 
@@ -200,30 +198,6 @@ def pack_rules(scalars: dict[str, int], tables: dict[str, np.ndarray]) -> np.nda
         parts.append(table)
         at += len(table)
     return np.concatenate(parts)
-
-
-# ---------------------------------------------------------------------------------------------- unmanaged views
-
-@intrinsic
-def _data_pointer(typingctx, arr):
-    """The data pointer of a contiguous array (for :func:`unmanaged`)."""
-    sig = types.CPointer(arr.dtype)(arr)
-
-    def codegen(context, builder, signature, args):
-        return context.make_array(signature.args[0])(context, builder, args[0]).data
-
-    return sig, codegen
-
-
-@njit(cache=True)
-def unmanaged(a):
-    """A view of the contiguous array ``a`` without a reference count; valid only while ``a`` is alive.
-
-    Why: numba counts references to every array passed into a compiled call or bound to a new name, with atomic
-    operations; in the play loop these took more than half of the time (measured with ``perf``). The loops
-    (:func:`.play.rollout_returns`) play on unmanaged views of arrays they hold for the whole loop.
-    """
-    return carray(_data_pointer(a), a.shape)
 
 
 # ---------------------------------------------------------------------------------------------- numba's cache

@@ -1,19 +1,17 @@
-"""Rollouts with trained seats inside the compiled ``trustme_1981`` kernel: a search player whose play-outs are played
-by the trained policy (``rollout = "trained"``).
+"""The ``trustme_1981`` kernel's rollouts, one loop for every line-up: play-outs from one position
+(:func:`rollouts_trained`) and a search player's paired round (:func:`action_rollouts_trained`: every candidate action
+played out from the same sampled worlds).
 
-The two loops of the untrained rollouts, :func:`~.play.rollout_returns` (play-outs from one position) and
-:func:`~.worlds.action_rollouts` (a search player's paired round: every candidate action played out from the same
-sampled worlds), with the play-out of :func:`play_out_trained`: every seat of kind :data:`~.trained.SEAT_TRAINED`
-plays the stored policy's row at the position (:func:`~.trained.trained_action`, the trained seat of whole games),
-the others their own kind (:func:`~.play.choose`). Seeds, world sampling (:func:`~.worlds.sample_world`, the belief
-included) and the order of the draws are the untrained loops' own, so a search player's evaluation differs only in
-who plays the rest of the game: with no trained seat these loops give the untrained ones' results bit for bit, and
-one play-out from the start is the kernel's whole trained game of the seed the loop derives
-(``tests/players/test_1981_search_trained_rollouts.py``).
+The play-out (:func:`play_out_trained`): every seat of kind :data:`~.trained.SEAT_TRAINED` plays the stored policy's
+row at the position (:func:`~.trained.trained_action`, the trained seat of whole games; the kernel hands an empty table
+when no seat is trained), the others their own kind (:func:`~.play.choose`); worlds by :func:`~.worlds.sample_world`
+(the belief included). One play-out from the start is the kernel's whole game of the seed the loop derives
+(``tests/players/test_1981_search_trained_rollouts.py``). The untrained copies of these loops (``play.rollout_returns``,
+``worlds.action_rollouts``) are gone: with no trained seat these gave their results bit for bit.
 
-Why a module of its own: :mod:`.trained`'s whole-game loop keeps the score trace and the history for the records;
-a play-out needs neither, and every move of a search player's decision is played here (1,600 play-outs a decision by
-default), so it runs the bare loop. The lock-step-proven loops of :mod:`.play` and :mod:`.worlds` stay as they are.
+Why not :mod:`.trained`'s whole-game loop: that one keeps the score trace and the history for the records; a play-out
+needs neither, and every move of a search player's decision is played here (1,600 play-outs a decision by default),
+so it runs the bare loop.
 
 Every function here borrows its arrays (:func:`cfr.numba_borrowing.borrowing`: no reference counts), so none
 allocates: the caller (:meth:`~.kernel.Kernel.rollouts`, :meth:`~.kernel.Kernel.action_rollouts`) owns the scratch,
@@ -51,7 +49,7 @@ def play_out_trained(st, r, rng, seat_kinds, kn, legal, weights, probs, tkeys, t
 @borrowing()
 def rollouts_trained(r, start, n, seed, seat_kinds, kn, out, st, rng, base, legal, weights, probs, tkeys, tavg, detail,
                      row, which, tprobs, ret):
-    """:func:`~.play.rollout_returns` with trained seats: the mean returns of ``n`` play-outs from ``start`` into
+    """The mean returns of ``n`` play-outs from ``start`` into
     ``out`` (float64 of ``R_N``, overwritten). Play-out ``i`` draws from its own SplitMix64 stream, seeded by the
     ``i``-th output of a SplitMix64 stream seeded with ``seed`` (``base``: its one-element state), as there.
     ``ret``: float64 scratch of ``R_N``."""
@@ -76,7 +74,7 @@ def rollouts_trained(r, start, n, seed, seat_kinds, kn, out, st, rng, base, lega
 def action_rollouts_trained(r, s0, actions, worlds, per_world, seed, viewer, use_belief, future, seat_kinds, kn, out,
                             world, st, rng, legal, weights, probs, counts, ret, tkeys, tavg, detail, row, which,
                             tprobs):
-    """:func:`~.worlds.action_rollouts` with trained seats: ``worlds`` times, a world for ``viewer`` sampled from
+    """A search player's paired round: ``worlds`` times, a world for ``viewer`` sampled from
     ``s0`` (:func:`~.worlds.sample_world`, weighted by the belief with ``use_belief``; ``future``: the belief's
     share worth, :func:`~.worlds.viewer_future` of ``s0``), then each ``actions[j]`` applied to a copy of it and
     played out ``per_world`` times, the returns added into ``out[j]`` (float64, ``len(actions) x R_N``). One

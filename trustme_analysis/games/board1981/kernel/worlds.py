@@ -1,6 +1,6 @@
 """A search player's worlds in the compiled ``trustme_1981`` kernel: the Payoff cards the viewer has not seen dealt
 anew as the engine's ``resample_from_infostate`` deals them, weighted by ``bots.belief`` when asked (exact rejection
-sampling), and a round of sequential halving (every candidate action played out from the same worlds) in one call."""
+sampling). A round of sequential halving over them is :func:`.trained_rollouts.action_rollouts_trained`."""
 
 from __future__ import annotations
 
@@ -12,10 +12,8 @@ from trustme_analysis.games.board1981.kernel.basics import has_looked
 from trustme_analysis.games.board1981.kernel.heuristic import decision_matches, future_after, knows_card, wants_claim
 from trustme_analysis.games.board1981.kernel.layout import (
     CARDS, CLAIM, CLAIM_KNEW, CLAIMANT, DEAL, INVEST_CHOICE, INVEST_IDX, KN_SIGNAL_WEIGHT, NUM_PAYOFF_KINDS, OVER,
-    PHASE, R_N, R_NUM_ACTIONS, R_NUM_PROPS, R_PAYOFF_MIX, ROUND_SIGNALS, STATE_SIZE, tie_module, unmanaged,
+    PHASE, R_N, R_NUM_PROPS, R_PAYOFF_MIX, ROUND_SIGNALS, STATE_SIZE, tie_module,
 )
-from trustme_analysis.games.board1981.kernel.play import play_out
-from trustme_analysis.games.board1981.kernel.step import apply_action, returns
 
 # ---------------------------------------------------------------------------------------------- search players' worlds
 
@@ -145,53 +143,6 @@ def sample_worlds(r, s0, viewer, use_belief, kn, worlds, seed):
         out[i] = s0
         sample_world(out[i], r, kn, viewer, use_belief, future, rng, left, keep)
     return out
-
-
-@njit(cache=True)
-def action_rollouts(r, s0, actions, worlds, per_world, seed, viewer, use_belief, seat_kinds, kn, out):
-    """Paired rollouts for a search player: ``worlds`` times, sample a world (:func:`sample_world`) from ``s0``, then
-    for each ``actions[j]`` apply it to a copy of that world and play it out ``per_world`` times by ``seat_kinds``,
-    adding the returns into ``out[j]`` (float64, ``len(actions) x R_N``). Every action is scored on the same worlds,
-    so their comparison is not blurred by the luck of the deal; one SplitMix64 stream seeded with ``seed`` drives
-    everything."""
-    # The scratch is allocated here and played on in paired_rollouts, which takes unmanaged views of it: numba frees
-    # an array after the last line that names it, so the views must not outlive the arrays' owner (this frame).
-    world = np.empty(STATE_SIZE, np.int64)
-    st = np.empty(STATE_SIZE, np.int64)
-    rng = np.empty(1, np.uint64)
-    legal = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
-    weights = np.empty(r[R_NUM_ACTIONS] + 1, np.int64)
-    probs = np.empty(2 * (r[R_NUM_ACTIONS] + 1), np.float64)
-    counts = np.empty(2 * NUM_PAYOFF_KINDS, np.int64)
-    ret = np.empty(r[R_N], np.float64)
-    rng[0] = seed
-    paired_rollouts(r, s0, actions, worlds, per_world, viewer, use_belief, seat_kinds, kn, out, world, st, rng, legal,
-                    weights, probs, counts, ret)
-
-
-@njit(cache=True)
-def paired_rollouts(r, s0, actions, worlds, per_world, viewer, use_belief, seat_kinds, kn, out, world_buf, state_buf,
-                    rng_buf, legal_buf, weights_buf, probs_buf, counts, ret):
-    """The loop of :func:`action_rollouts` on scratch its caller holds (``counts``: int64 of twice
-    :data:`NUM_PAYOFF_KINDS`; ``ret``: float64 of ``R_N``)."""
-    n = r[R_N]
-    st, world, rng = unmanaged(state_buf), unmanaged(world_buf), unmanaged(rng_buf)
-    legal, weights, probs = unmanaged(legal_buf), unmanaged(weights_buf), unmanaged(probs_buf)
-    rv, kinds, kv = unmanaged(r), unmanaged(seat_kinds), unmanaged(kn)
-    none = legal[:0]
-    left, keep = counts[:NUM_PAYOFF_KINDS], counts[NUM_PAYOFF_KINDS:]
-    future = viewer_future(s0, rv, viewer)
-    for _ in range(worlds):
-        world[:] = s0
-        sample_world(world, rv, kv, viewer, use_belief, future, rng, left, keep)
-        for j in range(actions.shape[0]):
-            for _ in range(per_world):
-                st[:] = world
-                apply_action(st, rv, actions[j])
-                play_out(st, rv, rng, kinds, kv, legal, weights, probs, none, none, False)
-                returns(st, rv, ret)
-                for p in range(n):
-                    out[j, p] += ret[p]
 
 
 tie_module(__name__)

@@ -200,8 +200,8 @@ class Kernel:
         self._seat_knobs = np.ascontiguousarray(np.tile(self._knobs, (n, 1)))
         # ---- trained seats (issue 28): the policy's lookup table, its level and the scratch its rows need. The
         # kernel's one whole-game loop (kernel.trained.play_games) plays every line-up: without a trained seat it is
-        # handed an empty table. _trained is set when a trained or probe seat plays (the rollouts then run the
-        # trained seats' loops).
+        # handed an empty table, and so are the rollout loops (kernel.trained_rollouts). _trained is set when a
+        # trained or probe seat plays.
         from trustme_analysis.games.liar.kernel.abstraction import new_scratch
 
         self._probes = any(k.startswith(PROBE_PREFIX) for k in kinds)
@@ -249,12 +249,10 @@ class Kernel:
         trained seats play the kernel's policy (the same draws: one play-out from :meth:`new_state` with seed ``s``
         is the trained game :meth:`play` plays with seed ``s``)."""
         knobs = self._seat_knobs if state.seat_knobs is None else state.seat_knobs
-        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
-            from trustme_analysis.games.liar.kernel import trained_rollouts
+        # One rollout loop for every line-up (kernel.trained_rollouts; an empty policy table without a trained seat).
+        from trustme_analysis.games.liar.kernel import trained_rollouts
 
-            means, error = trained_rollouts.rollouts(self, state.array, int(n), seed, knobs)
-        else:
-            means, error = play.rollouts(self.cfg, self.tab, state.array, int(n), np.uint64(seed), self._kinds, knobs)
+        means, error = trained_rollouts.rollouts(self, state.array, int(n), seed, knobs)
         if error:
             raise RuntimeError("a seat to act had no legal action (the engine would list none either)")
         return means
@@ -351,15 +349,13 @@ class Kernel:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of
         ``viewer``, each played out ``per_world`` times after the action by this kernel's seats: a search player's
         round of sequential halving in one compiled call
-        (:func:`~trustme_analysis.games.liar.kernel.search.action_means`: the worlds ``resample_from_infostate``
+        (:func:`~trustme_analysis.games.liar.kernel.trained_rollouts.action_means`: the worlds ``resample_from_infostate``
         deals, weighed as ``bots.belief`` weighs them, with the other seats' model drawn per world; trained seats
-        play the kernel's policy in the same worlds, :func:`~.trained_rollouts.action_means`). ``state`` must come
+        play the kernel's policy in the same worlds). ``state`` must come
         from :meth:`state_from` (its worlds read the engine's events)."""
         if state.origin is None or len(state.origin.history()) != len(state._history):
             raise ValueError("action_rollouts needs a state made by Kernel.state_from, of a pyspiel state that has not "
                              "moved on since (its worlds read the events)")
-        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
-            from trustme_analysis.games.liar.kernel.trained_rollouts import action_means
-        else:
-            from trustme_analysis.games.liar.kernel.search import action_means
+        from trustme_analysis.games.liar.kernel.trained_rollouts import action_means
+
         return action_means(self, state.origin, actions, worlds, per_world, seed, viewer, belief, state.array)

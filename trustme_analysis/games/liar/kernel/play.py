@@ -1,6 +1,6 @@
-"""The seats' draws and the play loops of the compiled Liar position (numba): one step (chance by the draw protocol,
-a seat by its kind), the record arrays of whole games (played by :func:`~.trained.play_games`, the one whole-game
-loop, with every seat kind), rollouts, and a checked move for the kernel state.
+"""The random and heuristic seats' draws of the compiled Liar position (numba, :func:`choose`), the record arrays of
+whole games, and a checked move for the kernel state. The loops that play the seats are :func:`~.trained.play_games`
+(whole games) and :mod:`.trained_rollouts` (play-outs), one loop each for every line-up.
 
 Players. A uniform-random seat draws ``r`` uniform below its number of legal actions and takes the ``r``-th legal
 action in the engine's order (:func:`~.actions.pick`), computed without listing the others; a heuristic seat draws
@@ -21,12 +21,11 @@ from trustme_analysis.engine import compiled_draws
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves
 from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.liar.kernel.actions import count_extras, fill_hand_table, is_legal, legal_shape, pick
-from trustme_analysis.games.liar.kernel.deal import apply_chance, sample_chance, split_count, split_ways
-from trustme_analysis.games.liar.kernel.heuristic import heuristic_sample, new_buffer
+from trustme_analysis.games.liar.kernel.deal import apply_chance, split_count, split_ways
+from trustme_analysis.games.liar.kernel.heuristic import heuristic_sample
 from trustme_analysis.games.liar.kernel.layout import (
-    CHANCE, ERR_NO_ACTION, HEURISTIC, M, N, NREC, NSI, O_FALSE, O_HSIZE, O_OUT, O_START, O_TARGET, O_UNM, O_WRONG,
-    PC, PF, PG, PU, PW, SIZE, S_CURRENT, S_END, S_FIRST, S_TURNS, TERMINAL, compiled_functions, current_player,
-    init_state, rec_at, size_at,
+    CHANCE, HEURISTIC, M, N, NREC, NSI, O_FALSE, O_HSIZE, O_OUT, O_START, O_TARGET, O_UNM, O_WRONG, PC,
+    PF, PG, PU, PW, S_CURRENT, S_END, S_FIRST, S_TURNS, TERMINAL, compiled_functions, current_player, rec_at, size_at,
 )
 from trustme_analysis.games.liar.kernel.moves import apply_player_action, points_of, results
 
@@ -54,19 +53,6 @@ def choose(cfg, tab, S, rng, kinds, knobs, hbuf):
     if kinds[S[S_CURRENT]] == HEURISTIC:
         return heuristic_sample(cfg, tab, S, knobs[S[S_CURRENT]], rng, hbuf)
     return sample_uniform(cfg, tab, S, rng)
-
-
-@borrowing()
-def step(cfg, tab, S, rng, kinds, knobs, hbuf):
-    """Draw and apply one action (chance or player); return it, or -1 if a seat had no legal action."""
-    if current_player(cfg, S) == CHANCE:
-        a = sample_chance(cfg, tab, S, rng)
-        apply_chance(cfg, tab, S, a)
-        return a
-    a = choose(cfg, tab, S, rng, kinds, knobs, hbuf)
-    if a >= 0:
-        apply_player_action(cfg, tab, S, a)
-    return a
 
 
 @njit(cache=True)
@@ -128,31 +114,6 @@ def record_of(cfg, S):
     rets = np.empty(n, dtype=np.float64)
     write_record(cfg, S, 0, game_ints, seat_ints, seat_floats, by_size, returns, ranks, points_ranks, rets)
     return game_ints, seat_ints, seat_floats, by_size, returns
-
-
-@njit(cache=True)
-def rollouts(cfg, tab, S0, count, seed, kinds, knobs):
-    """Mean returns of ``count`` playouts from position ``S0`` (one SplitMix64 stream from ``seed``).
-
-    Returns ``(means, error)``.
-    """
-    n = cfg[N]
-    S = S0.copy()
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = seed
-    total = np.zeros(n, dtype=np.float64)
-    ranks = np.empty(n, dtype=np.float64)
-    points_ranks = np.empty(n, dtype=np.float64)
-    rets = np.empty(n, dtype=np.float64)
-    hbuf = new_buffer(cfg, knobs)
-    for _ in range(count):
-        S[:] = S0
-        while current_player(cfg, S) != TERMINAL:
-            if step(cfg, tab, S, rng, kinds, knobs, hbuf) < 0:
-                return total, ERR_NO_ACTION
-        results(cfg, S, ranks, points_ranks, rets)
-        total += rets
-    return total / max(count, 1), 0
 
 
 @njit(cache=True)

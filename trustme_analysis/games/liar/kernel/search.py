@@ -1,6 +1,7 @@
 """The Liar search player's worlds, its belief and a whole round of sequential halving, compiled (numba).
 
-:meth:`Kernel.action_rollouts <trustme_analysis.games.liar.kernel.kernel.Kernel.action_rollouts>` calls :func:`action_means`:
+:meth:`Kernel.action_rollouts <trustme_analysis.games.liar.kernel.kernel.Kernel.action_rollouts>` calls
+:func:`~.trained_rollouts.action_means`:
 one compiled call deals the worlds, weighs them, applies each candidate move and plays every world out (the search
 player's ``_kernel_worlds`` path, as in Pinocchio and 1981), where the Python path deals each world with
 :func:`~trustme_analysis.games.liar.engine.worlds.resample`, weighs it with ``bots.belief`` and copies it into the kernel.
@@ -540,55 +541,6 @@ def round_world(cfg, S0, W, viewer, rng, use_belief, dealt, candidates, pool, fa
         W[i] = cand[kept, i]
 
 
-@njit(cache=True)
-def action_rollouts(cfg, tab, S0, viewer, actions, worlds, per_world, seed, use_belief, candidates, kinds,
-                    default_knobs, pool, fallback, nslots, size, owner, announced, position, burned, credited,
-                    hand_seat, hand_size, pick_mode, pick_picker, pick_need, pick_rest, pick_rest_at, pick_first,
-                    known_holder, known_seat, known_shown, known_plays, known_at, shared, shared_probs, own_probs,
-                    bluff_rows, call_rows, call_columns, rates_of, sizes, passes, value, out):
-    """A round of the search player's halving: ``worlds`` times, deal a world of ``viewer`` (with ``use_belief``:
-    draw the others' model, deal ``candidates`` worlds and keep one in proportion to :func:`world_weight`, uniformly
-    when none weighs anything), then for each of ``actions`` play the world out ``per_world`` times after it, every
-    seat by its kind (heuristic seats with the drawn model's knobs, else ``default_knobs``), adding the returns into
-    ``out`` (actions x seats). Returns 0, or ``layout.ERR_NO_ACTION``."""
-    n, size_s = cfg[N_], S0.shape[0]
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = seed
-    counts, deck, source, drawn, drawn_len = _deal_scratch(cfg, pool, fallback, size, pick_rest)
-    cand = np.empty((max(candidates, 1), size_s), np.int64)
-    weights = np.empty(max(candidates, 1), np.float64)
-    W = np.empty(size_s, np.int64)
-    S = np.empty(size_s, np.int64)
-    knobs = default_knobs.copy()
-    # (sized for any knobs: a drawn model's knobs change from world to world)
-    hbuf = np.zeros(heuristic.buffer_entries(cfg, cfg[V_] - 1), np.int64)
-    rates = np.zeros(n, np.float64)
-    always = np.zeros(n, np.int64)
-    picks = np.zeros((n, 2), np.int64)
-    ranks = np.empty(n, np.float64)
-    points_ranks = np.empty(n, np.float64)
-    rets = np.empty(n, np.float64)
-    dealt = pool.shape[0] > 0 or size.shape[0] > 0 or hand_seat.shape[0] > 0
-    for _ in range(worlds):
-        round_world(cfg, S0, W, viewer, rng, use_belief, dealt, candidates, pool, fallback, nslots, size, owner,
-                    announced, position, burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need,
-                    pick_rest, pick_rest_at, pick_first, known_holder, known_seat, known_shown, known_plays, known_at,
-                    shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, sizes, passes,
-                    value, counts, deck, source, drawn, drawn_len, cand, weights, knobs, rates, always, picks)
-        for j in range(actions.shape[0]):
-            for _ in range(per_world):
-                S[:] = W
-                if not play.apply_checked(cfg, tab, S, actions[j]):
-                    return layout.ERR_NO_ACTION
-                while layout.current_player(cfg, S) != layout.TERMINAL:
-                    if play.step(cfg, tab, S, rng, kinds, knobs, hbuf) < 0:
-                        return layout.ERR_NO_ACTION
-                moves.results(cfg, S, ranks, points_ranks, rets)
-                for p in range(n):
-                    out[j, p] += rets[p]
-    return 0
-
-
 # The belief's weights (``bots``' constants, read here so that numba compiles them in).
 def _belief_constants() -> tuple[float, float]:
     from trustme_analysis.games.liar.players import bots
@@ -619,11 +571,10 @@ def _position_inputs(state, viewer: int, values: int) -> tuple:
 
 
 def round_inputs(kernel, state, viewer: int, position: np.ndarray | None = None) -> tuple:
-    """What a compiled round of :func:`action_rollouts` reads of ``viewer``'s worlds of the pyspiel ``state``
+    """What a compiled round (:func:`~.trained_rollouts.action_rollouts_trained`) reads of ``viewer``'s worlds of the pyspiel ``state``
     (``position``: its kernel array, when the caller has it): ``(S0, candidates, plan, world)``, the kernel array,
     the candidate worlds dealt per kept world, the :class:`WorldPlan`, and the arguments from the plan's arrays to
-    the round's moves (``pool`` ... ``value``) in the compiled round's order. The trained rounds
-    (:mod:`~.trained_rollouts`) read the same, so that they deal the same worlds."""
+    the round's moves (``pool`` ... ``value``) in the compiled round's order."""
     plan, post, (sizes, passes, value) = _position_inputs(state, viewer, kernel.rules.values)
     S0 = kernel.state_from(state).array if position is None else position
     # Where no world can weigh more than another (no other seat's play in the pile, no pass this round), the kept
@@ -633,23 +584,6 @@ def round_inputs(kernel, state, viewer: int, position: np.ndarray | None = None)
     world = (*_plan_args(plan), post.shared, post.shared_probs, post.own_probs, post.bluff_rows, post.call_rows,
              post.call_columns, post.rates, sizes, passes, value)
     return S0, candidates, plan, world
-
-
-def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int, viewer: int,
-                 belief: bool = True, position: np.ndarray | None = None) -> np.ndarray:
-    """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of ``viewer``
-    in the pyspiel ``state`` (``position``: its kernel array, when the caller has it), each played out ``per_world`` times after the action by ``kernel``'s seats (one compiled
-    call; see the module docstring). With ``belief`` the worlds are weighed and the others modelled as the module
-    docstring says; without, worlds are dealt uniformly and every heuristic seat plays the kernel's knobs."""
-    n = kernel.rules.players
-    S0, candidates, _, world = round_inputs(kernel, state, viewer, position)
-    acts = np.ascontiguousarray(actions, dtype=np.int64)
-    out = np.zeros((len(acts), n), np.float64)
-    error = action_rollouts(kernel.cfg, kernel.tab, S0, int(viewer), acts, int(worlds), int(per_world),
-                            np.uint64(seed), bool(belief), candidates, kernel._kinds, kernel._seat_knobs, *world, out)
-    if error:
-        raise RuntimeError("a move searched is not legal in a world, or a seat to act had no legal action")
-    return out / max(int(worlds) * int(per_world), 1)
 
 
 @njit(cache=True)
@@ -683,5 +617,5 @@ def deal_worlds(kernel, state, viewer: int, count: int, seed: int) -> np.ndarray
 # These functions inline the core's; numba checks only this file (module docstring).
 #: The sources these functions compile into their own code: every module of the compiled core and the draw primitives.
 SOURCES = (layout, deal, actions, moves, heuristic, play, compiled_draws)
-tie_cache_to_sources((unit, action_rollouts, round_world, _deal_many, _deal_scratch, world_weight, sample_model),
+tie_cache_to_sources((unit, round_world, _deal_many, _deal_scratch, world_weight, sample_model),
                      *SOURCES)

@@ -10,8 +10,8 @@ row at the position (:mod:`.abstraction`), read from a trained policy's lookup t
 :func:`~.abstraction.sample_play` makes it a concrete play. That is the rule the trained bot states
 (:class:`trustme_analysis.players.trained.TrainedBot` via :func:`~.abstraction.policy_at`): both read the same table
 with the same functions, and ``tests/games/test_liar_trained.py`` checks the draws against the stated probabilities.
-Random and heuristic seats draw here exactly as :func:`~.play.step` draws them (one loop for every line-up: the
-untrained one was a copy of this one without the trained and probe seats).
+Random and heuristic seats draw by :func:`~.play.choose` (one loop for every line-up: the untrained one was a copy
+of this one without the trained and probe seats).
 """
 
 from __future__ import annotations

@@ -1,21 +1,20 @@
-"""Rollouts with trained seats inside the compiled Liar kernel: a search player whose play-outs are played by the
-trained policy (``rollout = "trained"``).
+"""The Liar kernel's rollouts, one loop for every line-up: play-outs of a position (:func:`rollouts_trained`) and a
+search player's round of sequential halving (:func:`action_rollouts_trained`, every candidate action played out from
+the same worlds).
 
-The same two loops as the untrained kernel's (:func:`~.play.rollouts`, :func:`~.search.action_rollouts`), with the
-play-out of :func:`play_out_trained`: every seat of kind :data:`~.trained.TRAINED` plays the stored policy's row at
-the position (:func:`~.trained.trained_action`, the trained seat of whole games), the others their own kind. The
-worlds are dealt, weighed and drawn by the same function as there (:func:`~.search.round_world`: the same plan, the
-same posterior, the same numbers of the one stream), so a search player's evaluation differs only in who plays the
-rest of the game; with no trained seat
-the loops give the untrained ones' returns bit for bit (tested). One play-out from the start with seed ``s`` is the
-kernel's whole trained game of seed ``s`` (:func:`~.trained.play_games`: the same draws in the same order).
+The play-out (:func:`play_out_trained`): every seat of kind :data:`~.trained.TRAINED` plays the stored policy's row at
+the position (:func:`~.trained.trained_action`, the trained seat of whole games; the kernel hands an empty table when
+no seat is trained), the others their own kind. The worlds are dealt, weighed and drawn by
+:func:`~.search.round_world` (the plan, the posterior, the numbers of the one stream). One play-out from the start
+with seed ``s`` is the kernel's whole game of seed ``s`` (:func:`~.trained.play_games`: the same draws in the same
+order). The untrained copies of these loops (``play.rollouts``, ``search.action_rollouts``) are gone: with no trained
+seat these gave their returns bit for bit.
 
 Why: a search player over the trained policy is the stronger line-up a report weighs its trained headline against
 ("has it stopped moving?"); its play-outs must be as cheap as the trained seat's whole games, so they stay compiled.
 
 The compiled functions borrow their arrays (:func:`cfr.numba_borrowing.borrowing`: no reference counts, so they
-allocate nothing): the scratch the untrained loops allocate inside is allocated here by the Python callers, once a
-call. numba caches a compiled function by its own file only; these inline the compiled core's, the trained seat's,
+allocate nothing): their scratch is allocated by the Python callers, once a call. numba caches a compiled function by its own file only; these inline the compiled core's, the trained seat's,
 the search worlds' and the policy tables', so their cache is keyed by those sources too.
 """
 
@@ -43,7 +42,7 @@ from trustme_analysis.train import tables as T
 def play_out_trained(cfg, tab, S, rng, kinds, knobs, hbuf, tkeys, tavg, detail, row, descs, probs, scratch):
     """Play ``S`` to the end: chance by the draw protocol, trained seats by the policy ``tkeys``/``tavg`` at level
     ``detail``, heuristic seats with their row of ``knobs`` (``hbuf``: the heuristic's scratch), random seats
-    uniformly; the same draws, in the same order, as :func:`~.play.step` and :func:`~.trained.play_games`.
+    uniformly; the same draws, in the same order, as :func:`~.trained.play_games`.
     The arguments after ``detail`` are scratch owned by the caller. Returns 0, or :data:`~.layout.ERR_NO_ACTION`
     when a seat to act had no legal action."""
     while True:
@@ -62,7 +61,7 @@ def play_out_trained(cfg, tab, S, rng, kinds, knobs, hbuf, tkeys, tavg, detail, 
 @borrowing()
 def rollouts_trained(cfg, tab, S0, count, seed, kinds, knobs, out, S, rng, ranks, points_ranks, rets, hbuf, tkeys,
                      tavg, detail, row, descs, probs, scratch):
-    """:func:`~.play.rollouts` with trained seats: ``count`` play-outs of position ``S0`` (one SplitMix64 stream
+    """``count`` play-outs of position ``S0`` (one SplitMix64 stream
     seeded with ``seed``), their returns added into ``out`` (one entry per seat). ``S`` (a state), ``rng`` (one
     entry), ``ranks``/``points_ranks``/``rets`` (one per seat) and the arguments after ``hbuf`` are scratch owned by
     the caller. Returns 0, or :data:`~.layout.ERR_NO_ACTION`."""
@@ -90,13 +89,13 @@ def action_rollouts_trained(cfg, tab, S0, viewer, actions, worlds, per_world, se
                             rng, counts, deck, source, drawn, drawn_len, cand, weights, W, S, knobs, hbuf, rates,
                             always, picks, ranks, points_ranks, rets, tkeys, tavg, detail, row, descs, probs,
                             scratch):
-    """:func:`~.search.action_rollouts` with trained seats: a round of the search player's halving, every action of
+    """A round of the search player's halving, every action of
     ``actions`` scored on the same ``worlds`` worlds of ``viewer`` (dealt, weighed and kept as there, from one stream
     seeded with ``seed``), ``per_world`` play-outs each by :func:`play_out_trained`, the returns added into ``out``
     (actions x seats). The arguments from ``pool`` to ``value`` are :func:`~.search.round_inputs`' ``world``; those
     after ``out`` are scratch owned by the caller: ``knobs`` holds the heuristic seats' knobs (the kernel's, when
     ``use_belief`` is off; else each world's drawn model overwrites them) and the rest is sized as
-    :func:`~.search.action_rollouts` allocates it. Returns 0, or :data:`~.layout.ERR_NO_ACTION`."""
+    the Python caller allocates it. Returns 0, or :data:`~.layout.ERR_NO_ACTION`."""
     n = cfg[N]
     rng[0] = seed
     dealt = pool.shape[0] > 0 or size.shape[0] > 0 or hand_seat.shape[0] > 0
@@ -128,14 +127,14 @@ def action_rollouts_trained(cfg, tab, S0, viewer, actions, worlds, per_world, se
 def _trained_args(kernel) -> tuple:
     """The kernel's policy (lookup keys, average strategy, abstraction level) and its rows' scratch, in the order
     :func:`~.trained.trained_action` takes them."""
-    tkeys, tavg, detail, sc = kernel._trained
+    tkeys, tavg, detail, sc = kernel._policy
     return tkeys, tavg, int(detail), sc["row"], sc["descs"], sc["probs"], sc["scratch"]
 
 
 def rollouts(kernel, S0: np.ndarray, count: int, seed: int, knobs: np.ndarray) -> tuple[np.ndarray, int]:
     """Mean returns (one per seat) of ``count`` play-outs of the kernel array ``S0`` by ``kernel``'s seats, trained
     seats by its policy, heuristic seats with ``knobs`` (a row per seat), and the error code (0, or
-    :data:`~.layout.ERR_NO_ACTION`), as :func:`~.play.rollouts` returns them."""
+    :data:`~.layout.ERR_NO_ACTION`)."""
     n = int(kernel.cfg[N])
     out = np.zeros(n, np.float64)
     error = rollouts_trained(kernel.cfg, kernel.tab, S0, int(count), np.uint64(seed), kernel._kinds, knobs, out,
@@ -146,7 +145,7 @@ def rollouts(kernel, S0: np.ndarray, count: int, seed: int, knobs: np.ndarray) -
 
 def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int, viewer: int, belief: bool = True,
                  position: np.ndarray | None = None) -> np.ndarray:
-    """:func:`~.search.action_means` with ``kernel``'s trained seats playing its policy: the mean returns
+    """With ``kernel``'s seats (trained ones playing its policy), the mean returns
     (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds of ``viewer`` in the pyspiel
     ``state``, ``per_world`` play-outs each (one compiled call)."""
     cfg = kernel.cfg
@@ -155,7 +154,7 @@ def action_means(kernel, state, actions, worlds: int, per_world: int, seed: int,
     acts = np.ascontiguousarray(actions, dtype=np.int64)
     out = np.zeros((len(acts), n), np.float64)
     size_s = S0.shape[0]
-    # The scratch search.action_rollouts allocates inside, sized as there.
+    # The round's scratch, sized for its deal (search._deal_scratch).
     counts, deck, source, drawn, drawn_len = _deal_scratch(cfg, plan.pool, plan.fallback, plan.size, plan.pick_rest)
     error = action_rollouts_trained(
         cfg, kernel.tab, S0, int(viewer), acts, int(worlds), int(per_world), np.uint64(seed), bool(belief),

@@ -1,6 +1,6 @@
 """The compiled core of the Pinocchio kernel in one namespace: the names of its section modules (:mod:`.layout`,
 :mod:`.queries`, :mod:`.scoring`, :mod:`.turn`, :mod:`.worlds`, :mod:`.heuristic`, :mod:`.play`, :mod:`.search`),
-for the kernel's Python side (``from trustme_analysis.games.pinocchio.kernel import core as K``: ``K.play_out_seats``,
+for the kernel's Python side (``from trustme_analysis.games.pinocchio.kernel import core as K``: ``K.init_state``,
 ``K.STATE_SIZE`` ...). :mod:`.layout` describes the arrays and how the modules tie their numba caches.
 
 :data:`SOURCES` are the modules whose source the core's compiled code is made of: compiled code outside the core that
@@ -41,7 +41,7 @@ from trustme_analysis.games.pinocchio.kernel.layout import (
     VOTE_COIN, VOTE_I, VOTE_NOISE, WINNER,
 )
 from trustme_analysis.games.pinocchio.kernel.play import (
-    play_out_kinds, play_out_seats, random_action, record_rows, scratch_size,
+    random_action, record_rows, scratch_size,
 )
 from trustme_analysis.games.pinocchio.kernel.queries import (
     chance_outcomes, count_usable_combos, current_player, init_state, is_chance_phase, legal_actions, nth_bit,
@@ -50,7 +50,7 @@ from trustme_analysis.games.pinocchio.kernel.queries import (
 from trustme_analysis.games.pinocchio.kernel.scoring import (
     gain_ticket, record_trace, score_final, stacks_end_reached, ticket_score,
 )
-from trustme_analysis.games.pinocchio.kernel.search import action_rollouts, rollouts_seats, vote_evidence
+from trustme_analysis.games.pinocchio.kernel.search import vote_evidence
 from trustme_analysis.games.pinocchio.kernel.turn import (
     advance, any_usable_combo, apply_action, deck_ready, discard_combo, note_runout, park_empty, resolve_tale, step,
 )
@@ -264,7 +264,6 @@ __all__ = [
     "VOTE_I",
     "VOTE_NOISE",
     "WINNER",
-    "action_rollouts",
     "advance",
     "any_usable_combo",
     "apply_action",
@@ -292,8 +291,6 @@ __all__ = [
     "note_runout",
     "nth_bit",
     "park_empty",
-    "play_out_kinds",
-    "play_out_seats",
     "popcount16",
     "random_action",
     "record_rows",
@@ -301,7 +298,6 @@ __all__ = [
     "redraw_hidden_votes",
     "resolve_tale",
     "returns_into",
-    "rollouts_seats",
     "sample_chance",
     "sample_world",
     "score_final",

@@ -596,22 +596,18 @@ class Kernel:
         self._no_probes("rollouts")
         out = np.zeros(2 * K.MAXP, np.float64)
         who = -1 if viewer is None else int(viewer)
-        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
-            from trustme_analysis.games.pinocchio.kernel.trained_rollouts import rollouts_trained
+        # One rollout loop for every line-up (kernel.trained_rollouts; an empty policy table without a trained seat).
+        from trustme_analysis.games.pinocchio.kernel.trained_rollouts import rollouts_trained
 
-            rollouts_trained(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out,
-                             *self._scratch(), np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64),
-                             *self._trained_scratch())
-            return out[: self.players] / max(int(n), 1)
-        K.rollouts_seats(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out, *self._scratch(),
-                         np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
+        rollouts_trained(self.R, state.s, int(n), np.uint64(seed), who, self._kinds, self.H, out, *self._scratch(),
+                         np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64), *self._trained_scratch())
         return out[: self.players] / max(int(n), 1)
 
     def action_rollouts(self, state: KernelState, actions: Sequence[int], worlds: int, per_world: int, seed: int,
                         viewer: int, belief: bool = True) -> np.ndarray:
         """Mean returns (``len(actions) x players``) of each of ``actions`` over the same ``worlds`` worlds, each
         played out ``per_world`` times after the action by this kernel's seats (compiled; a search player's paired
-        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel.search.action_rollouts`).
+        evaluation, :func:`~trustme_analysis.games.pinocchio.kernel.trained_rollouts.action_rollouts_trained`).
 
         A world is ``state`` with what ``viewer`` cannot see dealt anew (hidden simultaneous votes redrawn), as
         ``resample_from_infostate`` deals it; with ``belief``, as ``bots.belief`` picks worlds: a pending tale of
@@ -622,19 +618,13 @@ class Kernel:
         out = np.zeros((len(acts), K.MAXP), np.float64)
         b = self.teller_bluff_rate(state) if belief else -1.0
         s, rng, buf = self._scratch()
-        if self._trained is not None:  # ---- trained seats (issue 28): a search player over the trained policy
-            from trustme_analysis.games.pinocchio.kernel.trained_rollouts import action_rollouts_trained
+        from trustme_analysis.games.pinocchio.kernel.trained_rollouts import action_rollouts_trained
 
-            action_rollouts_trained(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer),
-                                    float(b), self._kinds, self.voter_model(state, viewer), out, s,
-                                    np.empty(K.STATE_SIZE, np.int32), np.empty(K.STATE_SIZE, np.int32),
-                                    np.zeros(K.MAXP, np.float64), rng, buf, np.empty(K.MAXA, np.int64),
-                                    np.empty(K.MAXA, np.float64), *self._trained_scratch())
-            return out[:, : self.players] / max(int(worlds) * int(per_world), 1)
-        K.action_rollouts(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer), float(b),
-                          self._kinds, self.voter_model(state, viewer), out, s, np.empty(K.STATE_SIZE, np.int32),
-                          np.empty(K.STATE_SIZE, np.int32), np.zeros(K.MAXP, np.float64), rng, buf,
-                          np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64))
+        action_rollouts_trained(self.R, state.s, acts, int(worlds), int(per_world), np.uint64(seed), int(viewer),
+                                float(b), self._kinds, self.voter_model(state, viewer), out, s,
+                                np.empty(K.STATE_SIZE, np.int32), np.empty(K.STATE_SIZE, np.int32),
+                                np.zeros(K.MAXP, np.float64), rng, buf, np.empty(K.MAXA, np.int64),
+                                np.empty(K.MAXA, np.float64), *self._trained_scratch())
         return out[:, : self.players] / max(int(worlds) * int(per_world), 1)
 
     def teller_bluff_rate(self, state: KernelState) -> float:
@@ -708,7 +698,7 @@ class Kernel:
     def _trained_scratch(self) -> tuple[Any, ...]:
         """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch, as
         :func:`~trustme_analysis.games.pinocchio.kernel.trained.trained_action` takes them."""
-        tkeys, tavg, detail = self._trained
+        tkeys, tavg, detail = self._trained or self._empty_policy()
         return (tkeys, tavg, int(detail), np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
                 np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64), np.empty(K.MAXA))
 

@@ -191,7 +191,7 @@ HEURISTIC_KNOBS_SIZE = 16
 BLUFF_CARDS = ("big_gap", "small_gap", "random")
 PARK_PICKS = ("fit", "high", "random")
 VOTES_RULES = ("expected_value", "threshold")
-#: Seat kinds of :func:`.play.play_out_seats`.
+#: Seat kinds of the whole-game and rollout loops (:mod:`.trained`, :mod:`.trained_rollouts`).
 SEAT_RANDOM, SEAT_HEURISTIC = 0, 1
 # ---- trained seats (issue 28): played by the whole-game loop, kernel.trained.play_batch_trained
 SEAT_TRAINED = 2

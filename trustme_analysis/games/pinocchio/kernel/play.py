@@ -10,24 +10,20 @@ from __future__ import annotations
 import numpy as np
 
 from trustme_analysis.engine.compiled_draws import below
-from trustme_analysis.games.pinocchio.kernel.heuristic import heuristic_action
 from trustme_analysis.games.pinocchio.kernel.layout import (
-    ACTION, ACTIVE, ACTOR, BONUS_FORFEITED, BONUS_TURNS, COIN_CHANCE, COIN_OFFER, COIN_TOSSES, DAYS_ENDED, END_NONE,
-    END_STACKS, END_TRIGGER, ERROR, ERR_HISTORY_OVERFLOW, F_BONUS, F_BONUS_FORFEITED, F_BONUS_TURNS, F_COIN_CHANCE,
-    F_COIN_TOSSES, F_COMPLETED, F_DAYS, F_DIFFERENT, F_DISTRUSTED, F_END_STACK, F_FACE, F_MARGIN, F_NIGHT,
-    F_PARK_TAKES, F_PLAYERS, F_RANK, F_ROWS, F_RUNOUTS, F_SCORE, F_TALES, F_TALES_COIN, F_TALL, F_TALL_LOWER,
-    F_TALL_NONE, F_TICKETS, F_TIE_BREAK, F_TOP_SHARED, F_TRIGGER, F_TRUE, F_TRUSTED, F_TURNS, F_VALUES,
-    F_VOTES_CAST, F_VOTES_CORRECT, F_VOTES_TRUST, F_WIN, F_WINNER, HANDS, LAST_EMPTIED, MAXC, MAXP, MAXV, PARK,
-    PARK_TAKES, PHASE, ROWS, RUNOUTS, R_CHART, R_NCOMBOS, R_NUM_ACTIONS, R_PASS, R_PLAYERS, R_REP_BASE, R_TAKE_BASE,
-    R_TALE_BASE, R_TOSS, R_TRUST, R_VALUES, SEAT_HEURISTIC, STACK_EMPTY_TURN, STATE_SIZE, TALES_COIN, TALL_LOWER,
-    TALL_NONE, TERMINAL, TICKETS, TIE_BREAK_BY, TIX_ROUTE, TOTALS, TURN, VOTE, VOTES_CAST, VOTES_CORRECT,
-    VOTES_TRUST, WINNER, compiled, inlined, tie_module,
+    ACTION, ACTIVE, BONUS_FORFEITED, BONUS_TURNS, COIN_CHANCE, COIN_OFFER, COIN_TOSSES, DAYS_ENDED, END_NONE, END_STACKS,
+    END_TRIGGER, F_BONUS, F_BONUS_FORFEITED, F_BONUS_TURNS, F_COIN_CHANCE, F_COIN_TOSSES, F_COMPLETED, F_DAYS,
+    F_DIFFERENT, F_DISTRUSTED, F_END_STACK, F_FACE, F_MARGIN, F_NIGHT, F_PARK_TAKES, F_PLAYERS, F_RANK,
+    F_ROWS, F_RUNOUTS, F_SCORE, F_TALES, F_TALES_COIN, F_TALL, F_TALL_LOWER, F_TALL_NONE, F_TICKETS, F_TIE_BREAK,
+    F_TOP_SHARED, F_TRIGGER, F_TRUE, F_TRUSTED, F_TURNS, F_VALUES, F_VOTES_CAST, F_VOTES_CORRECT, F_VOTES_TRUST,
+    F_WIN, F_WINNER, HANDS, LAST_EMPTIED, MAXC, MAXV, PARK, PARK_TAKES, PHASE, ROWS, RUNOUTS,
+    R_CHART, R_NCOMBOS, R_NUM_ACTIONS, R_PASS, R_PLAYERS, R_REP_BASE, R_TAKE_BASE, R_TALE_BASE, R_TOSS, R_TRUST, R_VALUES,
+    STACK_EMPTY_TURN, TALES_COIN, TALL_LOWER, TALL_NONE, TICKETS, TIE_BREAK_BY, TIX_ROUTE, TOTALS, TURN,
+    VOTE, VOTES_CAST, VOTES_CORRECT, VOTES_TRUST, WINNER, compiled, inlined, tie_module,
 )
 from trustme_analysis.games.pinocchio.kernel.queries import (
-    count_usable_combos, init_state, is_chance_phase, legal_actions, nth_bit, popcount16, sample_chance,
-    usable_combos, value_mask,
+    count_usable_combos, legal_actions, nth_bit, popcount16, usable_combos, value_mask,
 )
-from trustme_analysis.games.pinocchio.kernel.turn import step
 
 
 @compiled
@@ -186,39 +182,6 @@ def record_rows(F, R, ints, lists, empty_turn):
             ints[i, F_PARK_TAKES] = F[g, PARK_TAKES + p]
             ints[i, F_BONUS_TURNS] = F[g, BONUS_TURNS + p]
             ints[i, F_BONUS_FORFEITED] = F[g, BONUS_FORFEITED + p]
-
-
-@compiled
-def play_out_kinds(s, R, rng, buf, trace, hist, h0, kinds, H, acts, probs):
-    """Play ``s`` to the end, seat ``p`` played by kind ``kinds[p]`` (:data:`SEAT_RANDOM`: :func:`random_action`,
-    or :data:`SEAT_HEURISTIC` with knobs ``H[p]``, one uniform number a decision), chance by its probabilities.
-
-    Writes the actions into ``hist[h0:]`` when ``hist`` is not empty; returns the index after the last one written
-    (or -1 when ``hist`` was too short; the game is still played to the end). ``trace`` takes the score trace (0
-    rows: off). ``acts`` and ``probs`` are scratch of :data:`MAXA` entries."""
-    h = h0
-    keep = hist.shape[0] > 0
-    while s[PHASE] != TERMINAL:
-        if is_chance_phase(s[PHASE]):
-            a = sample_chance(s, R, rng)
-        elif kinds[s[ACTOR]] == SEAT_HEURISTIC:
-            a = heuristic_action(s, R, H[s[ACTOR]], rng, acts, probs, buf)
-        else:
-            a = random_action(s, R, rng, buf)
-        if keep:
-            if h >= 0 and h < hist.shape[0]:
-                hist[h] = a
-                h += 1
-            else:
-                h = -1
-        step(s, R, a, trace)
-    return h
-
-
-@compiled
-def play_out_seats(s, R, rng, buf, kinds, H, acts, probs):
-    """Play ``s`` to the end by :func:`play_out_kinds` with no score trace and no history (rollouts)."""
-    play_out_kinds(s, R, rng, buf, s[:0].reshape((0, MAXP)), s[:0], 0, kinds, H, acts, probs)
 
 
 tie_module(__name__)

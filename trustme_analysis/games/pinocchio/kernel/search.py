@@ -1,6 +1,6 @@
-"""The compiled Pinocchio rollouts for search players: mean returns of play-outs from a position
-(:func:`rollouts_seats`), paired rollouts of each candidate action over the same sampled worlds
-(:func:`action_rollouts`) and the evidence a history's votes give on each voter's model (:func:`vote_evidence`).
+"""The compiled Pinocchio evidence for search players: what a history's votes say of each voter's model
+(:func:`vote_evidence`). The play-outs (from a position, and each candidate action's over the same sampled worlds)
+are :mod:`.trained_rollouts`', the one rollout loop for every line-up.
 
 Part of the compiled core (:mod:`.layout` describes the arrays; :mod:`.core` is its one namespace).
 """
@@ -11,62 +11,11 @@ import numpy as np
 
 from trustme_analysis.games.pinocchio.kernel.heuristic import heuristic_policy
 from trustme_analysis.games.pinocchio.kernel.layout import (
-    ACTOR, MAXP, PHASE, R_PLAYERS, R_TRUST, STATE_SIZE, VOTE, VOTE_NOISE, compiled, tie_module,
+    ACTOR, MAXP, PHASE, R_TRUST, STATE_SIZE, VOTE, VOTE_NOISE, compiled, tie_module,
 )
-from trustme_analysis.games.pinocchio.kernel.play import play_out_seats
-from trustme_analysis.games.pinocchio.kernel.queries import init_state, returns_into
+from trustme_analysis.games.pinocchio.kernel.queries import init_state
 from trustme_analysis.games.pinocchio.kernel.turn import apply_action
-from trustme_analysis.games.pinocchio.kernel.worlds import determinize, sample_world
-
-
-@compiled
-def rollouts_seats(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, probs):
-    """``n`` playouts from ``s0``, each seat played by its kind (:func:`play_out_seats`); adds each one's returns
-    into ``out`` (float64, ``2 * MAXP``: the first half takes the sums).
-
-    With ``viewer >= 0`` every playout first resamples what ``viewer`` cannot see (:func:`determinize`). One
-    SplitMix64 stream seeded with ``seed`` drives all of them, so the result depends only on the arguments. ``s``,
-    ``rng`` and ``buf`` are scratch owned by the caller, as for :func:`play_out_seats`."""
-    rng[0] = seed
-    ret = out[MAXP:]
-    for _ in range(n):
-        for i in range(STATE_SIZE):
-            s[i] = s0[i]
-        if viewer >= 0:
-            determinize(s, R, viewer, rng, buf)
-        play_out_seats(s, R, rng, buf, kinds, H, acts, probs)
-        returns_into(s, R, ret)
-        for p in range(R[R_PLAYERS]):
-            out[p] += ret[p]
-
-
-@compiled
-def action_rollouts(R, s0, actions, worlds, per_world, seed, viewer, bluff_rate, kinds, H, out, s, w, keep, ret, rng,
-                    buf, acts, probs):
-    """Paired rollouts for a search player: ``worlds`` times, sample a world :func:`sample_world` from ``s0``, then
-    for each ``actions[j]`` apply it to a copy of that world and play it out ``per_world`` times
-    (:func:`play_out_seats`), adding the returns into ``out[j]`` (float64, ``len(actions) x MAXP``).
-
-    Every action is scored on the same worlds, so their comparison is not blurred by the luck of the deal. ``w`` is a
-    and ``keep`` are states of scratch, ``ret`` float64 scratch of :data:`MAXP`; one SplitMix64 stream seeded with
-    ``seed`` drives everything.
-    """
-    rng[0] = seed
-    n = R[R_PLAYERS]
-    no_trace = s[:0].reshape((0, MAXP))
-    for _ in range(worlds):
-        for i in range(STATE_SIZE):
-            w[i] = s0[i]
-        sample_world(w, R, viewer, bluff_rate, rng, buf, keep)
-        for j in range(actions.shape[0]):
-            for _ in range(per_world):
-                for i in range(STATE_SIZE):
-                    s[i] = w[i]
-                apply_action(s, R, actions[j], no_trace)
-                play_out_seats(s, R, rng, buf, kinds, H, acts, probs)
-                returns_into(s, R, ret)
-                for p in range(n):
-                    out[j, p] += ret[p]
+from trustme_analysis.games.pinocchio.kernel.worlds import determinize
 
 
 @compiled

@@ -2,7 +2,7 @@
 :func:`play_batch_trained`.
 
 :func:`play_batch_trained` plays every line-up the kernel plays (one game per seed, chance by its probabilities,
-random and heuristic seats by the kernel's own functions, exactly as :func:`~.play.play_out_kinds` draws them), with
+random and heuristic seats by the kernel's own functions, exactly as the heuristic and random seats of :mod:`.play` draw), with
 probe seats (:data:`PROBE_KINDS`, :func:`probe_action`: the heuristic restricted to a named simple strategy's moves)
 and trained seats (:data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED`): the trained policy's row
 at the position (:mod:`.abstraction`), read from a stored policy's lookup table (:mod:`trustme_analysis.train.tables`;

@@ -1,14 +1,15 @@
-"""Rollouts with trained seats inside the compiled kernel: a search player whose play-outs are played by the trained
-policy (``rollout = "trained"``).
+"""The Pinocchio kernel's rollouts, one loop for every line-up: mean returns of play-outs from a position
+(:func:`rollouts_trained`, each from a determinization for a viewer) and a search player's paired rollouts of each
+candidate action over the same sampled worlds (:func:`action_rollouts_trained`).
 
-The same two loops as :mod:`.search` (:func:`~.search.rollouts_seats`, :func:`~.search.action_rollouts`), with the
-play-out of :func:`play_out_trained`: every seat of kind
+The play-out (:func:`play_out_trained`): every seat of kind
 :data:`~trustme_analysis.games.pinocchio.kernel.layout.SEAT_TRAINED` plays the stored policy's row at the position
-(:func:`~.trained.trained_action`, the trained seat of whole games), the others their own kind. Worlds are sampled
-exactly as there, so a search player's evaluation differs only in who plays the rest of the game.
+(:func:`~.trained.trained_action`, the trained seat of whole games; the kernel hands an empty table when no seat is
+trained), the others their own kind; worlds are sampled by :mod:`.worlds`. The untrained copies of these loops the
+core had are gone: with no trained seat these gave their results bit for bit.
 
-Why: a search player over the trained policy is the stronger line-up a report weighs its trained headline against
-("has it stopped moving?"); its play-outs must be as cheap as the trained seat's whole games, so they stay compiled.
+Why compiled: a search player over the trained policy is the stronger line-up a report weighs its trained headline
+against ("has it stopped moving?"); its play-outs must be as cheap as the trained seat's whole games.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ def play_out_trained(s, R, rng, buf, kinds, H, acts, probs, tkeys, tavg, detail,
 @borrowing()
 def rollouts_trained(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, probs, tkeys, tavg, detail, tacts,
                      cbuf, row, which, tprobs):
-    """:func:`~.search.rollouts_seats` with trained seats: ``n`` play-outs from ``s0`` (each from a determinization
+    """``n`` play-outs from ``s0`` by :func:`play_out_trained` (each from a determinization
     for ``viewer >= 0``), their returns added into ``out[:MAXP]``; one SplitMix64 stream seeded with ``seed``."""
     rng[0] = seed
     ret = out[K.MAXP:]
@@ -63,7 +64,7 @@ def rollouts_trained(R, s0, n, seed, viewer, kinds, H, out, s, rng, buf, acts, p
 @borrowing()
 def action_rollouts_trained(R, s0, actions, worlds, per_world, seed, viewer, bluff_rate, kinds, H, out, s, w, keep,
                             ret, rng, buf, acts, probs, tkeys, tavg, detail, tacts, cbuf, row, which, tprobs):
-    """:func:`~.search.action_rollouts` with trained seats: every action of ``actions`` scored on the same
+    """A search player's paired evaluation: every action of ``actions`` scored on the same
     ``worlds`` sampled worlds, ``per_world`` play-outs each, the returns added into ``out[j]``."""
     rng[0] = seed
     n = R[K.R_PLAYERS]

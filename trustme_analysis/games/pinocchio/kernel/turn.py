@@ -262,7 +262,7 @@ def step(s, R, a, trace):
     """Apply action or chance outcome ``a`` (assumed legal) to ``s``; ``trace`` takes the score trace (0 rows: off).
 
     The first step of each engine path is done here; :func:`advance` runs the rest. Inlined into the play loop
-    (:func:`play_out_kinds`), where a call per step cost more than a tenth of a rollout (``perf``: the array
+    (:mod:`.trained`, :mod:`.trained_rollouts`), where a call per step cost more than a tenth of a rollout (``perf``: the array
     arguments pushed and the callee's locals set up at every step); elsewhere it is called as :func:`apply_action`.
     """
     ph = s[PHASE]
