@@ -329,3 +329,9 @@ def policy_table(keys: np.ndarray, avg: np.ndarray) -> tuple[np.ndarray, np.ndar
     values = np.zeros((cap, 1))
     rehash(np.asarray(keys, np.int64), np.asarray(avg, np.float64).reshape(-1, 1), table_keys, values)
     return table_keys, np.ascontiguousarray(values[:, 0])
+
+
+def empty_policy() -> tuple[np.ndarray, np.ndarray, int]:
+    """A policy (lookup keys, average strategy, abstraction level 0) that holds no row, so every trained-seat lookup
+    misses: what a kernel's one whole-game loop and its rollout loops are handed when no seat is trained."""
+    return (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)

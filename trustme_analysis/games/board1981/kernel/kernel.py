@@ -62,7 +62,7 @@ from trustme_analysis.games.board1981.kernel import worlds as search_worlds
 from trustme_analysis.games.board1981.kernel.records import KernelGames
 from trustme_analysis.games.board1981.kernel.trained import SEAT_TRAINED, play_games
 from trustme_analysis.games.board1981.players.heuristic import HeuristicKnobs, distances_to
-from trustme_analysis.train.tables import policy_table
+from trustme_analysis.train.tables import empty_policy
 
 #: Seat kinds the compiled loop and its rollouts play: uniform random, and the heuristic
 #: (:mod:`~trustme_analysis.games.board1981.players.heuristic`, its knobs given to :class:`Kernel`).
@@ -71,7 +71,7 @@ SEAT_KINDS = {"random": play.SEAT_RANDOM, "heuristic": play.SEAT_HEURISTIC}
 #: games (:mod:`.trained`) and in rollouts (:mod:`.trained_rollouts`).
 TRAINED_SEAT = "trained"
 #: The policy the whole-game loop reads when no seat is trained (no row: every lookup misses).
-_EMPTY_POLICY = (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
+_EMPTY_POLICY = empty_policy()
 
 _KIND_CODES = {
     PROPERTY: L.K_PROPERTY, WHITE: L.K_WHITE, HOT_TIP: L.K_HOT_TIP, WILD_GOOSE_CHASE: L.K_WILD_GOOSE_CHASE,

@@ -200,20 +200,14 @@ class Kernel:
         self._seat_knobs = np.ascontiguousarray(np.tile(self._knobs, (n, 1)))
         # ---- trained seats (issue 28): the policy's lookup table, its level and the scratch its rows need. The
         # kernel's one whole-game loop (kernel.trained.play_games) plays every line-up: without a trained seat it is
-        # handed an empty table, and so are the rollout loops (kernel.trained_rollouts). _trained is set when a
-        # trained or probe seat plays.
+        # handed an empty table (train.tables.empty_policy), and so are the rollout loops (kernel.trained_rollouts).
         from trustme_analysis.games.liar.kernel.abstraction import new_scratch
+        from trustme_analysis.train.tables import empty_policy
 
         self._probes = any(k.startswith(PROBE_PREFIX) for k in kinds)
-        policy = trained
-        if policy is None:
-            from trustme_analysis.train.tables import policy_table
-
-            policy = (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
-        tkeys, tavg, detail = policy
+        tkeys, tavg, detail = trained if trained is not None else empty_policy()
         self._policy = (np.ascontiguousarray(tkeys, np.int64), np.ascontiguousarray(tavg, np.float64), int(detail),
                         new_scratch(self.cfg, self.tab))
-        self._trained = self._policy if trained is not None or self._probes else None
 
     def new_state(self) -> KernelState:
         """The position before the deal, like ``game.new_initial_state()`` (a fixed first player already seated)."""

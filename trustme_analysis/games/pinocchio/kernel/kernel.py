@@ -46,6 +46,7 @@ from trustme_analysis.engine.record_arrays import record_arrays
 from trustme_analysis.games.pinocchio.kernel.records import (FIELDS, RawRecords, record_columns, record_lists,
                                                              rows_of_game)
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
+from trustme_analysis.train.tables import empty_policy
 
 _SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC,
                "trained": K.SEAT_TRAINED}  # "trained": only with a policy (Kernel(trained=...))
@@ -537,7 +538,7 @@ class Kernel:
             hist_off = np.zeros(G + 1, np.int64)
             # The kernel's one whole-game loop plays every line-up (an empty policy table when no seat is trained);
             # looked up at each call, so that benchmarks/trained_seat_cost.py can swap in a cut-down copy.
-            tkeys, tavg, detail = self._trained or self._empty_policy()
+            tkeys, tavg, detail = self._trained or empty_policy()
             trained_module.play_batch_trained(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
                                               self.max_length, *self._scratch(), self._kinds, self.H,
                                               np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64), tkeys, tavg,
@@ -687,18 +688,10 @@ class Kernel:
         if self._probes:
             raise ValueError(f"{what}: probe seats play whole games (play) only, not rollouts")
 
-    @staticmethod
-    def _empty_policy() -> tuple[np.ndarray, np.ndarray, int]:
-        """A policy table that holds no row (every trained-seat lookup misses): what the whole-game loop is handed
-        when no seat is trained."""
-        from trustme_analysis.train.tables import policy_table
-
-        return (*policy_table(np.zeros(0, np.int64), np.zeros(0)), 0)
-
     def _trained_scratch(self) -> tuple[Any, ...]:
         """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch, as
         :func:`~trustme_analysis.games.pinocchio.kernel.trained.trained_action` takes them."""
-        tkeys, tavg, detail = self._trained or self._empty_policy()
+        tkeys, tavg, detail = self._trained or empty_policy()
         return (tkeys, tavg, int(detail), np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
                 np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64), np.empty(K.MAXA))
 
