@@ -48,6 +48,8 @@ from trustme_analysis.games.pinocchio.kernel.records import (FIELDS, RawRecords,
 from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
 from trustme_analysis.train.tables import empty_policy
 
+#: The policy the whole-game and rollout loops read when no seat is trained (no row: every lookup misses).
+_EMPTY_POLICY = empty_policy()
 _SEAT_CODES = {"random": K.SEAT_RANDOM, "heuristic": K.SEAT_HEURISTIC,
                "trained": K.SEAT_TRAINED}  # "trained": only with a policy (Kernel(trained=...))
 _END_TRIGGERS = {None: K.END_NONE, "deck": K.END_DECK, "stacks": K.END_STACKS}
@@ -538,7 +540,7 @@ class Kernel:
             hist_off = np.zeros(G + 1, np.int64)
             # The kernel's one whole-game loop plays every line-up (an empty policy table when no seat is trained);
             # looked up at each call, so that benchmarks/trained_seat_cost.py can swap in a cut-down copy.
-            tkeys, tavg, detail = self._trained or empty_policy()
+            tkeys, tavg, detail = self._trained or _EMPTY_POLICY
             trained_module.play_batch_trained(self.R, chunk, finals, trace, trace_off, hist, hist_off, self.max_turns,
                                               self.max_length, *self._scratch(), self._kinds, self.H,
                                               np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.float64), tkeys, tavg,
@@ -691,7 +693,7 @@ class Kernel:
     def _trained_scratch(self) -> tuple[Any, ...]:
         """The trained seats' policy (lookup keys, average strategy, abstraction level) and their scratch, as
         :func:`~trustme_analysis.games.pinocchio.kernel.trained.trained_action` takes them."""
-        tkeys, tavg, detail = self._trained or empty_policy()
+        tkeys, tavg, detail = self._trained or _EMPTY_POLICY
         return (tkeys, tavg, int(detail), np.empty(K.MAXA, np.int64), np.empty(K.MAXC, np.int64),
                 np.empty(K.MAXA, np.int64), np.empty(K.MAXA, np.int64), np.empty(K.MAXA))
 
