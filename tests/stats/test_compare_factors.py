@@ -130,6 +130,26 @@ def test_a_line_up_found_exploitable_gives_way():
     assert t.loc["trained", "role"] == "headline" and t.loc["trained", "verdict"] == "holds"
 
 
+def test_the_verdict_under_the_baseline_rules_decides_the_headline():
+    # The default spec's case: a probe beats the trained players with 2 players only; they hold under the baseline's
+    # 3-player rules, where the headline figures come from, so they keep the headline over the untested search
+    # line-up (which used to take it).
+    m = manifest(["heuristic", "trained", "search"])
+    ids = [v["id"] for v in m["variants"]]
+    trained = {v["params"]["players"]: v["id"] for v in m["variants"] if v["lineup"] == "trained"}
+    count = {v["id"]: v["games"] for v in m["variants"]}
+
+    def table(two, three):
+        verdicts = pd.DataFrame([{"variant": trained[2], "verdict": two}, {"variant": trained[3], "verdict": three}])
+        return lineup_table(m, ids, count, verdicts, m["baseline"]).set_index("lineup")
+
+    t = table("exploitable", "holds")
+    assert t.loc["trained", "verdict"] == "exploitable" and t.loc["trained", "verdict_at_baseline_rules"] == "holds"
+    assert t.loc["trained", "role"] == "headline" and t.loc["search", "role"] == ""
+    t = table("holds", "exploitable")  # beaten where the headline figures come from: it gives way
+    assert t.loc["search", "role"] == "headline" and t.loc["trained", "verdict_at_baseline_rules"] == "exploitable"
+
+
 def test_search_over_trained_rollouts_and_a_larger_budget_are_stronger():
     _, t = _table(["heuristic", "trained", "searchtrained"], games={"searchtrained": 30})
     assert t.loc["trained", "role"] == "headline" and t.loc["searchtrained", "role"] == "stronger"

@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 from trustme_analysis.report.layout import add_findings, name_variant_axes
 from trustme_analysis.report.words import axis_words, label_words
 from trustme_analysis.results import ResultSet
+from trustme_analysis.results.comparisons import variant_exploitable
 
 #: The sections of a report, in order, with their names in the contents and the PDF outline.
 SECTIONS: dict[str, str] = {
@@ -122,7 +123,7 @@ class Report:
         """The results set's ``lineups`` table (empty for a results set computed before it existed)."""
         return self.results["lineups"] if "lineups" in self.results else pd.DataFrame(
             columns=["lineup", "seats", "level", "level_name", "strength", "verdict", "games",
-                     "variant_at_baseline_rules", "role"])
+                     "variant_at_baseline_rules", "verdict_at_baseline_rules", "role"])
 
     @property
     def headline_variant(self) -> str:
@@ -133,9 +134,10 @@ class Report:
         return vid if vid in self.variant_ids else self.baseline
 
     def exploitable(self, variant_id: str) -> bool:
-        """Whether the trust check found the players of ``variant_id``'s line-up exploitable."""
-        t = self.lineups
-        return bool(((t["lineup"] == self.lineup_of(variant_id)) & (t["verdict"] == "exploitable")).any())
+        """Whether the trust check found the players of ``variant_id`` exploitable (its own verdict where the check
+        tested it, else its line-up's: :func:`~trustme_analysis.results.comparisons.variant_exploitable`)."""
+        verdicts = self.results["trust_verdicts"] if "trust_verdicts" in self.results else None
+        return variant_exploitable(variant_id, verdicts, self.lineups, self.lineup_of(variant_id))
 
     def players_tag(self, variant_id: str) -> str:
         """" (players found exploitable)" for a variant whose line-up the trust check found exploitable, else ""."""

@@ -213,6 +213,7 @@ def seat_test_lines(ctx: Report) -> list[str]:
 TRUST_WORDS = {
     "": "its players were not put to the trust check",
     "no weakness found": "the trust check found no weakness in its players",
+    "holds": "the trust check found no probe that beats its players under these rules",
     "inconclusive": "the trust check of its players was inconclusive (a challenger may win more than its share)",
     "exploitable": "but the trust check found its players exploitable, so read its figures as these bots' "
                    "behaviour, not the game's under good play",
@@ -234,8 +235,14 @@ def headline_intro(ctx: Report) -> str:
     if head != ctx.baseline:
         base = (f" The spec's baseline {ctx.variant_name(ctx.baseline)} stays the reference the other line-ups are "
                 "compared with.")
+    # The verdict under the headline's own rules where the check tested them there (the one that chose it).
+    overall = str(r["verdict"])
+    here = str(r.get("verdict_at_baseline_rules", "") or "") or overall
+    trust = TRUST_WORDS.get(here, here)
+    if here != "exploitable" and overall == "exploitable":
+        trust += " (a probe beats them under other rules: see below)"
     return (f"The headline figures are those of {ctx.variant_name(head)}: the baseline's rules under line-up "
-            f"{r['lineup']} ({r['seats']}), {why}; {TRUST_WORDS.get(str(r['verdict']), str(r['verdict']))}.{base}")
+            f"{r['lineup']} ({r['seats']}), {why}; {trust}.{base}")
 
 
 def trust_lines(ctx: Report) -> list[str]:

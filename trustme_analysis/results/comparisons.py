@@ -18,7 +18,10 @@ seed, :mod:`trustme_analysis.sweep.seeding`), else compared as independent sampl
 **The headline line-up** is the most competent line-up the spec has, read from its seats' bot kinds: a line-up with
 trained seats, else search, else heuristic (or probe), else random (a line-up is as competent as its weakest seat).
 Where the spec ran the ``[trust]`` check, its verdict weighs first: a line-up found exploitable gives way to any that
-was not. The headline figures are those of the baseline's rules under that line-up.
+was not. The verdict that weighs is the one under the baseline's rules, where the headline figures come from (when the
+check tested the line-up there; else its verdict over every variant it tested): a probe that beats the trained
+players with 2 players does not hand a 3-player headline to a line-up the check never tested. The headline figures
+are those of the baseline's rules under that line-up.
 
 **Has it stopped moving?** A line-up is *stronger* than the headline's when its weakest seat is: a higher kind (search
 seats whose rollouts play the trained policy over trained seats), or the same kind with a larger search budget. For
@@ -219,17 +222,21 @@ def lineup_table(manifest: Mapping[str, Any], variant_ids: Sequence[str], games:
     line-up, what the other line-ups are compared with) or empty.
 
     The trust verdict of a line-up is "exploitable" when any of its tested variants was, "holds" when all held
-    against every probe, and empty when untested (or tested by the search player alone).
+    against every probe, and empty when untested (or tested by the search player alone); ``verdict_at_baseline_rules``
+    is the verdict of its variant under the baseline's rules (empty when untested there), which weighs first in the
+    choice of the headline (:func:`headline_lineup`).
     """
     variants = _variants(manifest, variant_ids)
     by_id = {str(v.get("id")): v for v in variants}
     base = by_id.get(baseline, {})
     base_rules, base_lineup = rules_key(base), str(base.get("lineup", ""))
     tested: dict[str, list[str]] = {}
+    verdict_of: dict[str, str] = {}
     if verdicts is not None and len(verdicts):
         lineup_of = {vid: str(v.get("lineup", "")) for vid, v in by_id.items()}
         for vid, verdict in zip(verdicts["variant"].astype(str), verdicts["verdict"].astype(str)):
             tested.setdefault(lineup_of.get(vid, ""), []).append(verdict)
+            verdict_of[vid] = verdict
     rows = []
     for name in dict.fromkeys(str(v.get("lineup", "")) for v in variants):
         mine = [v for v in variants if str(v.get("lineup", "")) == name]
@@ -247,9 +254,10 @@ def lineup_table(manifest: Mapping[str, Any], variant_ids: Sequence[str], games:
                      "level_name": LEVEL_NAMES.get(level, str(level)), "strength": list(lineup_strength(example)),
                      "verdict": verdict, "games": int(sum(games.get(str(v.get("id")), 0) for v in mine)),
                      "variant_at_baseline_rules": str(at_base[0].get("id")) if at_base else "",
+                     "verdict_at_baseline_rules": verdict_of.get(str(at_base[0].get("id")), "") if at_base else "",
                      "role": ""})
     table = pd.DataFrame(rows, columns=["lineup", "seats", "level", "level_name", "strength", "verdict", "games",
-                                        "variant_at_baseline_rules", "role"])
+                                        "variant_at_baseline_rules", "verdict_at_baseline_rules", "role"])
     if table.empty:
         return table
     head = headline_lineup(table)
@@ -267,15 +275,17 @@ def _strength(row: Mapping[str, Any]) -> tuple:
 
 def headline_lineup(table: pd.DataFrame) -> str:
     """The line-up that carries the headline (see the module docstring): among those that played the baseline's
-    rules, not found exploitable first, then the highest level, then trust held against every probe, then the most
-    games, then the strongest, then the spec's order."""
+    rules, not found exploitable first (under the baseline's rules where the check tested them there), then the
+    highest level, then trust held against every probe, then the most games, then the strongest, then the spec's
+    order."""
     rows = [r for _, r in table.iterrows() if r["variant_at_baseline_rules"]]
     if not rows:
         return str(table["lineup"].iloc[0])
 
     def key(item: tuple[int, pd.Series]) -> tuple:
         i, r = item
-        trust = _TRUST_ORDER.get(str(r["verdict"]), 1)
+        here = str(r.get("verdict_at_baseline_rules", "") or "")
+        trust = _TRUST_ORDER.get(here or str(r["verdict"]), 1)
         return (trust > 0, int(r["level"]), trust, int(r["games"]), _strength(r), -i)
 
     return str(max(enumerate(rows), key=key)[1]["lineup"])
@@ -351,6 +361,17 @@ def exploitable_lineups(lineups: pd.DataFrame) -> set[str]:
     return set(lineups.loc[lineups["verdict"] == "exploitable", "lineup"].astype(str))
 
 
+def variant_exploitable(variant_id: str, verdicts: pd.DataFrame | None, lineups: pd.DataFrame, lineup: str) -> bool:
+    """Whether the trust check found the players of ``variant_id`` (of line-up ``lineup``) exploitable: its own
+    verdict where the check tested that variant (a line-up beaten with 2 players may hold with 3), else its line-up's
+    over the variants tested."""
+    if verdicts is not None and len(verdicts):
+        own = verdicts.loc[verdicts["variant"].astype(str) == variant_id, "verdict"].astype(str)
+        if len(own):
+            return bool((own == "exploitable").any())
+    return lineup in exploitable_lineups(lineups)
+
+
 def measure_value(games: pd.DataFrame | GameRows, metric: GameMetric, variant: str | None = None
                   ) -> tuple[float, float, float, int]:
     """A measure's value over one variant's games with its 95% interval (Wilson for a rate, t for a mean) and the
@@ -385,10 +406,10 @@ def headline_rows(results: Any, games: pd.DataFrame | GameRows, metrics: Sequenc
     from trustme_analysis.stats.compare import biggest_changes
 
     head = headline_variant(lineups, baseline)
-    bad = exploitable_lineups(lineups)
+    verdicts = results["trust_verdicts"] if "trust_verdicts" in results else None
 
     def worn(vid: str) -> bool:
-        return lineup_of.get(vid, "") in bad
+        return variant_exploitable(vid, verdicts, lineups, lineup_of.get(vid, ""))
 
     rows: list[dict[str, Any]] = []
     common = {"variant": head, "lineup": lineup_of.get(head, ""), "exploitable": worn(head)}
