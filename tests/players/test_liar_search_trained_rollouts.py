@@ -18,6 +18,7 @@ from trustme_analysis.players.play import sample_chance
 from trustme_analysis.players.search import kernel_for
 from trustme_analysis.registry import game_entry
 from trustme_analysis.train import game_settings, train
+from trustme_analysis.train.tables import EMPTY
 
 ITERATIONS = 3_000
 TWO = "trustme_liar(players=2)"
@@ -143,7 +144,8 @@ def test_search_over_the_trained_policy_plays_its_rollouts_in_the_kernel(stored)
     assert len(values) > 1 and values == again.action_values(state)  # deterministic from the generator
     # The kernel is the policy's: one per (variant, policy folder), shared by the bots; its seats are trained.
     assert kernel_for(game, "trained", policy) is bot.rollouts.kernel
-    assert bot.rollouts.kernel.seat_kinds == ("trained", "trained") and bot.rollouts.kernel._trained is not None
+    assert bot.rollouts.kernel.seat_kinds == ("trained", "trained")
+    assert (bot.rollouts.kernel._policy[0] != EMPTY).any()  # the stored policy's rows, not the empty table
     # ... and it plays a game to the end against a trained seat
     seats = [bot, make_bot(game, "trained", 1, rng, **knobs)]
     while not state.is_terminal():
