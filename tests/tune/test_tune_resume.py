@@ -75,12 +75,16 @@ def test_kill_mid_study_and_resume(tmp_path):
         while True:
             assert proc.poll() is None, f"the study ended before it could be killed: {proc.communicate()}"
             assert time.monotonic() < deadline, "the study did not get going"
+            # Look while the study is stopped, so that what is seen is what the kill finds: a trial seen running
+            # could otherwise finish between the look and the kill (seen on a loaded CI machine).
+            os.killpg(proc.pid, signal.SIGSTOP)
             states = trial_states(out)
             finished = [n for n, s in states if s in ("COMPLETE", "PRUNED")]
             running = [n for n, s in states if s == "RUNNING"]
             # Kill while a trial is half-way: at least one of its chunks stored.
-            if len(finished) >= 2 and running and len(chunks(out)) > sum(1 for _ in finished):
+            if len(finished) >= 2 and running and len(chunks(out)) > len(finished):
                 break
+            os.killpg(proc.pid, signal.SIGCONT)
             time.sleep(0.05)
     finally:
         os.killpg(proc.pid, signal.SIGKILL)
