@@ -140,7 +140,8 @@ class Report:
         return variant_exploitable(variant_id, verdicts, self.lineups, self.lineup_of(variant_id))
 
     def players_tag(self, variant_id: str) -> str:
-        """" (players found exploitable)" for a variant whose line-up the trust check found exploitable, else ""."""
+        """" (players found exploitable)" for a variant whose players the trust check found exploitable (its own
+        verdict where the check tested it, else its line-up's: :meth:`exploitable`), else ""."""
         return " (players found exploitable)" if self.exploitable(variant_id) else ""
 
     @property

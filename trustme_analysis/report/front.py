@@ -58,6 +58,7 @@ from trustme_analysis.report.words import (
     words,
     yes_no,
 )
+from trustme_analysis.results.comparisons import deciding_verdict
 from trustme_analysis.stats.compare import biggest_changes
 from trustme_analysis.stats.power import detectable_change
 
@@ -237,7 +238,7 @@ def headline_intro(ctx: Report) -> str:
                 "compared with.")
     # The verdict under the headline's own rules where the check tested them there (the one that chose it).
     overall = str(r["verdict"])
-    here = str(r.get("verdict_at_baseline_rules", "") or "") or overall
+    here = deciding_verdict(r)
     trust = TRUST_WORDS.get(here, here)
     if here != "exploitable" and overall == "exploitable":
         trust += " (a probe beats them under other rules: see below)"

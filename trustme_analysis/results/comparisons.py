@@ -273,6 +273,12 @@ def _strength(row: Mapping[str, Any]) -> tuple:
     return tuple(float(x) for x in (s.split(" / ") if isinstance(s, str) else s))
 
 
+def deciding_verdict(row: Mapping[str, Any]) -> str:
+    """The trust verdict that weighs for a ``lineup_table`` row: the one under the baseline's rules where the check
+    tested the line-up there, else its verdict over all the variants it tested ("" when untested)."""
+    return str(row.get("verdict_at_baseline_rules", "") or "") or str(row.get("verdict", "") or "")
+
+
 def headline_lineup(table: pd.DataFrame) -> str:
     """The line-up that carries the headline (see the module docstring): among those that played the baseline's
     rules, not found exploitable first (under the baseline's rules where the check tested them there), then the
@@ -284,8 +290,7 @@ def headline_lineup(table: pd.DataFrame) -> str:
 
     def key(item: tuple[int, pd.Series]) -> tuple:
         i, r = item
-        here = str(r.get("verdict_at_baseline_rules", "") or "")
-        trust = _TRUST_ORDER.get(here or str(r["verdict"]), 1)
+        trust = _TRUST_ORDER.get(deciding_verdict(r), 1)
         return (trust > 0, int(r["level"]), trust, int(r["games"]), _strength(r), -i)
 
     return str(max(enumerate(rows), key=key)[1]["lineup"])
