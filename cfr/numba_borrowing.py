@@ -9,9 +9,12 @@ training 26%, in those two functions; heuristic and random seats spent none.
 
 :func:`borrowing` compiles a function without them (numba's ``_nrt`` target option off). Such a function must not
 allocate or return an array (no ``np.zeros``, no lists); it may take arrays, slice and reshape them, and call other
-compiled functions that allocate nothing either: numba compiles a callee with its caller's options, so a callee that
-allocates fails to compile there (a warm on-disk cache can hide that until a fresh checkout compiles it: 1981's
-heuristic allocated, and only a fresh clone showed it). Results are the same bit for bit: only the counting goes.
+compiled functions that borrow too or are inlined (``inline="always"``). A callee that states neither would be
+compiled with the options of whichever caller compiles it first, one version for every caller after (and in the
+cache): whether a callee that allocates fails to compile, or a counting caller gets a borrowing version, would hang
+on the order a process happens to compile things in (1981's heuristic allocated, and only a fresh clone showed it).
+``tests/cfr/test_numba_borrowing.py`` walks the calls and holds every kernel to that. Results are the same bit for
+bit: only the counting goes.
 ``_nrt`` is a target option numba's own test suite uses but does not document; where a numba release lacks it,
 :func:`borrowing` compiles with counting (slower, the same results).
 """

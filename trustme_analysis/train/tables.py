@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.engine.compiled_draws import below, uniform01
 
 compiled = njit(cache=True)
@@ -202,7 +203,7 @@ def concrete(which, na, u, rng):
     return 0
 
 
-@compiled
+@borrowing()
 def discount(keys, regret, avg, positive, negative, average):
     """Scale every used slot's regret (by ``positive`` where > 0, ``negative`` where < 0) and average mass."""
     for i in range(keys.shape[0]):

@@ -4,8 +4,8 @@ board's move table, wealth, and the start and end of a turn (``TrustMe1981State`
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.games.board1981.kernel.layout import (
     CLAIM, COUNTS, DECIDER, DECK, END, END_TURN_CAP, LOOKED, MAX_PLAYERS, MAY_CLAIM, MONEY, NUM_PAYOFF_KINDS, OVER,
     PHASE, POS, R_AREA_MASK, R_COMPANY, R_DIE_FACES, R_MAX_TURNS, R_N, R_NUM_PROPS, REMOVED, ROLL, ROLL_FACE, ROWS,
@@ -14,29 +14,29 @@ from trustme_analysis.games.board1981.kernel.layout import (
 
 # ---------------------------------------------------------------------------------------------- helpers for rules
 
-@njit(cache=True)
+@borrowing()
 def count(st, counter, p, amount):
     """Add ``amount`` to seat ``p``'s record counter."""
     st[COUNTS + counter * MAX_PLAYERS + p] += amount
 
 
-@njit(cache=True)
+@borrowing()
 def count_row(st, lst, row, p, amount):
     """Add ``amount`` to seat ``p``'s per-row record list ``lst`` at payoff row ``row``."""
     st[ROWS + (lst * NUM_PAYOFF_KINDS + row) * MAX_PLAYERS + p] += amount
 
 
-@njit(cache=True)
+@borrowing()
 def has_looked(st, p, q):
     return (st[LOOKED + p] >> q) & 1
 
 
-@njit(cache=True)
+@borrowing()
 def look(st, p, q):
     st[LOOKED + p] |= np.int64(1) << q
 
 
-@njit(cache=True)
+@borrowing()
 def claimed_by(st, r, q):
     for p in range(r[R_N]):
         if st[CLAIM + p] == q:
@@ -44,19 +44,19 @@ def claimed_by(st, r, q):
     return -1
 
 
-@njit(cache=True)
+@borrowing()
 def is_open_case(st, r, q):
     """Briefcase ``q`` is still on the board and unclaimed."""
     return st[REMOVED + q] == 0 and claimed_by(st, r, q) < 0
 
 
-@njit(cache=True)
+@borrowing()
 def may_claim_now(st, r, p):
     q = st[MAY_CLAIM + p]
     return q >= 0 and st[CLAIM + p] < 0 and st[REMOVED + q] == 0 and claimed_by(st, r, q) < 0
 
 
-@njit(cache=True)
+@borrowing()
 def has_challenge_target(st, r, p):
     for q in range(r[R_N]):
         if q != p and st[CLAIM + q] >= 0:
@@ -64,7 +64,7 @@ def has_challenge_target(st, r, p):
     return False
 
 
-@njit(cache=True)
+@borrowing()
 def area_has_open_case(st, r, area):
     for q in range(r[R_NUM_PROPS]):
         if (r[r[R_AREA_MASK] + area] >> q) & 1 and is_open_case(st, r, q):
@@ -72,14 +72,14 @@ def area_has_open_case(st, r, area):
     return False
 
 
-@njit(cache=True)
+@borrowing()
 def move_slot(st, r, p):
     """Index into the move table for player ``p``'s roll (the claimant's options may include the Company)."""
     has_claim = 1 if st[CLAIM + p] >= 0 else 0
     return (st[POS + p] * (r[R_DIE_FACES] + 1) + st[ROLL_FACE]) * 2 + has_claim
 
 
-@njit(cache=True)
+@borrowing()
 def trust_deck_total(st, r):
     total = 0
     for c in range(r[R_NUM_PROPS] + 2):
@@ -87,14 +87,14 @@ def trust_deck_total(st, r):
     return total
 
 
-@njit(cache=True)
+@borrowing()
 def wealth(st, p):
     return st[MONEY + p] + st[SHARES + p]
 
 
 # ---------------------------------------------------------------------------------------------- a turn's start and end
 
-@njit(cache=True)
+@borrowing()
 def start_turn(st, r, p):
     if st[TURNS] >= r[R_MAX_TURNS]:
         finish(st, END_TURN_CAP)
@@ -109,12 +109,12 @@ def start_turn(st, r, p):
         st[PHASE] = ROLL
 
 
-@njit(cache=True)
+@borrowing()
 def end_turn(st, r):
     start_turn(st, r, (st[TURN_PLAYER] + 1) % r[R_N])
 
 
-@njit(cache=True)
+@borrowing()
 def finish(st, reason):
     st[END] = reason
     st[PHASE] = OVER

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.games.board1981.kernel.basics import claimed_by, has_looked, is_open_case
 from trustme_analysis.games.board1981.kernel.layout import (
     BEEN_HAD, CARDS, CHALLENGE_CHOICE, CLAIM, CLAIM_KNEW, CLAIMANT, DECIDER, EMPTY, HOT_TIP_CHOICE, INVEST_CHOICE,
@@ -58,7 +59,7 @@ def share_survival(card):
     return 0.0 if card == BEEN_HAD else 1.0
 
 
-@njit(cache=True)
+@borrowing()
 def decision_matches(card, signal, is_claimant, n, future, kn):
     """heuristic.decision_matches."""
     value = share_gain(card) + share_survival(card) * future - 1.0
@@ -70,7 +71,7 @@ def decision_matches(card, signal, is_claimant, n, future, kn):
     return signal == SIGNAL_HOLD
 
 
-@njit(cache=True)
+@borrowing()
 def uniform_over(mask, k, probs):
     """probs[i] = 1 / (number of masked i) for each masked i (the others stay 0)."""
     m = 0
@@ -82,7 +83,7 @@ def uniform_over(mask, k, probs):
             probs[i] += 1.0 / m
 
 
-@njit(cache=True)
+@borrowing()
 def move_score(st, r, kn, me, dest):
     """heuristic.BoardHeuristic.move_scores for one destination."""
     n = r[R_N]
@@ -113,7 +114,7 @@ def move_score(st, r, kn, me, dest):
     return 0.0
 
 
-@njit(cache=True)
+@borrowing()
 def invest_view(st, r, kn, me, belief, prior):
     """heuristic.BoardHeuristic.invest_view: fill ``belief`` (4 floats); return the worth of a share after the
     reveal (heuristic.future_after). ``prior`` is scratch of 4 floats."""
@@ -150,7 +151,7 @@ def invest_view(st, r, kn, me, belief, prior):
     return future
 
 
-@njit(cache=True)
+@borrowing()
 def future_after(st, r, me, prop, prior):
     """heuristic.future_after as ``me`` sees it: fill ``prior`` (4 floats) with heuristic.unseen_counts (the mix less
     the cards ``me`` knows, never below 0) and return the worth of a share after the reveal of ``prop``."""
@@ -188,7 +189,7 @@ def future_after(st, r, me, prop, prior):
     return future
 
 
-@njit(cache=True)
+@borrowing()
 def invest_choice(st, r, kn, me, legal, k, work):
     """heuristic.invest_decision: the index in ``legal`` of the investing decision. ``work`` is float scratch of at
     least :data:`SCRATCH_MIN` entries."""
@@ -234,7 +235,7 @@ def invest_choice(st, r, kn, me, legal, k, work):
 SCRATCH_MIN = 2 * NUM_PAYOFF_KINDS
 
 
-@njit(cache=True)
+@borrowing()
 def heuristic_probs(st, r, kn, legal, k, probs, scratch):
     """heuristic.BoardHeuristic.probabilities for the decider: ``probs[i]`` for ``legal[i]`` (``scratch``: a float
     buffer as long as ``legal`` and at least :data:`SCRATCH_MIN`). Nothing is allocated, so the trained seats and the

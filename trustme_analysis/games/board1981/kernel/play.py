@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.engine.compiled_draws import below, uniform01, walk
 from trustme_analysis.games.board1981.kernel.basics import wealth
 from trustme_analysis.games.board1981.kernel.heuristic import heuristic_probs
@@ -67,7 +68,7 @@ def grown(buf, need):
     return out
 
 
-@njit(cache=True)
+@borrowing()
 def push_trace(st, r, trace, used):
     """Write every seat's wealth to ``trace`` from ``used`` on; return the new length."""
     for p in range(r[R_N]):

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.engine.compiled_draws import below
 from trustme_analysis.games.board1981.kernel.basics import (
     is_open_case, may_claim_now, move_slot, start_turn, trust_deck_total, wealth,
@@ -32,7 +33,7 @@ from trustme_analysis.games.board1981.kernel.moves import (
 
 # ---------------------------------------------------------------------------------------------- the pyspiel API
 
-@njit(cache=True)
+@borrowing()
 def init_state(st, r):
     """The start of a game: nothing dealt yet (TrustMe1981State.__init__)."""
     st[:] = 0
@@ -51,7 +52,7 @@ def init_state(st, r):
         st[DECK + c] = r[r[R_TRUST_DECK] + c]
 
 
-@njit(cache=True)
+@borrowing()
 def is_chance(st):
     ph = st[PHASE]
     return (
@@ -69,7 +70,7 @@ def current_player(st):
     return st[DECIDER]
 
 
-@njit(cache=True)
+@borrowing()
 def chance_outcomes(st, r, actions, weights):
     """Fill ``actions`` and their integer ``weights`` (probability = weight / total); return (count, total)."""
     ph = st[PHASE]
@@ -111,7 +112,7 @@ def chance_outcomes(st, r, actions, weights):
     return k, total
 
 
-@njit(cache=True)
+@borrowing()
 def legal_actions(st, r, out):
     """Fill ``out`` with the current player's legal actions in ascending order; return how many."""
     ph = st[PHASE]
@@ -170,7 +171,7 @@ def legal_actions(st, r, out):
     return k
 
 
-@njit(cache=True)
+@borrowing()
 def apply_action(st, r, action):
     """Apply a legal action or chance outcome (TrustMe1981State._apply_action)."""
     ph = st[PHASE]
@@ -213,7 +214,7 @@ def apply_action(st, r, action):
         apply_invest(st, r, action)
 
 
-@njit(cache=True)
+@borrowing()
 def returns(st, r, out):
     """Fill ``out`` with the returns (zeros before the end): wealth_returns of the utility parameter."""
     n = r[R_N]
@@ -245,7 +246,7 @@ def returns(st, r, out):
 
 # ---------------------------------------------------------------------------------------------- whole games
 
-@njit(cache=True)
+@borrowing()
 def sample_chance(st, r, rng, actions, weights):
     """A chance outcome by the draw protocol over the engine's integer weights (``chance_weights``): one outcome draws
     nothing, else an integer below their total picks one, walked in order."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.engine.compiled_draws import below, uniform01
 from trustme_analysis.games.board1981.kernel.basics import has_looked
 from trustme_analysis.games.board1981.kernel.heuristic import decision_matches, future_after, knows_card, wants_claim
@@ -23,7 +24,7 @@ from trustme_analysis.games.board1981.kernel.layout import (
 MAX_BELIEF_DRAWS = 1000
 
 
-@njit(cache=True)
+@borrowing()
 def unseen_left(st, r, viewer, left):
     """state.unseen_cards: per Payoff card kind, into ``left`` (int64, :data:`NUM_PAYOFF_KINDS`), how many cards
     ``viewer`` cannot locate (the mix less the briefcases it looked under and those revealed)."""
@@ -34,7 +35,7 @@ def unseen_left(st, r, viewer, left):
             left[st[CARDS + q]] -= 1
 
 
-@njit(cache=True)
+@borrowing()
 def fill_unseen(st, r, viewer, left, rng):
     """Deal the unseen cards counted in ``left`` (:func:`unseen_left`) to the briefcases ``viewer`` has not looked
     under, in briefcase order, each drawn without replacement: the same distribution as taking the first of a
@@ -53,7 +54,7 @@ def fill_unseen(st, r, viewer, left, rng):
         total -= 1
 
 
-@njit(cache=True)
+@borrowing()
 def belief_likelihood(st, r, kn, viewer, future):
     """bots.belief for one world: how likely the others' observed choices are with the cards in ``st`` (a claim
     chosen after looking: the heuristic wants the card; an informed investor's decision: the heuristic's with that
@@ -79,7 +80,7 @@ def belief_likelihood(st, r, kn, viewer, future):
     return like
 
 
-@njit(cache=True)
+@borrowing()
 def sample_world(st, r, kn, viewer, use_belief, future, rng, left, keep):
     """A world for ``viewer`` in place of ``st`` (state.resample_from_infostate's deal: :func:`unseen_left`, then
     :func:`fill_unseen`), and with ``use_belief`` the deal drawn in
@@ -99,7 +100,7 @@ def sample_world(st, r, kn, viewer, use_belief, future, rng, left, keep):
             return
 
 
-@njit(cache=True)
+@borrowing()
 def belief_bound(st, r, viewer, top):
     """The largest value :func:`belief_likelihood` can take here: ``top`` (``max(w, 1 - w)``) per choice weighed."""
     n = r[R_N]

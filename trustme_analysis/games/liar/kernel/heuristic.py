@@ -32,7 +32,7 @@ from trustme_analysis.games.liar.kernel.layout import (
 # ------------------------------------------------------------------------------------------------ the heuristic
 
 
-@njit(cache=True)
+@borrowing()
 def binom_f(a, b):
     """C(a, b) as a float, multiplied out as ``heuristic._binom`` does."""
     if b < 0 or b > a:
@@ -43,7 +43,7 @@ def binom_f(a, b):
     return out
 
 
-@njit(cache=True)
+@borrowing()
 def binom_i(a, b):
     """C(a, b) as an exact integer (small arguments)."""
     if b < 0 or b > a:
@@ -206,7 +206,7 @@ def start_choice(cfg, S, p, chosen):
     return m, most
 
 
-@njit(cache=True)
+@borrowing()
 def list_size(cfg, extra):
     """The most entries :func:`heuristic_distribution` lists with the knob ``extra`` (cards added to a bluff)."""
     values = cfg[V]

@@ -36,6 +36,8 @@ import sys
 import numpy as np
 from numba import njit
 
+from cfr.numba_borrowing import borrowing
+
 # ---------------------------------------------------------------------------------------------------------- cfg
 N, V, C, M, MODE, UTIL, PG, PC, PF, PU, PW, ANN, FALSE_ACC, LAST, FIRST, MAXT, DECK, PMAX = range(18)
 # Offsets of the blocks of a state (per seat: n entries; per value: V entries; hands: n*V).
@@ -224,7 +226,7 @@ def build_tables(cfg: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------- small helpers
 
 
-@njit(cache=True)
+@borrowing()
 def binom(cfg, tab, r, k):
     """C(r, k) for r <= deck, k <= copies."""
     if k < 0 or k > r:
@@ -232,13 +234,13 @@ def binom(cfg, tab, r, k):
     return tab[cfg[T_BINOM] + r * (cfg[C] + 1) + k]
 
 
-@njit(cache=True)
+@borrowing()
 def hand_at(cfg, p, v):
     """Index in S of seat ``p``'s count of value ``v``."""
     return cfg[O_HANDS] + p * cfg[V] + v
 
 
-@njit(cache=True)
+@borrowing()
 def rec_at(cfg, p, field):
     """Index in S of seat ``p``'s record counter ``field``."""
     return cfg[O_REC] + p * NREC + field
@@ -253,7 +255,7 @@ def size_at(cfg, p, which, size):
 # ------------------------------------------------------------------------------------------------- the position
 
 
-@njit(cache=True)
+@borrowing()
 def init_state(cfg, S):
     """The position before the deal (the engine's ``LiarTable``): a fixed first player is seated at once."""
     S[:] = 0
@@ -267,7 +269,7 @@ def init_state(cfg, S):
         start(cfg, S, cfg[FIRST])
 
 
-@njit(cache=True)
+@borrowing()
 def start(cfg, S, seat):
     """``seat`` starts the first round; the deck is dealt from its left, so the seats after it get any extra card."""
     n = cfg[N]
@@ -280,7 +282,7 @@ def start(cfg, S, seat):
         S[cfg[O_TARGET] + p] = base + (1 if (p - seat - 1) % n < extra else 0)
 
 
-@njit(cache=True)
+@borrowing()
 def current_player(cfg, S):
     """The seat to act; CHANCE (-1) during the deal; TERMINAL (-4) at the end."""
     if S[S_END] != END_NONE:

@@ -32,7 +32,7 @@ from trustme_analysis.games.liar.kernel.moves import apply_player_action, points
 # ---------------------------------------------------------------------------------------------------- play
 
 
-@njit(cache=True)
+@borrowing()
 def sample_uniform(cfg, tab, S, rng):
     """A uniform legal action of the seat to act (a play's cards left at ``O_PV``/``O_PC``); -1 if there is none."""
     p = S[S_CURRENT]
@@ -116,7 +116,7 @@ def record_of(cfg, S):
     return game_ints, seat_ints, seat_floats, by_size, returns
 
 
-@njit(cache=True)
+@borrowing()
 def apply_checked(cfg, tab, S, action):
     """Apply ``action`` if legal at ``S``; return whether it was."""
     p = current_player(cfg, S)

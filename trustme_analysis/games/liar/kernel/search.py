@@ -44,6 +44,7 @@ import numpy as np
 from numba import njit
 
 from cfr.numba_cache import tie_cache_to_sources
+from cfr.numba_borrowing import borrowing
 from trustme_analysis.engine import compiled_draws
 from trustme_analysis.games.liar.kernel import actions, deal, heuristic, layout, moves, play
 
@@ -275,14 +276,14 @@ def _round_moves(state, player: int, values: int) -> tuple[np.ndarray, np.ndarra
 # ---------------------------------------------------------------------------------------------- compiled worlds
 
 
-@njit(cache=True)
+@borrowing()
 def unit(rng):
     """A uniform double in [0, 1) from the stream ``rng`` (``compiled_draws.uniform01``: the top 53 bits of one output): the
     numbers a world is dealt with (the Python sampler's ``sampler()``)."""
     return compiled_draws.uniform01(rng)
 
 
-@njit(cache=True)
+@borrowing()
 def _shuffle(buf, length, rng):
     """Shuffle ``buf[:length]`` in place as ``worlds.resample``'s ``shuffled`` does (Fisher-Yates, same numbers)."""
     for i in range(length - 1, 0, -1):
@@ -292,7 +293,7 @@ def _shuffle(buf, length, rng):
         buf[j] = x
 
 
-@njit(cache=True)
+@borrowing()
 def deal_world(cfg, S0, W, viewer, rng, pool, fallback, nslots, size, owner, announced, position, burned, credited,
                hand_seat, hand_size, pick_mode, pick_picker, pick_need, pick_rest, pick_rest_at, pick_first,
                known_holder, known_seat, known_shown, known_plays, known_at, counts, deck, source, drawn, drawn_len):
@@ -435,7 +436,7 @@ def _deal_scratch(cfg, pool, fallback, size, pick_rest):
     return counts, deck, source, drawn, drawn_len
 
 
-@njit(cache=True)
+@borrowing()
 def world_weight(cfg, W, viewer, rates, always, sizes, passes, value):
     """``bots.belief``'s weight of the world ``W``: each other seat's play in the pile weighs its bluff rate
     (``rates[seat]``) if false, else one less it; a round started with no card of the value announced weighs
@@ -458,7 +459,7 @@ def world_weight(cfg, W, viewer, rates, always, sizes, passes, value):
     return w
 
 
-@njit(cache=True)
+@borrowing()
 def _draw(probs, rng):
     """An index drawn with the probabilities ``probs`` (summing to 1)."""
     u = unit(rng)
@@ -470,7 +471,7 @@ def _draw(probs, rng):
     return probs.shape[0] - 1
 
 
-@njit(cache=True)
+@borrowing()
 def sample_model(viewer, shared, shared_probs, own_probs, bluff_rows, call_rows, call_columns, rates_of, rng, knobs,
                  rates, always, picks):
     """Draw every other seat's explanations from the posterior (:class:`SeatPosterior`) into ``picks`` (seats x 2),
@@ -495,7 +496,7 @@ def sample_model(viewer, shared, shared_probs, own_probs, bluff_rows, call_rows,
 
 # Both rounds call it (this file's and trained_rollouts', which borrows: cfr.numba_borrowing), so it allocates
 # nothing and copies with loops.
-@njit(cache=True)
+@borrowing()
 def round_world(cfg, S0, W, viewer, rng, use_belief, dealt, candidates, pool, fallback, nslots, size, owner,
                 announced, position, burned, credited, hand_seat, hand_size, pick_mode, pick_picker, pick_need,
                 pick_rest, pick_rest_at, pick_first, known_holder, known_seat, known_shown, known_plays, known_at,
