@@ -174,21 +174,12 @@ def _kernel_dispatchers(with_inlined: bool = False):
 
 
 def _calls_elsewhere(fn, seen=None) -> list[str]:
-    """Compiled functions of other modules that ``fn``'s code calls, directly or through inlined functions (names the
-    code reads: globals, and attributes of module globals)."""
-    import types
-
-    from numba.core.registry import CPUDispatcher
-
+    """Compiled functions of other modules that ``fn``'s code calls, directly or through inlined functions
+    (:func:`_compiled_callees`)."""
     seen = set() if seen is None else seen
-    names = set(fn.py_func.__code__.co_names)
-    space = fn.py_func.__globals__
     found = []
-    candidates = [space[n] for n in names if n in space]
-    candidates += [getattr(m, a) for m in list(candidates) if isinstance(m, types.ModuleType)
-                   for a in names if hasattr(m, a)]
-    for callee in candidates:
-        if not isinstance(callee, CPUDispatcher) or id(callee) in seen:
+    for callee in _compiled_callees(fn):
+        if id(callee) in seen:
             continue
         seen.add(id(callee))
         if callee.py_func.__module__ != fn.py_func.__module__:
