@@ -1,5 +1,4 @@
-"""The Pinocchio heuristic bot (the compiled heuristic): knobs, determinism, no peeking at hidden cards, its knobs
-change its play, and its vote follows the module docstring's formulas, recomputed here from the seat's view."""
+"""The Pinocchio heuristic bot: knobs, determinism, no peeking at hidden cards, and its knobs change its play."""
 
 import numpy as np
 import pyspiel
@@ -7,15 +6,16 @@ import pytest
 
 import trustme_analysis  # noqa: F401  (registers games and bots)
 from trustme_analysis.players import bot_kinds, make_bot
-from math import comb
-
 from trustme_analysis.games.pinocchio.players.bots import (
     KNOB_NAMES,
     TELLER_PRIOR_TALES,
     PinocchioHeuristicBot,
     PinocchioKnobs,
     belief,
+    chance_tale_true,
+    chance_teller_holds,
     teller_bluff_rate,
+    unseen_counts,
 )
 from trustme_analysis.games.pinocchio.engine.script import Table
 
@@ -38,28 +38,6 @@ def play(game, bots, seed):
 def heuristic_seats(game, seed, **knobs):
     seats = range(game.num_players())
     return [make_bot(game, "heuristic", p, np.random.default_rng([seed, p]), **knobs) for p in seats]
-
-
-def unseen(view, remembers_discards):
-    """The Characters of each value the viewer cannot locate (the engine's count), plus the discard pile unless it
-    remembers it (the bot's docstring)."""
-    if remembers_discards:
-        return list(view["unseen"])
-    return [u + d for u, d in zip(view["unseen"], view["discard"])]
-
-
-def chance_teller_holds(view, value, remembers_discards):
-    """rho: the chance the teller's hand (the face-down Character included) held ``value``, as a uniform draw from
-    the Characters the viewer has not seen."""
-    counts = unseen(view, remembers_discards)
-    total, hand, k = sum(counts), view["hand_sizes"][view["tale"]["player"]] + 1, counts[value - 1]
-    hand = min(hand, total)
-    return 1.0 - comb(total - k, hand) / comb(total, hand)
-
-
-def trusts(game, state, seat, **knobs):
-    bot = make_bot(game, "heuristic", seat, np.random.default_rng(0), **knobs)
-    return bot.step(state) == game.codec.trust
 
 
 def test_registered_for_the_game_and_rejects_unknown_knobs_listing_the_valid_ones():
@@ -121,13 +99,10 @@ def test_trust_estimate_counts_only_unseen_characters():
     t = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[5], [6]])
     t.draw(1)
     t.tale(park=1, hand=1)
+    view = t.state.player_view(1)
     # Seat 1 sees the Park (1, 2, 3, 4) and its hand (6): of 24 Characters, 19 unseen, 3 of them Pinocchios.
-    # The teller held 2 of them: P(at least one Pinocchio) = 1 - C(16, 2) / C(19, 2); the threshold vote trusts
-    # from exactly there.
-    rho = 1 - (16 * 15) / (19 * 18)
-    assert chance_teller_holds(t.state.player_view(1), 1, True) == pytest.approx(rho)
-    assert trusts(t.game, t.state, 1, vote="threshold", trust_threshold=rho - 1e-9)
-    assert not trusts(t.game, t.state, 1, vote="threshold", trust_threshold=rho + 1e-9)
+    # The teller held 2 of them: P(at least one Pinocchio) = 1 - C(16, 2) / C(19, 2).
+    assert chance_teller_holds(view, 1, 4) == pytest.approx(1 - (16 * 15) / (19 * 18))
 
 
 def tale_events(game, seeds, seat, **knobs):
@@ -171,56 +146,37 @@ def test_trust_threshold_without_the_threshold_vote_is_refused():
 
 
 def test_the_vote_weighs_the_tellers_choice_and_the_stakes():
-    # Seat 1 sees Park 1-4 and its 6: the teller's two cards hold a Pinocchio with chance rho = 0.30 (see above).
+    # Seat 1 sees Park 1-4 and its 6: the teller's two cards hold a Pinocchio with chance 0.30 (see above).
     t = Table("trustme_pinocchio(players=2)", park=[1, 2, 3, 4], hands=[[5], [6]])
     t.draw(1)
     t.tale(park=1, hand=1)
     view = t.state.player_view(1)
-    rho = chance_teller_holds(view, 1, False)
-    # The teller chose to claim a Pinocchio: with a believed bluff rate b, P(true) = rho (1 - b) / (rho (1 - b) + b).
-    b = 0.3
-    p_true = rho * (1 - b) / (rho * (1 - b) + b)
+    rho = chance_teller_holds(view, 1, 4)
+    bot = make_bot(t.game, "heuristic", 1, np.random.default_rng(0))
+    # The teller chose to claim a Pinocchio: with a believed bluff rate of 0.3, P(true) = rho 0.7 / (rho 0.7 + 0.3).
+    p_true = chance_tale_true(rho, 0.3)
+    assert p_true == pytest.approx(rho * 0.7 / (rho * 0.7 + 0.3)) and p_true > rho
+    stake = bot.expected_ticket(view, 1)
     # A tall tale about a 1 with any unseen card w != 1 asks for Ticket w - 1 (stacks 6/5/4/3/2/1 all full).
-    counts = [k for v, k in enumerate(unseen(view, False)) if v]
-    stake = sum(k * v for v, k in enumerate(counts, start=1)) / sum(counts)
-    # It trusts when P(true) x bonus turn >= P(tall) x stake: the bonus turn's value where the vote turns.
-    turn = (1 - p_true) * stake / p_true
-    assert trusts(t.game, t.state, 1, assumed_bluff_rate=b, bonus_turn_value=turn * (1 + 1e-9))
-    assert not trusts(t.game, t.state, 1, assumed_bluff_rate=b, bonus_turn_value=turn * (1 - 1e-9))
+    unseen = [k for v, k in enumerate(unseen_counts(view, 4)) if v]
+    assert stake == pytest.approx(sum(k * v for v, k in enumerate(unseen, start=1)) / sum(unseen))
+    expect = t.game.codec.trust if p_true * 2.0 >= (1 - p_true) * stake else t.game.codec.distrust
+    assert bot.step(t.state) == expect
     # A bonus turn worth nothing: never trust; worth a lot: trust.
-    assert not trusts(t.game, t.state, 1, bonus_turn_value=0.0)
-    assert trusts(t.game, t.state, 1, bonus_turn_value=100.0)
+    assert make_bot(t.game, "heuristic", 1, np.random.default_rng(0), bonus_turn_value=0.0).step(t.state) == \
+        t.game.codec.distrust
+    assert make_bot(t.game, "heuristic", 1, np.random.default_rng(0), bonus_turn_value=100.0).step(t.state) == \
+        t.game.codec.trust
 
 
-def test_the_threshold_vote_reads_rho_from_what_the_voter_has_not_seen_discards_remembered_or_not():
-    """At every vote of random 3-player games (discard piles filling as they go), the threshold vote turns exactly at
-    rho computed from the voter's view: with the discard pile counted as unseen (the text's "players may not check
-    the discard pile") or, remembered, as seen."""
-    game = pyspiel.load_game("trustme_pinocchio(players=3)")
-    rng = np.random.default_rng(4)
-    checked = with_discards = 0
-    for _ in range(3):
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes, probs = zip(*state.chance_outcomes())
-                state.apply_action(int(rng.choice(outcomes, p=probs)))
-                continue
-            seat = state.current_player()
-            view = state.player_view(seat, include_events=False)
-            if view["phase"] == "vote" and view["tale"]["player"] != seat:
-                for remembers in (False, True):
-                    rho = chance_teller_holds(view, view["tale"]["park_value"], remembers)
-                    knobs = {"vote": "threshold", "remembers_discards": remembers}
-                    if rho > 1e-6:
-                        assert trusts(game, state, seat, trust_threshold=rho - 1e-9, **knobs)
-                    if rho < 1 - 1e-6:
-                        assert not trusts(game, state, seat, trust_threshold=rho + 1e-9, **knobs)
-                checked += 1
-                with_discards += sum(view["discard"]) > 0
-            legal = state.legal_actions()
-            state.apply_action(int(legal[rng.integers(len(legal))]))
-    assert checked > 10 and with_discards > 3
+def test_remembering_the_discard_pile_changes_what_counts_as_unseen():
+    # 4 Characters per value: the Park holds a 1, the discard pile two 1s, the viewer's hand a 3; the engine's count
+    # of what the viewer cannot locate leaves out the discard pile, which a player who does not remember it adds.
+    view = {"stacks_left": [1, 1, 1], "park": [1], "reputations": [[], []], "discard": [2, 0, 0],
+            "hands": [[3], None], "viewer": 0, "hand_sizes": [1, 1], "tale": {"player": 1}, "unseen": [1, 4, 3]}
+    assert unseen_counts(view, remembers_discards=False) == [3, 4, 3]
+    assert unseen_counts(view, remembers_discards=True) == [1, 4, 3]
+    assert chance_teller_holds(view, 1, False) > chance_teller_holds(view, 1, True)
 
 
 def test_the_views_unseen_count_is_what_the_viewer_has_not_seen():
@@ -249,21 +205,16 @@ def test_the_views_unseen_count_is_what_the_viewer_has_not_seen():
 
 
 def test_cashing_counts_the_set_bonus_of_a_new_value():
-    # Holding Tickets 1 and 2, a Ticket 3 adds 3 face points and the chart's step from 3 to 6: 6 points; a second
-    # Ticket 1 adds its face only.
-    from trustme_analysis.games.pinocchio.kernel import core as K
-    from trustme_analysis.games.pinocchio.kernel.kernel import Kernel
-
+    # Holding Tickets 1 and 2, a Ticket 3 adds 3 face points and the chart's step from 3 to 6: 6 points.
     game = pyspiel.load_game("trustme_pinocchio(players=2)")
-    kernel = Kernel(game, ("heuristic",))
-    s = kernel.new_state().s
-    s[K.TICKETS:K.TICKETS + 2] = 1
-    gain = {}
-    for a in range(game.num_distinct_actions()):
-        move = game.codec.decode(a)
-        if move.combo is not None:
-            gain[move.combo.length] = K.cash_gain(s, kernel.R, 0, a, K.ticket_values(s, kernel.R, 0))
-    assert gain[3] == 3 + (6 - 3) and gain[1] == 1 and gain[2] == 2
+    bot = make_bot(game, "heuristic", 0, np.random.default_rng(0))
+    view = {"tickets": [[1, 1, 0, 0, 0, 0], [0] * 6]}
+    move = next(m for m in (game.codec.decode(a) for a in range(game.num_distinct_actions()))
+                if m.combo is not None and m.combo.length == 3)
+    assert bot._cash_gain(view, move) == 3 + (6 - 3)
+    move1 = next(m for m in (game.codec.decode(a) for a in range(game.num_distinct_actions()))
+                 if m.combo is not None and m.combo.length == 1)
+    assert bot._cash_gain(view, move1) == 1
 
 
 def test_belief_weighs_worlds_by_the_tellers_choice():

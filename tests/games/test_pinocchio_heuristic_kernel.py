@@ -1,10 +1,11 @@
-"""The compiled heuristic seat and ``Kernel.state_from`` against the engine.
+"""The compiled heuristic seat and ``Kernel.state_from`` against the engine and the Python heuristic bot.
 
 - ``Kernel.state_from(state)`` of any engine state is the kernel state the same actions reach (public and hidden
-  part), also for worlds a search player samples: the heuristic bot plays the compiled heuristic at that image.
-- The compiled draw follows the heuristic's distribution; rollouts with heuristic seats depend only on their seed.
-- The kernel's heuristic seats in whole games play moves the heuristic bot gives weight to, and replay through the
-  engine.
+  part), also for worlds a search player samples.
+- At every decision of engine games (heuristic and random moves mixed, across variants and knob settings) the
+  compiled :func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy` gives the distribution of
+  ``PinocchioHeuristicBot.action_probabilities``: the same support, probabilities within 1e-12.
+- Rollouts with heuristic seats draw from that distribution and depend only on their seed.
 """
 
 from __future__ import annotations
@@ -65,6 +66,24 @@ def positions(game: pyspiel.Game, knobs: dict, games: int, seed: int):
             yield state, bots[p]
             legal = state.legal_actions()
             state.apply_action(bots[p].step(state) if rng.random() < 0.7 else int(legal[rng.integers(len(legal))]))
+
+
+@pytest.mark.parametrize(("game_string", "knobs", "games"), CASES)
+def test_compiled_heuristic_gives_the_python_bots_distribution_at_every_decision(game_string, knobs, games):
+    game, kernel = loaded(game_string, tuple(sorted(knobs.items())))
+    decisions = 0
+    mixed = 0
+    for state, bot in positions(game, knobs, games, seed=len(game_string) + games):
+        want = bot.action_probabilities(state)
+        got = kernel.heuristic_policy(kernel.state_from(state))
+        assert set(got) == set(want), f"{state.history()}: support {sorted(got)} != {sorted(want)}"
+        for a, p in want.items():
+            assert abs(got[a] - p) <= 1e-12, f"{state.history()}: action {a}: {got[a]!r} != {p!r}"
+        decisions += 1
+        mixed += len(want) > 1
+    assert decisions > 3 * games
+    if knobs.get("bluff_rate", 0.2) not in (0.0, 1.0):
+        assert mixed > 0  # the mixed branches (bluffs beside true tales) were compared too
 
 
 def meaningful(s: np.ndarray) -> np.ndarray:
@@ -282,8 +301,8 @@ def test_search_players_model_the_other_voters_from_the_votes_they_saw():
 ])
 def test_whole_games_with_heuristic_seats_replay_through_the_engine_and_follow_the_bot(game_string, seat_kinds):
     """A sweep's heuristic line-up in the kernel: every game replays through the engine step by step with the same
-    records, and every move of a heuristic seat is one the heuristic bot (the compiled heuristic at the position's
-    ``state_from`` image) plays there with positive probability (a random seat's moves are merely legal)."""
+    records, and every move of a heuristic seat is one the Python heuristic bot plays there with positive
+    probability (a random seat's moves are merely legal)."""
     from tests.games.test_pinocchio_kernel import chance_legal_actions
     from trustme_analysis.engine.lockstep import replay
     from trustme_analysis.games.pinocchio.analysis.records import records

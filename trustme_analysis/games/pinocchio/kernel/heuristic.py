@@ -1,13 +1,11 @@
-"""The Pinocchio heuristic, written once and compiled: the heuristic bot
-(:class:`~trustme_analysis.games.pinocchio.players.bots.PinocchioHeuristicBot`, whose module docstring describes its
-choices and whose knobs it reads), the kernel's heuristic seats, the rollouts and the probes all play it.
+"""The compiled Pinocchio heuristic seat.
 
-It reads only what its seat may see: its own hand, the Park, every Reputation, the Tickets, the Ticket stacks, the
-discard pile, the deck's size, hand sizes and the tale's claimed value (``tests/bots/test_pinocchio_bot.py`` plays
-positions that differ only in what the seat cannot see). The knobs arrive as a float64 array (offsets ``H_*``, filled
-by ``kernel.heuristic_knobs``). A Python twin of it was the specification until it was deleted, after this one had
-given its distribution (same support, probabilities within 1e-12) at every decision of engine games across 11
-variant and knob settings.
+The heuristic player of :mod:`trustme_analysis.games.pinocchio.players.bots` (``PinocchioHeuristicBot.
+action_probabilities``) as compiled code, reading only what its seat may see: its own hand, the Park, every
+Reputation, the Tickets, the Ticket stacks, the discard pile, the deck's size, hand sizes and the tale's claimed
+value. ``tests/games/test_pinocchio_heuristic_kernel.py`` checks the two give the same distribution (same support,
+probabilities within 1e-12) at every decision of many games. The knobs arrive as a float64 array (offsets ``H_*``,
+filled by ``kernel.heuristic_knobs``); the Python bot is the specification.
 
 Part of the compiled core (:mod:`.layout` describes the arrays and the knobs' offsets; :mod:`.core` is its one
 namespace).
@@ -61,7 +59,7 @@ def set_bonus(R, different):
 @inlined
 def cash_gain(s, R, p, a, held):
     """Points a Use Reputation (or free) action ``a`` adds to seat ``p``'s score, the chart's set bonus included
-   : the Ticket's face, plus the bonus step when its value is new to the seat. ``held`` is
+    (bots._cash_gain): the Ticket's face, plus the bonus step when its value is new to the seat. ``held`` is
     :func:`ticket_values` of the seat, counted once per decision instead of once per action (a turn lists a Use
     Reputation action per hand value and set or run; rescoring the Tickets for every one took about 40% of the
     heuristic's time at a turn)."""
@@ -85,7 +83,7 @@ def keep_value(s, R, p, played):
 
 @inlined
 def fit_k(s, p, value):
-    """Size of the largest set or run seat ``p``'s Reputation would hold with ``value`` added."""
+    """Size of the largest set or run seat ``p``'s Reputation would hold with ``value`` added (bots._fit)."""
     best = 0
     for v in range(MAXV):
         k = s[REPS + p * MAXV + v] + (1 if v + 1 == value else 0)
@@ -103,8 +101,7 @@ def fit_k(s, p, value):
 
 @inlined
 def unseen_k(s, R, p, remembers, out):
-    """Characters of each value seat ``p`` has not seen into ``out`` (the deck, the other hands, a face-down tale
-    Character it did not tell, and the discard pile unless it ``remembers`` it); returns their total."""
+    """Characters of each value seat ``p`` has not seen (bots.unseen_counts) into ``out``; returns their total."""
     V = R[R_VALUES]
     n = R[R_PLAYERS]
     total = 0
@@ -148,7 +145,7 @@ def comb_ratio(a, b, h):
 
 @inlined
 def heuristic_vote(s, R, H, p, unseen):
-    """The heuristic's vote on the pending tale: R_TRUST or R_DISTRUST (the vote the bots module docstring describes)."""
+    """The heuristic's vote on the pending tale: R_TRUST or R_DISTRUST (bots.PinocchioHeuristicBot.vote)."""
     V = R[R_VALUES]
     claimed = s[TALE_PARK]
     total = unseen_k(s, R, p, H[H_REMEMBERS] > 0, unseen)
@@ -181,7 +178,7 @@ def heuristic_vote(s, R, H, p, unseen):
 @inlined
 def best_cash(s, R, p, acts, n, cash_only):
     """Index into ``acts[:n]`` of the Use Reputation (or free) action adding most points, ties broken by the hand
-    Character best kept; -1 when there is none. ``cash_only``: only Use Reputation actions."""
+    Character best kept (bots._best_cash); -1 when there is none. ``cash_only``: only Use Reputation actions."""
     held = ticket_values(s, R, p)
     best = -(2**31)
     for i in range(n):
@@ -207,7 +204,7 @@ def best_cash(s, R, p, acts, n, cash_only):
 
 @inlined
 def bluff_weights(R, H, acts, n, probs, scale):
-    """Adds ``scale`` times the heuristic's choice among the tall tales in ``acts[:n]`` (``bluff_cards``) to
+    """Adds ``scale`` times the heuristic's choice among the tall tales in ``acts[:n]`` (bots._bluffs) to
     ``probs``."""
     mode = H[H_BLUFF_CARDS]
     target = -1
@@ -271,7 +268,7 @@ def heuristic_probs(s, R, H, acts, n, probs, buf):
         i = best_cash(s, R, p, acts, n, False)
         probs[i if i >= 0 else 0] = 1.0
         return n
-    # The turn's action (cash, tall tale, true tale, take, in the bots module docstring's order).
+    # The turn's action (bots._turn).
     held = ticket_values(s, R, p)
     ncash = 0
     ntrue = 0

@@ -18,9 +18,9 @@ search budget, tree producer) is declared in the game's registry entry (the pack
 Randomness: SplitMix64 (Steele, Lea and Flood, OOPSLA 2014) inside compiled code. A game of :meth:`Kernel.play`
 depends only on its seed (the generator starts from the seed itself), so a batch split any way gives the same games.
 
-Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the compiled heuristic,
-:func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy`, which the heuristic bot of
-:mod:`~trustme_analysis.games.pinocchio.players.bots` plays too). A :class:`Kernel` built with ``seat_kinds`` plays its whole
+Seat kinds: ``"random"`` (uniform over the legal actions) and ``"heuristic"`` (the heuristic bot of :mod:`~trustme_analysis.games.pinocchio.players.bots`
+compiled, :func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy`: the same distribution at every decision, checked by
+``tests/games/test_pinocchio_heuristic_kernel.py``). A :class:`Kernel` built with ``seat_kinds`` plays its whole
 games (a sweep's heuristic line-ups) and its rollouts (search players' ``rollout = "heuristic"``) with them;
 whole games also with probe seats (``"probe:never trust"`` ..., :func:`probe_seat_kinds`: the heuristic restricted to
 a simple strategy's moves, :func:`~trustme_analysis.games.pinocchio.kernel.trained.probe_action`);
@@ -413,14 +413,12 @@ class Kernel:
         K.init_state(s, self.R)
         return KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), [])
 
-    def state_from(self, state: pyspiel.State, models: bool = True) -> KernelState:
+    def state_from(self, state: pyspiel.State) -> KernelState:
         """The kernel state of an engine state (:class:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState`, e.g. a world a search player
         sampled with ``resample_from_infostate``), read from its fields: the same position, hidden part included.
 
         The record counters (tales, votes, Tickets by route ...) start at zero, so a finished game's records count
         only what happened after the copy; play and returns are the engine's. The history is the state's.
-        ``models=False`` leaves out what search players' models of the others read (``votes_seen``, ``tales_seen``:
-        counted from every event so far, most of the copy's cost late in a game; the heuristic reads neither).
         """
         s = np.zeros(K.STATE_SIZE, np.int32)
         n, V = self.players, self.values
@@ -471,8 +469,6 @@ class Kernel:
         s[K.STACK_EMPTY_TURN:K.STACK_EMPTY_TURN + K.MAXV] = -1
         s[K.LAST_EMPTIED] = -1
         out = KernelState(self, s, np.zeros((self.max_turns, self.players), np.int32), list(state.history()))
-        if not models:
-            return out
         # The votes and the kind of revealed tales (public once a tale is resolved), for search players' models of the
         # voters and of the tellers.
         seen = np.zeros((self.players, 4), np.int64)
@@ -492,7 +488,7 @@ class Kernel:
 
     def heuristic_policy(self, state: KernelState) -> dict[int, float]:
         """The compiled heuristic's distribution for the seat to act in ``state`` (zero entries dropped), with this
-        kernel's knobs (what ``PinocchioHeuristicBot.action_probabilities`` returns: the bot calls this)."""
+        kernel's knobs: what ``PinocchioHeuristicBot.action_probabilities`` gives there."""
         acts = np.empty(K.MAXA, np.int64)
         probs = np.empty(K.MAXA, np.float64)
         n = K.heuristic_policy(state.s, self.R, self.H[state.current_player()], acts, probs, self._scratch()[2])

@@ -173,7 +173,12 @@ GO_NONE, GO_HAND_DEAL, GO_BEGIN_TURN, GO_ENTER_DRAW, GO_CONTINUE_REFILL, GO_END_
     GO_START_OFFERS, GO_RESOLVE_TALE = range(10)
 
 # ---- the heuristic seat's knobs (:mod:`.heuristic`), offsets H_* of the float64 array ``kernel.heuristic_knobs`` fills
-# The heuristic (:mod:`.heuristic`, the one the heuristic bot plays) reads its knobs from this array.
+# The heuristic player of :mod:`trustme_analysis.games.pinocchio.players.bots` (``PinocchioHeuristicBot.
+# action_probabilities``) as compiled code, reading only what its seat may see: its own hand, the Park, every
+# Reputation, the Tickets, the Ticket stacks, the discard pile, the deck's size, hand sizes and the tale's claimed
+# value. ``tests/games/test_pinocchio_heuristic_kernel.py`` checks the two give the same distribution (same support,
+# probabilities within 1e-12) at every decision of many games. The knobs arrive as a float64 array (offsets ``H_*``,
+# filled by ``kernel.heuristic_knobs``); the Python bot is the specification.
 
 (H_BLUFF_RATE, H_BLUFF_CARDS, H_WHEN_STUCK, H_VOTE, H_THRESHOLD, H_ASSUMED_BLUFF, H_BONUS_VALUE, H_CASH_AT,
  H_CASH_BEFORE, H_PARK_PICK, H_COIN, H_REMEMBERS, H_VOTE_WEIGHT, H_TRUST_RATE, H_VOTE_WEIGHT_TALL,

@@ -1,12 +1,11 @@
 """A heuristic player for the Pinocchio "Trust Me" card game (``trustme_pinocchio``), with named knobs, and the belief
 model search players use in this game.
 
-The heuristic is written once, compiled (:mod:`trustme_analysis.games.pinocchio.kernel.heuristic`): the bot, the
-kernel's heuristic seats, rollouts and probes all play that one. It reads only what its seat may see (its hand, the
-Park, every Reputation, the Tickets and stacks, the discard pile, the deck's size, hand sizes, the tale's claim). The
-bot has one policy, :meth:`PinocchioHeuristicBot.action_probabilities` (a distribution over the legal actions); it
-plays by drawing from it, so the strategy that is measured (best responses, exploitability) is the strategy that
-plays. This module holds its knobs (validated here), the bot and the search player's belief model.
+The bot sees only what its seat may see: the legal actions from the pyspiel API and
+:meth:`~trustme_analysis.games.pinocchio.engine.state.PinocchioState.player_view` (other hands, the deck's contents and a
+face-down tale Character are hidden there). It has one policy, :meth:`PinocchioHeuristicBot.action_probabilities`
+(a distribution over the legal actions); it plays by drawing from it, so the strategy that is measured (best
+responses, exploitability) is the strategy that plays.
 
 Its turn, in order:
 
@@ -34,12 +33,14 @@ counts the discard pile's Characters as seen when it estimates what the teller h
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields
+from math import comb
 from typing import Any
 
 import numpy as np
 import pyspiel
 
-from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME
+from trustme_analysis.games.pinocchio.engine import actions as A
+from trustme_analysis.games.pinocchio.engine.rules import SHORT_NAME, score_breakdown, ticket_for_tale
 from trustme_analysis.players.base import TrustMeBot
 from trustme_analysis.players.registry import register_bot
 from trustme_analysis.players.trained import make_trained_bot
@@ -112,6 +113,38 @@ class PinocchioKnobs:
 KNOB_NAMES = tuple(f.name for f in fields(PinocchioKnobs))
 
 
+def unseen_counts(view: dict[str, Any], remembers_discards: bool = True) -> list[int]:
+    """Characters of each value the viewer cannot locate: the engine's count (``view["unseen"]``: the deck, the other
+    hands, a face-down tale Character it did not play), plus the discard pile when it does not remember it."""
+    if remembers_discards:
+        return list(view["unseen"])
+    return [u + d for u, d in zip(view["unseen"], view["discard"])]
+
+
+def chance_teller_holds(view: dict[str, Any], value: int, remembers_discards: bool = True) -> float:
+    """Estimated chance that the teller's hand held ``value`` when it told the tale, from ``view`` alone.
+
+    The teller's hand (including the face-down Character) is taken as a uniform draw from the Characters the viewer
+    has not seen (:func:`unseen_counts`).
+    """
+    unseen = unseen_counts(view, remembers_discards)
+    total = sum(unseen)
+    hand = view["hand_sizes"][view["tale"]["player"]] + 1
+    k = unseen[value - 1]
+    if total <= 0 or hand <= 0:
+        return 0.0
+    hand = min(hand, total)
+    return 1.0 - comb(total - k, hand) / comb(total, hand)
+
+
+def chance_tale_true(rho: float, bluff_rate: float) -> float:
+    """P(the tale is true | the teller chose this claim), from rho = P(the teller held the claimed value) and the
+    believed bluff rate b: rho (1 - b) / (rho (1 - b) + b) (see the module docstring)."""
+    truthful = rho * (1.0 - bluff_rate)
+    total = truthful + bluff_rate
+    return truthful / total if total > 0 else 0.0
+
+
 class PinocchioHeuristicBot(TrustMeBot):
     """Rule-of-thumb player; see the module docstring for its choices.
 
@@ -129,40 +162,162 @@ class PinocchioHeuristicBot(TrustMeBot):
     def __init__(self, game: pyspiel.Game, player_id: int, rng: np.random.Generator, knobs: PinocchioKnobs):
         super().__init__(player_id, rng)
         self.settings = knobs
-        self.game = game
-        self._kernel: Any = None  # the compiled heuristic over this game, made on the first decision
+        self.codec = game.codec
+        self.chart = game.rules.chart
 
     def knobs(self) -> dict:
         """The knobs as a plain dict."""
         return asdict(self.settings)
 
     def action_probabilities(self, state: pyspiel.State) -> dict[int, float]:
-        """The bot's policy in ``state``: a distribution over the legal actions (zero entries dropped), from its own
-        view only: the compiled heuristic's (:func:`~trustme_analysis.games.pinocchio.kernel.heuristic.heuristic_policy`)
-        at the kernel image of ``state``, the one heuristic the kernel's seats, rollouts and probes play too."""
+        """The bot's policy in ``state``: a distribution over the legal actions, from its own view only."""
         legal = state.legal_actions(self.player_id)
         if len(legal) == 1:
             return {int(legal[0]): 1.0}
-        if self._kernel is None:
-            self._kernel = _heuristic_kernel(self.game, self.settings)
-        return self._kernel.heuristic_policy(self._kernel.state_from(state, models=False))
+        view = state.player_view(self.player_id, include_events=False)
+        moves = {a: self.codec.decode(a) for a in legal}
+        phase = view["phase"]
+        if phase == "vote":
+            return {int(self.vote(view)): 1.0}
+        if phase == "coin_offer":
+            tale = view["tale"]
+            mine = tale["votes"][self.player_id]
+            p = self.settings.coin_when_disagree if mine is not None and mine != tale["majority"] else 0.0
+            return _mix({self.codec.toss: p, self.codec.no_toss: 1.0 - p})
+        if phase == "free_reputation":
+            return {int(self._best_cash(moves, view)): 1.0}
+        return self._turn(view, moves)
+
+    # -- voting
+
+    def vote(self, view: dict[str, Any]) -> int:
+        """"I trust you" or "I do not trust you" for the tale in ``view`` (see the module docstring)."""
+        s = self.settings
+        claimed = view["tale"]["park_value"]
+        rho = chance_teller_holds(view, claimed, s.remembers_discards)
+        if s.vote == "threshold":
+            return self.codec.trust if rho >= s.trust_threshold else self.codec.distrust
+        p_true = chance_tale_true(rho, s.assumed_bluff_rate)
+        stake = self.expected_ticket(view, claimed)
+        trust = p_true * s.bonus_turn_value >= (1.0 - p_true) * stake
+        return self.codec.trust if trust else self.codec.distrust
+
+    def expected_ticket(self, view: dict[str, Any], claimed: int) -> float:
+        """The Ticket value a trusted tall tale about ``claimed`` would gain, averaged over the unseen Characters
+        the face-down one could be."""
+        unseen = unseen_counts(view, self.settings.remembers_discards)
+        weights = [(k, ticket_for_tale(view["stacks_left"], abs(claimed - (v + 1))))
+                   for v, k in enumerate(unseen) if v + 1 != claimed and k]
+        total = sum(k for k, _ in weights)
+        return sum(k * t for k, t in weights) / total if total else 0.0
+
+    # -- a turn
+
+    def _turn(self, view: dict[str, Any], moves: dict[int, A.Move]) -> dict[int, float]:
+        s = self.settings
+        cash = [a for a, m in moves.items() if m.kind == A.REPUTATION]
+        if cash:
+            best = max(self._cash_gain(view, moves[a]) for a in cash)
+            if best >= s.cash_at or view["deck_size"] <= s.cash_before_runout:
+                return {int(self._best_cash({a: moves[a] for a in cash}, view)): 1.0}
+        tales = [a for a, m in moves.items() if m.kind == A.TALE]
+        true = [a for a in tales if not moves[a].tall]
+        tall = [a for a in tales if moves[a].tall]
+        out: dict[int, float] = {}
+        rest = 1.0
+        if tall:
+            for a, p in self._bluffs(tall, moves).items():
+                out[a] = out.get(a, 0.0) + s.bluff_rate * p
+            rest = 1.0 - s.bluff_rate
+        if true:
+            for a in true:
+                out[a] = out.get(a, 0.0) + rest / len(true)
+            return _mix(out)
+        if tall and s.bluff_when_stuck:
+            for a, p in self._bluffs(tall, moves).items():
+                out[a] = out.get(a, 0.0) + rest * p
+            return _mix(out)
+        takes = [a for a, m in moves.items() if m.kind == A.TAKE]
+        if takes:
+            if s.park_pick == "random":
+                for a in takes:
+                    out[a] = out.get(a, 0.0) + rest / len(takes)
+            else:
+                a = self._pick_take(takes, moves, view)
+                out[a] = out.get(a, 0.0) + rest
+            return _mix(out)
+        # Only tales (or only cashing) remain possible.
+        options = tall or cash or list(moves)
+        for a in options:
+            out[a] = out.get(a, 0.0) + rest / len(options)
+        return _mix(out)
+
+    def _cash_gain(self, view: dict[str, Any], move: A.Move) -> int:
+        """Points a Ticket of this set or run adds to the bot's score, the chart's set bonus included."""
+        tickets = list(view["tickets"][self.player_id])
+        before = score_breakdown(tickets, self.chart)["total"]
+        tickets[move.combo.length - 1] += 1
+        return score_breakdown(tickets, self.chart)["total"] - before
+
+    def _best_cash(self, moves: dict[int, A.Move], view: dict[str, Any]) -> int:
+        """The Ticket that adds most points; among equal ones keep the hand Character that best matches the Park."""
+        options = [a for a, m in moves.items() if m.combo is not None]
+        if not options:
+            return next(iter(moves))
+        gain = {a: self._cash_gain(view, moves[a]) for a in options}
+        best = max(gain.values())
+        options = [a for a in options if gain[a] == best]
+        options.sort(key=lambda a: self._keep_value(view, moves[a].hand))
+        return options[0]
+
+    def _keep_value(self, view: dict[str, Any], played: int) -> int:
+        """How useful the hand Character *left* after playing ``played`` is (lower = play this one)."""
+        hand = list(view["hands"][self.player_id] or [])
+        if played in hand:
+            hand.remove(played)
+        park = view["park"]
+        return -sum(park.count(v) for v in hand)
+
+    def _bluffs(self, tall: list[int], moves: dict[int, A.Move]) -> dict[int, float]:
+        """Which tall tale, when it bluffs (``bluff_cards``)."""
+        if self.settings.bluff_cards == "random":
+            return {a: 1.0 / len(tall) for a in tall}
+        gap = {a: abs(moves[a].hand - moves[a].park) for a in tall}
+        target = max(gap.values()) if self.settings.bluff_cards == "big_gap" else min(gap.values())
+        best = [a for a in tall if gap[a] == target]
+        return {a: 1.0 / len(best) for a in best}
+
+    def _pick_take(self, takes: list[int], moves: dict[int, A.Move], view: dict[str, Any]) -> int:
+        rep = view["reputations"][self.player_id]
+        if self.settings.park_pick == "high":
+            score = {a: moves[a].park for a in takes}
+        else:
+            score = {a: _fit(rep, moves[a].park) for a in takes}
+        top = max(score.values())
+        best = [a for a in takes if score[a] == top]
+        best.sort(key=lambda a: self._keep_value(view, moves[a].hand))
+        return best[0]
 
 
-#: Kernels with heuristic seats, by (variant, knobs): a bot per seat and game would otherwise build the rules array
-#: each time (about 12 ms, more than a whole game's decisions).
-_KERNELS: dict[tuple[str, PinocchioKnobs], Any] = {}
+def _mix(probs: dict[int, float]) -> dict[int, float]:
+    """A distribution with its zero entries dropped and plain int keys."""
+    return {int(a): float(p) for a, p in probs.items() if p > 0}
 
 
-def _heuristic_kernel(game: pyspiel.Game, knobs: PinocchioKnobs) -> Any:
-    key = (str(game), knobs)
-    kernel = _KERNELS.get(key)
-    if kernel is None:
-        from trustme_analysis.games.pinocchio.kernel.kernel import Kernel  # (compiled: load on first use)
-
-        if len(_KERNELS) >= 64:
-            _KERNELS.clear()
-        kernel = _KERNELS[key] = Kernel(game, ("heuristic",), asdict(knobs))
-    return kernel
+def _fit(reputation: list[int], value: int) -> int:
+    """Size of the largest set or run the Reputation would hold with ``value`` added."""
+    counts: dict[int, int] = {}
+    for v in reputation + [value]:
+        counts[v] = counts.get(v, 0) + 1
+    best = max(counts.values())
+    run = 0
+    v = value
+    while counts.get(v - 1):
+        v -= 1
+    while counts.get(v):
+        run += 1
+        v += 1
+    return max(best, run)
 
 
 #: The weight, in tales, of the heuristic's ``assumed_bluff_rate`` in a search player's model of a teller: after a
